@@ -1,0 +1,10 @@
+// Umbrella header for the apsp library.
+#pragma once
+
+#include "apsp/error.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/path.hpp"
+#include "apsp/solver.hpp"
+#include "apsp/verify.hpp"

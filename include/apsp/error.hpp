@@ -1,0 +1,75 @@
+// Typed errors thrown by the library. The library never prints and never exits;
+// only the CLI's main() turns these into a message and an exit code.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace apsp {
+
+// Exit codes the CLI maps errors to (documented in the README).
+enum class ExitCode : int { ok = 0, usage = 1, bad_input = 2, resource = 3 };
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  virtual ExitCode exit_code() const { return ExitCode::bad_input; }
+};
+
+// A bad option combination or an unknown name (algorithm, format, backend).
+class UsageError : public Error {
+ public:
+  using Error::Error;
+  ExitCode exit_code() const override { return ExitCode::usage; }
+};
+
+// Malformed, truncated or out-of-range input. `location` is "file:line" or
+// "file@byte-offset" when known, else empty.
+class InputError : public Error {
+ public:
+  InputError(const std::string& what, std::string location = {})
+      : Error(location.empty() ? what : location + ": " + what), location_(std::move(location)) {}
+  const std::string& location() const { return location_; }
+
+ private:
+  std::string location_;
+};
+
+class NegativeCycleError : public InputError {
+ public:
+  explicit NegativeCycleError(std::int64_t vertex)
+      : InputError("negative cycle through vertex " + std::to_string(vertex)), vertex_(vertex) {}
+  std::int64_t vertex() const { return vertex_; }
+
+ private:
+  std::int64_t vertex_;
+};
+
+// A distance that cannot be represented in the int32 output, or weights whose
+// sums could overflow the arithmetic a backend uses.
+class OverflowError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// Out of host or device memory, or another resource limit (no device, etc.).
+class ResourceError : public Error {
+ public:
+  using Error::Error;
+  ExitCode exit_code() const override { return ExitCode::resource; }
+};
+
+// A failed CUDA / NCCL / MPI call: carries the call text and where it was made.
+class DeviceError : public ResourceError {
+ public:
+  DeviceError(const std::string& call, const std::string& message, const char* file, int line)
+      : ResourceError(call + " failed: " + message + " (" + file + ":" + std::to_string(line) + ")"),
+        call_(call) {}
+  const std::string& call() const { return call_; }
+
+ private:
+  std::string call_;
+};
+
+}  // namespace apsp

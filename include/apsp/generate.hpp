@@ -1,0 +1,31 @@
+// Seeded graph generators for tests, benchmarks and `apsp gen`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/graph.hpp"
+
+namespace apsp {
+
+enum class GraphKind { random, scale_free, rmat, grid, dense };
+
+struct GenerateOptions {
+  GraphKind kind = GraphKind::random;
+  std::int64_t n = 0;
+  std::int64_t m = -1;         // edges (random, rmat); -1 = 8*n
+  int degree = 4;              // edges per new vertex (scale_free)
+  double density = 0.5;        // edge probability (dense)
+  weight_t w_lo = 1;           // weights uniform in [w_lo, w_hi]
+  weight_t w_hi = 100;
+  std::uint64_t seed = 1;
+};
+
+GraphKind parse_graph_kind(const std::string& s);  // throws UsageError
+
+// Deterministic for a given options value. With w_lo < 0 the weights are
+// shifted by random vertex potentials so that no negative cycle exists:
+// w(u,v) = base(u,v) + p(u) - p(v) with base >= 0.
+Graph generate(const GenerateOptions& opts);
+
+}  // namespace apsp

@@ -1,0 +1,49 @@
+// Graph and matrix file formats. The format comes from the file's extension
+// unless one is given explicitly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apsp/graph.hpp"
+
+namespace apsp::io {
+
+enum class Format {
+  automatic,   // from the extension
+  nthu_bin,    // .bin: int32 n, m, then m (src, dst, w); output n*n int32
+  dimacs,      // .gr: DIMACS shortest-path, 1-based
+  matrix_market,  // .mtx: coordinate, general/symmetric, integer/real/pattern
+  edge_list,   // .txt .el .edges: "u v [w]", # or % comments, 0-based
+  npy,         // .npy: int32 n*n dense adjacency (input) or matrix (output)
+  text_matrix, // .mat / .dense: the labs' text matrix "n" then n rows (input); INF-marked text (output)
+};
+
+Format parse_format(const std::string& name);    // throws UsageError
+Format format_from_path(const std::string& path);  // throws UsageError for an unknown extension
+const char* to_string(Format f);
+
+struct ReadOptions {
+  Format format = Format::automatic;
+  // Dense inputs (npy, text_matrix): the value meaning "no edge". The labs used -1.
+  std::int64_t no_edge_value = -1;
+  bool undirected = false;  // add each edge both ways
+};
+
+// Reads a graph. Throws InputError naming the file and the line or byte offset
+// of the first problem; ResourceError if the declared size cannot be held.
+Graph read_graph(const std::string& path, const ReadOptions& opts = {});
+void write_graph(const std::string& path, const Graph& g, Format format = Format::automatic);
+
+// Writes an n*n int32 matrix. .bin: raw row-major int32 (NTHU); .npy: int32;
+// .txt: text rows with INF for `unreachable` (refused above 4096 vertices).
+void write_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n,
+                  Format format = Format::automatic, std::int32_t unreachable = 1073741823);
+
+// Reads an n*n int32 matrix written by write_matrix. For .bin, n comes from the
+// file size (it must be a square count of int32). Throws InputError.
+std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n,
+                                      Format format = Format::automatic);
+
+}  // namespace apsp::io

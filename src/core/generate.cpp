@@ -1,0 +1,143 @@
+#include "apsp/generate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "apsp/error.hpp"
+
+namespace apsp {
+namespace {
+
+using Rng = std::mt19937_64;
+
+// Uniform integer in [lo, hi], independent of the standard library's
+// distribution implementation so that seeds give the same graph everywhere.
+std::int64_t uniform(Rng& rng, std::int64_t lo, std::int64_t hi) {
+  const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
+  return lo + static_cast<std::int64_t>(rng() % span);
+}
+
+double unit(Rng& rng) { return static_cast<double>(rng() >> 11) * (1.0 / 9007199254740992.0); }
+
+void check(const GenerateOptions& o) {
+  if (o.n < 0) throw UsageError("gen: n must be >= 0");
+  if (o.n > std::numeric_limits<vertex_t>::max()) throw UsageError("gen: n exceeds int32");
+  if (o.w_lo > o.w_hi) throw UsageError("gen: weight range LO:HI needs LO <= HI");
+  if (o.degree < 1) throw UsageError("gen: degree must be >= 1");
+  if (o.density < 0 || o.density > 1) throw UsageError("gen: density must be in [0, 1]");
+}
+
+// Random weights in [lo, hi]. With lo < 0 the weight is base + p(u) - p(v)
+// with base in [0, hi - lo] ... clamped into [lo, hi]: every cycle then has
+// weight sum(base) >= 0, so no negative cycle exists.
+struct WeightMaker {
+  WeightMaker(const GenerateOptions& o, Rng& rng) : lo(o.w_lo), hi(o.w_hi) {
+    if (lo < 0) {
+      potential.resize(static_cast<std::size_t>(o.n));
+      const std::int64_t amp = std::max<std::int64_t>(1, (-static_cast<std::int64_t>(lo)) / 2);
+      for (auto& p : potential) p = uniform(rng, 0, amp);
+    }
+  }
+  weight_t operator()(Rng& rng, vertex_t u, vertex_t v) const {
+    if (lo >= 0) return static_cast<weight_t>(uniform(rng, lo, hi));
+    const std::int64_t shift = potential[u] - potential[v];
+    // base >= 0 and base + shift inside [lo, hi]
+    const std::int64_t base_lo = std::max<std::int64_t>(0, lo - shift);
+    const std::int64_t base_hi = std::max<std::int64_t>(base_lo, hi - shift);
+    return static_cast<weight_t>(uniform(rng, base_lo, base_hi) + shift);
+  }
+  std::int64_t lo, hi;
+  std::vector<std::int64_t> potential;
+};
+
+void add(Graph& g, Rng& rng, const WeightMaker& wm, std::int64_t u, std::int64_t v) {
+  const auto a = static_cast<vertex_t>(u), b = static_cast<vertex_t>(v);
+  g.edges.push_back(Edge{a, b, wm(rng, a, b)});
+}
+
+}  // namespace
+
+GraphKind parse_graph_kind(const std::string& s) {
+  if (s == "random") return GraphKind::random;
+  if (s == "scale-free") return GraphKind::scale_free;
+  if (s == "rmat") return GraphKind::rmat;
+  if (s == "grid") return GraphKind::grid;
+  if (s == "dense") return GraphKind::dense;
+  throw UsageError("unknown graph kind '" + s + "' (expected random, scale-free, rmat, grid or dense)");
+}
+
+Graph generate(const GenerateOptions& o) {
+  check(o);
+  Rng rng(o.seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL);
+  const WeightMaker wm(o, rng);
+  Graph g;
+  g.n = o.n;
+  const std::int64_t n = o.n;
+  const std::int64_t m = o.m >= 0 ? o.m : 8 * n;
+  if (n == 0) return g;
+  switch (o.kind) {
+    case GraphKind::random:  // G(n, m): m arcs with uniform endpoints
+      g.edges.reserve(static_cast<std::size_t>(m));
+      for (std::int64_t e = 0; e < m; ++e) add(g, rng, wm, uniform(rng, 0, n - 1), uniform(rng, 0, n - 1));
+      break;
+    case GraphKind::rmat: {  // Graph500 quadrant probabilities a, b, c = .57, .19, .19
+      int scale = 0;
+      while ((std::int64_t{1} << scale) < n) ++scale;
+      g.edges.reserve(static_cast<std::size_t>(m));
+      for (std::int64_t e = 0; e < m;) {
+        std::int64_t u = 0, v = 0;
+        for (int bit = 0; bit < scale; ++bit) {
+          const double r = unit(rng);
+          const int quadrant = r < 0.57 ? 0 : r < 0.76 ? 1 : r < 0.95 ? 2 : 3;
+          u = (u << 1) | (quadrant >> 1);
+          v = (v << 1) | (quadrant & 1);
+        }
+        if (u >= n || v >= n) continue;  // n not a power of two: resample
+        add(g, rng, wm, u, v);
+        ++e;
+      }
+      break;
+    }
+    case GraphKind::scale_free: {  // Barabasi-Albert: each new vertex links to `degree` targets by degree
+      std::vector<vertex_t> ends;  // every edge endpoint, so a uniform pick is by degree
+      const std::int64_t seed_size = std::min<std::int64_t>(n, o.degree + 1);
+      for (std::int64_t u = 0; u < seed_size; ++u)
+        for (std::int64_t v = 0; v < seed_size; ++v)
+          if (u != v) {
+            add(g, rng, wm, u, v);
+            ends.push_back(static_cast<vertex_t>(u));
+            ends.push_back(static_cast<vertex_t>(v));
+          }
+      for (std::int64_t u = seed_size; u < n; ++u)
+        for (int k = 0; k < o.degree; ++k) {
+          const std::int64_t v = ends.empty() ? 0 : ends[static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(ends.size()) - 1))];
+          add(g, rng, wm, u, v);
+          add(g, rng, wm, v, u);
+          ends.push_back(static_cast<vertex_t>(u));
+          ends.push_back(static_cast<vertex_t>(v));
+        }
+      break;
+    }
+    case GraphKind::grid: {  // road-like: a near-square 2D grid, both directions
+      std::int64_t w = static_cast<std::int64_t>(std::sqrt(static_cast<double>(n)));
+      if (w < 1) w = 1;
+      for (std::int64_t v = 0; v < n; ++v) {
+        const std::int64_t right = v + 1, down = v + w;
+        if ((v + 1) % w != 0 && right < n) { add(g, rng, wm, v, right); add(g, rng, wm, right, v); }
+        if (down < n) { add(g, rng, wm, v, down); add(g, rng, wm, down, v); }
+      }
+      break;
+    }
+    case GraphKind::dense:  // the labs' GenMatrix: each ordered pair is an edge with probability `density`
+      for (std::int64_t u = 0; u < n; ++u)
+        for (std::int64_t v = 0; v < n; ++v)
+          if (u != v && unit(rng) < o.density) add(g, rng, wm, u, v);
+      break;
+  }
+  return g;
+}
+
+}  // namespace apsp

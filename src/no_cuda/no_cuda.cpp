@@ -1,0 +1,16 @@
+// The CUDA backend's entry points for builds without nvcc: no devices, and a
+// clear error if a GPU algorithm is asked for.
+#include "apsp/cuda.hpp"
+#include "apsp/error.hpp"
+
+namespace apsp::cuda {
+
+bool compiled_in() { return false; }
+std::vector<DeviceInfo> devices() { return {}; }
+std::vector<std::string> algorithms() { return {}; }
+
+void solve(const Graph&, const SolveOptions&, SolveResult&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
+}  // namespace apsp::cuda
