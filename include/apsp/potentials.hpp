@@ -1,0 +1,17 @@
+// Johnson vertex potentials: reweighting w'(u,v) = w(u,v) + h(u) - h(v) makes
+// every weight non-negative and keeps every shortest path.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/graph.hpp"
+
+namespace apsp {
+
+// h(v) = shortest distance to v from a virtual source joined to every vertex by
+// a zero-weight edge (so h <= 0). Bellman-Ford with a FIFO queue (SPFA).
+// Throws NegativeCycleError naming a vertex on a negative cycle.
+std::vector<std::int64_t> johnson_potentials(const Csr& g);
+
+}  // namespace apsp

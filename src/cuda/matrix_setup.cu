@@ -1,0 +1,44 @@
+#include <climits>
+
+#include "check.cuh"
+#include "kernels/matrix_setup.cuh"
+#include "matrix_setup.cuh"
+#include "memory.cuh"
+
+namespace apsp::cuda {
+
+int grid_for(std::int64_t work, int threads) {
+  const std::int64_t blocks = (work + threads - 1) / threads;
+  return static_cast<int>(blocks < 1 ? 1 : blocks > 65536 ? 65536 : blocks);
+}
+
+void launch_init_matrix(dist_t* dist, vertex_t* pred, std::int64_t n_pad, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  kernels::init_matrix<<<grid_for(n_pad * n_pad, kThreads), kThreads, 0, stream>>>(dist, pred, n_pad);
+  APSP_CUDA_CHECK_LAUNCH("init_matrix");
+}
+
+void launch_scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, const Edge* edges, std::int64_t count,
+                          cudaStream_t stream) {
+  if (count == 0) return;
+  constexpr int kThreads = 256;
+  kernels::scatter_edges<<<grid_for(count, kThreads), kThreads, 0, stream>>>(dist, pred, n_pad, edges, count);
+  APSP_CUDA_CHECK_LAUNCH("scatter_edges");
+}
+
+int max_finite_entry(const dist_t* dist, std::int64_t n, std::int64_t n_pad, cudaStream_t stream) {
+  DeviceBuffer<int> result(1);
+  const int start = INT_MIN;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(result.get(), &start, sizeof(int), cudaMemcpyHostToDevice, stream));
+  constexpr int kThreads = 256;
+  if (n > 0) {
+    kernels::max_finite<<<grid_for(n * n, kThreads), kThreads, 0, stream>>>(dist, n, n_pad, result.get());
+    APSP_CUDA_CHECK_LAUNCH("max_finite");
+  }
+  int host = INT_MIN;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&host, result.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return host;
+}
+
+}  // namespace apsp::cuda

@@ -1,0 +1,21 @@
+// Host launchers for building and inspecting the device matrix.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "apsp/graph.hpp"
+
+namespace apsp::cuda {
+
+void launch_init_matrix(dist_t* dist, vertex_t* pred, std::int64_t n_pad, cudaStream_t stream);
+void launch_scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, const Edge* edges, std::int64_t count,
+                          cudaStream_t stream);
+// Largest entry below kInf in the top-left n x n block (INT_MIN if none). Synchronizes the stream.
+int max_finite_entry(const dist_t* dist, std::int64_t n, std::int64_t n_pad, cudaStream_t stream);
+
+// A grid size for grid-stride loops over `work` items.
+int grid_for(std::int64_t work, int threads);
+
+}  // namespace apsp::cuda
