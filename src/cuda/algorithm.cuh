@@ -36,6 +36,9 @@ struct GpuProblem {
   std::int64_t n_pad = 0;
   DeviceCsr csr;                 // filled only for algorithms with needs_csr
   weight_t max_weight = 0;       // largest (reweighted) edge weight
+  // A host estimate (not a bound) of the largest finite distance, used only
+  // to decide whether an int16 attempt is worth it; results are certified.
+  std::int64_t distance_estimate = 0;
   BlockShape block;              // user's --block, {0,0} = default
   Precision precision = Precision::automatic;   // requested
   Precision used_precision = Precision::int32;  // set by the algorithm

@@ -12,8 +12,8 @@
 #include "algorithm.cuh"
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
-#include "apsp/potentials.hpp"
 #include "check.cuh"
+#include "instance.cuh"
 #include "matrix_setup.cuh"
 #include "memory.cuh"
 
@@ -29,58 +29,34 @@ const GpuAlgorithm& find_algorithm(const std::string& name) {
   throw UsageError("unknown CUDA algorithm '" + name + "' (expected auto, " + known + ")");
 }
 
-// Edges with Johnson-reweighted, non-negative weights, plus the potentials
-// (empty when every weight is already non-negative).
-struct Reweighted {
-  std::vector<Edge> edges;
-  std::vector<std::int64_t> potential;
-  weight_t max_weight = 0;
-};
-
-Reweighted reweight(const Graph& g) {
-  Reweighted r;
-  const WeightStats stats = weight_stats(g);
-  if (!stats.has_negative()) {
-    r.edges = g.edges;
-    r.max_weight = stats.max_w;
-    return r;
+// Twice the largest hop distance seen by breadth-first searches from a few
+// sources, times the largest weight: a cheap guess at the largest finite
+// distance (O(m) per source). Only a hint; the GPU result is certified.
+std::int64_t estimate_largest_distance(const std::vector<Edge>& edges, std::int64_t n, weight_t max_weight) {
+  Graph g;
+  g.n = n;
+  g.edges = edges;
+  const Csr csr = to_csr(g);
+  std::int64_t hops_seen = 0;
+  std::vector<std::int64_t> hops(static_cast<std::size_t>(n));
+  std::vector<vertex_t> frontier, next;
+  for (std::int64_t source : {std::int64_t{0}, n / 3, 2 * n / 3, n - 1}) {
+    std::fill(hops.begin(), hops.end(), -1);
+    hops[source] = 0;
+    frontier.assign(1, static_cast<vertex_t>(source));
+    for (std::int64_t level = 1; !frontier.empty(); ++level) {
+      next.clear();
+      for (vertex_t u : frontier)
+        for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
+          if (hops[csr.col[e]] < 0) {
+            hops[csr.col[e]] = level;
+            next.push_back(csr.col[e]);
+          }
+      if (!next.empty()) hops_seen = std::max(hops_seen, level);
+      frontier.swap(next);
+    }
   }
-  r.potential = johnson_potentials(to_csr(g));
-  r.edges.reserve(g.edges.size());
-  for (const Edge& e : g.edges) {
-    const std::int64_t w = std::int64_t{e.w} + r.potential[e.src] - r.potential[e.dst];
-    if (w >= kInf)
-      throw OverflowError("edge " + std::to_string(e.src) + "->" + std::to_string(e.dst) +
-                          ": reweighted weight " + std::to_string(w) + " exceeds the GPU's int32 range; use --backend cpu");
-    r.edges.push_back(Edge{e.src, e.dst, static_cast<weight_t>(w)});
-    r.max_weight = std::max<weight_t>(r.max_weight, static_cast<weight_t>(w));
-  }
-  return r;
-}
-
-std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
-
-// Copies edges to the device through two pinned staging buffers and scatters
-// them into the matrix chunk by chunk.
-void upload_edges(const std::vector<Edge>& edges, dist_t* dist, vertex_t* pred, std::int64_t n_pad,
-                  cudaStream_t stream) {
-  const std::size_t chunk = std::min<std::size_t>(edges.size(), std::size_t{1} << 22);
-  if (chunk == 0) return;
-  PinnedBuffer<Edge> staging[2] = {PinnedBuffer<Edge>(chunk), PinnedBuffer<Edge>(chunk)};
-  DeviceBuffer<Edge> device[2] = {DeviceBuffer<Edge>(chunk), DeviceBuffer<Edge>(chunk)};
-  Event staged[2];
-  bool in_flight[2] = {false, false};
-  for (std::size_t begin = 0, part = 0; begin < edges.size(); begin += chunk, part ^= 1) {
-    const std::size_t count = std::min(chunk, edges.size() - begin);
-    if (in_flight[part]) APSP_CUDA_CHECK(cudaEventSynchronize(staged[part].get()));
-    std::memcpy(staging[part].get(), edges.data() + begin, count * sizeof(Edge));
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device[part].get(), staging[part].get(), count * sizeof(Edge),
-                                    cudaMemcpyHostToDevice, stream));
-    launch_scatter_edges(dist, pred, n_pad, device[part].get(), static_cast<std::int64_t>(count), stream);
-    staged[part].record(stream);
-    in_flight[part] = true;
-  }
-  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return 2 * hops_seen * std::int64_t{max_weight};
 }
 
 // Downloads the top-left n x n block of a device matrix in row chunks through
@@ -175,58 +151,16 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   out.pred.clear();
   if (n == 0) return;
 
-  const Reweighted rw = reweight(g);
-  const std::int64_t n_pad = round_up(n, algo.pad_multiple);
-  const std::size_t cells = static_cast<std::size_t>(n_pad) * static_cast<std::size_t>(n_pad);
-  const std::size_t csr_bytes =
-      algo.needs_csr ? (static_cast<std::size_t>(n) + 1) * 8 + rw.edges.size() * 8 : 0;
-  require_device_memory(cells * sizeof(dist_t) * (opts.predecessors ? 2 : 1) + csr_bytes + (std::size_t{96} << 20),
-                        "a " + std::to_string(n) + "-vertex distance matrix" +
-                            (opts.predecessors ? " with predecessors" : ""));
-
   Stream stream;
   const auto upload_start = std::chrono::steady_clock::now();
-  DeviceBuffer<dist_t> dist(cells);
-  DeviceBuffer<vertex_t> pred(opts.predecessors ? cells : 0);
-  launch_init_matrix(dist.get(), pred.get(), n_pad, stream.get());
-  upload_edges(rw.edges, dist.get(), pred.get(), n_pad, stream.get());
-
-  GpuProblem problem;
-  DeviceBuffer<std::int64_t> csr_rows;
-  DeviceBuffer<vertex_t> csr_cols;
-  DeviceBuffer<weight_t> csr_weights;
-  if (algo.needs_csr) {
-    Graph reweighted;
-    reweighted.n = n;
-    reweighted.edges = rw.edges;
-    const Csr csr = to_csr(reweighted);
-    csr_rows = DeviceBuffer<std::int64_t>(csr.row_start.size());
-    csr_cols = DeviceBuffer<vertex_t>(std::max<std::size_t>(1, csr.col.size()));
-    csr_weights = DeviceBuffer<weight_t>(std::max<std::size_t>(1, csr.weight.size()));
-    APSP_CUDA_CHECK(cudaMemcpyAsync(csr_rows.get(), csr.row_start.data(), csr.row_start.size() * 8,
-                                    cudaMemcpyHostToDevice, stream.get()));
-    if (!csr.col.empty()) {
-      APSP_CUDA_CHECK(cudaMemcpyAsync(csr_cols.get(), csr.col.data(), csr.col.size() * 4, cudaMemcpyHostToDevice,
-                                      stream.get()));
-      APSP_CUDA_CHECK(cudaMemcpyAsync(csr_weights.get(), csr.weight.data(), csr.weight.size() * 4,
-                                      cudaMemcpyHostToDevice, stream.get()));
-    }
-    stream.synchronize();
-    problem.csr = DeviceCsr{csr_rows.get(), csr_cols.get(), csr_weights.get(), n,
-                            static_cast<std::int64_t>(csr.col.size())};
-  }
-  stream.synchronize();
+  DeviceInstance instance(g, algo, opts.predecessors, stream.get());
   out.times.host_to_device = seconds_since(upload_start);
-
-  problem.dist = dist.get();
-  problem.pred = pred.get();
-  problem.n = n;
-  problem.n_pad = n_pad;
-  problem.max_weight = rw.max_weight;
+  GpuProblem problem = instance.problem();
   problem.block = opts.block;
   problem.precision = opts.precision;
-  problem.stream = stream.get();
   problem.progress = opts.progress;
+  if (opts.precision == Precision::automatic)
+    problem.distance_estimate = estimate_largest_distance(instance.reweighted().edges, n, problem.max_weight);
   Event compute_begin, compute_end;
   compute_begin.record(stream.get());
   algo.run(problem);
@@ -237,7 +171,9 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   // Non-negative weights: a true distance >= kInf would leave some prefix of
   // its path with a distance in [kInf - max_weight, kInf), so none there
   // proves every finite entry exact and every kInf entry unreachable.
-  const int largest = max_finite_entry(dist.get(), n, n_pad, stream.get());
+  const Reweighted& rw = instance.reweighted();
+  const std::int64_t n_pad = problem.n_pad;
+  const int largest = max_finite_entry(problem.dist, n, n_pad, stream.get());
   if (largest >= kInf - rw.max_weight)
     throw OverflowError("a shortest-path distance may reach " + std::to_string(largest) +
                         ", beyond the GPU's int32 range; use --backend cpu");
@@ -245,7 +181,7 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   const auto download_start = std::chrono::steady_clock::now();
   out.dist.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   const std::vector<std::int64_t>& h = rw.potential;
-  download_rows(dist.get(), n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const dist_t* staged) {
+  download_rows(problem.dist, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const dist_t* staged) {
     dist_t* target = out.dist.data() + row0 * n;
     if (h.empty()) {
       std::memcpy(target, staged, static_cast<std::size_t>(rows * n) * sizeof(dist_t));
@@ -269,7 +205,7 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   });
   if (opts.predecessors) {
     out.pred.resize(out.dist.size());
-    download_rows(pred.get(), n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const vertex_t* staged) {
+    download_rows(problem.pred, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const vertex_t* staged) {
       std::memcpy(out.pred.data() + row0 * n, staged, static_cast<std::size_t>(rows * n) * sizeof(vertex_t));
     });
   }

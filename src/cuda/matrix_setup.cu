@@ -26,19 +26,32 @@ void launch_scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, cons
   APSP_CUDA_CHECK_LAUNCH("scatter_edges");
 }
 
-int max_finite_entry(const dist_t* dist, std::int64_t n, std::int64_t n_pad, cudaStream_t stream) {
+namespace {
+
+template <typename T>
+int max_below(const T* dist, std::int64_t n, std::int64_t n_pad, int infinity, cudaStream_t stream) {
   DeviceBuffer<int> result(1);
   const int start = INT_MIN;
   APSP_CUDA_CHECK(cudaMemcpyAsync(result.get(), &start, sizeof(int), cudaMemcpyHostToDevice, stream));
   constexpr int kThreads = 256;
   if (n > 0) {
-    kernels::max_finite<<<grid_for(n * n, kThreads), kThreads, 0, stream>>>(dist, n, n_pad, result.get());
+    kernels::max_finite<T><<<grid_for(n * n, kThreads), kThreads, 0, stream>>>(dist, n, n_pad, infinity, result.get());
     APSP_CUDA_CHECK_LAUNCH("max_finite");
   }
   int host = INT_MIN;
   APSP_CUDA_CHECK(cudaMemcpyAsync(&host, result.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
   return host;
+}
+
+}  // namespace
+
+int max_finite_entry(const dist_t* dist, std::int64_t n, std::int64_t n_pad, cudaStream_t stream) {
+  return max_below(dist, n, n_pad, kInf, stream);
+}
+
+int max_finite_entry(const std::int16_t* dist, std::int64_t n, std::int64_t n_pad, int infinity, cudaStream_t stream) {
+  return max_below(dist, n, n_pad, infinity, stream);
 }
 
 }  // namespace apsp::cuda

@@ -14,6 +14,8 @@ void launch_scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, cons
                           cudaStream_t stream);
 // Largest entry below kInf in the top-left n x n block (INT_MIN if none). Synchronizes the stream.
 int max_finite_entry(const dist_t* dist, std::int64_t n, std::int64_t n_pad, cudaStream_t stream);
+// The same for an int16 matrix whose infinity is `infinity`.
+int max_finite_entry(const std::int16_t* dist, std::int64_t n, std::int64_t n_pad, int infinity, cudaStream_t stream);
 
 // A grid size for grid-stride loops over `work` items.
 int grid_for(std::int64_t work, int threads);

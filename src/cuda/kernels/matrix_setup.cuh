@@ -30,16 +30,17 @@ __global__ void scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, 
   }
 }
 
-// *result = max over the n x n block of the entries below kInf (atomicMax;
-// *result must start at INT_MIN).
-__global__ void max_finite(const dist_t* dist, std::int64_t n, std::int64_t n_pad, int* result) {
+// *result = max over the n x n block of the entries below `infinity`
+// (atomicMax; *result must start at INT_MIN).
+template <typename T>
+__global__ void max_finite(const T* dist, std::int64_t n, std::int64_t n_pad, int infinity, int* result) {
   int best = INT_MIN;
   const std::int64_t total = n * n;
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < total;
        x += std::int64_t{gridDim.x} * blockDim.x) {
     const std::int64_t i = x / n, j = x - i * n;
-    const dist_t v = dist[i * n_pad + j];
-    if (v < kInf && v > best) best = v;
+    const int v = dist[i * n_pad + j];
+    if (v < infinity && v > best) best = v;
   }
   for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
   if ((threadIdx.x & 31) == 0) atomicMax(result, best);

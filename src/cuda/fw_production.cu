@@ -1,0 +1,96 @@
+// Host side of the production solver ("fw"): precision choice, the round
+// loop, and the int16 attempt with its a-posteriori certificate.
+#include <algorithm>
+
+#include "algorithm.cuh"
+#include "apsp/error.hpp"
+#include "check.cuh"
+#include "kernels/fw_production.cuh"
+#include "matrix_setup.cuh"
+#include "memory.cuh"
+
+namespace apsp::cuda {
+namespace {
+
+using Traits = kernels::ProductionTraits;
+static_assert(Traits::kTile == kProductionPad, "the registry pads to the production tile");
+
+constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+// int16 C tiles span two column tiles, so its matrix is padded to 256.
+constexpr std::int64_t kInt16Pad = 2 * Traits::kTile;
+constexpr std::size_t kPivotSharedBytes = sizeof(std::int32_t) * 2 * Traits::kTile * Traits::kPivotStride;
+
+template <class W>
+void configure_kernels() {
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kUpdateRestSharedBytes)));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::pivot_round<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kPivotSharedBytes)));
+}
+
+// All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place).
+template <class W>
+void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p) {
+  configure_kernels<W>();
+  const int nb = static_cast<int>(n_pad / Traits::kTile);
+  DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
+  const int progress_every = std::max(1, nb / 64);
+  for (int kb = 0; kb < nb; ++kb) {
+    kernels::pivot_round<Traits, W><<<2 * (nb - 1) + 1, Traits::kThreads, kPivotSharedBytes, p.stream>>>(
+        d, panel_t.get(), n_pad, kb, nb);
+    APSP_CUDA_CHECK_LAUNCH("pivot_round");
+    if (nb > 1) {
+      const dim3 grid(W::kPerWord == 1 ? nb - 1 : nb / 2, nb - 1);
+      kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, p.stream>>>(
+          d, panel_t.get(), n_pad, kb);
+      APSP_CUDA_CHECK_LAUNCH("update_rest");
+    }
+    if (p.progress && (kb + 1) % progress_every == 0) {
+      APSP_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+      p.progress(static_cast<double>(kb + 1) / nb);
+    }
+  }
+}
+
+// The int16 attempt succeeds when every finite result lies below
+// kInf16 - max_weight: with non-negative weights a true distance >= kInf16
+// would leave a prefix of its path with a distance in [kInf16 - max_weight,
+// kInf16), which int16 holds exactly.
+bool try_int16(GpuProblem& p) {
+  const std::int64_t n_pad16 = (p.n_pad + kInt16Pad - 1) / kInt16Pad * kInt16Pad;
+  const std::int64_t cells = n_pad16 * n_pad16;
+  require_device_memory(static_cast<std::size_t>(cells) * sizeof(std::int16_t), "the int16 copy of the matrix");
+  DeviceBuffer<std::int16_t> narrow(static_cast<std::size_t>(cells));
+  constexpr int kThreads = 256;
+  kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(), n_pad16);
+  APSP_CUDA_CHECK_LAUNCH("narrow_to_int16");
+  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p);
+  if (max_finite_entry(narrow.get(), p.n, n_pad16, kernels::kInf16, p.stream) >= kernels::kInf16 - p.max_weight)
+    return false;  // p.dist still holds the input
+  kernels::widen_from_int16<<<grid_for(p.n_pad * p.n_pad, kThreads), kThreads, 0, p.stream>>>(narrow.get(), n_pad16,
+                                                                                              p.dist, p.n_pad);
+  APSP_CUDA_CHECK_LAUNCH("widen_from_int16");
+  return true;
+}
+
+}  // namespace
+
+void run_fw_production(GpuProblem& p) {
+  if (p.pred) throw UsageError("the production solver 'fw' does not track predecessors yet; use --algo blocked-64");
+  const bool int16_possible = p.max_weight < kernels::kInf16 / 2;
+  if (p.precision == Precision::int16 && !int16_possible)
+    throw UsageError("--precision int16: the largest edge weight " + std::to_string(p.max_weight) +
+                     " leaves no room below the int16 infinity " + std::to_string(kernels::kInf16));
+  // auto tries int16 when the host's estimate of the largest distance fits.
+  const bool attempt_int16 =
+      p.precision == Precision::int16 ||
+      (p.precision == Precision::automatic && int16_possible && p.distance_estimate < kernels::kInf16 / 2);
+  if (attempt_int16 && try_int16(p)) {
+    p.used_precision = Precision::int16;
+    return;
+  }
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p);
+  p.used_precision = Precision::int32;
+}
+
+}  // namespace apsp::cuda

@@ -1,0 +1,123 @@
+#include "instance.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "apsp/potentials.hpp"
+#include "check.cuh"
+#include "matrix_setup.cuh"
+
+namespace apsp::cuda {
+
+Reweighted reweight(const Graph& g) {
+  Reweighted r;
+  const WeightStats stats = weight_stats(g);
+  if (!stats.has_negative()) {
+    r.edges = g.edges;
+    r.max_weight = stats.max_w;
+    return r;
+  }
+  r.potential = johnson_potentials(to_csr(g));
+  r.edges.reserve(g.edges.size());
+  for (const Edge& e : g.edges) {
+    const std::int64_t w = std::int64_t{e.w} + r.potential[e.src] - r.potential[e.dst];
+    if (w >= kInf)
+      throw OverflowError("edge " + std::to_string(e.src) + "->" + std::to_string(e.dst) +
+                          ": reweighted weight " + std::to_string(w) + " exceeds the GPU's int32 range; use --backend cpu");
+    r.edges.push_back(Edge{e.src, e.dst, static_cast<weight_t>(w)});
+    r.max_weight = std::max<weight_t>(r.max_weight, static_cast<weight_t>(w));
+  }
+  return r;
+}
+
+namespace {
+
+std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
+
+// Copies edges to the device through two pinned staging buffers and scatters
+// them into the matrix chunk by chunk.
+void upload_edges(const std::vector<Edge>& edges, dist_t* dist, vertex_t* pred, std::int64_t n_pad,
+                  cudaStream_t stream) {
+  const std::size_t chunk = std::min<std::size_t>(edges.size(), std::size_t{1} << 22);
+  if (chunk == 0) return;
+  PinnedBuffer<Edge> staging[2] = {PinnedBuffer<Edge>(chunk), PinnedBuffer<Edge>(chunk)};
+  DeviceBuffer<Edge> device[2] = {DeviceBuffer<Edge>(chunk), DeviceBuffer<Edge>(chunk)};
+  Event staged[2];
+  bool in_flight[2] = {false, false};
+  for (std::size_t begin = 0, part = 0; begin < edges.size(); begin += chunk, part ^= 1) {
+    const std::size_t count = std::min(chunk, edges.size() - begin);
+    if (in_flight[part]) APSP_CUDA_CHECK(cudaEventSynchronize(staged[part].get()));
+    std::memcpy(staging[part].get(), edges.data() + begin, count * sizeof(Edge));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(device[part].get(), staging[part].get(), count * sizeof(Edge),
+                                    cudaMemcpyHostToDevice, stream));
+    launch_scatter_edges(dist, pred, n_pad, device[part].get(), static_cast<std::int64_t>(count), stream);
+    staged[part].record(stream);
+    in_flight[part] = true;
+  }
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace
+
+DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool predecessors, cudaStream_t stream,
+                               bool keep_pristine)
+    : reweighted_(reweight(g)), n_(g.n), n_pad_(round_up(g.n, algo.pad_multiple)), stream_(stream) {
+  const std::size_t cells = static_cast<std::size_t>(n_pad_) * static_cast<std::size_t>(n_pad_);
+  const std::size_t csr_bytes = algo.needs_csr ? (static_cast<std::size_t>(n_) + 1) * 8 + reweighted_.edges.size() * 8 : 0;
+  const std::size_t copies = (keep_pristine ? 2 : 1);
+  require_device_memory(copies * cells * sizeof(dist_t) * (predecessors ? 2 : 1) + csr_bytes + (std::size_t{96} << 20),
+                        "a " + std::to_string(n_) + "-vertex distance matrix" + (predecessors ? " with predecessors" : ""));
+  dist_ = DeviceBuffer<dist_t>(cells);
+  pred_ = DeviceBuffer<vertex_t>(predecessors ? cells : 0);
+  launch_init_matrix(dist_.get(), pred_.get(), n_pad_, stream);
+  upload_edges(reweighted_.edges, dist_.get(), pred_.get(), n_pad_, stream);
+  if (algo.needs_csr) {
+    Graph reweighted_graph;
+    reweighted_graph.n = n_;
+    reweighted_graph.edges = reweighted_.edges;
+    const Csr csr = to_csr(reweighted_graph);
+    csr_rows_ = DeviceBuffer<std::int64_t>(csr.row_start.size());
+    csr_cols_ = DeviceBuffer<vertex_t>(std::max<std::size_t>(1, csr.col.size()));
+    csr_weights_ = DeviceBuffer<weight_t>(std::max<std::size_t>(1, csr.weight.size()));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(csr_rows_.get(), csr.row_start.data(), csr.row_start.size() * 8,
+                                    cudaMemcpyHostToDevice, stream));
+    if (!csr.col.empty()) {
+      APSP_CUDA_CHECK(cudaMemcpyAsync(csr_cols_.get(), csr.col.data(), csr.col.size() * 4, cudaMemcpyHostToDevice, stream));
+      APSP_CUDA_CHECK(cudaMemcpyAsync(csr_weights_.get(), csr.weight.data(), csr.weight.size() * 4,
+                                      cudaMemcpyHostToDevice, stream));
+    }
+    csr_ = DeviceCsr{csr_rows_.get(), csr_cols_.get(), csr_weights_.get(), n_, static_cast<std::int64_t>(csr.col.size())};
+  }
+  if (keep_pristine) {
+    pristine_dist_ = DeviceBuffer<dist_t>(cells);
+    APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_dist_.get(), dist_.get(), cells * sizeof(dist_t), cudaMemcpyDeviceToDevice, stream));
+    if (predecessors) {
+      pristine_pred_ = DeviceBuffer<vertex_t>(cells);
+      APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_pred_.get(), pred_.get(), cells * sizeof(vertex_t), cudaMemcpyDeviceToDevice, stream));
+    }
+  }
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+GpuProblem DeviceInstance::problem() const {
+  GpuProblem p;
+  p.dist = dist_.get();
+  p.pred = pred_.get();
+  p.n = n_;
+  p.n_pad = n_pad_;
+  p.csr = csr_;
+  p.max_weight = reweighted_.max_weight;
+  p.stream = stream_;
+  return p;
+}
+
+void DeviceInstance::restore() {
+  if (!pristine_dist_.get()) throw UsageError("DeviceInstance::restore needs keep_pristine");
+  APSP_CUDA_CHECK(cudaMemcpyAsync(dist_.get(), pristine_dist_.get(), dist_.bytes(), cudaMemcpyDeviceToDevice, stream_));
+  if (pred_.get() && pristine_pred_.get())
+    APSP_CUDA_CHECK(cudaMemcpyAsync(pred_.get(), pristine_pred_.get(), pred_.bytes(), cudaMemcpyDeviceToDevice, stream_));
+}
+
+}  // namespace apsp::cuda
