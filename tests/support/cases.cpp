@@ -122,6 +122,20 @@ Case negative_cycle_case(std::int64_t n, std::uint64_t seed) {
   return Case{"negcycle_n" + std::to_string(n), g};
 }
 
+bool lies_on_negative_cycle(const Graph& g, vertex_t v) {
+  const std::int64_t unreached = std::numeric_limits<std::int64_t>::max() / 4;
+  std::vector<std::int64_t> walk(static_cast<std::size_t>(g.n), unreached);
+  walk[v] = 0;
+  for (std::int64_t round = 0; round < g.n; ++round) {
+    std::vector<std::int64_t> next = walk;
+    for (const Edge& e : g.edges)
+      if (walk[e.src] != unreached) next[e.dst] = std::min(next[e.dst], walk[e.src] + e.w);
+    walk.swap(next);
+    if (walk[v] < 0) return true;
+  }
+  return false;
+}
+
 std::vector<dist_t> reference_distances(const Graph& g) {
   const std::int64_t n = g.n;
   const std::int64_t inf = std::numeric_limits<std::int64_t>::max() / 4;

@@ -28,6 +28,10 @@ std::vector<Case> tile_cases();
 // A case with a negative cycle, and the vertices on it.
 Case negative_cycle_case(std::int64_t n, std::uint64_t seed);
 
+// True when some closed walk through v of at most n edges has negative
+// weight, i.e. v lies on a negative cycle (Bellman-Ford rounds from v).
+bool lies_on_negative_cycle(const Graph& g, vertex_t v);
+
 // Reference distances by the textbook triple loop in int64 (independent of the
 // library's algorithms), converted to int32 with kInf.
 std::vector<dist_t> reference_distances(const Graph& g);

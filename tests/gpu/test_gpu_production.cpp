@@ -1,0 +1,131 @@
+// The production GPU solver ("fw", and what auto picks on a GPU) against the
+// independent reference, in both precisions. Skips without a CUDA device.
+#include <gtest/gtest.h>
+
+#include "apsp/apsp.hpp"
+#include "apsp/cuda.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device"
+
+SolveResult solve_on_gpu(const Graph& g, Precision precision, const std::string& algo = "fw") {
+  SolveOptions o;
+  o.backend = Backend::cuda;
+  o.algorithm = algo;
+  o.precision = precision;
+  return solve(g, o);
+}
+
+void expect_matches_reference(const test::Case& c, Precision precision) {
+  SCOPED_TRACE(c.name + " precision=" + to_string(precision));
+  const std::vector<dist_t> expected = test::reference_distances(c.graph);
+  const SolveResult r = solve_on_gpu(c.graph, precision);
+  EXPECT_EQ(r.backend, Backend::cuda);
+  EXPECT_EQ(r.algorithm, "fw");
+  EXPECT_EQ(test::first_difference(expected, r.dist, c.graph.n), "");
+  if (c.graph.n >= 2) {
+    const test::EntryCounts counts = test::count_entries(r.dist, c.graph.n);
+    EXPECT_GT(counts.finite_off_diagonal, 0);
+    EXPECT_GT(counts.unreachable, 0);
+  }
+  if (precision != Precision::automatic) {
+    // int16 may fall back to int32 only when its certificate fails; these
+    // small-weight cases always fit.
+    EXPECT_EQ(r.precision, precision);
+  }
+}
+
+TEST(GpuProduction, StandardCasesInt32) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) expect_matches_reference(c, Precision::int32);
+}
+
+TEST(GpuProduction, StandardCasesInt16) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) expect_matches_reference(c, Precision::int16);
+}
+
+TEST(GpuProduction, TileCasesBothPrecisions) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::tile_cases()) {
+    expect_matches_reference(c, Precision::int32);
+    expect_matches_reference(c, Precision::int16);
+  }
+}
+
+TEST(GpuProduction, AutoPicksInt16WhenDistancesAreSmall) {
+  SKIP_WITHOUT_GPU();
+  GenerateOptions o;
+  o.kind = GraphKind::rmat;
+  o.n = 1000;
+  o.w_lo = 1;
+  o.w_hi = 20;
+  o.seed = 5;
+  const Graph g = generate(o);
+  const SolveResult r = solve_on_gpu(g, Precision::automatic);
+  EXPECT_EQ(r.precision, Precision::int16);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
+}
+
+// A long path whose distances exceed int16: the int16 attempt must notice
+// (its certificate fails) and the result must still be exact, in int32.
+TEST(GpuProduction, Int16FallsBackToInt32WhenDistancesDoNotFit) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 700;
+  for (vertex_t v = 0; v + 1 < g.n; ++v) g.edges.push_back(Edge{v, v + 1, 60});
+  g.edges.push_back(Edge{5, 3, 1});
+  const SolveResult r = solve_on_gpu(g, Precision::int16);
+  EXPECT_EQ(r.precision, Precision::int32);
+  EXPECT_EQ(r.dist[0 * 700 + 699], 699 * 60);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
+}
+
+TEST(GpuProduction, Int16RefusesWeightsThatCannotFit) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 3;
+  g.edges = {{0, 1, 20000}, {1, 2, 1}};
+  EXPECT_THROW(solve_on_gpu(g, Precision::int16), UsageError);
+  const SolveResult r = solve_on_gpu(g, Precision::automatic);
+  EXPECT_EQ(r.precision, Precision::int32);
+  EXPECT_EQ(r.dist[0 * 3 + 2], 20001);
+}
+
+TEST(GpuProduction, NegativeCycleIsReported) {
+  SKIP_WITHOUT_GPU();
+  const test::Case c = test::negative_cycle_case(300, 3);
+  for (Precision p : {Precision::int32, Precision::int16}) {
+    try {
+      solve_on_gpu(c.graph, p);
+      ADD_FAILURE() << "no NegativeCycleError for " << c.name;
+    } catch (const NegativeCycleError& e) {
+      EXPECT_TRUE(test::lies_on_negative_cycle(c.graph, static_cast<vertex_t>(e.vertex())))
+          << "vertex " << e.vertex() << " is not on a negative cycle";
+    }
+  }
+}
+
+TEST(GpuProduction, DistancesBeyondInt32AreRefused) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 4;
+  g.edges = {{0, 1, 1000000000}, {1, 2, 1000000000}, {2, 3, 5}};
+  EXPECT_THROW(solve_on_gpu(g, Precision::int32), OverflowError);
+}
+
+TEST(GpuProduction, SanitizeSmall) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::tile_cases()) {
+    if (c.graph.n > 260) continue;
+    expect_matches_reference(c, Precision::int32);
+    expect_matches_reference(c, Precision::int16);
+  }
+}
+
+}  // namespace
+}  // namespace apsp
