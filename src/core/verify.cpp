@@ -25,15 +25,16 @@ std::string shape_problem(std::int64_t n, std::size_t entries, const char* what)
          std::to_string(n) + " = " + std::to_string(expected);
 }
 
-// Runs `check(i, scratch)` for every row i in parallel, with one Scratch(n)
-// per thread, and returns the violation of the lowest failing row, so the
-// answer does not depend on the thread count. Rows after a known failure are
-// skipped.
+// Runs `check(i, scratch)` for every row i, with one Scratch(n) per thread,
+// and returns the violation of the lowest failing row, so the answer does not
+// depend on the thread count. Rows after a known failure are skipped. Threads
+// start only when the O(n * (n + m)) work outweighs their start-up.
 template <class Scratch, class Check>
-std::string lowest_row_violation(std::int64_t n, Check check) {
+std::string lowest_row_violation(std::int64_t n, std::size_t edges, Check check) {
+  const bool parallel = static_cast<double>(n) * static_cast<double>(n + static_cast<std::int64_t>(edges)) > 4e6;
   std::string violation;
   std::int64_t first_bad_row = std::numeric_limits<std::int64_t>::max();
-#pragma omp parallel
+#pragma omp parallel if (parallel)
   {
     Scratch scratch(n);
 #pragma omp for schedule(dynamic, 16)
@@ -175,7 +176,7 @@ VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d) {
   if (!shape.empty()) return report_of(std::move(shape));
   const Csr out = to_csr(normalized);
   const Csr in = transpose(out);
-  return report_of(lowest_row_violation<TightSearch>(n, [&](std::int64_t i, TightSearch& s) {
+  return report_of(lowest_row_violation<TightSearch>(n, normalized.edges.size(), [&](std::int64_t i, TightSearch& s) {
     return check_distance_row(out, in, d.data() + i * n, i, s);
   }));
 }
@@ -187,7 +188,7 @@ VerifyReport verify_predecessors(const Graph& normalized, const std::vector<dist
   if (shape.empty()) shape = shape_problem(n, pred.size(), "predecessor matrix");
   if (!shape.empty()) return report_of(std::move(shape));
   const Csr out = to_csr(normalized);
-  return report_of(lowest_row_violation<ChainWalk>(n, [&](std::int64_t i, ChainWalk& walk) {
+  return report_of(lowest_row_violation<ChainWalk>(n, normalized.edges.size(), [&](std::int64_t i, ChainWalk& walk) {
     return check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, walk);
   }));
 }

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/verify.hpp"
 #include "support/cases.hpp"
@@ -170,6 +172,25 @@ TEST(Verify, ReportsTheLowestFailingRow) {
   ASSERT_GE(n, 40);
   for (std::int64_t i : {35, 7, 20}) d[i * n + i] = 3;
   EXPECT_EQ(verify(g, d).first_violation, "d[7][7] = 3, expected 0");
+}
+
+TEST(Verify, LargeGraphsRunInParallelAndStillReportTheLowestRow) {
+  // A 32 x 32 grid with unit weights both ways: d is the Manhattan distance,
+  // known without an O(n^3) reference, and n * (n + m) is past the threshold
+  // at which verify starts threads.
+  GenerateOptions o;
+  o.kind = GraphKind::grid;
+  o.n = 1024;
+  o.w_lo = o.w_hi = 1;
+  const Graph g = normalize(generate(o));
+  const std::int64_t n = g.n, side = 32;
+  std::vector<dist_t> d(static_cast<std::size_t>(n * n));
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      d[i * n + j] = static_cast<dist_t>(std::abs(i / side - j / side) + std::abs(i % side - j % side));
+  EXPECT_TRUE(verify(g, d).ok) << verify(g, d).first_violation;
+  for (std::int64_t row : {900, 301, 700}) d[row * n + 5] += 1;
+  EXPECT_EQ(verify(g, d).first_violation.substr(0, 9), "d[301][5]") << verify(g, d).first_violation;
 }
 
 TEST(Verify, RejectsAWrongShapeAndANegativeCycle) {

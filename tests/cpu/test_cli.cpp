@@ -1,0 +1,465 @@
+// The `apsp` command-line tool, run as a real process (APSP_CLI_PATH): every
+// bad input gives one `apsp: ` line on stderr and its exit code; the happy
+// paths agree with the independent reference distances.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apsp/generate.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/verify.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  std::string command;
+  int status = -1;  // exit code, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+std::ostream& operator<<(std::ostream& os, const CliRun& r) {
+  return os << "\n  command: " << r.command << "\n  exit: " << r.status << "\n  stdout: " << r.out
+            << "\n  stderr: " << r.err;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Each test works in a fresh directory and runs the CLI there with stdin from
+// /dev/null, as CI does.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("apsp_cli_" + std::string(info->name()) + "_" + std::to_string(static_cast<long>(getpid())));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  CliRun run(const std::string& args) const {
+    CliRun r;
+    r.command = "apsp " + args;
+    const std::string shell = "cd '" + dir_.string() + "' && '" APSP_CLI_PATH "' " + args +
+                              " </dev/null >stdout.log 2>stderr.log";
+    const int raw = std::system(shell.c_str());
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+    r.out = slurp(dir_ / "stdout.log");
+    r.err = slurp(dir_ / "stderr.log");
+    return r;
+  }
+
+  void write_text(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+
+  // The NTHU .bin layout: int32 values, little-endian as on every target.
+  void write_ints(const std::string& name, const std::vector<std::int32_t>& values) const {
+    std::ofstream out(dir_ / name, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * 4));
+  }
+
+  // Runs and expects failure with `code`, exactly one stderr line starting
+  // "apsp: " that contains `words`, and nothing on stdout.
+  CliRun expect_error(const std::string& args, int code, const std::string& words) const {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, code) << r;
+    EXPECT_EQ(r.err.rfind("apsp: ", 0), 0u) << r;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r;
+    EXPECT_EQ(r.err.back(), '\n') << r;
+    EXPECT_NE(r.err.find(words), std::string::npos) << "missing '" << words << "'" << r;
+    return r;
+  }
+
+  // Writes an input file and expects `apsp solve` to reject it (exit 2) naming `location`.
+  void expect_rejected_text(const std::string& name, const std::string& text, const std::string& location) const {
+    write_text(name, text);
+    expect_error("solve " + name, 2, location);
+  }
+  void expect_rejected_bin(const std::string& name, const std::vector<std::int32_t>& values,
+                           const std::string& location) const {
+    write_ints(name, values);
+    expect_error("solve " + name, 2, location);
+  }
+
+  // Runs and expects success; returns stdout.
+  std::string expect_ok(const std::string& args) const {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_EQ(r.err, "") << r;
+    return r.out;
+  }
+
+  fs::path dir_;
+};
+
+// The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S` writes,
+// rebuilt in-process so results can be checked against the reference.
+Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed) {
+  GenerateOptions o;
+  o.kind = kind;
+  o.n = n;
+  o.m = m;
+  o.w_lo = lo;
+  o.w_hi = hi;
+  o.seed = seed;
+  return generate(o);
+}
+
+// ---- bad input: exit 2 ----------------------------------------------------
+
+TEST_F(Cli, TruncatedBinIsExit2WithItsByteOffset) {
+  expect_rejected_bin("trunc.bin", {3, 2, 0, 1, 5, 1, 2}, "trunc.bin@");  // the second edge lacks its weight
+  expect_rejected_bin("short.bin", {3}, "short.bin@");
+}
+
+TEST_F(Cli, MalformedTextLinesAreExit2WithTheirLine) {
+  expect_rejected_text("bad.gr", "c comment\np sp 3 2\na 1 2 5\na 2 x 3\n", "bad.gr:4");
+  expect_rejected_text("noheader.gr", "a 1 2 5\n", "noheader.gr:1");
+  expect_rejected_text("bad.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2\n2 3 2\n", "bad.mtx:3");
+  expect_rejected_text("banner.mtx", "%%MatrixMarket matrix array integer general\n2 2\n1\n2\n3\n4\n", "banner.mtx:1");
+  expect_rejected_text("bad.txt", "# u v w\n0 1 5\n1 2 oops\n", "bad.txt:3");
+  expect_rejected_text("bad.el", "0 1 5 7 9\n", "bad.el:1");
+}
+
+TEST_F(Cli, OutOfRangeAndNegativeVertexIdsAreExit2) {
+  expect_rejected_bin("range.bin", {3, 1, 0, 3, 5}, "range.bin@");
+  expect_rejected_bin("negid.bin", {3, 1, -1, 2, 5}, "negid.bin@");
+  expect_rejected_text("range.gr", "p sp 3 1\na 1 4 5\n", "range.gr:2");
+  expect_rejected_text("zero.gr", "p sp 3 1\na 0 1 5\n", "zero.gr:2");  // DIMACS is 1-based
+  expect_rejected_text("range.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n4 1 2\n", "range.mtx:3");
+  expect_rejected_text("negid.txt", "0 1 5\n-1 2 3\n", "negid.txt:2");
+}
+
+TEST_F(Cli, NegativeAndImpossibleSizesFailCleanly) {
+  expect_rejected_bin("negn.bin", {-5, 0}, "negn.bin@0");
+  expect_rejected_text("negn.gr", "p sp -4 0\n", "negn.gr:1");
+  // n = 2e9 with 5 declared edges in a 20-byte file: the edges are not there.
+  expect_rejected_bin("beyond_file.bin", {2000000000, 5, 0, 1, 5}, "beyond_file.bin@");
+  expect_rejected_bin("many_edges.bin", {10, 2000000000, 0, 1, 5}, "many_edges.bin@");
+  // A well-formed file whose n x n result cannot fit in memory.
+  write_ints("beyond_memory.bin", {2000000000, 0});
+  expect_error("solve beyond_memory.bin", 3, "memory");
+  write_ints("large.bin", {300000, 0});
+  expect_error("solve large.bin -o out.bin", 3, "memory");
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+}
+
+TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2) {
+  expect_rejected_text("real.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.5\n2 3 2\n", "real.mtx:3");
+  write_text("integral.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n2 3 2e1\n");
+  const std::string summary = expect_ok("solve integral.mtx");
+  EXPECT_NE(summary.find("2 after normalization"), std::string::npos) << summary;
+}
+
+TEST_F(Cli, OverflowingDistancesAreExit2WithEveryCpuAlgorithm) {
+  // Three edges of 2^29: the 0 -> 3 distance 3 * 2^29 is beyond int32 with kInf.
+  write_text("overflow.txt", "0 1 536870912\n1 2 536870912\n2 3 536870912\n");
+  for (const char* algo : {"auto", "fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}) {
+    SCOPED_TRACE(algo);
+    expect_error(std::string("solve overflow.txt --algo ") + algo, 2, "outside");
+  }
+}
+
+TEST_F(Cli, NegativeCycleIsExit2AndNamesAVertex) {
+  const test::Case c = test::negative_cycle_case(40, 5);
+  io::write_graph(path("negcycle.bin"), c.graph);
+  // The cycle is n/3 -> n/2 -> n-2 -> n/3 (tests/support/cases.cpp).
+  for (const char* algo : {"auto", "fw-seq", "fw-blocked", "bellman-ford", "johnson"}) {
+    SCOPED_TRACE(std::string(c.name) + " " + algo);
+    const CliRun r = expect_error(std::string("solve negcycle.bin --algo ") + algo, 2, "negative cycle through vertex ");
+    const auto at = r.err.find("vertex ");
+    ASSERT_NE(at, std::string::npos) << r;
+    EXPECT_GE(std::stoll(r.err.substr(at + 7)), 0) << r;
+    EXPECT_LT(std::stoll(r.err.substr(at + 7)), 40) << r;
+  }
+  write_text("selfloop.txt", "0 1 2\n1 1 -1\n");
+  expect_error("solve selfloop.txt", 2, "negative cycle through vertex 1");
+}
+
+TEST_F(Cli, MissingFilesAreExit2) {
+  expect_error("solve nothere.bin", 2, "nothere.bin");
+  expect_error("verify nothere.gr d.bin", 2, "nothere.gr");
+  write_text("g.txt", "0 1 2\n");
+  expect_error("verify g.txt nothere.bin", 2, "nothere.bin");
+  expect_error("path g.txt nothere.bin --from 0 --to 1", 2, "nothere.bin");
+}
+
+// ---- usage: exit 1 --------------------------------------------------------
+
+TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
+  write_text("g.txt", "0 1 2\n1 2 3\n");
+  expect_error("solve g.txt --algo nope", 1, "nope");
+  expect_error("solve g.txt --backend tpu", 1, "tpu");
+  expect_error("solve g.txt --format xml", 1, "xml");
+  expect_error("solve g.txt -o out.xyz", 1, "out.xyz");
+  expect_error("solve g.txt --out-format xml -o out.bin", 1, "xml");
+  expect_error("solve g.txt --precision int8", 1, "int8");
+  expect_error("solve g.txt --block 8by8", 1, "8by8");
+  expect_error("solve g.txt --block 0x8", 1, "0x8");
+  expect_error("solve g.txt --threads many", 1, "many");
+  expect_error("solve g.unknown", 1, "g.unknown");
+  expect_error("solve", 1, "IN");
+  expect_error("frobnicate", 1, "frobnicate");
+  expect_error("", 1, "subcommand");
+  expect_error("solve g.txt --no-such-option", 1, "--no-such-option");
+  expect_error("gen torus -n 5 --seed 1 -o g.bin", 1, "torus");
+  expect_error("gen random -n 5 --seed 1 -o g.bin --weights 5", 1, "--weights");
+  expect_error("gen random -n 5 --seed 1 -o g.bin --weights 9:1", 1, "LO <= HI");
+  expect_error("gen random -n 5 -o g.bin", 1, "--seed");
+  expect_error("gen random -n 5 --seed 1 -o g.xyz", 1, "g.xyz");
+  expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "density");
+  expect_error("path g.txt d.bin --to 1", 1, "--from");
+  EXPECT_FALSE(fs::exists(path("g.bin")));
+}
+
+TEST_F(Cli, HelpIsExit0OnStdout) {
+  for (const char* args : {"--help", "solve --help", "gen --help", "verify --help", "path --help", "info --help"}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r;
+  }
+  EXPECT_NE(run("solve --help").out.find("--predecessors"), std::string::npos);
+}
+
+// ---- resources: exit 3 ----------------------------------------------------
+
+TEST_F(Cli, CudaWithoutABuildOrDeviceIsExit3) {
+  write_text("g.txt", "0 1 2\n1 2 3\n");
+  const std::string info = expect_ok("info");
+  if (info.find("devices: none") == std::string::npos) GTEST_SKIP() << "a CUDA device is present" << info;
+  expect_error("solve g.txt --backend cuda", 3, "CUDA");
+  expect_error("solve g.txt --backend cuda --algo fw", 3, "CUDA");
+}
+
+// ---- happy paths ----------------------------------------------------------
+
+TEST_F(Cli, GenSolveVerifyForEveryGraphAndMatrixFormat) {
+  const Graph g = generated(GraphKind::random, 70, 200, 1, 50, 4);
+  const auto reference = test::reference_distances(g);
+  const auto counts = test::count_entries(reference, g.n);
+  ASSERT_GT(counts.finite_off_diagonal, 0);
+  ASSERT_GT(counts.unreachable, 0);
+  for (const char* graph_ext : {"bin", "gr", "mtx", "txt", "el", "edges", "npy", "mat", "dense"}) {
+    SCOPED_TRACE(std::string("graph format .") + graph_ext);
+    const std::string graph = std::string("g.") + graph_ext;
+    expect_ok("gen random -n 70 -m 200 --weights 1:50 --seed 4 -o " + graph);
+    for (const char* matrix_ext : {"bin", "npy", "txt"}) {
+      SCOPED_TRACE(std::string("matrix format .") + matrix_ext);
+      const std::string dist = std::string("d.") + matrix_ext;
+      const std::string summary = expect_ok("solve " + graph + " -o " + dist + " --verify");
+      EXPECT_NE(summary.find("verify: ok"), std::string::npos) << summary;
+      std::int64_t n = 0;
+      const auto d = io::read_matrix(path(dist), n);
+      ASSERT_EQ(n, g.n);
+      EXPECT_EQ(test::first_difference(reference, d, n), "");
+      EXPECT_EQ(expect_ok("verify " + graph + " " + dist), "ok\n");
+    }
+  }
+}
+
+TEST_F(Cli, SolveMatchesTheReferenceWithEveryAlgorithmAndNegativeWeights) {
+  const Graph g = generated(GraphKind::rmat, 90, 400, -20, 60, 9);
+  const auto reference = test::reference_distances(g);
+  expect_ok("gen rmat -n 90 -m 400 --weights -20:60 --seed 9 -o g.gr");
+  for (const char* algo : {"auto", "fw-seq", "fw-blocked", "bellman-ford", "johnson"}) {
+    SCOPED_TRACE(algo);
+    const std::string summary = expect_ok(std::string("solve g.gr -o d.npy --threads 2 --algo ") + algo);
+    std::int64_t n = 0;
+    EXPECT_EQ(test::first_difference(reference, io::read_matrix(path("d.npy"), n), g.n), "");
+  }
+  // Dijkstra needs non-negative weights: this input does not fit it.
+  expect_error("solve g.gr --algo dijkstra", 2, "dijkstra");
+}
+
+TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
+  expect_ok("gen grid -n 100 --seed 2 -o g.bin");
+  const std::string summary = expect_ok("solve g.bin --algo fw-seq --backend cpu");
+  for (const char* words : {"n               100", "m               360 after normalization (360 as read)",
+                            "algorithm       fw-seq", "backend         cpu", "precision", "read", "host-to-device",
+                            "compute", "device-to-host", "write", "total", "updates/s"})
+    EXPECT_NE(summary.find(words), std::string::npos) << "missing '" << words << "' in\n" << summary;
+  EXPECT_EQ(summary.find("verify"), std::string::npos) << summary;
+  EXPECT_LE(std::count(summary.begin(), summary.end(), '\n'), 24) << summary;
+  // Without -o nothing is written; Dijkstra is not a Floyd-Warshall update count.
+  EXPECT_EQ(expect_ok("solve g.bin --algo dijkstra").find("updates/s"), std::string::npos);
+  EXPECT_FALSE(fs::exists(path("d.bin")));
+}
+
+TEST_F(Cli, UndirectedAndDenseInputOptions) {
+  write_text("one_way.txt", "0 1 4\n1 2 5\n");
+  expect_ok("solve one_way.txt --undirected -o d.bin");
+  std::int64_t n = 0;
+  auto d = io::read_matrix(path("d.bin"), n);
+  ASSERT_EQ(n, 3);
+  EXPECT_EQ(d[2 * 3 + 0], 9);
+  EXPECT_EQ(expect_ok("verify one_way.txt d.bin --undirected"), "ok\n");
+  expect_error("verify one_way.txt d.bin", 2, "d[1][0] = 4 is not attained");
+  // The labs' dense text matrix with 0 meaning "no edge".
+  write_text("lab.dense", "3\n0 7 0\n0 0 2\n0 0 0\n");
+  expect_ok("solve lab.dense --no-edge 0 -o d.txt");
+  d = io::read_matrix(path("d.txt"), n);
+  EXPECT_EQ(d, (std::vector<dist_t>{0, 7, 9, kInf, 0, 2, kInf, kInf, 0}));
+  // The same text as an edge list through --format.
+  write_text("edges.dat", "0 1 4\n");
+  expect_ok("solve edges.dat --format edges -o d.bin");
+  d = io::read_matrix(path("d.bin"), n);
+  EXPECT_EQ(d, (std::vector<dist_t>{0, 4, kInf, 0}));
+}
+
+// Checks `apsp path` output "a -> b -> c\nweight W\n" against the graph.
+void expect_valid_path_output(const std::string& out, const Graph& g, const std::vector<dist_t>& d, std::int64_t from,
+                              std::int64_t to) {
+  SCOPED_TRACE("path " + std::to_string(from) + " -> " + std::to_string(to) + ": " + out);
+  const dist_t expected = d[from * g.n + to];
+  if (expected == kInf) {
+    EXPECT_EQ(out, "unreachable\n");
+    return;
+  }
+  std::istringstream in(out);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::int64_t> vertices;
+  std::istringstream words(line);
+  for (std::string word; words >> word;)
+    if (word != "->") vertices.push_back(std::stoll(word));
+  ASSERT_FALSE(vertices.empty());
+  EXPECT_EQ(vertices.front(), from);
+  EXPECT_EQ(vertices.back(), to);
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> lightest;
+  for (const Edge& e : g.edges) {
+    auto [it, fresh] = lightest.emplace(std::make_pair(e.src, e.dst), e.w);
+    if (!fresh) it->second = std::min<std::int64_t>(it->second, e.w);
+  }
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k + 1 < vertices.size(); ++k) {
+    const auto it = lightest.find({vertices[k], vertices[k + 1]});
+    ASSERT_NE(it, lightest.end()) << "no edge " << vertices[k] << "->" << vertices[k + 1];
+    total += it->second;
+  }
+  EXPECT_EQ(total, expected);
+  std::getline(in, line);
+  EXPECT_EQ(line, "weight " + std::to_string(expected));
+}
+
+TEST_F(Cli, PredecessorsThenPath) {
+  const Graph g = generated(GraphKind::scale_free, 60, -1, 0, 9, 3);
+  expect_ok("gen scale-free -n 60 --weights 0:9 --seed 3 -o g.mtx");
+  // An extra vertex no edge reaches, so some pairs are unreachable.
+  Graph with_isolated = g;
+  with_isolated.n = 61;
+  io::write_graph(path("g61.mtx"), with_isolated);
+  const auto d = test::reference_distances(with_isolated);
+  const std::string summary = expect_ok("solve g61.mtx -o d.bin --predecessors p.bin --verify");
+  EXPECT_NE(summary.find("verify: ok"), std::string::npos) << summary;
+  std::int64_t n = 0;
+  const auto pred = io::read_matrix(path("p.bin"), n);
+  ASSERT_EQ(n, 61);
+  EXPECT_EQ(test::check_predecessors(with_isolated, d, pred), "");
+  for (std::int64_t from : {0, 17, 60})
+    for (std::int64_t to : {0, 5, 33, 59, 60}) {
+      const std::string args = "path g61.mtx d.bin --from " + std::to_string(from) + " --to " + std::to_string(to);
+      expect_valid_path_output(expect_ok(args + " --predecessors p.bin"), with_isolated, d, from, to);
+      expect_valid_path_output(expect_ok(args), with_isolated, d, from, to);
+    }
+  expect_error("path g61.mtx d.bin --from 0 --to 61", 2, "--to 61 is outside 0..60");
+  expect_error("path g61.mtx d.bin --from -3 --to 1", 2, "--from -3 is outside 0..60");
+  expect_error("path g61.mtx d.bin --from 0 --to 5000000000", 2, "--to 5000000000 is outside 0..60");
+  expect_error("path g.mtx d.bin --from 0 --to 1", 2, "60 vertices");
+}
+
+TEST_F(Cli, VerifyRejectsEachCorruption) {
+  const Graph g = generated(GraphKind::random, 50, 150, 1, 30, 12);
+  expect_ok("gen random -n 50 -m 150 --weights 1:30 --seed 12 -o g.bin");
+  const auto good = test::reference_distances(g);
+  const std::int64_t n = g.n;
+  std::int64_t finite = -1, unreachable = -1;  // row-0 entries of each kind
+  for (std::int64_t j = 1; j < n; ++j) (good[j] == kInf ? unreachable : finite) = j;
+  ASSERT_GE(finite, 0);
+  ASSERT_GE(unreachable, 0);
+  io::write_matrix(path("good.bin"), good, n);
+  EXPECT_EQ(expect_ok("verify g.bin good.bin"), "ok\n");
+  struct Corruption {
+    const char* what;
+    std::int64_t cell;
+    dist_t value;
+    std::string words;
+  };
+  const std::string f = std::to_string(finite);
+  const std::vector<Corruption> corruptions = {
+      {"wrong diagonal", 3 * n + 3, 1, "d[3][3] = 1, expected 0"},
+      {"unrelaxed edge", finite, good[finite] + 1, "d[0][" + f + "] = " + std::to_string(good[finite] + 1) + " but"},
+      {"unattained finite value", finite, good[finite] - 1, "d[0]"},
+      {"finite where INF belongs", unreachable, 5, "d[0]"},
+      {"INF where finite belongs", finite, kInf, "d[0][" + f + "] = INF but"},
+  };
+  for (const auto& c : corruptions) {
+    SCOPED_TRACE(c.what);
+    auto d = good;
+    d[c.cell] = c.value;
+    for (const char* ext : {"bin", "npy", "txt"}) {
+      const std::string file = std::string("bad.") + ext;
+      io::write_matrix(path(file), d, n);
+      expect_error("verify g.bin " + file, 2, c.words);
+    }
+    // The library says the same.
+    const VerifyReport r = verify(normalize(g), d);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.first_violation.find(c.words), std::string::npos) << r.first_violation;
+  }
+  io::write_matrix(path("small.bin"), std::vector<dist_t>(49, 0), 7);
+  expect_error("verify g.bin small.bin", 2, "7 x 7");
+}
+
+TEST_F(Cli, GenIsDeterministicAndWritesWhatItSays) {
+  expect_ok("gen rmat -n 128 --seed 5 -o a.bin");
+  expect_ok("gen rmat -n 128 --seed 5 -o b.bin");
+  expect_ok("gen rmat -n 128 --seed 6 -o c.bin");
+  EXPECT_EQ(slurp(dir_ / "a.bin"), slurp(dir_ / "b.bin"));
+  EXPECT_NE(slurp(dir_ / "a.bin"), slurp(dir_ / "c.bin"));
+  for (const char* kind : {"random", "scale-free", "rmat", "grid", "dense"}) {
+    SCOPED_TRACE(kind);
+    const std::string out = expect_ok(std::string("gen ") + kind + " -n 40 --density 0.3 --degree 2 --weights=-5:20 --seed 1 -o k.gr");
+    EXPECT_NE(out.find("n = 40"), std::string::npos) << out;
+    const Graph g = io::read_graph(path("k.gr"));
+    EXPECT_EQ(g.n, 40);
+    EXPECT_GT(g.edges.size(), 0u);
+    EXPECT_TRUE(verify(normalize(g), test::reference_distances(g)).ok);
+  }
+  expect_ok("gen dense -n 30 --density 1 --seed 1 -o full.bin");
+  EXPECT_EQ(io::read_graph(path("full.bin")).edges.size(), 30u * 29u);
+}
+
+TEST_F(Cli, InfoListsBackendsAlgorithmsAndThreads) {
+  const std::string info = expect_ok("info");
+  for (const char* words : {"apsp ", "backends: cpu", "devices:", "algorithms (cpu): fw-seq", "johnson",
+                            "openmp max threads: "})
+    EXPECT_NE(info.find(words), std::string::npos) << "missing '" << words << "' in\n" << info;
+}
+
+}  // namespace
+}  // namespace apsp

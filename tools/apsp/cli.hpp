@@ -1,0 +1,58 @@
+// Pieces shared by the subcommands of the `apsp` command-line tool. Commands
+// never print errors: they throw apsp::Error subtypes (or CLI11 parse errors)
+// and main() turns them into one `apsp: ` line and an exit code.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/solver.hpp"
+
+namespace apsp::cli {
+
+// A subcommand: its parser, and what to do when it was the one given.
+struct Command {
+  CLI::App* parser = nullptr;
+  std::function<void()> run;
+};
+
+Command add_solve_command(CLI::App& app);
+Command add_gen_command(CLI::App& app);
+Command add_verify_command(CLI::App& app);
+Command add_path_command(CLI::App& app);
+Command add_info_command(CLI::App& app);
+
+// How an input graph is read: the --format, --undirected and --no-edge options.
+struct GraphInput {
+  std::string path;
+  std::string format = "auto";
+  bool undirected = false;
+  std::int64_t no_edge = -1;
+};
+// Registers GRAPH (positional, named `positional_name`), --format and --undirected.
+void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name);
+
+struct LoadedGraph {
+  Graph normalized;
+  std::int64_t edges_as_read = 0;
+};
+LoadedGraph load_graph(const GraphInput& in);
+
+// Reads an n x n int32 matrix (distances or predecessors) and checks that it
+// matches a graph of `n` vertices; throws InputError naming `path`.
+std::vector<std::int32_t> load_square_matrix(const std::string& path, std::int64_t n, const char* what);
+
+// Throws ResourceError when `bytes` exceed this machine's physical memory, so
+// that an impossible size fails with a message instead of an allocation abort.
+void require_memory(double bytes, const std::string& what);
+
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+}  // namespace apsp::cli

@@ -1,0 +1,83 @@
+// apsp gen KIND -n N [...] --seed S -o OUT: write a seeded synthetic graph.
+#include <cstdio>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/io.hpp"
+#include "cli.hpp"
+
+namespace apsp::cli {
+namespace {
+
+struct GenArgs {
+  std::string kind;
+  std::string weights = "1:100";
+  std::string output;
+  std::string format = "auto";
+  GenerateOptions opts;
+};
+
+// "LO:HI", each an int32, e.g. "-20:50".
+void parse_weight_range(const std::string& text, GenerateOptions& opts) {
+  static const std::regex range("(-?[0-9]{1,10}):(-?[0-9]{1,10})");
+  std::smatch m;
+  const auto fits = [](const std::string& v) {
+    const long long x = std::stoll(v);
+    return x >= -2147483648LL && x <= 2147483647LL;
+  };
+  if (!std::regex_match(text, m, range) || !fits(m[1]) || !fits(m[2]))
+    throw UsageError("--weights '" + text + "' is not LO:HI with 32-bit integers (e.g. 1:100 or -20:50)");
+  opts.w_lo = std::stoi(m[1]);
+  opts.w_hi = std::stoi(m[2]);
+}
+
+// Edges the options will produce, for the memory check.
+double expected_edges(const GenerateOptions& o) {
+  const double n = static_cast<double>(o.n);
+  switch (o.kind) {
+    case GraphKind::random:
+    case GraphKind::rmat: return o.m >= 0 ? static_cast<double>(o.m) : 8 * n;
+    case GraphKind::scale_free: return 2 * n * o.degree;
+    case GraphKind::grid: return 4 * n;
+    case GraphKind::dense: return n * n * o.density;
+  }
+  return 0;
+}
+
+void run_gen(GenArgs& a) {
+  a.opts.kind = parse_graph_kind(a.kind);
+  parse_weight_range(a.weights, a.opts);
+  const io::Format format = io::parse_format(a.format);
+  if (format == io::Format::automatic) io::format_from_path(a.output);  // fail before generating
+  require_memory(expected_edges(a.opts) * sizeof(Edge), "generating about " + std::to_string(static_cast<long long>(
+                                                            expected_edges(a.opts))) + " edges");
+  const Graph g = generate(a.opts);
+  io::write_graph(a.output, g, format);
+  std::printf("%s: %s graph, n = %lld, m = %zu, weights %d:%d, seed %llu\n", a.output.c_str(), a.kind.c_str(),
+              static_cast<long long>(g.n), g.edges.size(), a.opts.w_lo, a.opts.w_hi,
+              static_cast<unsigned long long>(a.opts.seed));
+}
+
+}  // namespace
+
+Command add_gen_command(CLI::App& app) {
+  auto args = std::make_shared<GenArgs>();
+  CLI::App* cmd = app.add_subcommand("gen", "Generate a seeded random graph");
+  cmd->add_option("KIND", args->kind, "random, scale-free, rmat, grid or dense")->required();
+  cmd->add_option("-n", args->opts.n, "Vertices")->required()->check(CLI::NonNegativeNumber);
+  cmd->add_option("-m", args->opts.m, "Edges for random and rmat (default 8n)");
+  cmd->add_option("--degree", args->opts.degree, "Edges per new vertex (scale-free)")->capture_default_str();
+  cmd->add_option("--density", args->opts.density, "Edge probability (dense)")->capture_default_str();
+  cmd->add_option("--weights", args->weights, "Weight range LO:HI, e.g. -20:50")
+      ->capture_default_str();
+  cmd->add_option("--seed", args->opts.seed, "Random seed")->required();
+  cmd->add_option("-o,--output", args->output, "Graph file; the extension picks the format")->required();
+  cmd->add_option("--format", args->format, "Output format instead of the one the extension names")
+      ->capture_default_str();
+  return Command{cmd, [args] { run_gen(*args); }};
+}
+
+}  // namespace apsp::cli

@@ -1,0 +1,46 @@
+// apsp info: version, backends, devices, algorithms and threads of this build.
+#include <omp.h>
+
+#include <cstdio>
+#include <string>
+
+#include "apsp/cuda.hpp"
+#include "apsp/solver.hpp"
+#include "cli.hpp"
+
+#ifndef APSP_VERSION
+// Kept in step with project(apsp VERSION ...) in CMakeLists.txt.
+#define APSP_VERSION "0.1.0"
+#endif
+
+namespace apsp::cli {
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text.empty() ? "(none)" : text;
+}
+
+void run_info() {
+  std::printf("apsp %s\n", APSP_VERSION);
+  std::printf("backends: cpu%s\n", cuda::compiled_in() ? ", cuda" : " (built without CUDA)");
+  const auto devices = cuda::devices();
+  if (devices.empty()) std::printf("devices: none\n");
+  for (const auto& dev : devices)
+    std::printf("device %d: %s, sm_%d%d, %d SMs, %.1f GiB (%.1f GiB free)\n", dev.ordinal, dev.name.c_str(),
+                dev.sm_major, dev.sm_minor, dev.multiprocessors, static_cast<double>(dev.total_memory) / (1u << 30),
+                static_cast<double>(dev.free_memory) / (1u << 30));
+  std::printf("algorithms (cpu): %s\n", joined(list_algorithms(Backend::cpu)).c_str());
+  std::printf("algorithms (cuda): %s\n", joined(list_algorithms(Backend::cuda)).c_str());
+  std::printf("openmp max threads: %d\n", omp_get_max_threads());
+}
+
+}  // namespace
+
+Command add_info_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("info", "Show the version, backends, devices and algorithms");
+  return Command{cmd, run_info};
+}
+
+}  // namespace apsp::cli
