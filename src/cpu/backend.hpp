@@ -1,0 +1,99 @@
+// Private to the CPU backend: what every CPU algorithm receives, and the
+// helpers they share (thread count, output conversion, negative cycles).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/solver.hpp"
+
+namespace apsp::cpu::detail {
+
+// One solve request, already validated: `graph` is normalized.
+struct Job {
+  const Graph& graph;
+  WeightStats stats;
+  bool int32_arithmetic;  // fits_int32_arithmetic(graph, stats)
+  bool predecessors;
+  int threads;  // > 0
+  const std::function<void(double)>& progress;
+
+  void report(double fraction) const {
+    if (progress) progress(fraction);
+  }
+};
+
+// Infinity of each distance type. int32: kInf. int64: large enough that no
+// real distance reaches half of it, small enough that two of them add safely.
+template <class D>
+constexpr D infinity() {
+  return std::is_same<D, std::int32_t>::value ? static_cast<D>(kInf) : static_cast<D>(std::int64_t{1} << 61);
+}
+
+// Converts a distance computed in int64 to the int32 output; throws
+// OverflowError naming (from, to) when a finite value does not fit.
+dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to);
+
+[[noreturn]] void throw_out_of_memory(const char* what, std::int64_t bytes);
+
+// An n x n matrix of T filled with `fill`, or ResourceError naming `what`.
+template <class T>
+std::vector<T> square_matrix(std::int64_t n, T fill, const char* what) {
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  if (cells > std::numeric_limits<std::size_t>::max() / sizeof(T))
+    throw_out_of_memory(what, std::numeric_limits<std::int64_t>::max());
+  try {
+    return std::vector<T>(static_cast<std::size_t>(cells), fill);
+  } catch (const std::bad_alloc&) {
+    throw_out_of_memory(what, static_cast<std::int64_t>(cells * sizeof(T)));
+  }
+}
+
+// Keeps the first exception thrown inside an OpenMP region (where exceptions
+// must not escape) and tells the other threads to stop.
+class FirstError {
+ public:
+  template <class F>
+  void run(F&& body) noexcept {
+    try {
+      body();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      stop_.store(true, std::memory_order_relaxed);
+    }
+  }
+  bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+  void stop() { stop_.store(true, std::memory_order_relaxed); }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> stop_{false};
+};
+
+// A vertex on a negative cycle of `c`, or -1 when there is none. When there is
+// none and `potentials` is given, it receives h with w(u,v) + h[u] - h[v] >= 0
+// for every edge (Johnson's reweighting).
+std::int64_t find_negative_cycle(const Csr& c, std::vector<std::int64_t>* potentials);
+
+// The algorithms. Each fills out.dist (and out.pred when job.predecessors).
+void fw_seq(const Job& job, SolveResult& out);
+void fw_blocked(const Job& job, SolveResult& out);
+void dijkstra(const Job& job, SolveResult& out);
+void bellman_ford(const Job& job, SolveResult& out);
+void johnson(const Job& job, SolveResult& out);
+
+}  // namespace apsp::cpu::detail

@@ -1,0 +1,96 @@
+#include "apsp/cpu.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "cpu/backend.hpp"
+
+namespace apsp::cpu {
+namespace {
+
+struct Algorithm {
+  const char* name;
+  void (*run)(const detail::Job&, SolveResult&);
+};
+
+constexpr Algorithm kAlgorithms[] = {
+    {"fw-seq", detail::fw_seq},
+    {"fw-blocked", detail::fw_blocked},
+    {"dijkstra", detail::dijkstra},
+    {"bellman-ford", detail::bellman_ford},
+    {"johnson", detail::johnson},
+};
+
+// Edges per vertex pair at and above which fw-blocked beats one heap search
+// per source on this machine's class of CPU (docs/perf.md, "Crossover").
+constexpr double kDenseEdgeFraction = 0.05;
+constexpr double kDenseEdgeFractionNegative = 0.02;
+// Below this many vertices fw-blocked wins whatever the density.
+constexpr std::int64_t kAlwaysDenseVertices = 128;
+
+const Algorithm& find(const std::string& name) {
+  for (const Algorithm& a : kAlgorithms)
+    if (name == a.name) return a;
+  std::string known;
+  for (const Algorithm& a : kAlgorithms) known += std::string(known.empty() ? "" : ", ") + a.name;
+  throw UsageError("unknown CPU algorithm '" + name + "' (expected auto, " + known + ")");
+}
+
+}  // namespace
+
+std::vector<std::string> algorithms() {
+  std::vector<std::string> names;
+  for (const Algorithm& a : kAlgorithms) names.emplace_back(a.name);
+  return names;
+}
+
+std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
+  const std::int64_t n = normalized.n;
+  if (n <= kAlwaysDenseVertices) return "fw-blocked";
+  const double edge_fraction =
+      static_cast<double>(normalized.edges.size()) / (static_cast<double>(n) * static_cast<double>(n));
+  if (s.has_negative()) return edge_fraction >= kDenseEdgeFractionNegative ? "fw-blocked" : "johnson";
+  return edge_fraction >= kDenseEdgeFraction ? "fw-blocked" : "dijkstra";
+}
+
+void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) {
+  if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads));
+  const WeightStats stats = weight_stats(normalized);
+  const std::string name = opts.algorithm == "auto" ? choose_algorithm(normalized, stats) : opts.algorithm;
+  const Algorithm& algorithm = find(name);
+  const detail::Job job{normalized,
+                        stats,
+                        fits_int32_arithmetic(normalized, stats),
+                        opts.predecessors,
+                        opts.threads > 0 ? opts.threads : omp_get_max_threads(),
+                        opts.progress};
+  out.n = normalized.n;
+  out.dist.clear();
+  out.pred.clear();
+  const auto start = std::chrono::steady_clock::now();
+  algorithm.run(job, out);
+  out.times.compute = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.algorithm = algorithm.name;
+  out.backend = Backend::cpu;
+  out.precision = Precision::int32;
+}
+
+namespace detail {
+
+dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to) {
+  if (value >= kInf || value <= -kInf)
+    throw OverflowError("distance from " + std::to_string(from) + " to " + std::to_string(to) + " is " +
+                        std::to_string(value) + ", outside the int32 output range (|d| < " +
+                        std::to_string(kInf) + ")");
+  return static_cast<dist_t>(value);
+}
+
+void throw_out_of_memory(const char* what, std::int64_t bytes) {
+  throw ResourceError(std::string("cannot allocate ") + what + " (" + std::to_string(bytes) + " bytes)");
+}
+
+}  // namespace detail
+}  // namespace apsp::cpu

@@ -1,0 +1,351 @@
+// fw-seq (the textbook triple loop) and fw-blocked (three-phase tiled
+// Floyd-Warshall, OpenMP over tiles, register-blocked min-plus kernel).
+//
+// fw-blocked treats a missing edge as an edge of weight M = infinity<D>() and
+// skips the per-element "is it infinite" test: with (n-1) * max|w| = X < M/2
+// every real distance lies in [-X, X], every path through a missing edge
+// weighs at least M - X > X, stored values never exceed M (so a sum of two
+// fits in D), and a value above M/2 at the end means unreachable.
+//
+// Negative cycles: the diagonal is checked after every pivot of the diagonal
+// tile and after every round. Up to the first negative diagonal entry every
+// value is the length of a simple path, so values stay within [-4X, M] and
+// the vertex named is on a negative cycle: the pivot k whose diagonal-tile
+// step made some d[v][v] < 0, or the vertex v outside the round's tile whose
+// d[v][v] went negative in the round (the closed walk v -> k -> v meets v once
+// and all its other cycles lie among vertices already checked).
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "apsp/error.hpp"
+#include "cpu/backend.hpp"
+
+namespace apsp::cpu::detail {
+namespace {
+
+constexpr std::int64_t kTile = 64;
+
+// Tile size x tile size blocks addressed through a row stride. With
+// predecessors, `p` and `h` are the predecessor and hop-count blocks.
+template <class D>
+struct Block {
+  D* d;
+  vertex_t* p;
+  std::int32_t* h;
+};
+
+// Row i of `c` relaxed through pivot row k of `b`: c[j] = min(c[j], c[i][k] + b[k][j]),
+// where a = c[i][k] is read before the loop.
+//
+// With predecessors the order is lexicographic on (distance, hops) and
+// pc[j] = pb[j] on improvement. Ordering by distance alone lets the blocked
+// schedule (which relaxes through panel values later than the sequential
+// order would) close zero-weight cycles in the predecessor chains; with hops
+// every predecessor edge (u, j) of the final matrix has hops[i][u] + 1 =
+// hops[i][j], so the chains cannot cycle.
+template <class D, bool kPred>
+[[gnu::always_inline]] inline void relax_row(Block<D> c, std::int64_t row_i, Block<D> b, std::int64_t row_k,
+                                             D a, std::int32_t ha, std::int64_t len) {
+  D* __restrict cd = c.d + row_i;
+  const D* __restrict bd = b.d + row_k;
+  if constexpr (kPred) {
+    vertex_t* __restrict cp = c.p + row_i;
+    std::int32_t* __restrict ch = c.h + row_i;
+    const vertex_t* __restrict bp = b.p + row_k;
+    const std::int32_t* __restrict bh = b.h + row_k;
+    for (std::int64_t j = 0; j < len; ++j) {
+      const D s = a + bd[j];
+      const std::int32_t hops = ha + bh[j];
+      const bool better = s < cd[j] || (s == cd[j] && hops < ch[j]);
+      cd[j] = better ? s : cd[j];
+      ch[j] = better ? hops : ch[j];
+      cp[j] = better ? bp[j] : cp[j];
+    }
+  } else {
+    for (std::int64_t j = 0; j < len; ++j) {
+      const D s = a + bd[j];
+      cd[j] = s < cd[j] ? s : cd[j];
+    }
+  }
+}
+
+// The hop count of entry x of a block (0 without predecessors).
+template <class D, bool kPred>
+std::int32_t hops_at(Block<D> b, std::int64_t x) {
+  if constexpr (kPred) return b.h[x]; else return 0;
+}
+
+template <class D, bool kPred>
+[[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t, std::int64_t stride) {
+  for (std::int64_t k = 0; k < kTile; ++k) {
+    for (std::int64_t i = 0; i < kTile; ++i)
+      relax_row<D, kPred>(t, i * stride, t, k * stride, t.d[i * stride + k], hops_at<D, kPred>(t, i * stride + k),
+                          kTile);
+    for (std::int64_t i = 0; i < kTile; ++i)
+      if (t.d[i * stride + i] < 0) return k;
+  }
+  return -1;
+}
+
+// Row panel: tile (r, c) relaxed through the finished diagonal tile, pivots in order.
+template <class D, bool kPred>
+[[gnu::always_inline]] inline void row_panel_body(Block<D> diag, Block<D> panel, std::int64_t stride) {
+  for (std::int64_t k = 0; k < kTile; ++k)
+    for (std::int64_t i = 0; i < kTile; ++i)
+      relax_row<D, kPred>(panel, i * stride, panel, k * stride, diag.d[i * stride + k],
+                          hops_at<D, kPred>(diag, i * stride + k), kTile);
+}
+
+// Column panel: tile (c, r); each row is independent, pivots in order within it.
+template <class D, bool kPred>
+[[gnu::always_inline]] inline void column_panel_body(Block<D> diag, Block<D> panel, std::int64_t stride) {
+  for (std::int64_t i = 0; i < kTile; ++i)
+    for (std::int64_t k = 0; k < kTile; ++k)
+      relax_row<D, kPred>(panel, i * stride, diag, k * stride, panel.d[i * stride + k],
+                          hops_at<D, kPred>(panel, i * stride + k), kTile);
+}
+
+template <class D>
+struct Lanes {
+  typedef D vector __attribute__((vector_size(64)));
+  static constexpr std::int64_t count = 64 / sizeof(D);
+};
+
+// target = min(target, left (x) right) in the min-plus semiring. Without
+// predecessors: R rows x W vectors of accumulators stay in registers while k
+// runs over the tile.
+template <class D, bool kPred, int R, int W>
+[[gnu::always_inline]] inline void update_body(Block<D> target, Block<D> left, Block<D> right, std::int64_t stride) {
+  if constexpr (kPred) {
+    for (std::int64_t i = 0; i < kTile; ++i)
+      for (std::int64_t k = 0; k < kTile; ++k)
+        relax_row<D, true>(target, i * stride, right, k * stride, left.d[i * stride + k], left.h[i * stride + k],
+                           kTile);
+  } else {
+    using V = typename Lanes<D>::vector;
+    constexpr std::int64_t L = Lanes<D>::count;
+    static_assert(kTile % R == 0 && kTile % (W * L) == 0, "tile must split into register blocks");
+    for (std::int64_t j0 = 0; j0 < kTile; j0 += W * L)
+      for (std::int64_t i0 = 0; i0 < kTile; i0 += R) {
+        V acc[R][W];
+        for (int r = 0; r < R; ++r)
+          for (int w = 0; w < W; ++w) std::memcpy(&acc[r][w], target.d + (i0 + r) * stride + j0 + w * L, sizeof(V));
+        for (std::int64_t k = 0; k < kTile; ++k) {
+          V b[W];
+          for (int w = 0; w < W; ++w) std::memcpy(&b[w], right.d + k * stride + j0 + w * L, sizeof(V));
+          for (int r = 0; r < R; ++r) {
+            const V a = V{} + left.d[(i0 + r) * stride + k];
+            for (int w = 0; w < W; ++w) {
+              const V s = a + b[w];
+              acc[r][w] = s < acc[r][w] ? s : acc[r][w];
+            }
+          }
+        }
+        for (int r = 0; r < R; ++r)
+          for (int w = 0; w < W; ++w) std::memcpy(target.d + (i0 + r) * stride + j0 + w * L, &acc[r][w], sizeof(V));
+      }
+  }
+}
+
+// One tile step of a round. Returns, for the diagonal step, the pivot (within
+// the tile) whose step made a diagonal entry negative, else -1.
+enum class Step { diagonal, row_panel, column_panel, update };
+
+template <class D>
+struct StepArgs {
+  Step step;
+  Block<D> target, left, right;
+  std::int64_t stride;
+};
+
+template <class D, bool kPred, int R, int W>
+[[gnu::always_inline]] inline std::int64_t step_body(const StepArgs<D>& s) {
+  switch (s.step) {
+    case Step::diagonal: return diagonal_body<D, kPred>(s.target, s.stride);
+    case Step::row_panel: row_panel_body<D, kPred>(s.left, s.target, s.stride); return -1;
+    case Step::column_panel: column_panel_body<D, kPred>(s.right, s.target, s.stride); return -1;
+    case Step::update: update_body<D, kPred, R, W>(s.target, s.left, s.right, s.stride); return -1;
+  }
+  return -1;
+}
+
+// The same code compiled for three instruction sets (CI builds without
+// -march=native); the best one the running CPU supports is picked once.
+template <class D, bool kPred>
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) std::int64_t step_avx512(const StepArgs<D>& s) {
+  return step_body<D, kPred, 8, 2>(s);
+}
+template <class D, bool kPred>
+__attribute__((target("avx2"))) std::int64_t step_avx2(const StepArgs<D>& s) {
+  return step_body<D, kPred, 4, 1>(s);
+}
+template <class D, bool kPred>
+std::int64_t step_baseline(const StepArgs<D>& s) {
+  return step_body<D, kPred, 2, 1>(s);
+}
+
+template <class D, bool kPred>
+auto pick_step() -> std::int64_t (*)(const StepArgs<D>&) {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+    return step_avx512<D, kPred>;
+  if (__builtin_cpu_supports("avx2")) return step_avx2<D, kPred>;
+  return step_baseline<D, kPred>;
+}
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+template <class T>
+std::unique_ptr<T[], FreeDeleter> aligned_matrix(std::int64_t side, const char* what) {
+  const auto bytes = static_cast<std::size_t>(side) * static_cast<std::size_t>(side) * sizeof(T);
+  void* p = std::aligned_alloc(64, std::max<std::size_t>(64, (bytes + 63) / 64 * 64));
+  if (!p) throw_out_of_memory(what, static_cast<std::int64_t>(bytes));
+  return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
+}
+
+// Copies the n x n corner of a stride-`stride` matrix to the int32 output;
+// values above infinity<D>() / 2 are unreachable.
+template <class D>
+void store(const Job& job, const D* d, const vertex_t* p, std::int64_t stride, SolveResult& out) {
+  const std::int64_t n = job.graph.n;
+  out.dist = square_matrix<dist_t>(n, kInf, "the distance matrix");
+  if (job.predecessors) out.pred = square_matrix<vertex_t>(n, -1, "the predecessor matrix");
+  constexpr D unreachable_above = infinity<D>() / 2;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const D v = d[i * stride + j];
+      if (v > unreachable_above) continue;
+      out.dist[i * n + j] = std::is_same<D, dist_t>::value ? static_cast<dist_t>(v) : to_output(v, i, j);
+      if (p && i != j) out.pred[i * n + j] = p[i * stride + j];
+    }
+}
+
+void check_dense_range(const Job& job, std::int64_t bound) {
+  const std::int64_t hops = job.graph.n > 0 ? job.graph.n - 1 : 0;
+  if (job.stats.max_abs > 0 && hops > bound / job.stats.max_abs)
+    throw OverflowError("Floyd-Warshall on " + std::to_string(job.graph.n) + " vertices with |w| up to " +
+                        std::to_string(job.stats.max_abs) + " could overflow int64");
+}
+
+template <class D>
+void fw_seq_typed(const Job& job, SolveResult& out) {
+  constexpr D inf = infinity<D>();
+  check_dense_range(job, inf / 2);
+  const std::int64_t n = job.graph.n;
+  std::vector<D> d = square_matrix<D>(n, inf, "the working distance matrix");
+  std::vector<vertex_t> p;
+  if (job.predecessors) p = square_matrix<vertex_t>(n, -1, "the working predecessor matrix");
+  for (std::int64_t i = 0; i < n; ++i) d[i * n + i] = 0;
+  for (const Edge& e : job.graph.edges) {
+    d[e.src * n + e.dst] = e.w;
+    if (job.predecessors) p[e.src * n + e.dst] = e.src;
+  }
+  for (std::int64_t k = 0; k < n; ++k) {
+    const D* row_k = &d[k * n];
+    for (std::int64_t i = 0; i < n; ++i) {
+      const D dik = d[i * n + k];
+      if (dik == inf) continue;
+      D* row_i = &d[i * n];
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (row_k[j] == inf || dik + row_k[j] >= row_i[j]) continue;
+        row_i[j] = dik + row_k[j];
+        if (job.predecessors) p[i * n + j] = p[k * n + j];
+      }
+      if (row_i[i] < 0) throw NegativeCycleError(k);
+    }
+    if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
+  }
+  store<D>(job, d.data(), job.predecessors ? p.data() : nullptr, n, out);
+}
+
+template <class D, bool kPred>
+void fw_blocked_typed(const Job& job, SolveResult& out) {
+  constexpr D inf = infinity<D>();
+  check_dense_range(job, inf / 2);
+  const auto step = pick_step<D, kPred>();
+  const std::int64_t N = (job.graph.n + kTile - 1) / kTile * kTile, tiles = N / kTile;
+  // The padded N x N working matrices (row-major, stride N, 64-byte aligned).
+  // Padding vertices are isolated, so they change no distance.
+  const auto dist = aligned_matrix<D>(N, "the working distance matrix");
+  std::unique_ptr<vertex_t[], FreeDeleter> pred;
+  std::unique_ptr<std::int32_t[], FreeDeleter> hops;
+  if (kPred) {
+    pred = aligned_matrix<vertex_t>(N, "the working predecessor matrix");
+    hops = aligned_matrix<std::int32_t>(N, "the working hop-count matrix");
+  }
+#pragma omp parallel for num_threads(job.threads) schedule(static)
+  for (std::int64_t i = 0; i < N; ++i) {
+    std::fill(&dist[i * N], &dist[(i + 1) * N], inf);
+    dist[i * N + i] = 0;
+    if (kPred) {
+      std::fill(&pred[i * N], &pred[(i + 1) * N], static_cast<vertex_t>(i));
+      std::fill(&hops[i * N], &hops[(i + 1) * N], 1);
+      hops[i * N + i] = 0;
+    }
+  }
+  for (const Edge& e : job.graph.edges) dist[e.src * N + e.dst] = e.w;
+
+  auto block = [&](std::int64_t row, std::int64_t col) {
+    const std::int64_t at = (row * N + col) * kTile;
+    return Block<D>{&dist[at], kPred ? &pred[at] : nullptr, kPred ? &hops[at] : nullptr};
+  };
+  for (std::int64_t r = 0; r < tiles; ++r) {
+    const Block<D> diag = block(r, r);
+    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, N});
+    if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
+    const std::int64_t others = tiles - 1;
+#pragma omp parallel num_threads(job.threads)
+    {
+#pragma omp for schedule(static)
+      for (std::int64_t x = 0; x < 2 * others; ++x) {
+        const std::int64_t c = x / 2 < r ? x / 2 : x / 2 + 1;
+        if (x % 2 == 0)
+          step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag, N});
+        else
+          step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag, N});
+      }
+#pragma omp for schedule(static)
+      for (std::int64_t x = 0; x < others * others; ++x) {
+        const std::int64_t a = x / others < r ? x / others : x / others + 1;
+        const std::int64_t c = x % others < r ? x % others : x % others + 1;
+        step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c), N});
+      }
+    }
+    for (std::int64_t v = 0; v < N; ++v)
+      if (dist[v * N + v] < 0) throw NegativeCycleError(v);
+    job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
+  }
+  store<D>(job, dist.get(), kPred ? pred.get() : nullptr, N, out);
+}
+
+}  // namespace
+
+void fw_seq(const Job& job, SolveResult& out) {
+  if (job.int32_arithmetic)
+    fw_seq_typed<std::int32_t>(job, out);
+  else
+    fw_seq_typed<std::int64_t>(job, out);
+}
+
+void fw_blocked(const Job& job, SolveResult& out) {
+  if (job.int32_arithmetic) {
+    if (job.predecessors)
+      fw_blocked_typed<std::int32_t, true>(job, out);
+    else
+      fw_blocked_typed<std::int32_t, false>(job, out);
+  } else {
+    if (job.predecessors)
+      fw_blocked_typed<std::int64_t, true>(job, out);
+    else
+      fw_blocked_typed<std::int64_t, false>(job, out);
+  }
+}
+
+}  // namespace apsp::cpu::detail

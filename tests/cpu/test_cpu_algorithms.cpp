@@ -1,0 +1,262 @@
+// Every CPU algorithm against the independent reference on the shared cases:
+// distances, predecessors, negative cycles, int32 overflow and the int64 path.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+
+#include "apsp/cpu.hpp"
+#include "apsp/error.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/solver.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+SolveResult run(const Graph& g, const std::string& algorithm, bool predecessors, int threads = 0) {
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = algorithm;
+  o.predecessors = predecessors;
+  o.threads = threads;
+  return solve(g, o);
+}
+
+bool has_negative_edge(const Graph& g) {
+  return std::any_of(g.edges.begin(), g.edges.end(), [](const Edge& e) { return e.w < 0 && e.src != e.dst; });
+}
+
+// Reference distances of the shared cases, computed once per test binary.
+const std::vector<dist_t>& reference(const test::Case& c) {
+  static std::map<std::string, std::vector<dist_t>> cache;
+  auto it = cache.find(c.name);
+  if (it == cache.end()) it = cache.emplace(c.name, test::reference_distances(c.graph)).first;
+  return it->second;
+}
+
+// Whether some closed walk of at most n edges through v has negative weight:
+// Bellman-Ford from v for n rounds in int64, without early exit.
+bool on_negative_closed_walk(const Graph& g, std::int64_t v) {
+  const std::int64_t n = g.n;
+  const std::int64_t inf = std::numeric_limits<std::int64_t>::max() / 4;
+  std::vector<std::int64_t> best(static_cast<std::size_t>(n), inf);
+  std::int64_t best_return = inf;
+  best[v] = 0;
+  for (std::int64_t round = 0; round < n; ++round) {
+    std::vector<std::int64_t> next = best;
+    for (const Edge& e : g.edges)
+      if (best[e.src] != inf) next[e.dst] = std::min(next[e.dst], best[e.src] + e.w);
+    for (const Edge& e : g.edges)
+      if (e.dst == v && best[e.src] != inf) best_return = std::min(best_return, best[e.src] + e.w);
+    best = next;
+  }
+  return best_return < 0;
+}
+
+// The standard case whose name starts with `prefix`.
+test::Case standard_case(const std::string& prefix) {
+  for (test::Case& c : test::standard_cases())
+    if (c.name.rfind(prefix, 0) == 0) return c;
+  ADD_FAILURE() << "no standard case " << prefix;
+  return {};
+}
+
+class CpuAlgorithm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CpuAlgorithm, MatchesReferenceOnStandardCases) {
+  const std::string algorithm = GetParam();
+  std::vector<test::Case> cases = test::standard_cases();
+  for (test::Case& c : test::tile_cases()) cases.push_back(std::move(c));
+  for (const test::Case& c : cases) {
+    SCOPED_TRACE(c.name + " with " + algorithm);
+    if (algorithm == "dijkstra" && has_negative_edge(c.graph)) {
+      EXPECT_THROW(run(c.graph, algorithm, false), InputError);
+      continue;
+    }
+    const SolveResult r = run(c.graph, algorithm, false);
+    EXPECT_EQ(r.algorithm, algorithm);
+    EXPECT_EQ(r.precision, Precision::int32);
+    EXPECT_EQ(r.n, c.graph.n);
+    EXPECT_EQ(test::first_difference(reference(c), r.dist, c.graph.n), "");
+    // Every case has the edge 0 -> 1; from 3 vertices on, one vertex has no
+    // in-edges (with 2, the generated edge 1 -> 0 may connect both ways).
+    const test::EntryCounts counts = test::count_entries(r.dist, c.graph.n);
+    if (c.graph.n >= 2) EXPECT_GT(counts.finite_off_diagonal, 0);
+    if (c.graph.n >= 3) EXPECT_GT(counts.unreachable, 0);
+  }
+}
+
+TEST_P(CpuAlgorithm, PredecessorsFollowShortestPaths) {
+  const std::string algorithm = GetParam();
+  for (const test::Case& c : test::standard_cases()) {
+    SCOPED_TRACE(c.name + " with " + algorithm);
+    if (algorithm == "dijkstra" && has_negative_edge(c.graph)) continue;
+    const SolveResult r = run(c.graph, algorithm, true);
+    ASSERT_EQ(test::first_difference(reference(c), r.dist, c.graph.n), "");
+    EXPECT_EQ(test::check_predecessors(c.graph, r.dist, r.pred), "");
+  }
+}
+
+TEST_P(CpuAlgorithm, NamesAVertexOnTheNegativeCycle) {
+  const std::string algorithm = GetParam();
+  for (const std::int64_t n : {5, 64, 65, 200, 300}) {
+    const test::Case c = test::negative_cycle_case(n, static_cast<std::uint64_t>(n) + 7);
+    SCOPED_TRACE(c.name + " with " + algorithm);
+    if (algorithm == "dijkstra") {
+      EXPECT_THROW(run(c.graph, algorithm, false), InputError);
+      continue;
+    }
+    for (const bool predecessors : {false, true}) {
+      try {
+        run(c.graph, algorithm, predecessors);
+        ADD_FAILURE() << "no NegativeCycleError, predecessors " << predecessors;
+      } catch (const NegativeCycleError& e) {
+        EXPECT_TRUE(on_negative_closed_walk(normalize(c.graph), e.vertex()))
+            << "vertex " << e.vertex() << " is on no negative cycle, predecessors " << predecessors;
+      }
+    }
+  }
+}
+
+// 0 -> 1 -> 2 with both weights `w`: d(0, 2) = 2w.
+Graph two_step_path(weight_t w, std::int64_t n) {
+  Graph g;
+  g.n = n;
+  g.edges = {{0, 1, w}, {1, 2, w}};
+  return g;
+}
+
+TEST_P(CpuAlgorithm, DistanceOutsideInt32IsAnOverflowError) {
+  const std::string algorithm = GetParam();
+  const weight_t big = (1 << 30) - 100;
+  for (const weight_t w : {big, -big}) {
+    SCOPED_TRACE("path 0->1->2 with weights " + std::to_string(w) + " with " + algorithm);
+    const Graph g = two_step_path(w, 3);
+    if (algorithm == "dijkstra" && w < 0) {
+      EXPECT_THROW(run(g, algorithm, false), InputError);
+      continue;
+    }
+    try {
+      run(g, algorithm, true);
+      ADD_FAILURE() << "no OverflowError";
+    } catch (const OverflowError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("from 0 to 2"), std::string::npos) << message;
+      EXPECT_NE(message.find(std::to_string(2 * static_cast<std::int64_t>(w))), std::string::npos) << message;
+    }
+  }
+}
+
+TEST_P(CpuAlgorithm, WideArithmeticGivesExactDistances) {
+  const std::string algorithm = GetParam();
+  // (n-1) * max|w| is far above kInf / 2, so every algorithm computes in int64;
+  // every distance still fits the int32 output.
+  Graph g;
+  g.n = 100;
+  g.edges = {{0, 1, 600000000}, {1, 2, 400000000}, {2, 3, 50000000}, {3, 0, 7}, {5, 6, 1}};
+  if (algorithm != "dijkstra") g.edges.push_back({2, 4, -900000000});
+  ASSERT_FALSE(fits_int32_arithmetic(normalize(g), weight_stats(normalize(g))));
+  SCOPED_TRACE("wide path graph with " + algorithm);
+  const SolveResult r = run(g, algorithm, true);
+  const std::vector<dist_t> expected = test::reference_distances(g);
+  EXPECT_EQ(test::first_difference(expected, r.dist, g.n), "");
+  EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
+  EXPECT_EQ(r.dist[0 * g.n + 3], 1050000000);
+}
+
+TEST_P(CpuAlgorithm, ThreadCountDoesNotChangeTheAnswer) {
+  const std::string algorithm = GetParam();
+  const test::Case c = standard_case("scale-free_n200_pos");
+  SCOPED_TRACE(c.name + " with " + algorithm);
+  const SolveResult one = run(c.graph, algorithm, true, 1);
+  const SolveResult two = run(c.graph, algorithm, true, 2);
+  EXPECT_EQ(test::first_difference(reference(c), one.dist, c.graph.n), "");
+  EXPECT_EQ(test::first_difference(one.dist, two.dist, c.graph.n), "");
+  EXPECT_EQ(test::check_predecessors(c.graph, two.dist, two.pred), "");
+}
+
+TEST_P(CpuAlgorithm, ReportsProgressInOrder) {
+  const std::string algorithm = GetParam();
+  const test::Case c = standard_case("rmat_n257_pos");
+  SCOPED_TRACE(c.name + " with " + algorithm);
+  std::vector<double> seen;
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = algorithm;
+  o.progress = [&](double f) { seen.push_back(f); };
+  solve(c.graph, o);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_GT(seen.front(), 0.0);
+  EXPECT_EQ(seen.back(), 1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CpuAlgorithm, ::testing::ValuesIn(cpu::algorithms()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(CpuBackend, ListsItsAlgorithmsInAStableOrder) {
+  EXPECT_EQ(cpu::algorithms(), (std::vector<std::string>{"fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}));
+  EXPECT_EQ(list_algorithms(Backend::cpu), cpu::algorithms());
+}
+
+TEST(CpuBackend, DijkstraRefusesNegativeWeightsNamingTheEdge) {
+  Graph g;
+  g.n = 4;
+  g.edges = {{0, 1, 3}, {2, 3, -4}};
+  try {
+    run(g, "dijkstra", false);
+    FAIL() << "no InputError";
+  } catch (const NegativeCycleError&) {
+    FAIL() << "a negative edge is not a negative cycle";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "dijkstra needs non-negative weights (edge 2->3 has weight -4); use johnson");
+  }
+}
+
+TEST(CpuBackend, UnknownAlgorithmIsAUsageError) {
+  Graph g;
+  g.n = 2;
+  EXPECT_THROW(run(g, "fw-quantum", false), UsageError);
+}
+
+Graph random_graph(std::int64_t n, std::int64_t m, weight_t lo) {
+  GenerateOptions o;
+  o.kind = GraphKind::random;
+  o.n = n;
+  o.m = m;
+  o.w_lo = lo;
+  o.seed = 5;
+  return normalize(generate(o));
+}
+
+TEST(CpuBackend, AutoPicksByDensityAndWeightSigns) {
+  struct Expectation {
+    const char* what;
+    Graph g;
+    const char* algorithm;
+  };
+  const Expectation expectations[] = {
+      {"small sparse graph", random_graph(100, 200, 1), "fw-blocked"},
+      {"dense graph", random_graph(600, 600 * 300, 1), "fw-blocked"},
+      {"dense graph with negative weights", random_graph(600, 600 * 300, -5), "fw-blocked"},
+      {"sparse graph", random_graph(600, 600 * 4, 1), "dijkstra"},
+      {"sparse graph with negative weights", random_graph(600, 600 * 4, -5), "johnson"},
+  };
+  for (const Expectation& e : expectations) {
+    SCOPED_TRACE(e.what);
+    EXPECT_EQ(cpu::choose_algorithm(e.g, weight_stats(e.g)), e.algorithm);
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    EXPECT_EQ(solve(e.g, o).algorithm, e.algorithm);
+  }
+}
+
+}  // namespace
+}  // namespace apsp
