@@ -20,6 +20,13 @@ enum class Format {
   text_matrix, // .mat / .dense: the labs' text matrix "n" then n rows (input); INF-marked text (output)
 };
 
+// Names: auto; bin, nthu; dimacs, gr; mtx, matrix-market; edges, edgelist, el,
+// txt; npy; text-matrix, mat, dense. to_string gives the first of each group.
+// Extensions (case-insensitive): .bin .gr .mtx .txt .el .edges .npy .mat .dense.
+// Matrices (write_matrix / read_matrix) use .bin, .npy, and .txt / .mat as text.
+// Edge lists: n = largest id + 1, or N from a "# vertices: N" comment if larger
+// (write_graph emits one). Dense graph inputs also take float .npy with +inf
+// for no edge; dense graph outputs use -1 for no edge and refuse -1 weights.
 Format parse_format(const std::string& name);    // throws UsageError
 Format format_from_path(const std::string& path);  // throws UsageError for an unknown extension
 const char* to_string(Format f);

@@ -1,0 +1,86 @@
+// Whole-file input (memory-mapped where possible) and checked output for the
+// format readers and writers. Every failure throws an apsp error naming the path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace apsp::io::detail {
+
+// The bytes of a file, read-only. Regular files are memory-mapped; pipes and
+// other streams are read into memory. Missing or unreadable files throw
+// InputError "cannot open PATH: <reason>".
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  std::string_view bytes() const { return {data_, size_}; }
+  std::size_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+  // "PATH:LINE" and "PATH@OFFSET", the locations InputError carries.
+  std::string at_line(std::int64_t line) const;
+  std::string at_byte(std::uint64_t offset) const;
+
+ private:
+  std::string path_;
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+  void* mapping_ = nullptr;  // non-null when data_ is an mmap of size_ bytes
+  std::string read_copy_;    // holds the bytes when the file could not be mapped
+};
+
+// A file opened for writing (created or truncated). A failed open throws
+// InputError; a failed write or close (disk full, I/O error) throws
+// ResourceError. close() must be called to learn about late write errors; the
+// destructor closes silently.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(const void* data, std::size_t size);
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+// Buffered text output over an OutputFile, flushed in large chunks.
+class TextWriter {
+ public:
+  explicit TextWriter(OutputFile& out) : out_(out) { buffer_.reserve(kChunk + 64); }
+  TextWriter& text(std::string_view text);
+  TextWriter& character(char c);
+  TextWriter& number(std::int64_t value);
+  // Writes everything buffered so far to the file.
+  void flush();
+
+ private:
+  static constexpr std::size_t kChunk = std::size_t{1} << 20;
+  void flush_if_full() {
+    if (buffer_.size() >= kChunk) flush();
+  }
+  OutputFile& out_;
+  std::string buffer_;
+};
+
+// Creates `path` and writes it through a TextWriter handed to fill(TextWriter&).
+template <class Fill>
+void write_text_file(const std::string& path, Fill fill) {
+  OutputFile out(path);
+  TextWriter text(out);
+  fill(text);
+  text.flush();
+  out.close();
+}
+
+}  // namespace apsp::io::detail

@@ -1,0 +1,73 @@
+#include <algorithm>
+#include <limits>
+#include <new>
+
+#include "apsp/error.hpp"
+#include "io/formats.hpp"
+
+namespace apsp::io::detail {
+
+void check_graph_for_output(const Graph& g, const std::string& path) {
+  if (g.n < 0 || g.n > std::numeric_limits<vertex_t>::max())
+    throw InputError("cannot write " + path + ": vertex count " + std::to_string(g.n) + " is outside 0..int32 max");
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const Edge& x = g.edges[e];
+    if (x.src < 0 || x.src >= g.n || x.dst < 0 || x.dst >= g.n)
+      throw InputError("cannot write " + path + ": edge " + std::to_string(e) + " (" + std::to_string(x.src) + " -> " +
+                       std::to_string(x.dst) + ") has a vertex outside 0.." + std::to_string(g.n - 1));
+  }
+}
+
+void reserve_declared_edges(Graph& g, std::int64_t declared, std::uint64_t file_bytes,
+                            std::uint64_t min_bytes_per_edge, const std::string& path) {
+  const std::uint64_t count = std::min<std::uint64_t>(static_cast<std::uint64_t>(declared), file_bytes / min_bytes_per_edge);
+  try {
+    g.edges.reserve(static_cast<std::size_t>(count));
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("cannot allocate " + std::to_string(count * sizeof(Edge)) + " bytes for the " +
+                        std::to_string(count) + " edges of " + path);
+  }
+}
+
+void write_edge_file(const std::string& path, const Graph& g, const std::string& header, std::string_view prefix,
+                     int base) {
+  check_graph_for_output(g, path);
+  write_text_file(path, [&](TextWriter& text) {
+    text.text(header);
+    for (const Edge& e : g.edges) {
+      text.text(prefix).number(std::int64_t{e.src} + base).character(' ').number(std::int64_t{e.dst} + base);
+      text.character(' ').number(e.w).character('\n');
+    }
+  });
+}
+
+std::vector<std::int32_t> dense_cells_for_output(const Graph& g, const std::string& path,
+                                                 std::int64_t max_vertices) {
+  check_graph_for_output(g, path);
+  if (g.n > max_vertices)
+    throw UsageError("cannot write " + path + " as a dense matrix: " + std::to_string(g.n) +
+                     " vertices exceed the limit of " + std::to_string(max_vertices) +
+                     "; use .bin, .gr, .mtx or an edge list");
+  const auto n = static_cast<std::size_t>(g.n);
+  std::vector<std::int32_t> cells;
+  try {
+    cells.assign(n * n, kDenseNoEdge);
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("cannot allocate " + std::to_string(n * n * sizeof(std::int32_t)) +
+                        " bytes for the dense matrix of " + path);
+  }
+  for (std::size_t v = 0; v < n; ++v) cells[v * n + v] = 0;
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const Edge& x = g.edges[e];
+    if (x.w == kDenseNoEdge)
+      throw UsageError("cannot write " + path + " as a dense matrix: edge " + std::to_string(e) + " (" +
+                       std::to_string(x.src) + " -> " + std::to_string(x.dst) + ") weighs " +
+                       std::to_string(kDenseNoEdge) + ", the dense formats' 'no edge' value");
+    std::int32_t& cell = cells[static_cast<std::size_t>(x.src) * n + static_cast<std::size_t>(x.dst)];
+    // The diagonal starts at 0, so only a negative self-loop changes it.
+    cell = cell == kDenseNoEdge ? x.w : std::min(cell, x.w);
+  }
+  return cells;
+}
+
+}  // namespace apsp::io::detail

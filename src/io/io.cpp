@@ -1,0 +1,143 @@
+#include "apsp/io.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <new>
+#include <string_view>
+#include <utility>
+
+#include "apsp/error.hpp"
+#include "io/files.hpp"
+#include "io/formats.hpp"
+
+namespace apsp::io {
+namespace {
+
+constexpr std::pair<std::string_view, Format> kFormatNames[] = {
+    {"auto", Format::automatic},          {"bin", Format::nthu_bin},       {"nthu", Format::nthu_bin},
+    {"dimacs", Format::dimacs},           {"gr", Format::dimacs},          {"mtx", Format::matrix_market},
+    {"matrix-market", Format::matrix_market}, {"edges", Format::edge_list}, {"edgelist", Format::edge_list},
+    {"el", Format::edge_list},            {"txt", Format::edge_list},      {"npy", Format::npy},
+    {"text-matrix", Format::text_matrix}, {"mat", Format::text_matrix},    {"dense", Format::text_matrix},
+};
+
+constexpr std::pair<std::string_view, Format> kExtensions[] = {
+    {"bin", Format::nthu_bin},   {"gr", Format::dimacs},  {"mtx", Format::matrix_market},
+    {"txt", Format::edge_list},  {"el", Format::edge_list}, {"edges", Format::edge_list},
+    {"npy", Format::npy},        {"mat", Format::text_matrix}, {"dense", Format::text_matrix},
+};
+
+Format resolve(Format format, const std::string& path) {
+  return format == Format::automatic ? format_from_path(path) : format;
+}
+
+void check_square(const std::vector<std::int32_t>& m, std::int64_t n, const std::string& path) {
+  if (n < 0 || static_cast<std::uint64_t>(m.size()) != static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n))
+    throw UsageError("cannot write " + path + ": " + std::to_string(m.size()) +
+                     " values do not form an n x n matrix for n = " + std::to_string(n));
+}
+
+[[noreturn]] void not_a_matrix_format(Format format, const std::string& path) {
+  throw UsageError(std::string("matrices are stored as .bin, .npy or .txt, not as ") + to_string(format) + " (" + path +
+                   ")");
+}
+
+}  // namespace
+
+Format parse_format(const std::string& name) {
+  for (const auto& [known, format] : kFormatNames)
+    if (name == known) return format;
+  throw UsageError("unknown format '" + name + "' (expected auto, bin, dimacs, mtx, edges, npy or text-matrix)");
+}
+
+Format format_from_path(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t slash = path.find_last_of('/');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
+    std::string extension = path.substr(dot + 1);
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const auto& [known, format] : kExtensions)
+      if (extension == known) return format;
+  }
+  throw UsageError("cannot tell the format of '" + path +
+                   "' from its extension (known: .bin .gr .mtx .txt .el .edges .npy .mat .dense); name the format");
+}
+
+const char* to_string(Format f) {
+  switch (f) {
+    case Format::automatic: return "auto";
+    case Format::nthu_bin: return "bin";
+    case Format::dimacs: return "dimacs";
+    case Format::matrix_market: return "mtx";
+    case Format::edge_list: return "edges";
+    case Format::npy: return "npy";
+    case Format::text_matrix: return "text-matrix";
+  }
+  return "?";
+}
+
+Graph read_graph(const std::string& path, const ReadOptions& opts) {
+  const Format format = resolve(opts.format, path);
+  const detail::InputFile file(path);
+  try {
+    Graph g;
+    switch (format) {
+      case Format::automatic:
+      case Format::nthu_bin: g = detail::read_nthu_bin(file); break;
+      case Format::dimacs: g = detail::read_dimacs(file); break;
+      case Format::matrix_market: g = detail::read_matrix_market(file); break;
+      case Format::edge_list: g = detail::read_edge_list(file); break;
+      case Format::npy: g = detail::read_npy_graph(file, opts.no_edge_value); break;
+      case Format::text_matrix: g = detail::read_text_matrix_graph(file, opts.no_edge_value); break;
+    }
+    return opts.undirected ? symmetrize(g) : g;
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("out of memory while reading the graph in " + path);
+  }
+}
+
+void write_graph(const std::string& path, const Graph& g, Format format) {
+  switch (resolve(format, path)) {
+    case Format::automatic:
+    case Format::nthu_bin: return detail::write_nthu_bin(path, g);
+    case Format::dimacs: return detail::write_dimacs(path, g);
+    case Format::matrix_market: return detail::write_matrix_market(path, g);
+    case Format::edge_list: return detail::write_edge_list(path, g);
+    case Format::npy: return detail::write_npy_graph(path, g);
+    case Format::text_matrix: return detail::write_text_matrix_graph(path, g);
+  }
+}
+
+void write_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n, Format format,
+                  std::int32_t unreachable) {
+  const Format resolved = resolve(format, path);
+  check_square(m, n, path);
+  switch (resolved) {
+    case Format::automatic:
+    case Format::nthu_bin: return detail::write_bin_matrix(path, m);
+    case Format::npy: return detail::write_npy_matrix(path, m, n);
+    case Format::edge_list:
+    case Format::text_matrix: return detail::write_text_matrix(path, m, n, unreachable);
+    case Format::dimacs:
+    case Format::matrix_market: not_a_matrix_format(resolved, path);
+  }
+}
+
+std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n, Format format) {
+  const Format resolved = resolve(format, path);
+  if (resolved == Format::dimacs || resolved == Format::matrix_market) not_a_matrix_format(resolved, path);
+  const detail::InputFile file(path);
+  try {
+    switch (resolved) {
+      case Format::npy: return detail::read_npy_matrix(file, n);
+      case Format::edge_list:
+      case Format::text_matrix: return detail::read_text_matrix(file, n);
+      default: return detail::read_bin_matrix(file, n);
+    }
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("out of memory while reading the matrix in " + path);
+  }
+}
+
+}  // namespace apsp::io

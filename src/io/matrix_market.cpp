@@ -1,0 +1,138 @@
+// Matrix Market coordinate files as graphs: entry (i, j, v) is the edge
+// i-1 -> j-1 of weight v. Banner "%%MatrixMarket matrix coordinate FIELD
+// SYMMETRY" with FIELD integer, real (integral values only) or pattern
+// (weight 1) and SYMMETRY general or symmetric (each off-diagonal entry both ways).
+#include <algorithm>
+#include <cctype>
+
+#include "apsp/error.hpp"
+#include "io/formats.hpp"
+#include "io/text.hpp"
+
+namespace apsp::io::detail {
+namespace {
+
+enum class Field { integer, real, pattern };
+
+// The shortest entry line, "1 1\n".
+constexpr std::uint64_t kShortestEntryLine = 4;
+
+std::string lower(std::string_view word) {
+  std::string out(word);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+struct Banner {
+  Field field = Field::integer;
+  bool symmetric = false;
+};
+
+Banner parse_banner(const TextCursor& text) {
+  Tokens tokens(text.line());
+  const auto magic = tokens.next();
+  if (!magic || lower(*magic) != "%%matrixmarket")
+    throw InputError("missing '%%MatrixMarket' banner on the first line", text.here());
+  const std::string object = lower(text.require(tokens, "object (matrix) in the banner"));
+  const std::string layout = lower(text.require(tokens, "format (coordinate) in the banner"));
+  const std::string field = lower(text.require(tokens, "field (integer, real or pattern) in the banner"));
+  const std::string symmetry = lower(text.require(tokens, "symmetry (general or symmetric) in the banner"));
+  text.require_end(tokens);
+  if (object != "matrix") throw InputError("object " + quoted(object) + " is not 'matrix'", text.here());
+  if (layout == "array")
+    throw InputError("dense 'array' Matrix Market files are not supported; use the 'coordinate' format", text.here());
+  if (layout != "coordinate") throw InputError("format " + quoted(layout) + " is not 'coordinate'", text.here());
+  Banner banner;
+  if (field == "integer") {
+    banner.field = Field::integer;
+  } else if (field == "real" || field == "double") {
+    banner.field = Field::real;
+  } else if (field == "pattern") {
+    banner.field = Field::pattern;
+  } else if (field == "complex") {
+    throw InputError("complex matrices cannot be graphs: weights must be integers", text.here());
+  } else {
+    throw InputError("field " + quoted(field) + " is not integer, real or pattern", text.here());
+  }
+  if (symmetry == "symmetric") {
+    banner.symmetric = true;
+  } else if (symmetry != "general") {
+    throw InputError("symmetry " + quoted(symmetry) + " is not supported (only general or symmetric)", text.here());
+  }
+  return banner;
+}
+
+// Moves to the next line that is neither blank nor a '%' comment.
+bool next_content_line(TextCursor& text) {
+  while (text.next_line()) {
+    const std::string_view content = Tokens::trim_front(text.line());
+    if (!content.empty() && content.front() != '%') return true;
+  }
+  return false;
+}
+
+weight_t parse_value(std::string_view token, Field field, const LineLocation& location) {
+  if (field == Field::integer) return checked_weight(parse_integer(token, "value", location), location);
+  const auto real = to_double(token);
+  if (!real) throw InputError("expected a number for the value, found " + quoted(token), location);
+  const auto integral = integral_value(*real);
+  if (!integral) throw InputError("real value " + quoted(token) + " is not an integer weight", location);
+  return checked_weight(*integral, location);
+}
+
+}  // namespace
+
+Graph read_matrix_market(const InputFile& file) {
+  TextCursor text(file);
+  if (!text.next_line()) throw InputError("empty file: missing '%%MatrixMarket' banner", text.at_last_line());
+  const Banner banner = parse_banner(text);
+  if (!next_content_line(text)) throw InputError("missing the size line 'rows columns entries'", text.at_last_line());
+  Tokens size_tokens(text.line());
+  const auto rows = parse_integer(text.require(size_tokens, "row count"), "row count", text.here());
+  const auto columns = parse_integer(text.require(size_tokens, "column count"), "column count", text.here());
+  const auto entries = parse_integer(text.require(size_tokens, "entry count"), "entry count", text.here());
+  text.require_end(size_tokens);
+  if (rows != columns)
+    throw InputError("the matrix is " + std::to_string(rows) + " x " + std::to_string(columns) +
+                         "; a graph needs a square one",
+                     text.here());
+  if (entries < 0) throw InputError("negative entry count " + std::to_string(entries), text.here());
+  const std::int64_t size_line = text.line_number();
+  Graph g;
+  g.n = checked_vertex_count(rows, text.here());
+  reserve_declared_edges(g, banner.symmetric ? 2 * entries : entries, file.size(),
+                         banner.symmetric ? kShortestEntryLine / 2 : kShortestEntryLine, file.path());
+  std::int64_t found = 0;
+  while (next_content_line(text)) {
+    if (found == entries)
+      throw InputError("more entries than the " + std::to_string(entries) + " declared on line " +
+                           std::to_string(size_line),
+                       text.here());
+    Tokens tokens(text.line());
+    const auto row = parse_integer(text.require(tokens, "row index"), "row index", text.here());
+    const auto column = parse_integer(text.require(tokens, "column index"), "column index", text.here());
+    const weight_t w =
+        banner.field == Field::pattern ? 1 : parse_value(text.require(tokens, "value"), banner.field, text.here());
+    text.require_end(tokens);
+    const vertex_t src = checked_vertex(row, 1, g.n, text.here());
+    const vertex_t dst = checked_vertex(column, 1, g.n, text.here());
+    g.edges.push_back(Edge{src, dst, w});
+    if (banner.symmetric && src != dst) g.edges.push_back(Edge{dst, src, w});
+    ++found;
+  }
+  if (found != entries)
+    throw InputError("found " + std::to_string(found) + " entries but line " + std::to_string(size_line) +
+                         " declares " + std::to_string(entries),
+                     text.at_last_line());
+  return g;
+}
+
+void write_matrix_market(const std::string& path, const Graph& g) {
+  const std::string n = std::to_string(g.n);
+  write_edge_file(path, g,
+                  "%%MatrixMarket matrix coordinate integer general\n% written by apsp\n" + n + " " + n + " " +
+                      std::to_string(g.edges.size()) + "\n",
+                  "", 1);
+}
+
+}  // namespace apsp::io::detail

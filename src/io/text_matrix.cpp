@@ -1,0 +1,141 @@
+// Dense text matrices. Graph input is the labs' format: the vertex count n,
+// then n*n integers (row-major, any line breaks), no_edge_value for no edge.
+// Result matrices are n lines of n space-separated values, "INF" for unreachable.
+#include <limits>
+#include <new>
+#include <optional>
+
+#include "apsp/error.hpp"
+#include "io/formats.hpp"
+#include "io/text.hpp"
+
+namespace apsp::io::detail {
+namespace {
+
+constexpr std::int64_t kTextMaxVertices = 4096;
+constexpr std::string_view kInfText = "INF";
+
+// The tokens of a text file in order, across lines.
+class TokenStream {
+ public:
+  explicit TokenStream(TextCursor& text) : text_(text), tokens_(std::string_view()) {}
+  std::optional<std::string_view> next() {
+    for (;;) {
+      if (const auto token = tokens_.next()) return token;
+      if (!text_.next_line()) return std::nullopt;
+      tokens_ = Tokens(text_.line());
+    }
+  }
+
+ private:
+  TextCursor& text_;
+  Tokens tokens_;
+};
+
+// Rows of n values; cells equal to `shown_as_inf` are written as INF.
+void write_rows(TextWriter& text, const std::int32_t* cells, std::int64_t n, std::optional<std::int32_t> shown_as_inf) {
+  for (std::int64_t row = 0; row < n; ++row) {
+    for (std::int64_t column = 0; column < n; ++column) {
+      if (column > 0) text.character(' ');
+      const std::int32_t cell = cells[row * n + column];
+      if (cell == shown_as_inf)
+        text.text(kInfText);
+      else
+        text.number(cell);
+    }
+    text.character('\n');
+  }
+}
+
+void refuse_large_text(const std::string& path, std::int64_t n) {
+  if (n > kTextMaxVertices)
+    throw UsageError("cannot write " + path + " as text: " + std::to_string(n) + " vertices exceed the text limit of " +
+                     std::to_string(kTextMaxVertices) + "; use .bin or .npy");
+}
+
+}  // namespace
+
+Graph read_text_matrix_graph(const InputFile& file, std::int64_t no_edge_value) {
+  TextCursor text(file);
+  TokenStream tokens(text);
+  const auto count = tokens.next();
+  if (!count) throw InputError("empty file: expected the vertex count n", text.at_last_line());
+  Graph g;
+  g.n = checked_vertex_count(parse_integer(*count, "vertex count", text.here()), text.here());
+  const std::int64_t cells = g.n * g.n;
+  for (std::int64_t cell = 0; cell < cells; ++cell) {
+    const auto token = tokens.next();
+    if (!token)
+      throw InputError("found " + std::to_string(cell) + " entries, expected n*n = " + std::to_string(cells),
+                       text.at_last_line());
+    const std::int64_t row = cell / g.n, column = cell % g.n;
+    const std::int64_t value = parse_integer(*token, "matrix entry", text.here());
+    if (!add_dense_cell(g, row, column, value, no_edge_value))
+      throw InputError("entry (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
+                           " is outside int32",
+                       text.here());
+  }
+  if (const auto extra = tokens.next())
+    throw InputError("unexpected token " + quoted(*extra) + " after the n*n = " + std::to_string(cells) + " entries",
+                     text.here());
+  return g;
+}
+
+void write_text_matrix_graph(const std::string& path, const Graph& g) {
+  const std::vector<std::int32_t> cells = dense_cells_for_output(g, path, kTextMaxVertices);
+  write_text_file(path, [&](TextWriter& text) {
+    text.number(g.n).character('\n');
+    write_rows(text, cells.data(), g.n, std::nullopt);
+  });
+}
+
+std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& n) {
+  TextCursor text(file);
+  std::vector<std::int32_t> m;
+  std::int64_t rows = 0;
+  n = 0;
+  while (text.next_line()) {
+    Tokens tokens(text.line());
+    std::int64_t columns = 0;
+    while (const auto token = tokens.next()) {
+      if (*token == kInfText) {
+        m.push_back(kInf);
+      } else {
+        const auto value = parse_integer(*token, "matrix entry or INF", text.here());
+        if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max())
+          throw InputError("entry " + std::to_string(value) + " is outside int32", text.here());
+        m.push_back(static_cast<std::int32_t>(value));
+      }
+      ++columns;
+    }
+    if (columns == 0) continue;
+    if (rows == 0) {
+      n = columns;
+      try {
+        m.reserve(static_cast<std::size_t>(n * n));
+      } catch (const std::bad_alloc&) {
+        throw ResourceError("cannot allocate a " + std::to_string(n) + " x " + std::to_string(n) + " matrix for " +
+                            file.path());
+      }
+    } else if (rows == n) {
+      throw InputError("more than the n = " + std::to_string(n) + " rows the first row's length implies", text.here());
+    }
+    if (columns != n)
+      throw InputError("row " + std::to_string(rows + 1) + " has " + std::to_string(columns) + " values, expected " +
+                           std::to_string(n),
+                       text.here());
+    ++rows;
+  }
+  if (rows != n)
+    throw InputError("found " + std::to_string(rows) + " rows, expected n = " + std::to_string(n),
+                     text.at_last_line());
+  return m;
+}
+
+void write_text_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n,
+                       std::int32_t unreachable) {
+  refuse_large_text(path, n);
+  write_text_file(path, [&](TextWriter& text) { write_rows(text, m.data(), n, unreachable); });
+}
+
+}  // namespace apsp::io::detail
