@@ -42,14 +42,13 @@ BlockShape parse_block(const std::string& text) {
   return BlockShape{std::stoi(m[1]), std::stoi(m[2])};
 }
 
-// Algorithms whose work is n^3 relaxations (Floyd-Warshall and its blocked and
-// GPU variants), for which updates/s is meaningful.
+// Algorithms whose work is n^3 relaxations (Floyd-Warshall: every "fw*" and
+// the blocked and lab GPU kernels), for which updates/s is meaningful.
 bool is_floyd_warshall_type(const std::string& algorithm) {
-  static const char* const floyd_warshall[] = {"fw",         "fw-seq",        "fw-blocked", "naive",      "coalesced",
-                                               "segmented",  "shared-rowcol", "shared-row", "tran-double", "blocked-32",
-                                               "blocked-64"};
-  return std::any_of(std::begin(floyd_warshall), std::end(floyd_warshall),
-                     [&](const char* name) { return algorithm == name; });
+  static const char* const kernels[] = {"naive",      "coalesced",   "segmented",  "shared-rowcol",
+                                        "shared-row", "tran-double", "blocked-32", "blocked-64"};
+  return algorithm.rfind("fw", 0) == 0 ||
+         std::any_of(std::begin(kernels), std::end(kernels), [&](const char* name) { return algorithm == name; });
 }
 
 // A bar on stderr, redrawn when the whole percentage changes; only for a terminal.
