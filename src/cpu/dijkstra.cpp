@@ -13,7 +13,7 @@ namespace {
 // Per-thread scratch of a search in int64.
 struct WideWorker {
   std::vector<std::int64_t> dist;
-  Heap<std::int64_t> heap;
+  RadixHeap<std::int64_t> heap;
 };
 
 WideWorker make_wide_worker(std::int64_t n) {
@@ -46,8 +46,8 @@ void dijkstra(const Job& job, SolveResult& out) {
   if (job.int32_arithmetic) {
     // Labels stay below (n-1) * max|w| < kInf / 2: search straight in the output row.
     for_each_source(
-        job, out, [] { return Heap<std::int32_t>{}; },
-        [&](Heap<std::int32_t>& heap, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
+        job, out, [] { return RadixHeap<std::int32_t>{}; },
+        [&](RadixHeap<std::int32_t>& heap, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
           dijkstra_from(g, s, dist_row, pred_row, heap);
         });
   } else {

@@ -25,86 +25,67 @@ struct Adjacency {
 
 inline Adjacency<weight_t> view(const Csr& c) { return {c.n, c.row_start.data(), c.col.data(), c.weight.data()}; }
 
-// Min-heap entries. int32 distances are non-negative here, so (distance,
-// vertex) packs into one integer whose order is the distance order.
+// A radix heap (Ahuja, Mehlhorn, Orlin, Tarjan) of (key, vertex) pairs for
+// monotone non-negative integer keys: every key pushed is >= the last key
+// popped, as in Dijkstra with non-negative weights. Bucket b > 0 holds the
+// keys whose highest bit differing from the last popped key is bit b - 1, so
+// push is O(1) and each entry moves down at most once per bit.
 template <class D>
-struct HeapEntry {
-  D key;
-  vertex_t vertex;
-  bool operator<(const HeapEntry& o) const { return key < o.key; }
-};
-template <>
-struct HeapEntry<std::int32_t> {
-  std::uint64_t packed;
-  HeapEntry() = default;
-  HeapEntry(std::int32_t key, vertex_t vertex)
-      : packed(static_cast<std::uint64_t>(key) << 32 | static_cast<std::uint32_t>(vertex)) {}
-  std::int32_t key_value() const { return static_cast<std::int32_t>(packed >> 32); }
-  vertex_t vertex_value() const { return static_cast<vertex_t>(packed & 0xffffffffu); }
-  bool operator<(const HeapEntry& o) const { return packed < o.packed; }
-};
-
-template <class D>
-D key_of(const HeapEntry<D>& e) {
-  if constexpr (std::is_same<D, std::int32_t>::value) return e.key_value(); else return e.key;
-}
-template <class D>
-vertex_t vertex_of(const HeapEntry<D>& e) {
-  if constexpr (std::is_same<D, std::int32_t>::value) return e.vertex_value(); else return e.vertex;
-}
-
-// A 4-ary min-heap with lazy deletion (stale entries are skipped on pop).
-template <class D>
-class Heap {
+class RadixHeap {
  public:
-  bool empty() const { return items_.empty(); }
-  void push(HeapEntry<D> e) {
-    std::size_t i = items_.size();
-    items_.push_back(e);
-    while (i > 0) {
-      const std::size_t parent = (i - 1) / 4;
-      if (!(e < items_[parent])) break;
-      items_[i] = items_[parent];
-      i = parent;
-    }
-    items_[i] = e;
+  struct Entry {
+    D key;
+    vertex_t vertex;
+  };
+
+  bool empty() const { return size_ == 0; }
+  void reset() {
+    for (auto& b : buckets_) b.clear();
+    size_ = 0;
+    last_ = 0;
   }
-  HeapEntry<D> pop() {
-    const HeapEntry<D> top = items_.front();
-    const HeapEntry<D> last = items_.back();
-    items_.pop_back();
-    const std::size_t size = items_.size();
-    if (size == 0) return top;
-    std::size_t i = 0;
-    for (;;) {
-      const std::size_t first = 4 * i + 1;
-      if (first >= size) break;
-      std::size_t best = first;
-      const std::size_t end = first + 4 < size ? first + 4 : size;
-      for (std::size_t c = first + 1; c < end; ++c)
-        if (items_[c] < items_[best]) best = c;
-      if (!(items_[best] < last)) break;
-      items_[i] = items_[best];
-      i = best;
+  void push(D key, vertex_t vertex) {
+    buckets_[bucket(key)].push_back(Entry{key, vertex});
+    ++size_;
+  }
+  Entry pop() {
+    if (buckets_[0].empty()) {
+      std::size_t b = 1;
+      while (buckets_[b].empty()) ++b;
+      std::vector<Entry>& from = buckets_[b];
+      D smallest = from.front().key;
+      for (const Entry& e : from) smallest = e.key < smallest ? e.key : smallest;
+      last_ = smallest;
+      for (const Entry& e : from) buckets_[bucket(e.key)].push_back(e);
+      from.clear();
     }
-    items_[i] = last;
+    const Entry top = buckets_[0].back();
+    buckets_[0].pop_back();
+    --size_;
     return top;
   }
 
  private:
-  std::vector<HeapEntry<D>> items_;
+  static constexpr int kBits = 8 * sizeof(D);
+  std::size_t bucket(D key) const {
+    const auto diff = static_cast<std::uint64_t>(key ^ last_);
+    return diff == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(diff));
+  }
+
+  std::vector<Entry> buckets_[kBits + 1];
+  std::size_t size_ = 0;
+  D last_ = 0;
 };
 
 // Dijkstra from `source`. `dist` holds infinity<D>() and `pred` (may be null)
 // holds -1 for every vertex on entry. Weights must be non-negative.
 template <class D, class W>
-void dijkstra_from(const Adjacency<W>& g, vertex_t source, D* dist, vertex_t* pred, Heap<D>& heap) {
+void dijkstra_from(const Adjacency<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap) {
+  heap.reset();
   dist[source] = 0;
-  heap.push(HeapEntry<D>{D{0}, source});
+  heap.push(0, source);
   while (!heap.empty()) {
-    const HeapEntry<D> top = heap.pop();
-    const vertex_t u = vertex_of(top);
-    const D du = key_of(top);
+    const auto [du, u] = heap.pop();
     if (du != dist[u]) continue;
     for (std::int64_t e = g.row_start[u]; e < g.row_start[u + 1]; ++e) {
       const vertex_t v = g.col[e];
@@ -112,7 +93,8 @@ void dijkstra_from(const Adjacency<W>& g, vertex_t source, D* dist, vertex_t* pr
       if (candidate < dist[v]) {
         dist[v] = candidate;
         if (pred) pred[v] = u;
-        heap.push(HeapEntry<D>{candidate, v});
+        // A vertex without out-edges relaxes nothing when popped.
+        if (g.row_start[v + 1] != g.row_start[v]) heap.push(candidate, v);
       }
     }
   }
