@@ -33,8 +33,13 @@ using apsp::cuda::GpuAlgorithm;
 using apsp::cuda::Stream;
 
 struct Peak {
-  double int32 = 0;     // updates/s
-  double packed16 = 0;  // updates/s (two per instruction)
+  double int32 = 0;              // updates/s
+  double packed16_measured = 0;  // updates/s (two per instruction)
+  // The int16 reference for % of peak: the larger of the measured packed rate
+  // and twice the int32 rate (the instruction-issue bound). The packed
+  // microbenchmark runs below that bound on the H100 (docs/perf.md), and a
+  // reference the solver can beat would flatter it.
+  double packed16() const { return std::max(packed16_measured, 2 * int32); }
 };
 
 template <bool kPacked>
@@ -177,10 +182,12 @@ int main(int argc, char** argv) {
     const auto dev = apsp::cuda::devices().front();
     std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors, dev.total_memory / 1073741824.0);
     const Peak peak = measure_peak();
-    std::printf("peak: int32 add-min %.2f T/s, packed int16x2 %.2f T/s\n", peak.int32 / 1e12, peak.packed16 / 1e12);
+    std::printf("peak: int32 add-min %.2f T/s, packed int16x2 %.2f T/s measured (reference for int16: %.2f T/s)\n",
+                peak.int32 / 1e12, peak.packed16_measured / 1e12, peak.packed16() / 1e12);
     std::vector<Row> rows;
-    rows.push_back(Row{"peak", "viaddmin_s32", "", 0, "int32", 0, peak.int32, 100, 0});
-    rows.push_back(Row{"peak", "viaddmin_s16x2", "", 0, "int16", 0, peak.packed16, 100, 0});
+    rows.push_back(Row{"peak", "viaddmin_s32", "measured", 0, "int32", 0, peak.int32, 100, 0});
+    rows.push_back(Row{"peak", "viaddmin_s16x2", "measured", 0, "int16", 0, peak.packed16_measured,
+                       100 * peak.packed16_measured / peak.packed16(), 0});
     if (algos.empty())
       for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table()) algos.emplace_back(a.name);
     apsp::SolveOptions opts;
@@ -188,7 +195,7 @@ int main(int argc, char** argv) {
 
     auto rate_row = [&](const std::string& mode, const std::string& name, std::int64_t n, const Timing& t) {
       Row r{mode, name, "", n, apsp::to_string(t.precision), t.median_s, cube(n) / t.median_s, 0, 0};
-      r.pct_peak = 100 * r.rate / (t.precision == apsp::Precision::int16 ? peak.packed16 : peak.int32);
+      r.pct_peak = 100 * r.rate / (t.precision == apsp::Precision::int16 ? peak.packed16() : peak.int32);
       return r;
     };
     // Measures at a small size first and skips the full size when the

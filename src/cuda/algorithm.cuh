@@ -67,8 +67,11 @@ void run_minplus_squaring(GpuProblem&);
 void run_harish(GpuProblem&);
 void run_blocked32(GpuProblem&);
 void run_blocked64(GpuProblem&);
-// The production solver (src/cuda/fw_production.cu).
+// The production solver (src/cuda/fw_production.cu): "fw" runs phase 3 one
+// block per C tile; "fw-persistent" is the persistent variant that lost
+// (docs/perf.md) and stays selectable for the kernel ladder.
 void run_fw_production(GpuProblem&);
+void run_fw_persistent(GpuProblem&);
 inline constexpr int kProductionPad = 128;
 
 }  // namespace apsp::cuda

@@ -13,37 +13,71 @@ namespace apsp::cuda {
 namespace {
 
 using Traits = kernels::ProductionTraits;
+using Persistent = kernels::PersistentTraits;
 static_assert(Traits::kTile == kProductionPad, "the registry pads to the production tile");
+static_assert(Persistent::kTile == Traits::kTile, "both phase-3 versions share the pivot kernel");
+
+// Which phase-3 kernel the rounds use (the kernel ladder, docs/perf.md).
+enum class Phase3 { tile_per_block, persistent };
 
 constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+constexpr std::size_t kPersistentSharedBytes =
+    sizeof(std::int32_t) * (Persistent::kStages * Persistent::kChunk * 2 * Persistent::kTile + Persistent::kTile * Persistent::kTile);
 // int16 C tiles span two column tiles, so its matrix is padded to 256.
 constexpr std::int64_t kInt16Pad = 2 * Traits::kTile;
 constexpr std::size_t kPivotSharedBytes = sizeof(std::int32_t) * 2 * Traits::kTile * Traits::kPivotStride;
+
+// Blocks of the persistent kernel that fit the whole device at once.
+template <class W>
+int persistent_grid() {
+  int device = 0, sms = 0, per_sm = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  APSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::update_rest_persistent<Persistent, W>,
+                                                                Persistent::kThreads, kPersistentSharedBytes));
+  if (per_sm < 1) throw ResourceError("the persistent FW kernel does not fit on this device");
+  return sms * per_sm;
+}
 
 template <class W>
 void configure_kernels() {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kUpdateRestSharedBytes)));
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::pivot_round<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest_persistent<Persistent, W>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kPersistentSharedBytes)));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_panels<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kPivotSharedBytes)));
 }
 
 // All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place).
 template <class W>
-void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p) {
+void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p, Phase3 phase3) {
   configure_kernels<W>();
+  const int grid_persistent = phase3 == Phase3::persistent ? persistent_grid<W>() : 0;
   const int nb = static_cast<int>(n_pad / Traits::kTile);
   DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
   const int progress_every = std::max(1, nb / 64);
   for (int kb = 0; kb < nb; ++kb) {
-    kernels::pivot_round<Traits, W><<<2 * (nb - 1) + 1, Traits::kThreads, kPivotSharedBytes, p.stream>>>(
-        d, panel_t.get(), n_pad, kb, nb);
-    APSP_CUDA_CHECK_LAUNCH("pivot_round");
+    kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, p.stream>>>(d, n_pad, kb);
+    APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
-      const dim3 grid(W::kPerWord == 1 ? nb - 1 : nb / 2, nb - 1);
+      kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, p.stream>>>(
+          d, panel_t.get(), n_pad, kb, nb);
+      APSP_CUDA_CHECK_LAUNCH("update_panels");
+    }
+    const int tiles_x = W::kPerWord == 1 ? nb - 1 : nb / 2;
+    if (nb > 1 && phase3 == Phase3::tile_per_block) {
+      const dim3 grid(tiles_x, nb - 1);
       kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, p.stream>>>(
           d, panel_t.get(), n_pad, kb);
       APSP_CUDA_CHECK_LAUNCH("update_rest");
+    } else if (nb > 1) {
+      const int tiles_total = tiles_x * (nb - 1);
+      kernels::update_rest_persistent<Persistent, W>
+          <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, p.stream>>>(
+              d, panel_t.get(), n_pad, kb, tiles_x, tiles_total);
+      APSP_CUDA_CHECK_LAUNCH("update_rest_persistent");
     }
     if (p.progress && (kb + 1) % progress_every == 0) {
       APSP_CUDA_CHECK(cudaStreamSynchronize(p.stream));
@@ -56,7 +90,7 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& 
 // kInf16 - max_weight: with non-negative weights a true distance >= kInf16
 // would leave a prefix of its path with a distance in [kInf16 - max_weight,
 // kInf16), which int16 holds exactly.
-bool try_int16(GpuProblem& p) {
+bool try_int16(GpuProblem& p, Phase3 phase3) {
   const std::int64_t n_pad16 = (p.n_pad + kInt16Pad - 1) / kInt16Pad * kInt16Pad;
   const std::int64_t cells = n_pad16 * n_pad16;
   require_device_memory(static_cast<std::size_t>(cells) * sizeof(std::int16_t), "the int16 copy of the matrix");
@@ -64,7 +98,7 @@ bool try_int16(GpuProblem& p) {
   constexpr int kThreads = 256;
   kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(), n_pad16);
   APSP_CUDA_CHECK_LAUNCH("narrow_to_int16");
-  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p);
+  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p, phase3);
   if (max_finite_entry(narrow.get(), p.n, n_pad16, kernels::kInf16, p.stream) >= kernels::kInf16 - p.max_weight)
     return false;  // p.dist still holds the input
   kernels::widen_from_int16<<<grid_for(p.n_pad * p.n_pad, kThreads), kThreads, 0, p.stream>>>(narrow.get(), n_pad16,
@@ -73,9 +107,7 @@ bool try_int16(GpuProblem& p) {
   return true;
 }
 
-}  // namespace
-
-void run_fw_production(GpuProblem& p) {
+void run_blocked_production(GpuProblem& p, Phase3 phase3) {
   if (p.pred) throw UsageError("the production solver 'fw' does not track predecessors yet; use --algo blocked-64");
   const bool int16_possible = p.max_weight < kernels::kInf16 / 2;
   if (p.precision == Precision::int16 && !int16_possible)
@@ -85,12 +117,17 @@ void run_fw_production(GpuProblem& p) {
   const bool attempt_int16 =
       p.precision == Precision::int16 ||
       (p.precision == Precision::automatic && int16_possible && p.distance_estimate < kernels::kInf16 / 2);
-  if (attempt_int16 && try_int16(p)) {
+  if (attempt_int16 && try_int16(p, phase3)) {
     p.used_precision = Precision::int16;
     return;
   }
-  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p);
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p, phase3);
   p.used_precision = Precision::int32;
 }
+
+}  // namespace
+
+void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_per_block); }
+void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 
 }  // namespace apsp::cuda

@@ -14,6 +14,7 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       {"harish", 1, true, run_harish},
       {"blocked-32", 32, false, run_blocked32},
       {"blocked-64", 64, false, run_blocked64},
+      {"fw-persistent", kProductionPad, false, run_fw_persistent},
       {"fw", kProductionPad, false, run_fw_production},
   };
   return table;

@@ -1,15 +1,14 @@
 // Production blocked Floyd-Warshall: device code.
 //
 // Round kb of the blocked algorithm on an n_pad x n_pad matrix (n_pad a
-// multiple of kTile) is two launches:
-//   pivot_round:   every block closes the diagonal tile (kb,kb) in shared
-//                  memory (redundantly: one block per panel tile avoids a
-//                  grid-wide barrier), then updates one row-panel or
-//                  column-panel tile as a single min-plus product with the
-//                  closed diagonal. Column-panel tiles are also written
-//                  transposed into `panel_t` (kTile x n_pad words) so that
-//                  phase 3 reads its A operand with 16-byte loads.
-//   update_rest:   every other tile C(i,j) = min(C, A(i,kb) (x) B(kb,j)),
+// multiple of kTile) is three launches:
+//   close_diagonal: one block closes the diagonal tile (kb,kb), in registers.
+//   update_panels:  each block updates one row-panel or column-panel tile as
+//                   a single min-plus product with the closed diagonal.
+//                   Column-panel tiles are also written transposed into
+//                   `panel_t` (kTile x n_pad words) so that phase 3 reads its
+//                   A operand with 16-byte loads.
+//   update_rest:    every other tile C(i,j) = min(C, A(i,kb) (x) B(kb,j)),
 //                  with C held in registers (8x8 words per thread), A and B
 //                  streamed through shared memory in k-chunks by cp.async,
 //                  double-buffered, and one DPX add-min per word.
@@ -46,6 +45,17 @@ struct ProductionTraits {
   static_assert(kTile % kChunk == 0, "k-chunks must tile the pivot block");
   static_assert(kChunk * kTile / 4 % kThreads == 0, "each thread copies whole int4s of a stage");
   static_assert(kPivotStride % 4 == 0, "pivot rows must stay 16-byte aligned");
+};
+
+// v2, persistent phase 3: each block walks over C tiles and prefetches the
+// next C tile into shared memory (cp.async) while it computes the current
+// one, so the two blocks of an SM, which start in lockstep, stop waiting on
+// DRAM together. Smaller k-chunks pay for the 64 KB C buffer:
+// 2 x 16 KB stages + 64 KB = 96 KB per block, two blocks per SM.
+struct PersistentTraits : ProductionTraits {
+  static constexpr int kChunk = 16;
+  static_assert(kTile % kChunk == 0, "k-chunks must tile the pivot block");
+  static_assert(kChunk * kTile / 4 % kThreads == 0, "each thread copies whole int4s of a stage");
 };
 
 // Distances per 32-bit word and the arithmetic on words.
@@ -86,6 +96,40 @@ __device__ inline int fragment_row(int ty, int r) {
   return (r < 4 ? 0 : T::kTile / 2) + ty * 4 + (r & 3);
 }
 
+// c[r][x] = add_min(A[k][row r], B[k][word x], c) over the kChunk k-rows of
+// one stage: A is kChunk x kTile words (k-major), B kChunk x kTile words.
+template <class T, class W>
+__device__ __forceinline__ void chunk_product(std::int32_t (&c)[8][8], const std::int32_t* a_stage,
+                                              const std::int32_t* b_stage, int tx, int ty) {
+#pragma unroll
+  for (int k = 0; k < T::kChunk; ++k) {
+    const int4 a_lo = *reinterpret_cast<const int4*>(a_stage + k * T::kTile + ty * 4);
+    const int4 a_hi = *reinterpret_cast<const int4*>(a_stage + k * T::kTile + T::kTile / 2 + ty * 4);
+    const int4 b_lo = *reinterpret_cast<const int4*>(b_stage + k * T::kTile + tx * 4);
+    const int4 b_hi = *reinterpret_cast<const int4*>(b_stage + k * T::kTile + T::kTile / 2 + tx * 4);
+    const std::int32_t a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
+    const std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int x = 0; x < 8; ++x) c[r][x] = W::add_min(a[r], b[x], c[r][x]);
+  }
+}
+
+// Copies one kChunk-row stage of A (from panel_t) and B (from the row panel)
+// into shared memory with cp.async; the caller commits.
+template <class T>
+__device__ __forceinline__ void copy_stage(std::int32_t* a_dst, const std::int32_t* a_src, std::int64_t a_ld,
+                                           const std::int32_t* b_src, std::int64_t b_ld, int k0, int tid) {
+  std::int32_t* b_dst = a_dst + T::kChunk * T::kTile;
+#pragma unroll
+  for (int v = tid; v < T::kChunk * T::kTile / 4; v += T::kThreads) {
+    const int row = v / (T::kTile / 4), col = (v % (T::kTile / 4)) * 4;
+    cp_async16(a_dst + row * T::kTile + col, a_src + std::int64_t{k0 + row} * a_ld + col);
+    cp_async16(b_dst + row * T::kTile + col, b_src + std::int64_t{k0 + row} * b_ld + col);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Phase 3: C(ti,tj) = min(C, A (x) B) for all ti != kb and all C tiles tj
 // (int32: tj != kb, grid (nb-1) x (nb-1); int16: column-tile pairs, grid
@@ -113,18 +157,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
   const std::int32_t* b_src = words + std::int64_t{kb} * T::kTile * ld_words + std::int64_t{tj} * kRowWords;
 
   auto load_stage = [&](int stage, int k0) {
-    std::int32_t* a_dst = stage_base + stage * (kAWords + kBWords);
-    std::int32_t* b_dst = a_dst + kAWords;
-#pragma unroll
-    for (int v = tid; v < kAWords / 4; v += T::kThreads) {
-      const int row = v / (T::kTile / 4), col = (v % (T::kTile / 4)) * 4;
-      cp_async16(a_dst + row * T::kTile + col, a_src + std::int64_t{k0 + row} * ld + col);
-    }
-#pragma unroll
-    for (int v = tid; v < kBWords / 4; v += T::kThreads) {
-      const int row = v / (kRowWords / 4), col = (v % (kRowWords / 4)) * 4;
-      cp_async16(b_dst + row * kRowWords + col, b_src + std::int64_t{k0 + row} * ld_words + col);
-    }
+    copy_stage<T>(stage_base + stage * (kAWords + kBWords), a_src, ld, b_src, ld_words, k0, tid);
     cp_async_commit();
   };
 
@@ -154,19 +187,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
     __syncthreads();
     const std::int32_t* a_stage = stage_base + (chunk % T::kStages) * (kAWords + kBWords);
     const std::int32_t* b_stage = a_stage + kAWords;
-#pragma unroll
-    for (int k = 0; k < T::kChunk; ++k) {
-      const int4 a_lo = *reinterpret_cast<const int4*>(a_stage + k * T::kTile + ty * 4);
-      const int4 a_hi = *reinterpret_cast<const int4*>(a_stage + k * T::kTile + T::kTile / 2 + ty * 4);
-      const int4 b_lo = *reinterpret_cast<const int4*>(b_stage + k * kRowWords + tx * 4);
-      const int4 b_hi = *reinterpret_cast<const int4*>(b_stage + k * kRowWords + kRowWords / 2 + tx * 4);
-      const std::int32_t a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-      const std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
-#pragma unroll
-      for (int r = 0; r < 8; ++r)
-#pragma unroll
-        for (int x = 0; x < 8; ++x) c[r][x] = W::add_min(a[r], b[x], c[r][x]);
-    }
+    chunk_product<T, W>(c, a_stage, b_stage, tx, ty);
     __syncthreads();  // the stage is refilled by the next iteration's load
   }
 
@@ -179,59 +200,185 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
 }
 
 // ---------------------------------------------------------------------------
-// Phases 1 and 2. Grid: 2*(nb-1) + 1 blocks. Block 0 writes the closed
-// diagonal; block 1..nb-1 the row panel tile (kb, j); block nb..2nb-2 the
-// column panel tile (i, kb) and its transpose into panel_t.
-// Shared memory: two kTile x kPivotStride int32 tiles. Distances are widened
-// to int32 in shared memory; storage_t holds them in global memory.
+// Phase 3, v2: persistent. Grid: a few blocks per SM; block b takes C tiles
+// b, b + gridDim.x, ... of the (tiles_x) x (nb-1) tile grid, in the tile
+// numbering of update_rest. Shared memory: kStages stages + one C tile.
+template <class T, class W>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
+    update_rest_persistent(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t,
+                           std::int64_t ld, int kb, int tiles_x, int tiles_total) {
+  constexpr int kStageWords = 2 * T::kChunk * T::kTile;
+  constexpr int kChunks = T::kTile / T::kChunk;
+  extern __shared__ int4 shared_words[];
+  std::int32_t* const stages = reinterpret_cast<std::int32_t*>(shared_words);
+  std::int32_t* const c_next = stages + T::kStages * kStageWords;  // kTile x kTile words
+
+  const int tid = threadIdx.x;
+  const int tx = tid % T::kThreadsX;
+  const int ty = tid / T::kThreadsX;
+  const std::int64_t ld_words = ld / W::kPerWord;
+  std::int32_t* const words = reinterpret_cast<std::int32_t*>(d);
+  const std::int32_t* const b_panel = words + std::int64_t{kb} * T::kTile * ld_words;
+
+  auto tile_origin = [&](int tile) {
+    const int bx = tile % tiles_x, by = tile / tiles_x;
+    const int tj = W::kPerWord == 1 ? bx + (bx >= kb) : bx;
+    const int ti = by + (by >= kb);
+    return int2{ti, tj};
+  };
+  auto c_tile = [&](int2 t) { return words + std::int64_t{t.x} * T::kTile * ld_words + std::int64_t{t.y} * T::kTile; };
+  auto prefetch_c = [&](int tile) {
+    if (tile < tiles_total) {
+      const std::int32_t* src = c_tile(tile_origin(tile));
+#pragma unroll
+      for (int v = tid; v < T::kTile * T::kTile / 4; v += T::kThreads) {
+        const int row = v / (T::kTile / 4), col = (v % (T::kTile / 4)) * 4;
+        cp_async16(c_next + row * T::kTile + col, src + std::int64_t{row} * ld_words + col);
+      }
+    }
+    cp_async_commit();  // possibly empty: keeps the group count uniform
+  };
+
+  prefetch_c(blockIdx.x);
+#pragma unroll 1
+  for (int tile = blockIdx.x; tile < tiles_total; tile += gridDim.x) {
+    const int2 t = tile_origin(tile);
+    const std::int32_t* a_src = panel_t + std::int64_t{t.x} * T::kTile;
+    const std::int32_t* b_src = b_panel + std::int64_t{t.y} * T::kTile;
+    copy_stage<T>(stages, a_src, ld, b_src, ld_words, 0, tid);
+    cp_async_commit();
+    cp_async_wait<1>();  // this tile's C has landed; stage 0 may still be in flight
+    __syncthreads();
+    std::int32_t c[8][8];
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      const std::int32_t* row = c_next + fragment_row<T>(ty, r) * T::kTile;
+      const int4 lo = *reinterpret_cast<const int4*>(row + tx * 4);
+      const int4 hi = *reinterpret_cast<const int4*>(row + T::kTile / 2 + tx * 4);
+      c[r][0] = lo.x; c[r][1] = lo.y; c[r][2] = lo.z; c[r][3] = lo.w;
+      c[r][4] = hi.x; c[r][5] = hi.y; c[r][6] = hi.z; c[r][7] = hi.w;
+    }
+    __syncthreads();  // c_next is free for the next tile's prefetch
+    prefetch_c(tile + gridDim.x);
+    // Groups in flight now: stage 0, next C. Each iteration commits at most
+    // one more stage; waiting for "all but the newer ones" completes stage `chunk`.
+#pragma unroll 1
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+      if (chunk + 1 < kChunks) {
+        copy_stage<T>(stages + ((chunk + 1) % T::kStages) * kStageWords, a_src, ld, b_src, ld_words,
+                      (chunk + 1) * T::kChunk, tid);
+        cp_async_commit();
+        if (chunk == 0) cp_async_wait<2>(); else cp_async_wait<1>();
+      } else {
+        if (chunk == 0) cp_async_wait<1>(); else cp_async_wait<0>();
+      }
+      __syncthreads();
+      const std::int32_t* a_stage = stages + (chunk % T::kStages) * kStageWords;
+      chunk_product<T, W>(c, a_stage, a_stage + T::kChunk * T::kTile, tx, ty);
+      __syncthreads();  // the stage is refilled by a later copy
+    }
+    std::int32_t* c_out = c_tile(t);
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      std::int32_t* row = c_out + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
+      *reinterpret_cast<int4*>(row + tx * 4) = make_int4(c[r][0], c[r][1], c[r][2], c[r][3]);
+      *reinterpret_cast<int4*>(row + T::kTile / 2 + tx * 4) = make_int4(c[r][4], c[r][5], c[r][6], c[r][7]);
+    }
+  }
+  cp_async_wait<0>();
+}
+
+// ---------------------------------------------------------------------------
+// Phase 1: close the diagonal tile (kb,kb) in place. One block. Each thread
+// keeps its 8x8 fragment in registers; step k publishes row k and column k
+// (as of step k-1) through double-buffered shared arrays, so each step needs
+// one barrier and four 16-byte loads per thread. Row k and column k do not
+// change in step k because d[k][k] = 0 (no negative cycles).
 template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads)
-    pivot_round(typename W::storage_t* __restrict__ d, std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb, int nb) {
+    close_diagonal(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb) {
+  using storage_t = typename W::storage_t;
+  __shared__ __align__(16) std::int32_t row_k[2][T::kTile];
+  __shared__ __align__(16) std::int32_t col_k[2][T::kTile];
+  const int tid = threadIdx.x, tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
+  const std::int64_t pivot = std::int64_t{kb} * T::kTile;
+  auto column = [&](int x) { return (x < 4 ? 0 : T::kTile / 2) + tx * 4 + (x & 3); };
+  std::int32_t c[8][8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int x = 0; x < 8; ++x) c[r][x] = d[(pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x)];
+
+  auto publish = [&](int k, int buffer) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+      if (fragment_row<T>(ty, r) == k) {
+#pragma unroll
+        for (int x = 0; x < 8; ++x) row_k[buffer][column(x)] = c[r][x];
+      }
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+      if (column(x) == k) {
+#pragma unroll
+        for (int r = 0; r < 8; ++r) col_k[buffer][fragment_row<T>(ty, r)] = c[r][x];
+      }
+  };
+  publish(0, 0);
+  __syncthreads();
+#pragma unroll 1
+  for (int k = 0; k < T::kTile; ++k) {
+    const int buffer = k & 1;
+    const int4 a_lo = *reinterpret_cast<const int4*>(&col_k[buffer][ty * 4]);
+    const int4 a_hi = *reinterpret_cast<const int4*>(&col_k[buffer][T::kTile / 2 + ty * 4]);
+    const int4 b_lo = *reinterpret_cast<const int4*>(&row_k[buffer][tx * 4]);
+    const int4 b_hi = *reinterpret_cast<const int4*>(&row_k[buffer][T::kTile / 2 + tx * 4]);
+    const std::int32_t a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
+    const std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int x = 0; x < 8; ++x) c[r][x] = __viaddmin_s32(a[r], b[x], c[r][x]);
+    if (k + 1 < T::kTile) publish(k + 1, buffer ^ 1);
+    __syncthreads();
+  }
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+      d[(pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x)] = static_cast<storage_t>(c[r][x]);
+}
+
+// ---------------------------------------------------------------------------
+// Phase 2. Grid: 2*(nb-1) blocks; block 0..nb-2 updates the row-panel tile
+// (kb, j), block nb-1..2nb-3 the column-panel tile (i, kb), which it also
+// writes transposed into panel_t. Shared memory: two kTile x kPivotStride
+// int32 tiles (the closed diagonal and the panel tile); storage_t in global.
+template <class T, class W>
+__global__ void __launch_bounds__(T::kThreads)
+    update_panels(typename W::storage_t* __restrict__ d, std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb,
+                  int nb) {
   using storage_t = typename W::storage_t;
   extern __shared__ int4 shared_words[];
   std::int32_t* const diag = reinterpret_cast<std::int32_t*>(shared_words);
   std::int32_t* const panel = diag + T::kTile * T::kPivotStride;
   const int tid = threadIdx.x;
   const std::int64_t pivot = std::int64_t{kb} * T::kTile;
-
-  for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
-    const int i = idx / T::kTile, j = idx % T::kTile;
-    diag[i * T::kPivotStride + j] = d[(pivot + i) * ld + pivot + j];
-  }
-  __syncthreads();
-  // In place is safe: step k reads row k and column k, which step k leaves
-  // unchanged because diag[k][k] = 0 (no negative cycles).
-  for (int k = 0; k < T::kTile; ++k) {
-    for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
-      const int i = idx / T::kTile, j = idx % T::kTile;
-      std::int32_t& cell = diag[i * T::kPivotStride + j];
-      cell = min(cell, diag[i * T::kPivotStride + k] + diag[k * T::kPivotStride + j]);
-    }
-    __syncthreads();
-  }
-
   const int b = blockIdx.x;
-  if (b == 0) {
-    for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
-      const int i = idx / T::kTile, j = idx % T::kTile;
-      d[(pivot + i) * ld + pivot + j] = static_cast<storage_t>(diag[i * T::kPivotStride + j]);
-    }
-    return;
-  }
-  const bool row_panel = b < nb;
-  const int other = (row_panel ? b - 1 : b - nb);
+  const bool row_panel = b < nb - 1;
+  const int other = row_panel ? b : b - (nb - 1);
   const std::int64_t other_origin = std::int64_t{other + (other >= kb)} * T::kTile;
   const std::int64_t row0 = row_panel ? pivot : other_origin;
   const std::int64_t col0 = row_panel ? other_origin : pivot;
   for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
     const int i = idx / T::kTile, j = idx % T::kTile;
+    diag[i * T::kPivotStride + j] = d[(pivot + i) * ld + pivot + j];
     panel[i * T::kPivotStride + j] = d[(row0 + i) * ld + col0 + j];
   }
   __syncthreads();
 
   // Row panel:    new[i][j] = min_m diag[i][m] + old[m][j]
   // Column panel: new[i][j] = min_m old[i][m] + diag[m][j]
-  // (diag has a zero diagonal, so the minimum includes old[i][j].)
+  // (diag is closed with a zero diagonal, so the minimum includes old[i][j].)
   const std::int32_t* a_tile = row_panel ? diag : panel;
   const std::int32_t* b_tile = row_panel ? panel : diag;
   const int tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
@@ -251,7 +398,7 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
     for (int r = 0; r < 8; ++r)
 #pragma unroll
-      for (int x = 0; x < 8; ++x) c[r][x] = min(c[r][x], a[r] + bv[x]);
+      for (int x = 0; x < 8; ++x) c[r][x] = __viaddmin_s32(a[r], bv[x], c[r][x]);
   }
   __syncthreads();  // everyone is done reading `panel` before it is overwritten
 #pragma unroll
@@ -276,7 +423,7 @@ __global__ void __launch_bounds__(T::kThreads)
 // int32 matrix (n_pad x n_pad) -> int16 matrix (n_pad16 x n_pad16, n_pad16 >=
 // n_pad): entries >= kInf16 become kInf16, the extra padding is isolated
 // vertices. Grid-stride over n_pad16^2.
-__global__ void narrow_to_int16(const std::int32_t* __restrict__ in, std::int64_t n_pad, std::int16_t* __restrict__ out,
+static __global__ void narrow_to_int16(const std::int32_t* __restrict__ in, std::int64_t n_pad, std::int16_t* __restrict__ out,
                                 std::int64_t n_pad16) {
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < n_pad16 * n_pad16;
        x += std::int64_t{gridDim.x} * blockDim.x) {
@@ -286,7 +433,7 @@ __global__ void narrow_to_int16(const std::int32_t* __restrict__ in, std::int64_
   }
 }
 // Back: kInf16 becomes kInf. Grid-stride over n_pad^2.
-__global__ void widen_from_int16(const std::int16_t* __restrict__ in, std::int64_t n_pad16, std::int32_t* __restrict__ out,
+static __global__ void widen_from_int16(const std::int16_t* __restrict__ in, std::int64_t n_pad16, std::int32_t* __restrict__ out,
                                  std::int64_t n_pad) {
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < n_pad * n_pad;
        x += std::int64_t{gridDim.x} * blockDim.x) {

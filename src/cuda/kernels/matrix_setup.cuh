@@ -8,7 +8,7 @@
 namespace apsp::cuda::kernels {
 
 // dist[i][j] = 0 on the diagonal, kInf elsewhere; pred = -1. Grid-stride over n_pad^2.
-__global__ void init_matrix(dist_t* dist, vertex_t* pred, std::int64_t n_pad) {
+static __global__ void init_matrix(dist_t* dist, vertex_t* pred, std::int64_t n_pad) {
   const std::int64_t total = n_pad * n_pad;
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < total;
        x += std::int64_t{gridDim.x} * blockDim.x) {
@@ -19,7 +19,7 @@ __global__ void init_matrix(dist_t* dist, vertex_t* pred, std::int64_t n_pad) {
 }
 
 // Edges are normalized (unique (src, dst), no self-loops), so plain stores suffice.
-__global__ void scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, const Edge* edges,
+static __global__ void scatter_edges(dist_t* dist, vertex_t* pred, std::int64_t n_pad, const Edge* edges,
                               std::int64_t count) {
   for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < count;
        e += std::int64_t{gridDim.x} * blockDim.x) {
