@@ -29,7 +29,7 @@ namespace {
 
 constexpr std::int64_t kTile = 64;
 
-// Tile size x tile size blocks addressed through a row stride. With
+// kTile x kTile blocks, row-major and contiguous (row i starts at i * kTile). With
 // predecessors, `p` and `h` are the predecessor and hop-count blocks.
 template <class D>
 struct Block {
@@ -80,33 +80,33 @@ std::int32_t hops_at(Block<D> b, std::int64_t x) {
 }
 
 template <class D, bool kPred>
-[[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t, std::int64_t stride) {
+[[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t) {
   for (std::int64_t k = 0; k < kTile; ++k) {
     for (std::int64_t i = 0; i < kTile; ++i)
-      relax_row<D, kPred>(t, i * stride, t, k * stride, t.d[i * stride + k], hops_at<D, kPred>(t, i * stride + k),
+      relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], hops_at<D, kPred>(t, i * kTile + k),
                           kTile);
     for (std::int64_t i = 0; i < kTile; ++i)
-      if (t.d[i * stride + i] < 0) return k;
+      if (t.d[i * kTile + i] < 0) return k;
   }
   return -1;
 }
 
 // Row panel: tile (r, c) relaxed through the finished diagonal tile, pivots in order.
 template <class D, bool kPred>
-[[gnu::always_inline]] inline void row_panel_body(Block<D> diag, Block<D> panel, std::int64_t stride) {
+[[gnu::always_inline]] inline void row_panel_body(Block<D> diag, Block<D> panel) {
   for (std::int64_t k = 0; k < kTile; ++k)
     for (std::int64_t i = 0; i < kTile; ++i)
-      relax_row<D, kPred>(panel, i * stride, panel, k * stride, diag.d[i * stride + k],
-                          hops_at<D, kPred>(diag, i * stride + k), kTile);
+      relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k],
+                          hops_at<D, kPred>(diag, i * kTile + k), kTile);
 }
 
 // Column panel: tile (c, r); each row is independent, pivots in order within it.
 template <class D, bool kPred>
-[[gnu::always_inline]] inline void column_panel_body(Block<D> diag, Block<D> panel, std::int64_t stride) {
+[[gnu::always_inline]] inline void column_panel_body(Block<D> diag, Block<D> panel) {
   for (std::int64_t i = 0; i < kTile; ++i)
     for (std::int64_t k = 0; k < kTile; ++k)
-      relax_row<D, kPred>(panel, i * stride, diag, k * stride, panel.d[i * stride + k],
-                          hops_at<D, kPred>(panel, i * stride + k), kTile);
+      relax_row<D, kPred>(panel, i * kTile, diag, k * kTile, panel.d[i * kTile + k],
+                          hops_at<D, kPred>(panel, i * kTile + k), kTile);
 }
 
 template <class D>
@@ -119,11 +119,11 @@ struct Lanes {
 // predecessors: R rows x W vectors of accumulators stay in registers while k
 // runs over the tile.
 template <class D, bool kPred, int R, int W>
-[[gnu::always_inline]] inline void update_body(Block<D> target, Block<D> left, Block<D> right, std::int64_t stride) {
+[[gnu::always_inline]] inline void update_body(Block<D> target, Block<D> left, Block<D> right) {
   if constexpr (kPred) {
     for (std::int64_t i = 0; i < kTile; ++i)
       for (std::int64_t k = 0; k < kTile; ++k)
-        relax_row<D, true>(target, i * stride, right, k * stride, left.d[i * stride + k], left.h[i * stride + k],
+        relax_row<D, true>(target, i * kTile, right, k * kTile, left.d[i * kTile + k], left.h[i * kTile + k],
                            kTile);
   } else {
     using V = typename Lanes<D>::vector;
@@ -133,12 +133,12 @@ template <class D, bool kPred, int R, int W>
       for (std::int64_t i0 = 0; i0 < kTile; i0 += R) {
         V acc[R][W];
         for (int r = 0; r < R; ++r)
-          for (int w = 0; w < W; ++w) std::memcpy(&acc[r][w], target.d + (i0 + r) * stride + j0 + w * L, sizeof(V));
+          for (int w = 0; w < W; ++w) std::memcpy(&acc[r][w], target.d + (i0 + r) * kTile + j0 + w * L, sizeof(V));
         for (std::int64_t k = 0; k < kTile; ++k) {
           V b[W];
-          for (int w = 0; w < W; ++w) std::memcpy(&b[w], right.d + k * stride + j0 + w * L, sizeof(V));
+          for (int w = 0; w < W; ++w) std::memcpy(&b[w], right.d + k * kTile + j0 + w * L, sizeof(V));
           for (int r = 0; r < R; ++r) {
-            const V a = V{} + left.d[(i0 + r) * stride + k];
+            const V a = V{} + left.d[(i0 + r) * kTile + k];
             for (int w = 0; w < W; ++w) {
               const V s = a + b[w];
               acc[r][w] = s < acc[r][w] ? s : acc[r][w];
@@ -146,7 +146,7 @@ template <class D, bool kPred, int R, int W>
           }
         }
         for (int r = 0; r < R; ++r)
-          for (int w = 0; w < W; ++w) std::memcpy(target.d + (i0 + r) * stride + j0 + w * L, &acc[r][w], sizeof(V));
+          for (int w = 0; w < W; ++w) std::memcpy(target.d + (i0 + r) * kTile + j0 + w * L, &acc[r][w], sizeof(V));
       }
   }
 }
@@ -159,16 +159,15 @@ template <class D>
 struct StepArgs {
   Step step;
   Block<D> target, left, right;
-  std::int64_t stride;
-};
+  };
 
 template <class D, bool kPred, int R, int W>
 [[gnu::always_inline]] inline std::int64_t step_body(const StepArgs<D>& s) {
   switch (s.step) {
-    case Step::diagonal: return diagonal_body<D, kPred>(s.target, s.stride);
-    case Step::row_panel: row_panel_body<D, kPred>(s.left, s.target, s.stride); return -1;
-    case Step::column_panel: column_panel_body<D, kPred>(s.right, s.target, s.stride); return -1;
-    case Step::update: update_body<D, kPred, R, W>(s.target, s.left, s.right, s.stride); return -1;
+    case Step::diagonal: return diagonal_body<D, kPred>(s.target);
+    case Step::row_panel: row_panel_body<D, kPred>(s.left, s.target); return -1;
+    case Step::column_panel: column_panel_body<D, kPred>(s.right, s.target); return -1;
+    case Step::update: update_body<D, kPred, R, W>(s.target, s.left, s.right); return -1;
   }
   return -1;
 }
@@ -177,7 +176,7 @@ template <class D, bool kPred, int R, int W>
 // -march=native); the best one the running CPU supports is picked once.
 template <class D, bool kPred>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) std::int64_t step_avx512(const StepArgs<D>& s) {
-  return step_body<D, kPred, 8, 2>(s);
+  return step_body<D, kPred, 4, 4>(s);
 }
 template <class D, bool kPred>
 __attribute__((target("avx2"))) std::int64_t step_avx2(const StepArgs<D>& s) {
@@ -210,20 +209,21 @@ std::unique_ptr<T[], FreeDeleter> aligned_matrix(std::int64_t side, const char* 
   return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
 }
 
-// Copies the n x n corner of a stride-`stride` matrix to the int32 output;
-// values above infinity<D>() / 2 are unreachable.
-template <class D>
-void store(const Job& job, const D* d, const vertex_t* p, std::int64_t stride, SolveResult& out) {
+// Copies the n x n distances (and predecessors) to the int32 output; `at(i, j)`
+// is where entry (i, j) lives in `d` and `p`. Values above infinity<D>() / 2
+// are unreachable.
+template <class D, class Offset>
+void store(const Job& job, const D* d, const vertex_t* p, Offset at, SolveResult& out) {
   const std::int64_t n = job.graph.n;
   out.dist = square_matrix<dist_t>(n, kInf, "the distance matrix");
   if (job.predecessors) out.pred = square_matrix<vertex_t>(n, -1, "the predecessor matrix");
   constexpr D unreachable_above = infinity<D>() / 2;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
-      const D v = d[i * stride + j];
-      if (v > unreachable_above) continue;
-      out.dist[i * n + j] = std::is_same<D, dist_t>::value ? static_cast<dist_t>(v) : to_output(v, i, j);
-      if (p && i != j) out.pred[i * n + j] = p[i * stride + j];
+      const std::int64_t x = at(i, j);
+      if (d[x] > unreachable_above) continue;
+      out.dist[i * n + j] = std::is_same<D, dist_t>::value ? static_cast<dist_t>(d[x]) : to_output(d[x], i, j);
+      if (p && i != j) out.pred[i * n + j] = p[x];
     }
 }
 
@@ -262,7 +262,8 @@ void fw_seq_typed(const Job& job, SolveResult& out) {
     }
     if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
-  store<D>(job, d.data(), job.predecessors ? p.data() : nullptr, n, out);
+  store<D>(job, d.data(), job.predecessors ? p.data() : nullptr,
+           [n](std::int64_t i, std::int64_t j) { return i * n + j; }, out);
 }
 
 template <class D, bool kPred>
@@ -271,8 +272,14 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
   check_dense_range(job, inf / 2);
   const auto step = pick_step<D, kPred>();
   const std::int64_t N = (job.graph.n + kTile - 1) / kTile * kTile, tiles = N / kTile;
-  // The padded N x N working matrices (row-major, stride N, 64-byte aligned).
+  // The padded N x N working matrices, tile by tile: tile (R, C) is a
+  // contiguous row-major kTile x kTile block at (R * tiles + C) * kTile^2, so
+  // no tile row strides across a power-of-two distance (cache-set conflicts).
   // Padding vertices are isolated, so they change no distance.
+  constexpr std::int64_t kTileCells = kTile * kTile;
+  const auto at = [tiles](std::int64_t i, std::int64_t j) {
+    return ((i / kTile) * tiles + j / kTile) * kTileCells + (i % kTile) * kTile + j % kTile;
+  };
   const auto dist = aligned_matrix<D>(N, "the working distance matrix");
   std::unique_ptr<vertex_t[], FreeDeleter> pred;
   std::unique_ptr<std::int32_t[], FreeDeleter> hops;
@@ -281,24 +288,28 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
     hops = aligned_matrix<std::int32_t>(N, "the working hop-count matrix");
   }
 #pragma omp parallel for num_threads(job.threads) schedule(static)
-  for (std::int64_t i = 0; i < N; ++i) {
-    std::fill(&dist[i * N], &dist[(i + 1) * N], inf);
-    dist[i * N + i] = 0;
-    if (kPred) {
-      std::fill(&pred[i * N], &pred[(i + 1) * N], static_cast<vertex_t>(i));
-      std::fill(&hops[i * N], &hops[(i + 1) * N], 1);
-      hops[i * N + i] = 0;
+  for (std::int64_t i = 0; i < N; ++i)
+    for (std::int64_t col = 0; col < tiles; ++col) {
+      const std::int64_t row_start = at(i, col * kTile);
+      std::fill(&dist[row_start], &dist[row_start + kTile], inf);
+      if (kPred) {
+        std::fill(&pred[row_start], &pred[row_start + kTile], static_cast<vertex_t>(i));
+        std::fill(&hops[row_start], &hops[row_start + kTile], 1);
+      }
     }
+  for (std::int64_t v = 0; v < N; ++v) {
+    dist[at(v, v)] = 0;
+    if (kPred) hops[at(v, v)] = 0;
   }
-  for (const Edge& e : job.graph.edges) dist[e.src * N + e.dst] = e.w;
+  for (const Edge& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
 
   auto block = [&](std::int64_t row, std::int64_t col) {
-    const std::int64_t at = (row * N + col) * kTile;
-    return Block<D>{&dist[at], kPred ? &pred[at] : nullptr, kPred ? &hops[at] : nullptr};
+    const std::int64_t start = (row * tiles + col) * kTileCells;
+    return Block<D>{&dist[start], kPred ? &pred[start] : nullptr, kPred ? &hops[start] : nullptr};
   };
   for (std::int64_t r = 0; r < tiles; ++r) {
     const Block<D> diag = block(r, r);
-    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, N});
+    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag});
     if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
     const std::int64_t others = tiles - 1;
 #pragma omp parallel num_threads(job.threads)
@@ -307,22 +318,22 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
       for (std::int64_t x = 0; x < 2 * others; ++x) {
         const std::int64_t c = x / 2 < r ? x / 2 : x / 2 + 1;
         if (x % 2 == 0)
-          step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag, N});
+          step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag});
         else
-          step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag, N});
+          step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag});
       }
 #pragma omp for schedule(static)
       for (std::int64_t x = 0; x < others * others; ++x) {
         const std::int64_t a = x / others < r ? x / others : x / others + 1;
         const std::int64_t c = x % others < r ? x % others : x % others + 1;
-        step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c), N});
+        step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c)});
       }
     }
     for (std::int64_t v = 0; v < N; ++v)
-      if (dist[v * N + v] < 0) throw NegativeCycleError(v);
+      if (dist[at(v, v)] < 0) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
-  store<D>(job, dist.get(), kPred ? pred.get() : nullptr, N, out);
+  store<D>(job, dist.get(), kPred ? pred.get() : nullptr, at, out);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <string>
 
@@ -35,25 +34,6 @@ const std::vector<dist_t>& reference(const test::Case& c) {
   auto it = cache.find(c.name);
   if (it == cache.end()) it = cache.emplace(c.name, test::reference_distances(c.graph)).first;
   return it->second;
-}
-
-// Whether some closed walk of at most n edges through v has negative weight:
-// Bellman-Ford from v for n rounds in int64, without early exit.
-bool on_negative_closed_walk(const Graph& g, std::int64_t v) {
-  const std::int64_t n = g.n;
-  const std::int64_t inf = std::numeric_limits<std::int64_t>::max() / 4;
-  std::vector<std::int64_t> best(static_cast<std::size_t>(n), inf);
-  std::int64_t best_return = inf;
-  best[v] = 0;
-  for (std::int64_t round = 0; round < n; ++round) {
-    std::vector<std::int64_t> next = best;
-    for (const Edge& e : g.edges)
-      if (best[e.src] != inf) next[e.dst] = std::min(next[e.dst], best[e.src] + e.w);
-    for (const Edge& e : g.edges)
-      if (e.dst == v && best[e.src] != inf) best_return = std::min(best_return, best[e.src] + e.w);
-    best = next;
-  }
-  return best_return < 0;
 }
 
 // The standard case whose name starts with `prefix`.
@@ -114,7 +94,7 @@ TEST_P(CpuAlgorithm, NamesAVertexOnTheNegativeCycle) {
         run(c.graph, algorithm, predecessors);
         ADD_FAILURE() << "no NegativeCycleError, predecessors " << predecessors;
       } catch (const NegativeCycleError& e) {
-        EXPECT_TRUE(on_negative_closed_walk(normalize(c.graph), e.vertex()))
+        EXPECT_TRUE(test::lies_on_negative_cycle(normalize(c.graph), static_cast<vertex_t>(e.vertex())))
             << "vertex " << e.vertex() << " is on no negative cycle, predecessors " << predecessors;
       }
     }
