@@ -7,8 +7,18 @@
 // Each thread owns kCellsPerThread cells: rows ty + a * kThreadsY and columns
 // tx + b * kThreadsX of the tile (blocked-64: 32 x 32 threads, 2 x 2 cells, as
 // in the HW3 report).
+//
+// Predecessors. Phases 2 and 3 relax through blocks already closed over every
+// pivot of the round, so with zero-weight cycles "pred[i][j] = pred[k][j] on
+// a strict distance improvement" can close a predecessor cycle (plain
+// Floyd-Warshall cannot). With predecessors a cell is therefore the 64-bit key
+// (distance << 32 | hops), compared lexicographically: every edge adds a hop,
+// so no cycle has zero cost, final keys are exact, and hops strictly fall
+// along each predecessor chain. Unreachable cells hold 0 hops so that no
+// kInf + 0 candidate ever "improves" them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "apsp/graph.hpp"
@@ -26,15 +36,73 @@ struct BlockedTraits {
   static constexpr int kColsPerThread = Tile / ThreadsX;
   static constexpr int kCellsPerThread = kRowsPerThread * kColsPerThread;
   static_assert(Tile % ThreadsX == 0 && Tile % ThreadsY == 0, "cells split evenly over the threads");
-  static_assert(ThreadsX == 32, "a warp spans one tile row: tile[r][k] broadcasts, tile[k][c] hits 32 banks");
+  static_assert(ThreadsX == 32, "a warp spans one tile row: tile[r][k] broadcasts, tile[k][c] is contiguous");
   static_assert(kThreads <= 1024, "one block per tile");
-  // Phases 2 and 3 stage three tiles (two of distances and one of
-  // predecessors): they must fit the 48 KiB of static shared memory.
-  static_assert(3 * Tile * Tile * sizeof(dist_t) <= 48 * 1024, "three tiles in static shared memory");
 };
 
 using Blocked32 = BlockedTraits<32, 32, 32>;
 using Blocked64 = BlockedTraits<64, 32, 32>;
+
+// The matrices a blocked solve works on, all n_pad x n_pad with leading
+// dimension ld; pred and hops are null without predecessors.
+struct BlockedMatrices {
+  dist_t* dist = nullptr;
+  vertex_t* pred = nullptr;
+  std::int32_t* hops = nullptr;
+  std::int64_t ld = 0;
+};
+
+// How a cell is held in shared memory and registers (see the header comment).
+template <bool kTrackPred>
+struct BlockedCell {
+  using value_t = dist_t;
+  static __device__ __forceinline__ value_t load(const BlockedMatrices& m, std::int64_t at) { return m.dist[at]; }
+  static __device__ __forceinline__ void store(const BlockedMatrices& m, std::int64_t at, value_t v) { m.dist[at] = v; }
+};
+
+template <>
+struct BlockedCell<true> {
+  using value_t = unsigned long long;
+  static __device__ __forceinline__ value_t load(const BlockedMatrices& m, std::int64_t at) {
+    return static_cast<value_t>(static_cast<unsigned>(m.dist[at])) << 32 | static_cast<unsigned>(m.hops[at]);
+  }
+  static __device__ __forceinline__ void store(const BlockedMatrices& m, std::int64_t at, value_t v) {
+    m.dist[at] = static_cast<dist_t>(v >> 32);
+    m.hops[at] = static_cast<std::int32_t>(static_cast<unsigned>(v));
+  }
+};
+
+// Dynamic shared memory of each phase, sized from the traits: phase 1 holds
+// one tile of cells, phases 2 and 3 two, each plus one tile of predecessors
+// when tracked. blocked-64 with predecessors needs 80 KiB (opt-in above 48 KiB).
+template <typename T, bool kTrackPred>
+struct BlockedShared {
+  using value_t = typename BlockedCell<kTrackPred>::value_t;
+  using CellTile = value_t[T::kTile][T::kTile];
+  using PredTile = vertex_t[T::kTile][T::kTile];
+  static constexpr std::size_t kPredBytes = kTrackPred ? sizeof(PredTile) : 0;
+  static constexpr std::size_t kPivotBytes = sizeof(CellTile) + kPredBytes;
+  static constexpr std::size_t kPairBytes = 2 * sizeof(CellTile) + kPredBytes;
+  static_assert(kPairBytes <= 227 * 1024, "a block's shared memory on sm_90");
+
+  // The i-th cell tile and the predecessor tile after `cell_tiles` cell tiles.
+  static __device__ __forceinline__ CellTile& cells(unsigned char* base, int i) {
+    return *reinterpret_cast<CellTile*>(base + i * sizeof(CellTile));
+  }
+  static __device__ __forceinline__ PredTile& preds(unsigned char* base, int cell_tiles) {
+    return *reinterpret_cast<PredTile*>(base + cell_tiles * sizeof(CellTile));
+  }
+};
+
+extern __shared__ __align__(16) unsigned char blocked_shared[];
+
+// hops = 1 for an edge, 0 elsewhere (diagonal, unreachable). Grid-stride over n_pad^2.
+__global__ void blocked_init_hops(const dist_t* dist, std::int32_t* hops, std::int64_t n_pad) {
+  const std::int64_t total = n_pad * n_pad;
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < total;
+       x += std::int64_t{gridDim.x} * blockDim.x)
+    hops[x] = x / n_pad != x % n_pad && dist[x] < kInf ? 1 : 0;
+}
 
 // Calls f(r, c, cell) for each of this thread's cells (cell = 0..kCellsPerThread-1).
 template <typename T, typename F>
@@ -47,26 +115,34 @@ __device__ __forceinline__ void for_each_cell(F&& f) {
         a * T::kColsPerThread + b);
 }
 
-// Copies the tile at `block` (its top-left cell, leading dimension ld) into shared memory.
-template <typename T, typename V>
-__device__ __forceinline__ void load_tile(V (&tile)[T::kTile][T::kTile], const V* block, std::int64_t ld) {
-  for_each_cell<T>([&](int r, int c, int) { tile[r][c] = block[r * ld + c]; });
+// Copies the matrix block whose top-left cell is `corner` into / out of shared memory.
+template <typename T, bool kTrackPred, typename Tile>
+__device__ __forceinline__ void load_cells(Tile& tile, const BlockedMatrices& m, std::int64_t corner) {
+  for_each_cell<T>([&](int r, int c, int) { tile[r][c] = BlockedCell<kTrackPred>::load(m, corner + r * m.ld + c); });
+}
+template <typename T, bool kTrackPred, typename Tile>
+__device__ __forceinline__ void store_cells(const Tile& tile, const BlockedMatrices& m, std::int64_t corner) {
+  for_each_cell<T>([&](int r, int c, int) { BlockedCell<kTrackPred>::store(m, corner + r * m.ld + c, tile[r][c]); });
+}
+template <typename T, typename Tile>
+__device__ __forceinline__ void load_preds(Tile& tile, const BlockedMatrices& m, std::int64_t corner) {
+  for_each_cell<T>([&](int r, int c, int) { tile[r][c] = m.pred[corner + r * m.ld + c]; });
+}
+template <typename T, typename Tile>
+__device__ __forceinline__ void store_preds(const Tile& tile, const BlockedMatrices& m, std::int64_t corner) {
+  for_each_cell<T>([&](int r, int c, int) { m.pred[corner + r * m.ld + c] = tile[r][c]; });
 }
 
-template <typename T, typename V>
-__device__ __forceinline__ void store_tile(const V (&tile)[T::kTile][T::kTile], V* block, std::int64_t ld) {
-  for_each_cell<T>([&](int r, int c, int) { block[r * ld + c] = tile[r][c]; });
-}
-
-// Phase 1: one block of kThreadsX x kThreadsY threads on diagonal block (round, round).
+// Phase 1: one block of kThreadsX x kThreadsY threads on diagonal block
+// (round, round); BlockedShared::kPivotBytes of dynamic shared memory.
 template <typename T, bool kTrackPred>
-__global__ void __launch_bounds__(T::kThreads)
-    blocked_pivot(dist_t* dist, vertex_t* pred, std::int64_t ld, std::int64_t round) {
-  __shared__ dist_t tile[T::kTile][T::kTile];
-  __shared__ vertex_t tile_pred[kTrackPred ? T::kTile : 1][T::kTile];
-  const std::int64_t corner = round * T::kTile * (ld + 1);
-  load_tile<T>(tile, dist + corner, ld);
-  if constexpr (kTrackPred) load_tile<T>(tile_pred, pred + corner, ld);
+__global__ void __launch_bounds__(T::kThreads) blocked_pivot(BlockedMatrices m, std::int64_t round) {
+  using Shared = BlockedShared<T, kTrackPred>;
+  auto& tile = Shared::cells(blocked_shared, 0);
+  auto& tile_pred = Shared::preds(blocked_shared, 1);
+  const std::int64_t corner = round * T::kTile * (m.ld + 1);
+  load_cells<T, kTrackPred>(tile, m, corner);
+  if constexpr (kTrackPred) load_preds<T>(tile_pred, m, corner);
   __syncthreads();
   for (int kk = 0; kk < T::kTile; ++kk) {
     for_each_cell<T>([&](int r, int c, int) {
@@ -74,33 +150,34 @@ __global__ void __launch_bounds__(T::kThreads)
     });
     __syncthreads();
   }
-  store_tile<T>(tile, dist + corner, ld);
-  if constexpr (kTrackPred) store_tile<T>(tile_pred, pred + corner, ld);
+  store_cells<T, kTrackPred>(tile, m, corner);
+  if constexpr (kTrackPred) store_preds<T>(tile_pred, m, corner);
 }
 
 // Phase 2. Grid: rounds x 2 blocks; blockIdx.y = 0 takes block (round, x) of
 // the pivot row, 1 takes block (x, round) of the pivot column; x = round is
-// the pivot itself, done in phase 1.
+// the pivot itself, done in phase 1. BlockedShared::kPairBytes of dynamic
+// shared memory.
 template <typename T, bool kTrackPred>
-__global__ void __launch_bounds__(T::kThreads)
-    blocked_cross(dist_t* dist, vertex_t* pred, std::int64_t ld, std::int64_t round) {
+__global__ void __launch_bounds__(T::kThreads) blocked_cross(BlockedMatrices m, std::int64_t round) {
   if (std::int64_t{blockIdx.x} == round) return;
-  __shared__ dist_t pivot[T::kTile][T::kTile];
-  __shared__ dist_t own[T::kTile][T::kTile];
+  using Shared = BlockedShared<T, kTrackPred>;
+  auto& pivot = Shared::cells(blocked_shared, 0);
+  auto& own = Shared::cells(blocked_shared, 1);
   // Predecessors the relaxations read: the own block's in the pivot row (it
   // updates them as it goes), the pivot's (final) in the pivot column.
-  __shared__ vertex_t read_pred[kTrackPred ? T::kTile : 1][T::kTile];
+  auto& read_pred = Shared::preds(blocked_shared, 2);
   const bool in_pivot_row = blockIdx.y == 0;
-  const std::int64_t pivot_corner = round * T::kTile * (ld + 1);
+  const std::int64_t pivot_corner = round * T::kTile * (m.ld + 1);
   const std::int64_t other = blockIdx.x * std::int64_t{T::kTile};
-  const std::int64_t own_corner = in_pivot_row ? round * T::kTile * ld + other : other * ld + round * T::kTile;
-  load_tile<T>(pivot, dist + pivot_corner, ld);
-  load_tile<T>(own, dist + own_corner, ld);
+  const std::int64_t own_corner = in_pivot_row ? round * T::kTile * m.ld + other : other * m.ld + round * T::kTile;
+  load_cells<T, kTrackPred>(pivot, m, pivot_corner);
+  load_cells<T, kTrackPred>(own, m, own_corner);
   vertex_t own_pred[T::kCellsPerThread];
   if constexpr (kTrackPred) {
-    load_tile<T>(read_pred, pred + (in_pivot_row ? own_corner : pivot_corner), ld);
+    load_preds<T>(read_pred, m, in_pivot_row ? own_corner : pivot_corner);
     if (!in_pivot_row)
-      for_each_cell<T>([&](int r, int c, int cell) { own_pred[cell] = pred[own_corner + r * ld + c]; });
+      for_each_cell<T>([&](int r, int c, int cell) { own_pred[cell] = m.pred[own_corner + r * m.ld + c]; });
   }
   __syncthreads();
   if (in_pivot_row) {
@@ -118,36 +195,38 @@ __global__ void __launch_bounds__(T::kThreads)
       __syncthreads();
     }
   }
-  store_tile<T>(own, dist + own_corner, ld);
+  store_cells<T, kTrackPred>(own, m, own_corner);
   if constexpr (kTrackPred) {
     if (in_pivot_row)
-      store_tile<T>(read_pred, pred + own_corner, ld);
+      store_preds<T>(read_pred, m, own_corner);
     else
-      for_each_cell<T>([&](int r, int c, int cell) { pred[own_corner + r * ld + c] = own_pred[cell]; });
+      for_each_cell<T>([&](int r, int c, int cell) { m.pred[own_corner + r * m.ld + c] = own_pred[cell]; });
   }
 }
 
 // Phase 3. Grid: rounds x rounds blocks; block (x, y) updates matrix block
 // (y, x) from (y, round) and (round, x), which phase 2 finished, so its own
 // cells stay in registers and the k loop needs no barrier.
+// BlockedShared::kPairBytes of dynamic shared memory.
 template <typename T, bool kTrackPred>
-__global__ void __launch_bounds__(T::kThreads)
-    blocked_rest(dist_t* dist, vertex_t* pred, std::int64_t ld, std::int64_t round) {
+__global__ void __launch_bounds__(T::kThreads) blocked_rest(BlockedMatrices m, std::int64_t round) {
   if (std::int64_t{blockIdx.x} == round || std::int64_t{blockIdx.y} == round) return;
-  __shared__ dist_t col_block[T::kTile][T::kTile];  // d[i][k]: block (y, round)
-  __shared__ dist_t row_block[T::kTile][T::kTile];  // d[k][j]: block (round, x)
-  __shared__ vertex_t row_pred[kTrackPred ? T::kTile : 1][T::kTile];
-  const std::int64_t own_corner = blockIdx.y * std::int64_t{T::kTile} * ld + blockIdx.x * std::int64_t{T::kTile};
-  const std::int64_t col_corner = blockIdx.y * std::int64_t{T::kTile} * ld + round * T::kTile;
-  const std::int64_t row_corner = round * T::kTile * ld + blockIdx.x * std::int64_t{T::kTile};
-  load_tile<T>(col_block, dist + col_corner, ld);
-  load_tile<T>(row_block, dist + row_corner, ld);
-  if constexpr (kTrackPred) load_tile<T>(row_pred, pred + row_corner, ld);
-  dist_t best[T::kCellsPerThread];
+  using Shared = BlockedShared<T, kTrackPred>;
+  auto& col_block = Shared::cells(blocked_shared, 0);  // d[i][k]: block (y, round)
+  auto& row_block = Shared::cells(blocked_shared, 1);  // d[k][j]: block (round, x)
+  auto& row_pred = Shared::preds(blocked_shared, 2);
+  const std::int64_t tile_row = blockIdx.y * std::int64_t{T::kTile}, tile_col = blockIdx.x * std::int64_t{T::kTile};
+  const std::int64_t own_corner = tile_row * m.ld + tile_col;
+  const std::int64_t col_corner = tile_row * m.ld + round * T::kTile;
+  const std::int64_t row_corner = round * T::kTile * m.ld + tile_col;
+  load_cells<T, kTrackPred>(col_block, m, col_corner);
+  load_cells<T, kTrackPred>(row_block, m, row_corner);
+  if constexpr (kTrackPred) load_preds<T>(row_pred, m, row_corner);
+  typename Shared::value_t best[T::kCellsPerThread];
   vertex_t best_pred[T::kCellsPerThread];
   for_each_cell<T>([&](int r, int c, int cell) {
-    best[cell] = dist[own_corner + r * ld + c];
-    if constexpr (kTrackPred) best_pred[cell] = pred[own_corner + r * ld + c];
+    best[cell] = BlockedCell<kTrackPred>::load(m, own_corner + r * m.ld + c);
+    if constexpr (kTrackPred) best_pred[cell] = m.pred[own_corner + r * m.ld + c];
   });
   __syncthreads();
 #pragma unroll 4
@@ -157,8 +236,8 @@ __global__ void __launch_bounds__(T::kThreads)
     });
   }
   for_each_cell<T>([&](int r, int c, int cell) {
-    dist[own_corner + r * ld + c] = best[cell];
-    if constexpr (kTrackPred) pred[own_corner + r * ld + c] = best_pred[cell];
+    BlockedCell<kTrackPred>::store(m, own_corner + r * m.ld + c, best[cell]);
+    if constexpr (kTrackPred) m.pred[own_corner + r * m.ld + c] = best_pred[cell];
   });
 }
 
