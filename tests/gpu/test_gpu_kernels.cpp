@@ -1,4 +1,4 @@
-// The seeds' GPU kernel family (every CUDA algorithm but the production "fw")
+// The seeds' GPU kernel family (every CUDA algorithm but the production solvers)
 // through apsp::solve, against the independent int64 reference of
 // tests/support, with and without predecessors. Every test skips cleanly
 // without a CUDA device. Tests named *Sanitize* are the small runs that
