@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "apsp/error.hpp"
 #include "cpu/backend.hpp"
@@ -109,16 +110,17 @@ template <class D, bool kPred>
                           hops_at<D, kPred>(panel, i * kTile + k), kTile);
 }
 
-template <class D>
+// GCC vector extensions: one SIMD register of `Bytes` bytes holding D lanes.
+template <class D, int Bytes>
 struct Lanes {
-  typedef D vector __attribute__((vector_size(64)));
-  static constexpr std::int64_t count = 64 / sizeof(D);
+  typedef D vector __attribute__((vector_size(Bytes)));
+  static constexpr std::int64_t count = Bytes / sizeof(D);
 };
 
 // target = min(target, left (x) right) in the min-plus semiring. Without
-// predecessors: R rows x W vectors of accumulators stay in registers while k
-// runs over the tile.
-template <class D, bool kPred, int R, int W>
+// predecessors: R rows x W vectors of `Bytes` bytes of accumulators stay in
+// registers while k runs over the tile.
+template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline void update_body(Block<D> target, Block<D> left, Block<D> right) {
   if constexpr (kPred) {
     for (std::int64_t i = 0; i < kTile; ++i)
@@ -126,8 +128,8 @@ template <class D, bool kPred, int R, int W>
         relax_row<D, true>(target, i * kTile, right, k * kTile, left.d[i * kTile + k], left.h[i * kTile + k],
                            kTile);
   } else {
-    using V = typename Lanes<D>::vector;
-    constexpr std::int64_t L = Lanes<D>::count;
+    using V = typename Lanes<D, Bytes>::vector;
+    constexpr std::int64_t L = Lanes<D, Bytes>::count;
     static_assert(kTile % R == 0 && kTile % (W * L) == 0, "tile must split into register blocks");
     for (std::int64_t j0 = 0; j0 < kTile; j0 += W * L)
       for (std::int64_t i0 = 0; i0 < kTile; i0 += R) {
@@ -161,40 +163,47 @@ struct StepArgs {
   Block<D> target, left, right;
   };
 
-template <class D, bool kPred, int R, int W>
+template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline std::int64_t step_body(const StepArgs<D>& s) {
   switch (s.step) {
     case Step::diagonal: return diagonal_body<D, kPred>(s.target);
     case Step::row_panel: row_panel_body<D, kPred>(s.left, s.target); return -1;
     case Step::column_panel: column_panel_body<D, kPred>(s.right, s.target); return -1;
-    case Step::update: update_body<D, kPred, R, W>(s.target, s.left, s.right); return -1;
+    case Step::update: update_body<D, kPred, Bytes, R, W>(s.target, s.left, s.right); return -1;
   }
   return -1;
 }
 
 // The same code compiled for three instruction sets (CI builds without
-// -march=native); the best one the running CPU supports is picked once.
+// -march=native). The best one the running CPU supports is used, unless the
+// environment variable APSP_CPU_ISA names another (avx512, avx2, baseline):
+// for benchmarking the variants and testing them on one machine.
 template <class D, bool kPred>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) std::int64_t step_avx512(const StepArgs<D>& s) {
-  return step_body<D, kPred, 4, 4>(s);
+  return step_body<D, kPred, 64, 4, 4>(s);
 }
 template <class D, bool kPred>
 __attribute__((target("avx2"))) std::int64_t step_avx2(const StepArgs<D>& s) {
-  return step_body<D, kPred, 4, 1>(s);
+  return step_body<D, kPred, 32, 4, 2>(s);
 }
 template <class D, bool kPred>
 std::int64_t step_baseline(const StepArgs<D>& s) {
-  return step_body<D, kPred, 2, 1>(s);
+  return step_body<D, kPred, 16, 4, 2>(s);
 }
 
 template <class D, bool kPred>
 auto pick_step() -> std::int64_t (*)(const StepArgs<D>&) {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-    return step_avx512<D, kPred>;
-  if (__builtin_cpu_supports("avx2")) return step_avx2<D, kPred>;
-  return step_baseline<D, kPred>;
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  const bool avx2 = __builtin_cpu_supports("avx2");
+  const char* forced = std::getenv("APSP_CPU_ISA");
+  const std::string isa = forced && *forced ? forced : avx512 ? "avx512" : avx2 ? "avx2" : "baseline";
+  if (isa == "avx512" && avx512) return step_avx512<D, kPred>;
+  if (isa == "avx2" && avx2) return step_avx2<D, kPred>;
+  if (isa == "baseline") return step_baseline<D, kPred>;
+  if (isa == "avx512" || isa == "avx2") throw UsageError("APSP_CPU_ISA=" + isa + ", but this CPU does not support it");
+  throw UsageError("APSP_CPU_ISA='" + isa + "' is not one of avx512, avx2, baseline");
 }
 
 struct FreeDeleter {

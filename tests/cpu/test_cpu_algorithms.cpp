@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -184,6 +185,50 @@ INSTANTIATE_TEST_SUITE_P(All, CpuAlgorithm, ::testing::ValuesIn(cpu::algorithms(
 TEST(CpuBackend, ListsItsAlgorithmsInAStableOrder) {
   EXPECT_EQ(cpu::algorithms(), (std::vector<std::string>{"fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}));
   EXPECT_EQ(list_algorithms(Backend::cpu), cpu::algorithms());
+}
+
+// Sets APSP_CPU_ISA for the lifetime of the object.
+class ForcedIsa {
+ public:
+  explicit ForcedIsa(const char* isa) { setenv("APSP_CPU_ISA", isa, 1); }
+  ~ForcedIsa() { unsetenv("APSP_CPU_ISA"); }
+};
+
+bool cpu_supports(const std::string& isa) {
+  __builtin_cpu_init();
+  if (isa == "avx512")
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  if (isa == "avx2") return __builtin_cpu_supports("avx2");
+  return true;
+}
+
+// The build machine runs only its best fw-blocked kernel unless told otherwise.
+TEST(CpuBackend, EveryFwBlockedKernelVariantMatchesTheReference) {
+  std::vector<test::Case> cases = test::tile_cases();
+  cases.push_back(standard_case("dense_n257_neg"));
+  cases.push_back(standard_case("grid_n200_zero"));
+  Graph wide;
+  wide.n = 130;
+  wide.edges = {{0, 1, 600000000}, {1, 2, 400000000}, {2, 129, -900000000}, {129, 70, 5}, {70, 0, 5}};
+  cases.push_back(test::Case{"wide_n130", wide});
+  for (const char* isa : {"avx512", "avx2", "baseline"}) {
+    if (!cpu_supports(isa)) continue;
+    const ForcedIsa forced(isa);
+    for (const test::Case& c : cases) {
+      SCOPED_TRACE(c.name + " with the " + isa + " kernels");
+      const SolveResult r = run(c.graph, "fw-blocked", true);
+      EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), r.dist, c.graph.n), "");
+      EXPECT_EQ(test::check_predecessors(c.graph, r.dist, r.pred), "");
+      const SolveResult plain = run(c.graph, "fw-blocked", false);
+      EXPECT_EQ(test::first_difference(r.dist, plain.dist, c.graph.n), "");
+    }
+  }
+}
+
+TEST(CpuBackend, UnknownKernelVariantIsAUsageError) {
+  const ForcedIsa forced("sse9");
+  EXPECT_THROW(run(standard_case("random_n63_pos").graph, "fw-blocked", false), UsageError);
 }
 
 TEST(CpuBackend, DijkstraRefusesNegativeWeightsNamingTheEdge) {
