@@ -167,6 +167,9 @@ TEST_F(Cli, NegativeAndImpossibleSizesFailCleanly) {
   write_ints("large.bin", {300000, 0});
   expect_error("solve large.bin -o out.bin", 3, "memory");
   EXPECT_FALSE(fs::exists(path("out.bin")));
+  expect_error("gen random -n 2000000000 --seed 1 -o huge.bin", 3, "memory");
+  expect_error("gen random -n 3000000000 -m 0 --seed 1 -o huge.bin", 1, "n exceeds int32");
+  EXPECT_FALSE(fs::exists(path("huge.bin")));
 }
 
 TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2) {
