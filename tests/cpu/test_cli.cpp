@@ -327,6 +327,9 @@ TEST_F(Cli, UndirectedAndDenseInputOptions) {
   expect_ok("solve lab.dense --no-edge 0 -o d.txt");
   d = io::read_matrix(path("d.txt"), n);
   EXPECT_EQ(d, (std::vector<dist_t>{0, 7, 9, kInf, 0, 2, kInf, kInf, 0}));
+  EXPECT_EQ(expect_ok("verify lab.dense d.txt --no-edge 0"), "ok\n");
+  EXPECT_EQ(expect_ok("path lab.dense d.txt --no-edge 0 --from 0 --to 2"), "0 -> 1 -> 2\nweight 9\n");
+  expect_error("verify lab.dense d.txt", 2, "d[0][2] = 9 but");  // read with -1 = no edge, 0 is an edge
   // The same text as an edge list through --format.
   write_text("edges.dat", "0 1 4\n");
   expect_ok("solve edges.dat --format edges -o d.bin");

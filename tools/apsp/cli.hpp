@@ -13,7 +13,6 @@
 
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
-#include "apsp/solver.hpp"
 
 namespace apsp::cli {
 
@@ -36,7 +35,7 @@ struct GraphInput {
   bool undirected = false;
   std::int64_t no_edge = -1;
 };
-// Registers GRAPH (positional, named `positional_name`), --format and --undirected.
+// Registers GRAPH (positional, named `positional_name`), --format, --undirected and --no-edge.
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name);
 
 struct LoadedGraph {
