@@ -86,8 +86,9 @@ void solve_benchmark(benchmark::State& state, const std::string& algorithm, cons
 }
 
 void register_benchmarks() {
-  const char* kinds[] = {"dense", "rmat", "random-2", "random-4", "random-8", "random-16", "random-32",
-                         "random-64", "random-128", "random-256"};
+  const char* kinds[] = {"dense",     "rmat",      "random-2",  "random-3",   "random-4",   "random-6",
+                         "random-8",  "random-12", "random-16", "random-24",  "random-32",  "random-48",
+                         "random-64", "random-96", "random-128", "random-256"};
   const char* algorithms[] = {"fw-seq", "fw-blocked", "dijkstra", "johnson", "bellman-ford"};
   for (const char* kind : kinds)
     for (const char* algorithm : algorithms) {

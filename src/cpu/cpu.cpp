@@ -2,7 +2,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -24,12 +26,16 @@ constexpr Algorithm kAlgorithms[] = {
     {"johnson", detail::johnson},
 };
 
-// Edges per vertex pair at and above which fw-blocked beats one heap search
-// per source on this machine's class of CPU (docs/perf.md, "Crossover").
-constexpr double kDenseEdgeFraction = 0.05;
-constexpr double kDenseEdgeFractionNegative = 0.02;
-// Below this many vertices fw-blocked wins whatever the density.
-constexpr std::int64_t kAlwaysDenseVertices = 128;
+// Cost model behind "auto", fitted on this machine (docs/perf.md, "Crossover"):
+// one search per source costs about kSearchBase + kSearchPerDoubling *
+// log2(m / n) nanoseconds per (source, vertex) pair, nearly independent of n;
+// fw-blocked costs kFwPerRelaxation nanoseconds per relaxation, n^3 in all,
+// i.e. kFwPerRelaxation * n per pair. Johnson's potentials and int64 labels
+// make its searches kJohnsonFactor slower than dijkstra's.
+constexpr double kSearchBase = 12.0;
+constexpr double kSearchPerDoubling = 19.0;
+constexpr double kFwPerRelaxation = 0.025;
+constexpr double kJohnsonFactor = 1.15;
 
 const Algorithm& find(const std::string& name) {
   for (const Algorithm& a : kAlgorithms)
@@ -48,12 +54,13 @@ std::vector<std::string> algorithms() {
 }
 
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
-  const std::int64_t n = normalized.n;
-  if (n <= kAlwaysDenseVertices) return "fw-blocked";
-  const double edge_fraction =
-      static_cast<double>(normalized.edges.size()) / (static_cast<double>(n) * static_cast<double>(n));
-  if (s.has_negative()) return edge_fraction >= kDenseEdgeFractionNegative ? "fw-blocked" : "johnson";
-  return edge_fraction >= kDenseEdgeFraction ? "fw-blocked" : "dijkstra";
+  const double n = static_cast<double>(normalized.n);
+  const double degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
+  const double search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, degree))) *
+                        (s.has_negative() ? kJohnsonFactor : 1.0);
+  const double fw = kFwPerRelaxation * n;
+  if (search >= fw) return "fw-blocked";
+  return s.has_negative() ? "johnson" : "dijkstra";
 }
 
 void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) {
