@@ -158,9 +158,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> algos;
   std::string precision = "auto";
   int warmup = 1, reps = 5;
-  double cap_seconds = 20;
+  double cap_seconds = 60;
   std::uint64_t seed = 1;
+  bool predecessors = false;
   auto common = [&](CLI::App* sub) {
+    sub->add_flag("--predecessors", predecessors, "also compute predecessors");
     sub->add_option("--csv", csv, "append rows to this CSV file");
     sub->add_option("--sizes", sizes, "vertex counts")->delimiter(',');
     sub->add_option("--algos", algos, "GPU algorithms (default: all)")->delimiter(',');
@@ -192,9 +194,11 @@ int main(int argc, char** argv) {
       for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table()) algos.emplace_back(a.name);
     apsp::SolveOptions opts;
     opts.precision = apsp::parse_precision(precision);
+    opts.predecessors = predecessors;
 
     auto rate_row = [&](const std::string& mode, const std::string& name, std::int64_t n, const Timing& t) {
-      Row r{mode, name, "", n, apsp::to_string(t.precision), t.median_s, cube(n) / t.median_s, 0, 0};
+      Row r{mode, name, predecessors ? "with predecessors" : "", n, apsp::to_string(t.precision), t.median_s,
+            cube(n) / t.median_s, 0, 0};
       r.pct_peak = 100 * r.rate / (t.precision == apsp::Precision::int16 ? peak.packed16() : peak.int32);
       return r;
     };
@@ -206,9 +210,10 @@ int main(int argc, char** argv) {
       const Timing probe = time_device(bench_graph(probe_n, seed), a, opts, 1, 1);
       const double predicted = probe.median_s * cube(n) / cube(probe_n);
       if (probe_n < n && predicted * (warmup + reps) > cap_seconds) {
-        Row r = rate_row(mode, name, n, probe);
+        Row r = rate_row(mode, name, probe_n, probe);  // the rate measured at probe_n
+        r.n = n;
         r.seconds = predicted;
-        r.note = "capped: estimated from n=" + std::to_string(probe_n);
+        r.note += (r.note.empty() ? "" : "; ") + std::string("capped: estimated from n=") + std::to_string(probe_n);
         return r;
       }
       return rate_row(mode, name, n, time_device(bench_graph(n, seed), a, opts, warmup, reps));

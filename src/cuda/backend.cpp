@@ -64,7 +64,7 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& edges, std::int6
 template <typename T, typename Finish>
 void download_rows(const T* device, std::int64_t n, std::int64_t n_pad, cudaStream_t stream, Finish finish) {
   if (n == 0) return;
-  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, (std::int64_t{16} << 20) / n);
+  const std::int64_t rows_per_chunk = std::min(n, std::max<std::int64_t>(1, (std::int64_t{16} << 20) / n));
   const std::size_t chunk_elems = static_cast<std::size_t>(rows_per_chunk * n);
   PinnedBuffer<T> staging[2] = {PinnedBuffer<T>(chunk_elems), PinnedBuffer<T>(chunk_elems)};
   Event copied[2];
@@ -87,6 +87,30 @@ void download_rows(const T* device, std::int64_t n, std::int64_t n_pad, cudaStre
   }
   drain(part);
   drain(part ^ 1);
+}
+
+// Rebuilds pred row `source` as a breadth-first tree over tight edges
+// (d[s][u] + w(u,v) == d[s][v]): every reachable vertex has a tight in-edge
+// from its shortest path, and a BFS tree has no cycles whatever the ties.
+void rebuild_predecessor_row(const Csr& csr, const std::vector<dist_t>& dist, std::int64_t source,
+                             std::vector<vertex_t>& pred) {
+  const std::int64_t n = csr.n;
+  const dist_t* d = dist.data() + source * n;
+  vertex_t* p = pred.data() + source * n;
+  std::fill(p, p + n, -1);
+  std::vector<char> seen(static_cast<std::size_t>(n), 0);
+  std::vector<vertex_t> queue{static_cast<vertex_t>(source)};
+  seen[source] = 1;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const vertex_t u = queue[head];
+    for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e) {
+      const vertex_t v = csr.col[e];
+      if (seen[v] || d[u] == kInf || std::int64_t{d[u]} + csr.weight[e] != d[v]) continue;
+      seen[v] = 1;
+      p[v] = u;
+      queue.push_back(v);
+    }
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -178,6 +202,9 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
     throw OverflowError("a shortest-path distance may reach " + std::to_string(largest) +
                         ", beyond the GPU's int32 range; use --backend cpu");
 
+  const std::vector<std::int64_t> broken_rows =
+      opts.predecessors ? rows_with_broken_predecessors(problem.pred, n, n_pad, stream.get()) : std::vector<std::int64_t>{};
+
   const auto download_start = std::chrono::steady_clock::now();
   out.dist.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   const std::vector<std::int64_t>& h = rw.potential;
@@ -208,6 +235,11 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
     download_rows(problem.pred, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const vertex_t* staged) {
       std::memcpy(out.pred.data() + row0 * n, staged, static_cast<std::size_t>(rows * n) * sizeof(vertex_t));
     });
+    if (!broken_rows.empty()) {
+      const Csr csr = to_csr(g);
+#pragma omp parallel for schedule(dynamic)
+      for (std::size_t r = 0; r < broken_rows.size(); ++r) rebuild_predecessor_row(csr, out.dist, broken_rows[r], out.pred);
+    }
   }
   out.times.device_to_host = seconds_since(download_start);
 }

@@ -43,41 +43,51 @@ template <class W>
 void configure_kernels() {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kUpdateRestSharedBytes)));
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest_persistent<Persistent, W>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(kPersistentSharedBytes)));
+  if constexpr (!W::kTagged)
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest_persistent<Persistent, W>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kPersistentSharedBytes)));
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_panels<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kPivotSharedBytes)));
 }
 
 // All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place).
+// mid and row_tagged are used in predecessor mode (W::kTagged) only.
 template <class W>
-void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p, Phase3 phase3) {
+void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p, Phase3 phase3,
+                std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr) {
   configure_kernels<W>();
-  const int grid_persistent = phase3 == Phase3::persistent ? persistent_grid<W>() : 0;
+  int grid_persistent = 0;
+  if constexpr (!W::kTagged)
+    if (phase3 == Phase3::persistent) grid_persistent = persistent_grid<W>();
   const int nb = static_cast<int>(n_pad / Traits::kTile);
   DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
   const int progress_every = std::max(1, nb / 64);
   for (int kb = 0; kb < nb; ++kb) {
-    kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, p.stream>>>(d, n_pad, kb);
+    kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, p.stream>>>(d, n_pad, kb, mid);
     APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
       kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, p.stream>>>(
-          d, panel_t.get(), n_pad, kb, nb);
+          d, panel_t.get(), n_pad, kb, nb, mid, row_tagged);
       APSP_CUDA_CHECK_LAUNCH("update_panels");
     }
     const int tiles_x = W::kPerWord == 1 ? nb - 1 : nb / 2;
     if (nb > 1 && phase3 == Phase3::tile_per_block) {
       const dim3 grid(tiles_x, nb - 1);
+      const std::int32_t* b_rows = W::kTagged ? row_tagged
+                                              : reinterpret_cast<const std::int32_t*>(d) +
+                                                    std::int64_t{kb} * Traits::kTile * (n_pad / W::kPerWord);
       kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, p.stream>>>(
-          d, panel_t.get(), n_pad, kb);
+          d, panel_t.get(), b_rows, n_pad, kb, mid);
       APSP_CUDA_CHECK_LAUNCH("update_rest");
     } else if (nb > 1) {
-      const int tiles_total = tiles_x * (nb - 1);
-      kernels::update_rest_persistent<Persistent, W>
-          <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, p.stream>>>(
-              d, panel_t.get(), n_pad, kb, tiles_x, tiles_total);
-      APSP_CUDA_CHECK_LAUNCH("update_rest_persistent");
+      if constexpr (!W::kTagged) {  // the persistent kernel has no predecessor mode
+        const int tiles_total = tiles_x * (nb - 1);
+        kernels::update_rest_persistent<Persistent, W>
+            <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, p.stream>>>(
+                d, panel_t.get(), n_pad, kb, tiles_x, tiles_total);
+        APSP_CUDA_CHECK_LAUNCH("update_rest_persistent");
+      }
     }
     if (p.progress && (kb + 1) % progress_every == 0) {
       APSP_CUDA_CHECK(cudaStreamSynchronize(p.stream));
@@ -107,8 +117,60 @@ bool try_int16(GpuProblem& p, Phase3 phase3) {
   return true;
 }
 
+// Predecessor mode: distances carry the improving k in their low bits, so
+// phase 3 keeps one DPX add-min per update; the per-round tags become a
+// midpoint matrix, and pointer jumping along each column turns it into
+// predecessors (pred[i][j] = pred[mid[i][j]][j]). Returns false, leaving
+// p.dist and p.pred as they were, when the tagged range (22 bits) may not
+// hold every distance.
+bool try_predecessor_mode(GpuProblem& p) {
+  if (p.max_weight >= kernels::kInfTagged / 2) return false;
+  const std::int64_t cells = p.n_pad * p.n_pad;
+  require_device_memory(static_cast<std::size_t>(cells + Traits::kTile * p.n_pad) * sizeof(std::int32_t),
+                        "predecessor tracking");
+  DeviceBuffer<std::int32_t> tagged(static_cast<std::size_t>(cells));
+  DeviceBuffer<std::int32_t> row_tagged(static_cast<std::size_t>(Traits::kTile * p.n_pad));
+  constexpr int kThreads = 256;
+  const int grid = grid_for(cells, kThreads);
+  kernels::pack_tagged<<<grid, kThreads, 0, p.stream>>>(p.dist, tagged.get(), p.pred, cells);
+  APSP_CUDA_CHECK_LAUNCH("pack_tagged");
+  run_rounds<kernels::TaggedWords>(tagged.get(), p.n_pad, p, Phase3::tile_per_block, p.pred, row_tagged.get());
+  const int largest = max_finite_entry(tagged.get(), p.n, p.n_pad, kernels::TaggedWords::kInfinity, p.stream);
+  if (largest >= 0 && (largest >> kernels::kTagBits) >= kernels::kInfTagged - p.max_weight) {
+    kernels::pred_from_edges<<<grid, kThreads, 0, p.stream>>>(p.dist, p.pred, p.n_pad);
+    APSP_CUDA_CHECK_LAUNCH("pred_from_edges");
+    return false;
+  }
+  kernels::unpack_tagged<<<grid, kThreads, 0, p.stream>>>(tagged.get(), p.dist, p.pred, p.n_pad);
+  APSP_CUDA_CHECK_LAUNCH("unpack_tagged");
+  // Each pass halves every chain; chains are shorter than n, so 32 passes
+  // suffice for any int32 n. More means the midpoints form a cycle.
+  DeviceBuffer<int> changed(1);
+  for (int pass = 0;; ++pass) {
+    if (pass == 40) throw DeviceError("predecessor reconstruction", "midpoint chains did not converge", __FILE__, __LINE__);
+    APSP_CUDA_CHECK(cudaMemsetAsync(changed.get(), 0, sizeof(int), p.stream));
+    kernels::jump_links<<<grid_for(p.n * p.n, kThreads), kThreads, 0, p.stream>>>(p.pred, p.n, p.n_pad, changed.get());
+    APSP_CUDA_CHECK_LAUNCH("jump_links");
+    int host_changed = 0;
+    APSP_CUDA_CHECK(cudaMemcpyAsync(&host_changed, changed.get(), sizeof(int), cudaMemcpyDeviceToHost, p.stream));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+    if (!host_changed) break;
+  }
+  kernels::links_to_pred<<<grid, kThreads, 0, p.stream>>>(p.pred, p.dist, p.n_pad);
+  APSP_CUDA_CHECK_LAUNCH("links_to_pred");
+  return true;
+}
+
 void run_blocked_production(GpuProblem& p, Phase3 phase3) {
-  if (p.pred) throw UsageError("the production solver 'fw' does not track predecessors yet; use --algo blocked-64");
+  if (p.pred) {
+    if (p.precision == Precision::int16)
+      throw UsageError("--precision int16 cannot track predecessors; use --precision auto or int32");
+    p.used_precision = Precision::int32;
+    // Distances beyond the tagged range: the blocked kernel tracks
+    // predecessors with a compare and select per update.
+    if (!try_predecessor_mode(p)) run_blocked64(p);
+    return;
+  }
   const bool int16_possible = p.max_weight < kernels::kInf16 / 2;
   if (p.precision == Precision::int16 && !int16_possible)
     throw UsageError("--precision int16: the largest edge weight " + std::to_string(p.max_weight) +

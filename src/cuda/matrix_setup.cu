@@ -50,8 +50,40 @@ int max_finite_entry(const dist_t* dist, std::int64_t n, std::int64_t n_pad, cud
   return max_below(dist, n, n_pad, kInf, stream);
 }
 
+int max_finite_entry(const std::int32_t* dist, std::int64_t n, std::int64_t n_pad, int infinity, cudaStream_t stream) {
+  return max_below(dist, n, n_pad, infinity, stream);
+}
+
 int max_finite_entry(const std::int16_t* dist, std::int64_t n, std::int64_t n_pad, int infinity, cudaStream_t stream) {
   return max_below(dist, n, n_pad, infinity, stream);
+}
+
+std::vector<std::int64_t> rows_with_broken_predecessors(const vertex_t* pred, std::int64_t n, std::int64_t n_pad,
+                                                         cudaStream_t stream) {
+  if (n < 2) return {};
+  const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  require_device_memory(cells * sizeof(vertex_t) + static_cast<std::size_t>(n), "the predecessor tree check");
+  DeviceBuffer<vertex_t> anc(cells);
+  DeviceBuffer<unsigned char> bad(static_cast<std::size_t>(n));
+  constexpr int kThreads = 256;
+  const int grid = grid_for(static_cast<std::int64_t>(cells), kThreads);
+  APSP_CUDA_CHECK(cudaMemsetAsync(bad.get(), 0, static_cast<std::size_t>(n), stream));
+  kernels::start_ancestors<<<grid, kThreads, 0, stream>>>(pred, n, n_pad, anc.get());
+  APSP_CUDA_CHECK_LAUNCH("start_ancestors");
+  // After p passes every chain of up to 2^p edges has reached its root.
+  for (std::int64_t reach = 1; reach < n; reach *= 2) {
+    kernels::jump_ancestors<<<grid, kThreads, 0, stream>>>(anc.get(), n);
+    APSP_CUDA_CHECK_LAUNCH("jump_ancestors");
+  }
+  kernels::flag_broken_rows<<<grid, kThreads, 0, stream>>>(pred, anc.get(), n, n_pad, bad.get());
+  APSP_CUDA_CHECK_LAUNCH("flag_broken_rows");
+  std::vector<unsigned char> host(static_cast<std::size_t>(n));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(host.data(), bad.get(), host.size(), cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<std::int64_t> rows;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (host[static_cast<std::size_t>(i)]) rows.push_back(i);
+  return rows;
 }
 
 }  // namespace apsp::cuda

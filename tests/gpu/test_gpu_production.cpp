@@ -12,11 +12,13 @@ namespace {
 #define SKIP_WITHOUT_GPU() \
   if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device"
 
-SolveResult solve_on_gpu(const Graph& g, Precision precision, const std::string& algo = "fw") {
+SolveResult solve_on_gpu(const Graph& g, Precision precision, const std::string& algo = "fw",
+                         bool predecessors = false) {
   SolveOptions o;
   o.backend = Backend::cuda;
   o.algorithm = algo;
   o.precision = precision;
+  o.predecessors = predecessors;
   return solve(g, o);
 }
 
@@ -32,7 +34,7 @@ void expect_matches_reference(const test::Case& c, Precision precision) {
     EXPECT_GT(counts.finite_off_diagonal, 0);
     EXPECT_GT(counts.unreachable, 0);
   }
-  if (precision != Precision::automatic) {
+  if (precision != Precision::automatic && c.graph.n > 0) {
     // int16 may fall back to int32 only when its certificate fails; these
     // small-weight cases always fit.
     EXPECT_EQ(r.precision, precision);
@@ -54,6 +56,64 @@ TEST(GpuProduction, TileCasesBothPrecisions) {
   for (const test::Case& c : test::tile_cases()) {
     expect_matches_reference(c, Precision::int32);
     expect_matches_reference(c, Precision::int16);
+  }
+}
+
+void expect_predecessors_valid(const test::Case& c, const std::string& algo) {
+  SCOPED_TRACE(c.name + " algo=" + algo + " with predecessors");
+  const SolveResult r = solve_on_gpu(c.graph, Precision::automatic, algo, true);
+  EXPECT_EQ(r.precision, Precision::int32);
+  EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), r.dist, c.graph.n), "");
+  EXPECT_EQ(test::check_predecessors(c.graph, r.dist, r.pred), "");
+}
+
+TEST(GpuProduction, PredecessorsOnStandardCases) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) expect_predecessors_valid(c, "fw");
+}
+
+TEST(GpuProduction, PredecessorsOnTileCases) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::tile_cases()) expect_predecessors_valid(c, "fw");
+}
+
+// Zero-weight cycles everywhere: ties must never make a predecessor chain loop.
+TEST(GpuProduction, PredecessorsWithZeroWeightCycles) {
+  SKIP_WITHOUT_GPU();
+  GenerateOptions o;
+  o.kind = GraphKind::random;
+  o.n = 300;
+  o.m = 3000;
+  o.w_lo = 0;
+  o.w_hi = 1;
+  o.seed = 9;
+  expect_predecessors_valid(test::Case{"zero-one_n300", generate(o)}, "fw");
+}
+
+// Distances beyond the 22-bit tagged range: the solver falls back to the
+// blocked kernel's predecessor tracking and stays exact.
+TEST(GpuProduction, PredecessorsBeyondTaggedRange) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 300;
+  for (vertex_t v = 0; v + 1 < g.n; ++v) g.edges.push_back(Edge{v, v + 1, 50000});
+  g.edges.push_back(Edge{7, 2, 3});
+  expect_predecessors_valid(test::Case{"long-path_n300", g}, "fw");
+}
+
+TEST(GpuProduction, PredecessorsRefuseInt16) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_THROW(solve_on_gpu(test::tile_cases().front().graph, Precision::int16, "fw", true), UsageError);
+}
+
+TEST(GpuProduction, PersistentVariantMatchesReference) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::tile_cases()) {
+    SCOPED_TRACE(c.name);
+    for (Precision p : {Precision::int32, Precision::int16}) {
+      const SolveResult r = solve_on_gpu(c.graph, p, "fw-persistent");
+      EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), r.dist, c.graph.n), "");
+    }
   }
 }
 
@@ -118,12 +178,14 @@ TEST(GpuProduction, DistancesBeyondInt32AreRefused) {
   EXPECT_THROW(solve_on_gpu(g, Precision::int32), OverflowError);
 }
 
-TEST(GpuProduction, SanitizeSmall) {
+TEST(GpuProductionSanitize, SmallCases) {
   SKIP_WITHOUT_GPU();
   for (const test::Case& c : test::tile_cases()) {
     if (c.graph.n > 260) continue;
     expect_matches_reference(c, Precision::int32);
     expect_matches_reference(c, Precision::int16);
+    expect_predecessors_valid(c, "fw");
+    expect_predecessors_valid(c, "fw-persistent");
   }
 }
 

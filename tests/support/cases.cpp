@@ -27,7 +27,7 @@ const char* kind_name(GraphKind k) {
 }
 
 // Makes the case hold every feature the tests must see: duplicates (heavier
-// copies of existing edges and one lighter), non-negative self-loops, a last
+// copies of existing edges and one lighter), non-negative self-loops, a
 // vertex with no in-edges (unreachable entries) and an edge 0->1.
 Graph decorate(Graph g, std::uint64_t seed) {
   const std::int64_t n = g.n;
@@ -35,9 +35,12 @@ Graph decorate(Graph g, std::uint64_t seed) {
     if (n == 1) g.edges.push_back(Edge{0, 0, 5});
     return g;
   }
+  // No edge enters `unreached` (the last vertex; vertex 0 when n == 2, where
+  // the edge 0 -> 1 below must stay), so every case has unreachable pairs.
   const vertex_t last = static_cast<vertex_t>(n - 1);
+  const vertex_t unreached = n == 2 ? 0 : last;
   g.edges.erase(std::remove_if(g.edges.begin(), g.edges.end(),
-                               [&](const Edge& e) { return e.dst == last; }),
+                               [&](const Edge& e) { return e.dst == unreached; }),
                 g.edges.end());
   if (n > 2) g.edges.push_back(Edge{last, 0, 7});
   const std::size_t original = g.edges.size();

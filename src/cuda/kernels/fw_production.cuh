@@ -29,6 +29,13 @@ namespace apsp::cuda::kernels {
 
 inline constexpr std::int32_t kInf16 = 16383;  // 2 * kInf16 < 2^15
 
+// Predecessor mode: a distance d is stored as d << kTagBits; the low bits of
+// a phase's result name the k (1 + its index in the pivot block) that last
+// improved it, 0 for none. Two infinities plus a tag stay below 2^31.
+inline constexpr int kTagBits = 8;
+inline constexpr std::int32_t kTagMask = (1 << kTagBits) - 1;
+inline constexpr std::int32_t kInfTagged = (1 << 22) - 1;  // in distance units
+
 struct ProductionTraits {
   static constexpr int kTile = 128;       // pivot block edge = C tile edge
   static constexpr int kThreadsX = 16;
@@ -62,6 +69,7 @@ struct PersistentTraits : ProductionTraits {
 struct Int32Words {
   using storage_t = std::int32_t;
   static constexpr int kPerWord = 1;
+  static constexpr bool kTagged = false;
   static constexpr std::int32_t kInfinity = kInf;
   __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) { return __viaddmin_s32(a, b, c); }
   // The A operand word for one distance: the distance itself.
@@ -71,6 +79,7 @@ struct Int32Words {
 struct Int16Words {
   using storage_t = std::int16_t;
   static constexpr int kPerWord = 2;
+  static constexpr bool kTagged = false;
   static constexpr std::int32_t kInfinity = kInf16;
   __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
     return static_cast<std::int32_t>(__viaddmin_s16x2(static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c)));
@@ -80,6 +89,28 @@ struct Int16Words {
     return static_cast<std::int32_t>((static_cast<std::uint32_t>(v) & 0xffffu) | (static_cast<std::uint32_t>(v) << 16));
   }
 };
+
+// int32 words holding d << kTagBits | tag (predecessor mode).
+struct TaggedWords : Int32Words {
+  static constexpr bool kTagged = true;
+  static constexpr std::int32_t kInfinity = kInfTagged << kTagBits;
+};
+static_assert(2 * (std::int64_t{kInfTagged} << kTagBits) + kTagMask < (std::int64_t{1} << 31),
+              "two tagged infinities and a tag must not overflow int32");
+static_assert(ProductionTraits::kTile < (1 << kTagBits), "a tag names one of kTile rows, plus 0 for none");
+
+// In predecessor mode, strips the tag of c and records the improving k:
+// mid[at] = k0 + tag - 1. No-op otherwise.
+template <class W>
+__device__ __forceinline__ std::int32_t settle_tag(std::int32_t c, std::int32_t* mid, std::int64_t at, std::int64_t k0) {
+  if constexpr (W::kTagged) {
+    const std::int32_t tag = c & kTagMask;
+    if (tag != 0) mid[at] = static_cast<std::int32_t>(k0 + tag - 1);
+    return c & ~kTagMask;
+  } else {
+    return c;
+  }
+}
 
 __device__ inline void cp_async16(void* shared, const void* global) {
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
@@ -138,7 +169,8 @@ __device__ __forceinline__ void copy_stage(std::int32_t* a_dst, const std::int32
 //   panel_t  kTile x n_pad words: panel_t[k][i] = broadcast(d[i][kb*kTile + k])
 template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
-    update_rest(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb) {
+    update_rest(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t,
+                const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
   constexpr int kRowWords = T::kTile;             // words in one C tile row
   constexpr int kAWords = T::kChunk * T::kTile;   // A chunk: kChunk x kTile words
   constexpr int kBWords = T::kChunk * kRowWords;  // B chunk: kChunk x kRowWords words
@@ -154,7 +186,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
   std::int32_t* const words = reinterpret_cast<std::int32_t*>(d);
 
   const std::int32_t* a_src = panel_t + std::int64_t{ti} * T::kTile;
-  const std::int32_t* b_src = words + std::int64_t{kb} * T::kTile * ld_words + std::int64_t{tj} * kRowWords;
+  // b_rows: the kTile rows of the row panel, ld_words apart (in predecessor
+  // mode a copy whose low bits carry each row's tag).
+  const std::int32_t* b_src = b_rows + std::int64_t{tj} * kRowWords;
 
   auto load_stage = [&](int stage, int k0) {
     copy_stage<T>(stage_base + stage * (kAWords + kBWords), a_src, ld, b_src, ld_words, k0, tid);
@@ -193,6 +227,12 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
 
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
+    const std::int64_t row_index = std::int64_t{ti} * T::kTile + fragment_row<T>(ty, r);
+#pragma unroll
+    for (int x = 0; x < 8; ++x) {
+      const std::int64_t col_index = std::int64_t{tj} * T::kTile + (x < 4 ? 0 : kRowWords / 2) + tx * 4 + (x & 3);
+      c[r][x] = settle_tag<W>(c[r][x], mid, row_index * ld + col_index, std::int64_t{kb} * T::kTile);
+    }
     std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
     *reinterpret_cast<int4*>(row + tx * 4) = make_int4(c[r][0], c[r][1], c[r][2], c[r][3]);
     *reinterpret_cast<int4*>(row + kRowWords / 2 + tx * 4) = make_int4(c[r][4], c[r][5], c[r][6], c[r][7]);
@@ -296,7 +336,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
 // change in step k because d[k][k] = 0 (no negative cycles).
 template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads)
-    close_diagonal(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb) {
+    close_diagonal(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
   using storage_t = typename W::storage_t;
   __shared__ __align__(16) std::int32_t row_k[2][T::kTile];
   __shared__ __align__(16) std::int32_t col_k[2][T::kTile];
@@ -314,13 +354,13 @@ __global__ void __launch_bounds__(T::kThreads)
     for (int r = 0; r < 8; ++r)
       if (fragment_row<T>(ty, r) == k) {
 #pragma unroll
-        for (int x = 0; x < 8; ++x) row_k[buffer][column(x)] = c[r][x];
+        for (int x = 0; x < 8; ++x) row_k[buffer][column(x)] = W::kTagged ? c[r][x] & ~kTagMask : c[r][x];
       }
 #pragma unroll
     for (int x = 0; x < 8; ++x)
       if (column(x) == k) {
 #pragma unroll
-        for (int r = 0; r < 8; ++r) col_k[buffer][fragment_row<T>(ty, r)] = c[r][x];
+        for (int r = 0; r < 8; ++r) col_k[buffer][fragment_row<T>(ty, r)] = W::kTagged ? c[r][x] & ~kTagMask : c[r][x];
       }
   };
   publish(0, 0);
@@ -333,7 +373,11 @@ __global__ void __launch_bounds__(T::kThreads)
     const int4 b_lo = *reinterpret_cast<const int4*>(&row_k[buffer][tx * 4]);
     const int4 b_hi = *reinterpret_cast<const int4*>(&row_k[buffer][T::kTile / 2 + tx * 4]);
     const std::int32_t a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-    const std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+    std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+    if constexpr (W::kTagged) {
+#pragma unroll
+      for (int x = 0; x < 8; ++x) b[x] += k + 1;
+    }
 #pragma unroll
     for (int r = 0; r < 8; ++r)
 #pragma unroll
@@ -344,8 +388,10 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
   for (int r = 0; r < 8; ++r)
 #pragma unroll
-    for (int x = 0; x < 8; ++x)
-      d[(pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x)] = static_cast<storage_t>(c[r][x]);
+    for (int x = 0; x < 8; ++x) {
+      const std::int64_t at = (pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x);
+      d[at] = static_cast<storage_t>(settle_tag<W>(c[r][x], mid, at, pivot));
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -356,7 +402,7 @@ __global__ void __launch_bounds__(T::kThreads)
 template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads)
     update_panels(typename W::storage_t* __restrict__ d, std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb,
-                  int nb) {
+                  int nb, std::int32_t* __restrict__ mid, std::int32_t* __restrict__ row_tagged) {
   using storage_t = typename W::storage_t;
   extern __shared__ int4 shared_words[];
   std::int32_t* const diag = reinterpret_cast<std::int32_t*>(shared_words);
@@ -376,17 +422,19 @@ __global__ void __launch_bounds__(T::kThreads)
   }
   __syncthreads();
 
-  // Row panel:    new[i][j] = min_m diag[i][m] + old[m][j]
-  // Column panel: new[i][j] = min_m old[i][m] + diag[m][j]
-  // (diag is closed with a zero diagonal, so the minimum includes old[i][j].)
+  // Row panel:    new[i][j] = min(old[i][j], min_m diag[i][m] + old[m][j])
+  // Column panel: new[i][j] = min(old[i][j], min_m old[i][m] + diag[m][j])
+  // Starting from old[i][j] (tag 0) keeps the m = i (or m = j) term, which
+  // equals old[i][j], from claiming an improvement in predecessor mode.
   const std::int32_t* a_tile = row_panel ? diag : panel;
   const std::int32_t* b_tile = row_panel ? panel : diag;
   const int tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
+  auto column = [&](int x) { return (x < 4 ? 0 : T::kTile / 2) + tx * 4 + (x & 3); };
   std::int32_t c[8][8];
 #pragma unroll
   for (int r = 0; r < 8; ++r)
 #pragma unroll
-    for (int x = 0; x < 8; ++x) c[r][x] = W::kInfinity;
+    for (int x = 0; x < 8; ++x) c[r][x] = panel[fragment_row<T>(ty, r) * T::kPivotStride + column(x)];
 #pragma unroll 4
   for (int m = 0; m < T::kTile; ++m) {
     std::int32_t a[8];
@@ -394,7 +442,11 @@ __global__ void __launch_bounds__(T::kThreads)
     for (int r = 0; r < 8; ++r) a[r] = a_tile[fragment_row<T>(ty, r) * T::kPivotStride + m];
     const int4 b_lo = *reinterpret_cast<const int4*>(b_tile + m * T::kPivotStride + tx * 4);
     const int4 b_hi = *reinterpret_cast<const int4*>(b_tile + m * T::kPivotStride + T::kTile / 2 + tx * 4);
-    const std::int32_t bv[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+    std::int32_t bv[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+    if constexpr (W::kTagged) {
+#pragma unroll
+      for (int x = 0; x < 8; ++x) bv[x] += m + 1;
+    }
 #pragma unroll
     for (int r = 0; r < 8; ++r)
 #pragma unroll
@@ -404,12 +456,17 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
   for (int r = 0; r < 8; ++r)
 #pragma unroll
-    for (int x = 0; x < 8; ++x)
-      panel[fragment_row<T>(ty, r) * T::kPivotStride + (x < 4 ? tx * 4 + x : T::kTile / 2 + tx * 4 + x - 4)] = c[r][x];
+    for (int x = 0; x < 8; ++x) {
+      const int i = fragment_row<T>(ty, r), j = column(x);
+      panel[i * T::kPivotStride + j] = settle_tag<W>(c[r][x], mid, (row0 + i) * ld + col0 + j, pivot);
+    }
   __syncthreads();
   for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
     const int i = idx / T::kTile, j = idx % T::kTile;
     d[(row0 + i) * ld + col0 + j] = static_cast<storage_t>(panel[i * T::kPivotStride + j]);
+    // Phase 3's B operand in predecessor mode: row i of the panel, tagged i + 1.
+    if constexpr (W::kTagged)
+      if (row_panel) row_tagged[std::int64_t{i} * ld + col0 + j] = panel[i * T::kPivotStride + j] | (i + 1);
   }
   if (!row_panel) {
     // panel_t[k][row0 + i] = broadcast(new[i][k]): consecutive threads take consecutive i.
@@ -440,6 +497,68 @@ static __global__ void widen_from_int16(const std::int16_t* __restrict__ in, std
     const std::int64_t i = x / n_pad, j = x - i * n_pad;
     const std::int32_t v = in[i * n_pad16 + j];
     out[x] = v >= kInf16 ? kInf : v;
+  }
+}
+
+// Predecessor mode, before the rounds: tagged[x] = min(dist[x], kInfTagged)
+// << kTagBits and mid[x] = -1. Grid-stride over count.
+static __global__ void pack_tagged(const std::int32_t* __restrict__ dist, std::int32_t* __restrict__ tagged,
+                                   std::int32_t* __restrict__ mid, std::int64_t count) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < count; x += std::int64_t{gridDim.x} * blockDim.x) {
+    tagged[x] = min(dist[x], kInfTagged) << kTagBits;
+    mid[x] = -1;
+  }
+}
+
+// After the rounds: dist = tagged >> kTagBits (kInfTagged becomes kInf), and
+// mid becomes the chain pointer of pred[i][j] = pred[mid[i][j]][j]:
+// link[i][j] = mid[i][j] when set, else ~i (the edge i -> j ends the path).
+static __global__ void unpack_tagged(const std::int32_t* __restrict__ tagged, std::int32_t* __restrict__ dist,
+                                     std::int32_t* __restrict__ mid_to_link, std::int64_t n_pad) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < n_pad * n_pad;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int32_t v = tagged[x] >> kTagBits;
+    dist[x] = v >= kInfTagged ? kInf : v;
+    const std::int32_t m = mid_to_link[x];
+    if (m < 0) mid_to_link[x] = ~static_cast<std::int32_t>(x / n_pad);
+  }
+}
+
+// One pointer-jumping pass over the n x n block: a link >= 0 names a row of
+// the same column to follow. Reading a neighbour mid-update is harmless: old
+// and new values are both links further along the same chain.
+static __global__ void jump_links(std::int32_t* __restrict__ link, std::int64_t n, std::int64_t n_pad, int* changed) {
+  bool any = false;
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < n * n;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t i = x / n, j = x - i * n;
+    const std::int32_t to = link[i * n_pad + j];
+    if (to >= 0) {
+      link[i * n_pad + j] = link[std::int64_t{to} * n_pad + j];
+      any = true;
+    }
+  }
+  if (__syncthreads_or(any) && threadIdx.x == 0) *changed = 1;
+}
+
+// Predecessors as the dispatcher builds them: i for an edge i -> j, else -1
+// (restores pred after an abandoned predecessor-mode attempt).
+static __global__ void pred_from_edges(const std::int32_t* __restrict__ dist, std::int32_t* __restrict__ pred,
+                                       std::int64_t n_pad) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < n_pad * n_pad;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t i = x / n_pad, j = x - i * n_pad;
+    pred[x] = (i != j && dist[x] < kInf) ? static_cast<std::int32_t>(i) : -1;
+  }
+}
+
+// pred[i][j] = ~link[i][j] for finite off-diagonal entries, else -1.
+static __global__ void links_to_pred(std::int32_t* __restrict__ link, const std::int32_t* __restrict__ dist,
+                                     std::int64_t n_pad) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < n_pad * n_pad;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t i = x / n_pad, j = x - i * n_pad;
+    link[x] = (i == j || dist[x] >= kInf) ? -1 : ~link[x];
   }
 }
 
