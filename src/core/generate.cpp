@@ -26,27 +26,30 @@ void check(const GenerateOptions& o) {
   if (o.n < 0) throw UsageError("gen: n must be >= 0");
   if (o.n > std::numeric_limits<vertex_t>::max()) throw UsageError("gen: n exceeds int32");
   if (o.w_lo > o.w_hi) throw UsageError("gen: weight range LO:HI needs LO <= HI");
+  if (o.w_lo < 0 && o.w_hi < 0)
+    throw UsageError("gen: with HI < 0 every cycle would be negative; use a range with HI >= 0");
   if (o.degree < 1) throw UsageError("gen: degree must be >= 1");
   if (o.density < 0 || o.density > 1) throw UsageError("gen: density must be in [0, 1]");
 }
 
 // Random weights in [lo, hi]. With lo < 0 the weight is base + p(u) - p(v)
-// with base in [0, hi - lo] ... clamped into [lo, hi]: every cycle then has
-// weight sum(base) >= 0, so no negative cycle exists.
+// with base >= 0, so every cycle weighs sum(base) >= 0: no negative cycle.
+// Potentials lie in [0, a] with a = min(-lo, hi) / 2, so the shift
+// p(u) - p(v) is within [-a, a] and base can always be drawn with the
+// weight inside [lo, hi].
 struct WeightMaker {
   WeightMaker(const GenerateOptions& o, Rng& rng) : lo(o.w_lo), hi(o.w_hi) {
     if (lo < 0) {
       potential.resize(static_cast<std::size_t>(o.n));
-      const std::int64_t amp = std::max<std::int64_t>(1, (-static_cast<std::int64_t>(lo)) / 2);
+      const std::int64_t amp = std::min<std::int64_t>(-lo, hi) / 2;
       for (auto& p : potential) p = uniform(rng, 0, amp);
     }
   }
   weight_t operator()(Rng& rng, vertex_t u, vertex_t v) const {
     if (lo >= 0) return static_cast<weight_t>(uniform(rng, lo, hi));
     const std::int64_t shift = potential[u] - potential[v];
-    // base >= 0 and base + shift inside [lo, hi]
     const std::int64_t base_lo = std::max<std::int64_t>(0, lo - shift);
-    const std::int64_t base_hi = std::max<std::int64_t>(base_lo, hi - shift);
+    const std::int64_t base_hi = hi - shift;  // >= base_lo because |shift| <= hi / 2
     return static_cast<weight_t>(uniform(rng, base_lo, base_hi) + shift);
   }
   std::int64_t lo, hi;

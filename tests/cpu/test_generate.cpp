@@ -58,7 +58,7 @@ TEST(Generate, IsDeterministicForASeedAndVariesWithIt) {
 TEST(Generate, EveryKindHasNVerticesAndEdgesInRange) {
   for (int k = 0; k < 5; ++k)
     for (std::int64_t n : {0, 1, 2, 17, 64, 100, 333})
-      for (auto [lo, hi] : {std::pair<weight_t, weight_t>{1, 100}, {0, 0}, {-30, 30}, {-1000, 1000}}) {
+      for (auto [lo, hi] : {std::pair<weight_t, weight_t>{1, 100}, {0, 0}, {-30, 30}, {-1000, 1000}, {-50, 10}}) {
         const GenerateOptions o = options(kKinds[k], n, lo, hi, static_cast<std::uint64_t>(n + k));
         SCOPED_TRACE(describe(k, o));
         const Graph g = generate(o);
@@ -111,6 +111,8 @@ TEST(Generate, RejectsBadOptionsAndKindNames) {
   o.n = -1;
   EXPECT_THROW(generate(o), UsageError);
   o = options(GraphKind::random, 10, 6, 5, 1);
+  EXPECT_THROW(generate(o), UsageError);
+  o = options(GraphKind::random, 10, -5, -1, 1);  // every cycle would be negative
   EXPECT_THROW(generate(o), UsageError);
   o = options(GraphKind::dense, 10, 1, 5, 1);
   o.density = 1.5;

@@ -8,11 +8,6 @@
 #include "apsp/solver.hpp"
 #include "cli.hpp"
 
-#ifndef APSP_VERSION
-// Kept in step with project(apsp VERSION ...) in CMakeLists.txt.
-#define APSP_VERSION "0.1.0"
-#endif
-
 namespace apsp::cli {
 namespace {
 
