@@ -176,7 +176,9 @@ int main(int argc, char** argv) {
   CLI::App* throughput_cmd = app.add_subcommand("throughput", "updates/s and % of peak per algorithm and size");
   CLI::App* seeds_cmd = app.add_subcommand("seeds", "the seeds' time and speedup tables, and the naive block sweep");
   CLI::App* e2e_cmd = app.add_subcommand("end-to-end", "apsp::solve on the GPU with its time split");
-  for (CLI::App* sub : {peak_cmd, throughput_cmd, seeds_cmd, e2e_cmd}) common(sub);
+  CLI::App* crossover_cmd =
+      app.add_subcommand("crossover", "apsp::solve end to end on the CPU and on the GPU, to place the small-graph threshold");
+  for (CLI::App* sub : {peak_cmd, throughput_cmd, seeds_cmd, e2e_cmd, crossover_cmd}) common(sub);
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -271,6 +273,41 @@ int main(int argc, char** argv) {
                       t.compute * 1e3, cube(n) / t.compute / 1e12, t.device_to_host * 1e3);
         r.note = note;
         rows.push_back(r);
+      }
+    }
+    if (crossover_cmd->parsed()) {
+      if (sizes.empty()) sizes = {64, 128, 256, 384, 512, 768, 1024, 1536, 2048};
+      // Wall time of apsp::solve (graph in memory, result in host memory),
+      // median of reps after a warm-up; the CUDA context already exists.
+      auto wall = [&](const apsp::Graph& g, apsp::Backend backend) {
+        apsp::SolveOptions o;
+        o.backend = backend;
+        std::vector<double> seconds;
+        std::string algo;
+        for (int rep = 0; rep < warmup + reps; ++rep) {
+          const auto start = std::chrono::steady_clock::now();
+          algo = apsp::solve(g, o).algorithm;
+          const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          if (rep >= warmup) seconds.push_back(s);
+        }
+        std::sort(seconds.begin(), seconds.end());
+        return std::make_pair(seconds[seconds.size() / 2], algo);
+      };
+      for (std::int64_t n : sizes) {
+        for (const double density : {8.0, -1.0}) {  // average degree 8, or dense (half of all pairs)
+          apsp::GenerateOptions o;
+          o.kind = density > 0 ? apsp::GraphKind::rmat : apsp::GraphKind::dense;
+          o.n = n;
+          o.m = 8 * n;
+          o.density = 0.5;
+          o.seed = seed;
+          const apsp::Graph g = apsp::normalize(apsp::generate(o));
+          const auto [cpu_s, cpu_algo] = wall(g, apsp::Backend::cpu);
+          const auto [gpu_s, gpu_algo] = wall(g, apsp::Backend::cuda);
+          const std::string kind = density > 0 ? "rmat deg 8" : "dense 50%";
+          rows.push_back(Row{"crossover", "cpu " + cpu_algo, kind, n, "int32", cpu_s, cube(n) / cpu_s, 0, 1});
+          rows.push_back(Row{"crossover", "cuda " + gpu_algo, kind, n, "int32", gpu_s, cube(n) / gpu_s, 0, cpu_s / gpu_s});
+        }
       }
     }
     print_rows(rows, csv);
