@@ -69,13 +69,18 @@ void export_graph(const std::string& kind, std::int64_t n, const std::string& pa
 }
 
 // One solve per iteration; items are the n^3 relaxations of Floyd-Warshall
-// so that every algorithm reports comparable "updates per second".
+// so that every algorithm reports comparable "updates per second". A "+pred"
+// suffix on the algorithm also asks for predecessors.
 void solve_benchmark(benchmark::State& state, const std::string& algorithm, const std::string& kind) {
   const std::int64_t n = state.range(0);
   const apsp::Graph& g = cached_graph(kind, n);
+  const std::string suffix = "+pred";
+  const bool predecessors = algorithm.size() > suffix.size() &&
+                            algorithm.compare(algorithm.size() - suffix.size(), suffix.size(), suffix) == 0;
   apsp::SolveOptions o;
   o.backend = apsp::Backend::cpu;
-  o.algorithm = algorithm;
+  o.algorithm = predecessors ? algorithm.substr(0, algorithm.size() - suffix.size()) : algorithm;
+  o.predecessors = predecessors;
   for (auto _ : state) {
     apsp::SolveResult r = apsp::solve(g, o);
     benchmark::DoNotOptimize(r.dist.data());
@@ -89,7 +94,8 @@ void register_benchmarks() {
   const char* kinds[] = {"dense",     "rmat",      "random-2",  "random-3",   "random-4",   "random-6",
                          "random-8",  "random-12", "random-16", "random-24",  "random-32",  "random-48",
                          "random-64", "random-96", "random-128", "random-256"};
-  const char* algorithms[] = {"fw-seq", "fw-blocked", "dijkstra", "johnson", "bellman-ford"};
+  const char* algorithms[] = {"fw-seq",        "fw-blocked",    "dijkstra",      "johnson", "bellman-ford",
+                              "fw-blocked+pred", "dijkstra+pred", "johnson+pred"};
   for (const char* kind : kinds)
     for (const char* algorithm : algorithms) {
       const std::string name = std::string(algorithm) + "/" + kind;

@@ -26,15 +26,16 @@ constexpr Algorithm kAlgorithms[] = {
     {"johnson", detail::johnson},
 };
 
-// Cost model behind "auto", fitted on this machine (docs/perf.md, "Crossover"):
-// one search per source costs about kSearchBase + kSearchPerDoubling *
-// log2(m / n) nanoseconds per (source, vertex) pair, nearly independent of n;
-// fw-blocked costs kFwPerRelaxation nanoseconds per relaxation, n^3 in all,
-// i.e. kFwPerRelaxation * n per pair. Johnson's potentials and int64 labels
-// make its searches kJohnsonFactor slower than dijkstra's.
-constexpr double kSearchBase = 12.0;
-constexpr double kSearchPerDoubling = 19.0;
-constexpr double kFwPerRelaxation = 0.025;
+// Cost model behind "auto", fitted on the 2-core development machine with
+// both threads (docs/perf.md, "Crossover"): one search per source costs about
+// kSearchBase + kSearchPerDoubling * log2(m / n) nanoseconds per (source,
+// vertex) pair, nearly independent of n; fw-blocked costs kFwPerRelaxation
+// nanoseconds per relaxation, so kFwPerRelaxation * n per pair. Johnson's
+// potentials and int64 labels make its searches kJohnsonFactor slower. Only
+// the ratios matter, so the model carries over to faster or slower cores.
+constexpr double kSearchBase = 3.2;
+constexpr double kSearchPerDoubling = 10.3;
+constexpr double kFwPerRelaxation = 0.015;
 constexpr double kJohnsonFactor = 1.15;
 
 const Algorithm& find(const std::string& name) {

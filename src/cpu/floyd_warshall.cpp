@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -61,7 +62,7 @@ template <class D, bool kPred>
     for (std::int64_t j = 0; j < len; ++j) {
       const D s = a + bd[j];
       const std::int32_t hops = ha + bh[j];
-      const bool better = s < cd[j] || (s == cd[j] && hops < ch[j]);
+      const bool better = (s < cd[j]) | ((s == cd[j]) & (hops < ch[j]));  // no branches: vectorises
       cd[j] = better ? s : cd[j];
       ch[j] = better ? hops : ch[j];
       cp[j] = better ? bp[j] : cp[j];
@@ -114,43 +115,92 @@ template <class D, bool kPred>
 template <class D, int Bytes>
 struct Lanes {
   typedef D vector __attribute__((vector_size(Bytes)));
+  typedef D unaligned __attribute__((vector_size(Bytes), aligned(alignof(D))));
   static constexpr std::int64_t count = Bytes / sizeof(D);
 };
 
-// target = min(target, left (x) right) in the min-plus semiring. Without
-// predecessors: R rows x W vectors of `Bytes` bytes of accumulators stay in
-// registers while k runs over the tile.
+// Loads / stores one SIMD vector from / to memory aligned only to its lanes.
+// (By reference: vectors passed or returned by value trip -Wpsabi.)
+template <class D, int Bytes>
+[[gnu::always_inline]] inline void load(typename Lanes<D, Bytes>::vector& to, const D* from) {
+  to = *reinterpret_cast<const typename Lanes<D, Bytes>::unaligned*>(from);
+}
+template <class D, int Bytes>
+[[gnu::always_inline]] inline void store_vector(D* to, const typename Lanes<D, Bytes>::vector& v) {
+  *reinterpret_cast<typename Lanes<D, Bytes>::unaligned*>(to) = v;
+}
+
+// target = min(target, left (x) right) in the min-plus semiring, R rows x W
+// vectors of `Bytes` bytes of accumulators kept in registers while k runs over
+// the tile. With predecessors the accumulators are (distance, hops,
+// predecessor) triples ordered by (distance, hops), as in relax_row.
 template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline void update_body(Block<D> target, Block<D> left, Block<D> right) {
-  if constexpr (kPred) {
-    for (std::int64_t i = 0; i < kTile; ++i)
-      for (std::int64_t k = 0; k < kTile; ++k)
-        relax_row<D, true>(target, i * kTile, right, k * kTile, left.d[i * kTile + k], left.h[i * kTile + k],
-                           kTile);
-  } else {
-    using V = typename Lanes<D, Bytes>::vector;
-    constexpr std::int64_t L = Lanes<D, Bytes>::count;
-    static_assert(kTile % R == 0 && kTile % (W * L) == 0, "tile must split into register blocks");
-    for (std::int64_t j0 = 0; j0 < kTile; j0 += W * L)
-      for (std::int64_t i0 = 0; i0 < kTile; i0 += R) {
-        V acc[R][W];
-        for (int r = 0; r < R; ++r)
-          for (int w = 0; w < W; ++w) std::memcpy(&acc[r][w], target.d + (i0 + r) * kTile + j0 + w * L, sizeof(V));
-        for (std::int64_t k = 0; k < kTile; ++k) {
-          V b[W];
-          for (int w = 0; w < W; ++w) std::memcpy(&b[w], right.d + k * kTile + j0 + w * L, sizeof(V));
-          for (int r = 0; r < R; ++r) {
-            const V a = V{} + left.d[(i0 + r) * kTile + k];
+  using V = typename Lanes<D, Bytes>::vector;
+  constexpr std::int64_t L = Lanes<D, Bytes>::count;
+  constexpr int kHopBytes = static_cast<int>(4 * L);  // L int32 lanes
+  using VI = typename Lanes<std::int32_t, kHopBytes>::vector;
+  constexpr D kMaxHops = std::numeric_limits<std::int32_t>::max();
+  static_assert(kTile % R == 0 && kTile % (W * L) == 0, "tile must split into register blocks");
+  for (std::int64_t j0 = 0; j0 < kTile; j0 += W * L)
+    for (std::int64_t i0 = 0; i0 < kTile; i0 += R) {
+      V acc[R][W];
+      [[maybe_unused]] VI acc_hops[R][W], acc_pred[R][W];
+      for (int r = 0; r < R; ++r)
+        for (int w = 0; w < W; ++w) {
+          const std::int64_t at = (i0 + r) * kTile + j0 + w * L;
+          load<D, Bytes>(acc[r][w], target.d + at);
+          if constexpr (kPred) {
+            load<std::int32_t, kHopBytes>(acc_hops[r][w], target.h + at);
+            load<vertex_t, kHopBytes>(acc_pred[r][w], target.p + at);
+          }
+        }
+      for (std::int64_t k = 0; k < kTile; ++k) {
+        V b[W];
+        [[maybe_unused]] VI b_hops[W], b_pred[W];
+        for (int w = 0; w < W; ++w) {
+          load<D, Bytes>(b[w], right.d + k * kTile + j0 + w * L);
+          if constexpr (kPred) {
+            load<std::int32_t, kHopBytes>(b_hops[w], right.h + k * kTile + j0 + w * L);
+            load<vertex_t, kHopBytes>(b_pred[w], right.p + k * kTile + j0 + w * L);
+          }
+        }
+        for (int r = 0; r < R; ++r) {
+          const V a = V{} + left.d[(i0 + r) * kTile + k];
+          if constexpr (kPred) {
+            const VI a_hops = VI{} + left.h[(i0 + r) * kTile + k];
+            for (int w = 0; w < W; ++w) {
+              const V s = a + b[w];
+              const VI hops = a_hops + b_hops[w];
+              // (s, hops) < (acc, acc_hops) as one comparison: GCC lowers
+              // masks combined with | and & lane by lane in these inlined
+              // templates, but keeps single comparisons and bitwise selects.
+              const V hops_wide = __builtin_convertvector(hops, V);
+              const V tie_break = s == acc[r][w] ? hops_wide : (s < acc[r][w] ? V{} - 1 : V{} + kMaxHops);
+              const V better = tie_break < __builtin_convertvector(acc_hops[r][w], V);
+              const VI better_lanes = __builtin_convertvector(better, VI);
+              acc[r][w] = (s & better) | (acc[r][w] & ~better);
+              acc_hops[r][w] = (hops & better_lanes) | (acc_hops[r][w] & ~better_lanes);
+              acc_pred[r][w] = (b_pred[w] & better_lanes) | (acc_pred[r][w] & ~better_lanes);
+            }
+          } else {
             for (int w = 0; w < W; ++w) {
               const V s = a + b[w];
               acc[r][w] = s < acc[r][w] ? s : acc[r][w];
             }
           }
         }
-        for (int r = 0; r < R; ++r)
-          for (int w = 0; w < W; ++w) std::memcpy(target.d + (i0 + r) * kTile + j0 + w * L, &acc[r][w], sizeof(V));
       }
-  }
+      for (int r = 0; r < R; ++r)
+        for (int w = 0; w < W; ++w) {
+          const std::int64_t at = (i0 + r) * kTile + j0 + w * L;
+          store_vector<D, Bytes>(target.d + at, acc[r][w]);
+          if constexpr (kPred) {
+            store_vector<std::int32_t, kHopBytes>(target.h + at, acc_hops[r][w]);
+            store_vector<vertex_t, kHopBytes>(target.p + at, acc_pred[r][w]);
+          }
+        }
+    }
 }
 
 // One tile step of a round. Returns, for the diagonal step, the pivot (within
@@ -180,15 +230,15 @@ template <class D, bool kPred, int Bytes, int R, int W>
 // for benchmarking the variants and testing them on one machine.
 template <class D, bool kPred>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) std::int64_t step_avx512(const StepArgs<D>& s) {
-  return step_body<D, kPred, 64, 4, 4>(s);
+  return step_body<D, kPred, 64, kPred ? 2 : 4, kPred ? 2 : 4>(s);
 }
 template <class D, bool kPred>
 __attribute__((target("avx2"))) std::int64_t step_avx2(const StepArgs<D>& s) {
-  return step_body<D, kPred, 32, 4, 2>(s);
+  return step_body<D, kPred, 32, kPred ? 1 : 4, 2>(s);
 }
 template <class D, bool kPred>
 std::int64_t step_baseline(const StepArgs<D>& s) {
-  return step_body<D, kPred, 16, 4, 2>(s);
+  return step_body<D, kPred, 16, kPred ? 1 : 4, 2>(s);
 }
 
 template <class D, bool kPred>
