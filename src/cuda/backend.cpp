@@ -29,30 +29,32 @@ const GpuAlgorithm& find_algorithm(const std::string& name) {
   throw UsageError("unknown CUDA algorithm '" + name + "' (expected auto, " + known + ")");
 }
 
-// Twice the largest hop distance seen by breadth-first searches from a few
+// Twice the largest hop distance seen by breadth-first searches from two
 // sources, times the largest weight: a cheap guess at the largest finite
-// distance (O(m) per source). Only a hint; the GPU result is certified.
-std::int64_t estimate_largest_distance(const std::vector<Edge>& edges, std::int64_t n, weight_t max_weight) {
-  Graph g;
-  g.n = n;
-  g.edges = edges;
-  const Csr csr = to_csr(g);
+// distance, O(n + m) per source over the (src, dst)-sorted edge list. Only a
+// hint for choosing the int16 attempt; the GPU result is certified.
+std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, std::int64_t n, weight_t max_weight) {
+  std::vector<std::int64_t> row_start(static_cast<std::size_t>(n) + 1, 0);
+  for (const Edge& e : sorted_edges) ++row_start[static_cast<std::size_t>(e.src) + 1];
+  for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) row_start[v + 1] += row_start[v];
   std::int64_t hops_seen = 0;
-  std::vector<std::int64_t> hops(static_cast<std::size_t>(n));
+  std::vector<std::int32_t> hops(static_cast<std::size_t>(n));
   std::vector<vertex_t> frontier, next;
-  for (std::int64_t source : {std::int64_t{0}, n / 3, 2 * n / 3, n - 1}) {
+  for (std::int64_t source : {std::int64_t{0}, n / 2}) {
     std::fill(hops.begin(), hops.end(), -1);
     hops[source] = 0;
     frontier.assign(1, static_cast<vertex_t>(source));
-    for (std::int64_t level = 1; !frontier.empty(); ++level) {
+    for (std::int32_t level = 1; !frontier.empty(); ++level) {
       next.clear();
       for (vertex_t u : frontier)
-        for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
-          if (hops[csr.col[e]] < 0) {
-            hops[csr.col[e]] = level;
-            next.push_back(csr.col[e]);
+        for (std::int64_t e = row_start[u]; e < row_start[u + 1]; ++e) {
+          const vertex_t v = sorted_edges[static_cast<std::size_t>(e)].dst;
+          if (hops[v] < 0) {
+            hops[v] = level;
+            next.push_back(v);
           }
-      if (!next.empty()) hops_seen = std::max(hops_seen, level);
+        }
+      if (!next.empty()) hops_seen = std::max<std::int64_t>(hops_seen, level);
       frontier.swap(next);
     }
   }
@@ -210,10 +212,15 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   const std::vector<std::int64_t>& h = rw.potential;
   download_rows(problem.dist, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const dist_t* staged) {
     dist_t* target = out.dist.data() + row0 * n;
+    // Row-parallel: the copy also first-touches the result's pages.
     if (h.empty()) {
-      std::memcpy(target, staged, static_cast<std::size_t>(rows * n) * sizeof(dist_t));
+#pragma omp parallel for schedule(static)
+      for (std::int64_t r = 0; r < rows; ++r)
+        std::memcpy(target + r * n, staged + r * n, static_cast<std::size_t>(n) * sizeof(dist_t));
       return;
     }
+    std::string overflow;
+#pragma omp parallel for schedule(static)
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::int64_t i = row0 + r;
       for (std::int64_t j = 0; j < n; ++j) {
@@ -223,17 +230,25 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
           continue;
         }
         const std::int64_t d = std::int64_t{v} - h[i] + h[j];
-        if (d >= kInf || d <= -kInf)
-          throw OverflowError("distance " + std::to_string(i) + "->" + std::to_string(j) + " = " +
-                              std::to_string(d) + " does not fit the int32 output");
+        if (d >= kInf || d <= -kInf) {
+#pragma omp critical(apsp_download_overflow)
+          if (overflow.empty())
+            overflow = "distance " + std::to_string(i) + "->" + std::to_string(j) + " = " + std::to_string(d) +
+                       " does not fit the int32 output";
+          target[r * n + j] = kInf;
+          continue;
+        }
         target[r * n + j] = static_cast<dist_t>(d);
       }
     }
+    if (!overflow.empty()) throw OverflowError(overflow);
   });
   if (opts.predecessors) {
     out.pred.resize(out.dist.size());
     download_rows(problem.pred, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const vertex_t* staged) {
-      std::memcpy(out.pred.data() + row0 * n, staged, static_cast<std::size_t>(rows * n) * sizeof(vertex_t));
+#pragma omp parallel for schedule(static)
+      for (std::int64_t r = 0; r < rows; ++r)
+        std::memcpy(out.pred.data() + (row0 + r) * n, staged + r * n, static_cast<std::size_t>(n) * sizeof(vertex_t));
     });
     if (!broken_rows.empty()) {
       const Csr csr = to_csr(g);
