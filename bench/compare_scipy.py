@@ -77,7 +77,7 @@ def export(bench, kind, n, folder):
 
 def run_apsp(bench, names, min_time):
     """Returns {benchmark name: seconds per solve} from Google Benchmark's JSON."""
-    pattern = "^(" + "|".join(names) + ")/process_time/real_time$"
+    pattern = "^(" + "|".join(x.replace("+", r"\+") for x in names) + ")/process_time/real_time$"
     out = subprocess.run(
         [bench, f"--benchmark_filter={pattern}", "--benchmark_format=json", f"--benchmark_min_time={min_time}"],
         check=True, capture_output=True, text=True).stdout
@@ -99,12 +99,15 @@ def main():
     parser.add_argument("--repeat", type=int, default=1, help="scipy runs per case (best is kept)")
     parser.add_argument("--min-time", default="1", help="Google Benchmark --benchmark_min_time (seconds)")
     parser.add_argument("--scipy-johnson", action="store_true", help="also time scipy's johnson on the R-MAT graphs")
+    parser.add_argument("--predecessors", action="store_true",
+                        help="both sides also return predecessors (scipy return_predecessors, apsp +pred)")
     args = parser.parse_args()
 
     bench = os.path.join(args.build, "bench", "apsp_bench_cpu_solvers")
     if not os.access(bench, os.X_OK):
         sys.exit(f"compare_scipy: {bench} not found; build with -DAPSP_BUILD_BENCH=ON and Google Benchmark installed")
 
+    pred = "+pred" if args.predecessors else ""
     rows = []  # (case, side, n, m, seconds, updates)
     with tempfile.TemporaryDirectory() as folder:
         apsp_names = []
@@ -112,11 +115,11 @@ def main():
         for n in args.fw_sizes:
             path = export(bench, "dense", n, folder)
             cases.append(("floyd-warshall", "dense", n, path))
-            apsp_names.append(f"fw-blocked/dense/{n}")
+            apsp_names.append(f"fw-blocked{pred}/dense/{n}")
         for n in args.rmat_sizes:
             path = export(bench, "rmat", n, folder)
             cases.append(("dijkstra", "rmat", n, path))
-            apsp_names += [f"dijkstra/rmat/{n}", f"johnson/rmat/{n}"]
+            apsp_names += [f"dijkstra{pred}/rmat/{n}", f"johnson{pred}/rmat/{n}"]
         apsp_times = run_apsp(bench, apsp_names, args.min_time)
 
         for algorithm, kind, n, path in cases:
@@ -126,18 +129,20 @@ def main():
             case = f"{kind} n={n}"
             if algorithm == "floyd-warshall":
                 dense = scipy_dense(n, edges)
-                t = time_call(lambda: floyd_warshall(dense, directed=True), args.repeat)
+                t = time_call(lambda: floyd_warshall(dense, directed=True, return_predecessors=args.predecessors),
+                              args.repeat)
                 rows.append((case, "scipy floyd_warshall", n, m, t, n ** 3))
-                rows.append((case, "apsp fw-blocked", n, m, apsp_times[f"fw-blocked/dense/{n}"], n ** 3))
+                rows.append((case, "apsp fw-blocked" + pred, n, m, apsp_times[f"fw-blocked{pred}/dense/{n}"], n ** 3))
             else:
                 csr = scipy_csr(n, edges)
-                t = time_call(lambda: dijkstra(csr, directed=True), args.repeat)
+                t = time_call(lambda: dijkstra(csr, directed=True, return_predecessors=args.predecessors), args.repeat)
                 rows.append((case, "scipy dijkstra", n, m, t, n * m))
                 if args.scipy_johnson:
-                    tj = time_call(lambda: johnson(csr, directed=True), args.repeat)
+                    tj = time_call(lambda: johnson(csr, directed=True, return_predecessors=args.predecessors),
+                                   args.repeat)
                     rows.append((case, "scipy johnson", n, m, tj, n * m))
-                rows.append((case, "apsp dijkstra", n, m, apsp_times[f"dijkstra/rmat/{n}"], n * m))
-                rows.append((case, "apsp johnson", n, m, apsp_times[f"johnson/rmat/{n}"], n * m))
+                rows.append((case, "apsp dijkstra" + pred, n, m, apsp_times[f"dijkstra{pred}/rmat/{n}"], n * m))
+                rows.append((case, "apsp johnson" + pred, n, m, apsp_times[f"johnson{pred}/rmat/{n}"], n * m))
 
     threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
     print(f"# {time.strftime('%Y-%m-%d')}  {platform.processor() or platform.machine()}  {os.cpu_count()} CPUs  "
