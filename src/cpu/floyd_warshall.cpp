@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -40,8 +39,9 @@ struct Block {
   std::int32_t* h;
 };
 
-// Row i of `c` relaxed through pivot row k of `b`: c[j] = min(c[j], c[i][k] + b[k][j]),
-// where a = c[i][k] is read before the loop.
+// c[i][j] = min(c[i][j], a + b[k][j]) for j < len, where a is the (i, k)
+// entry of the left operand, read by the caller. Rows i of c and k of b must
+// differ (restrict); the callers skip i == k, a no-op since d[k][k] = 0.
 //
 // With predecessors the order is lexicographic on (distance, hops) and
 // pc[j] = pb[j] on improvement. Ordering by distance alone lets the blocked
@@ -85,8 +85,9 @@ template <class D, bool kPred>
 [[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t) {
   for (std::int64_t k = 0; k < kTile; ++k) {
     for (std::int64_t i = 0; i < kTile; ++i)
-      relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], hops_at<D, kPred>(t, i * kTile + k),
-                          kTile);
+      if (i != k)
+        relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], hops_at<D, kPred>(t, i * kTile + k),
+                            kTile);
     for (std::int64_t i = 0; i < kTile; ++i)
       if (t.d[i * kTile + i] < 0) return k;
   }
@@ -98,8 +99,9 @@ template <class D, bool kPred>
 [[gnu::always_inline]] inline void row_panel_body(Block<D> diag, Block<D> panel) {
   for (std::int64_t k = 0; k < kTile; ++k)
     for (std::int64_t i = 0; i < kTile; ++i)
-      relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k],
-                          hops_at<D, kPred>(diag, i * kTile + k), kTile);
+      if (i != k)
+        relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k],
+                            hops_at<D, kPred>(diag, i * kTile + k), kTile);
 }
 
 // Column panel: tile (c, r); each row is independent, pivots in order within it.
@@ -203,16 +205,18 @@ template <class D, bool kPred, int Bytes, int R, int W>
     }
 }
 
-// One tile step of a round. Returns, for the diagonal step, the pivot (within
-// the tile) whose step made a diagonal entry negative, else -1.
 enum class Step { diagonal, row_panel, column_panel, update };
 
+// One tile step of a round: `target` is updated; `left` and `right` are the
+// finished tiles it is relaxed through (the diagonal tile for the panels).
 template <class D>
 struct StepArgs {
   Step step;
   Block<D> target, left, right;
-  };
+};
 
+// Returns, for the diagonal step, the pivot (within the tile) whose step made
+// a diagonal entry negative, else -1.
 template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline std::int64_t step_body(const StepArgs<D>& s) {
   switch (s.step) {
