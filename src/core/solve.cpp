@@ -8,9 +8,10 @@
 namespace apsp {
 namespace {
 
-// Below this many vertices the whole solve (including the device start-up and
-// copies) is faster on the CPU; measured in docs/perf.md.
-constexpr std::int64_t kGpuMinVertices = 768;
+// Below this many vertices the whole solve, copies included, is faster on
+// the CPU: measured on the H100 machine (16 cores) with apsp_bench_gpu_bench
+// crossover, docs/perf.md. The GPU won from n = 1536 on R-MAT and dense graphs.
+constexpr std::int64_t kGpuMinVertices = 1536;
 
 Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
   if (opts.backend != Backend::automatic) return opts.backend;

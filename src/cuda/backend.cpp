@@ -66,7 +66,9 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, st
 template <typename T, typename Finish>
 void download_rows(const T* device, std::int64_t n, std::int64_t n_pad, cudaStream_t stream, Finish finish) {
   if (n == 0) return;
-  const std::int64_t rows_per_chunk = std::min(n, std::max<std::int64_t>(1, (std::int64_t{16} << 20) / n));
+  // 4 Mi entries (16 MiB) per chunk: page-locking is slow, so the staging
+  // stays small; two chunks keep the copy engine and the host busy at once.
+  const std::int64_t rows_per_chunk = std::min(n, std::max<std::int64_t>(1, (std::int64_t{4} << 20) / n));
   const std::size_t chunk_elems = static_cast<std::size_t>(rows_per_chunk * n);
   PinnedBuffer<T> staging[2] = {PinnedBuffer<T>(chunk_elems), PinnedBuffer<T>(chunk_elems)};
   Event copied[2];

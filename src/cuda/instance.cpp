@@ -40,7 +40,8 @@ std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m *
 // them into the matrix chunk by chunk.
 void upload_edges(const std::vector<Edge>& edges, dist_t* dist, vertex_t* pred, std::int64_t n_pad,
                   cudaStream_t stream) {
-  const std::size_t chunk = std::min<std::size_t>(edges.size(), std::size_t{1} << 22);
+  // 1 Mi edges (12 MiB) per chunk: page-locked staging is slow to allocate.
+  const std::size_t chunk = std::min<std::size_t>(edges.size(), std::size_t{1} << 20);
   if (chunk == 0) return;
   PinnedBuffer<Edge> staging[2] = {PinnedBuffer<Edge>(chunk), PinnedBuffer<Edge>(chunk)};
   DeviceBuffer<Edge> device[2] = {DeviceBuffer<Edge>(chunk), DeviceBuffer<Edge>(chunk)};
