@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <limits>
 #include <mutex>
 #include <new>
 #include <string>
@@ -45,14 +44,17 @@ dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to);
 
 [[noreturn]] void throw_out_of_memory(const char* what, std::int64_t bytes);
 
+// Bytes of an n x n matrix of `cell_bytes`-byte cells; ResourceError naming
+// `what` when that exceeds the machine's RAM plus swap (asking anyway could
+// end in the OOM killer rather than an error).
+std::size_t matrix_bytes(std::int64_t n, std::size_t cell_bytes, const char* what);
+
 // An n x n matrix of T filled with `fill`, or ResourceError naming `what`.
 template <class T>
 std::vector<T> square_matrix(std::int64_t n, T fill, const char* what) {
-  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-  if (cells > std::numeric_limits<std::size_t>::max() / sizeof(T))
-    throw_out_of_memory(what, std::numeric_limits<std::int64_t>::max());
+  const std::size_t cells = matrix_bytes(n, sizeof(T), what) / sizeof(T);
   try {
-    return std::vector<T>(static_cast<std::size_t>(cells), fill);
+    return std::vector<T>(cells, fill);
   } catch (const std::bad_alloc&) {
     throw_out_of_memory(what, static_cast<std::int64_t>(cells * sizeof(T)));
   }
@@ -73,7 +75,6 @@ class FirstError {
     }
   }
   bool stopped() const { return stop_.load(std::memory_order_relaxed); }
-  void stop() { stop_.store(true, std::memory_order_relaxed); }
   void rethrow() const {
     if (error_) std::rethrow_exception(error_);
   }

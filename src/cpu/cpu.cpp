@@ -1,10 +1,13 @@
 #include "apsp/cpu.hpp"
 
 #include <omp.h>
+#include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <new>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -79,7 +82,12 @@ void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) 
   out.dist.clear();
   out.pred.clear();
   const auto start = std::chrono::steady_clock::now();
-  algorithm.run(job, out);
+  try {
+    algorithm.run(job, out);
+  } catch (const std::bad_alloc&) {  // the n x n matrices report their own size first
+    throw ResourceError(std::string("out of memory running ") + algorithm.name + " on " +
+                        std::to_string(normalized.n) + " vertices");
+  }
   out.times.compute = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.algorithm = algorithm.name;
   out.backend = Backend::cpu;
@@ -98,6 +106,20 @@ dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to) {
 
 void throw_out_of_memory(const char* what, std::int64_t bytes) {
   throw ResourceError(std::string("cannot allocate ") + what + " (" + std::to_string(bytes) + " bytes)");
+}
+
+std::size_t matrix_bytes(std::int64_t n, std::size_t cell_bytes, const char* what) {
+  const auto cells = static_cast<unsigned __int128>(n) * static_cast<unsigned __int128>(n);
+  const unsigned __int128 bytes = cells * cell_bytes;
+  struct sysinfo info {};
+  const unsigned __int128 memory =
+      sysinfo(&info) == 0 ? static_cast<unsigned __int128>(info.totalram + info.totalswap) * info.mem_unit
+                          : std::numeric_limits<std::size_t>::max();
+  if (bytes > memory || bytes > std::numeric_limits<std::size_t>::max() - 64)
+    throw_out_of_memory(what, bytes > std::numeric_limits<std::int64_t>::max()
+                                  ? std::numeric_limits<std::int64_t>::max()
+                                  : static_cast<std::int64_t>(bytes));
+  return static_cast<std::size_t>(bytes);
 }
 
 }  // namespace detail

@@ -14,8 +14,6 @@
 // step made some d[v][v] < 0, or the vertex v outside the round's tile whose
 // d[v][v] went negative in the round (the closed walk v -> k -> v meets v once
 // and all its other cycles lie among vertices already checked).
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
@@ -266,7 +264,7 @@ struct FreeDeleter {
 
 template <class T>
 std::unique_ptr<T[], FreeDeleter> aligned_matrix(std::int64_t side, const char* what) {
-  const auto bytes = static_cast<std::size_t>(side) * static_cast<std::size_t>(side) * sizeof(T);
+  const std::size_t bytes = matrix_bytes(side, sizeof(T), what);
   void* p = std::aligned_alloc(64, std::max<std::size_t>(64, (bytes + 63) / 64 * 64));
   if (!p) throw_out_of_memory(what, static_cast<std::int64_t>(bytes));
   return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));

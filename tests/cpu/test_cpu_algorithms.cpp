@@ -148,6 +148,20 @@ TEST_P(CpuAlgorithm, WideArithmeticGivesExactDistances) {
   EXPECT_EQ(r.dist[0 * g.n + 3], 1050000000);
 }
 
+TEST_P(CpuAlgorithm, MatrixTooLargeForMemoryIsAResourceError) {
+  const std::string algorithm = GetParam();
+  Graph g;
+  g.n = 3000000;  // the n x n output alone would need 36 TB
+  g.edges = {{0, 1, 1}};
+  SCOPED_TRACE("3M vertices with " + algorithm);
+  try {
+    run(g, algorithm, false);
+    ADD_FAILURE() << "no ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot allocate"), std::string::npos) << e.what();
+  }
+}
+
 TEST_P(CpuAlgorithm, ThreadCountDoesNotChangeTheAnswer) {
   const std::string algorithm = GetParam();
   const test::Case c = standard_case("scale-free_n200_pos");
