@@ -145,7 +145,7 @@ void print_rows(const std::vector<Row>& rows, const std::string& csv) {
   if (out.tellp() == 0) out << "mode,algorithm,n,precision,seconds,updates_per_s,pct_peak,speedup,note\n";
   for (const Row& r : rows)
     out << r.mode << ',' << r.algo << ',' << r.n << ',' << r.precision << ',' << r.seconds << ',' << r.rate << ','
-        << r.pct_peak << ',' << r.speedup << ',' << r.note << '\n';
+        << r.pct_peak << ',' << r.speedup << ",\"" << r.note << "\"\n";  // notes hold commas
 }
 
 }  // namespace
