@@ -178,6 +178,21 @@ TEST(GpuProduction, DistancesBeyondInt32AreRefused) {
   EXPECT_THROW(solve_on_gpu(g, Precision::int32), OverflowError);
 }
 
+// A matrix larger than the device: a ResourceError naming the size, before
+// any device or host allocation of the matrix.
+TEST(GpuProduction, MatrixBeyondDeviceMemoryIsAResourceError) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 200000;  // 160 GB of int32 distances
+  g.edges = {{0, 1, 3}, {1, 2, 4}};
+  try {
+    solve_on_gpu(g, Precision::int32);
+    ADD_FAILURE() << "no ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("GiB of device memory"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GpuProductionSanitize, SmallCases) {
   SKIP_WITHOUT_GPU();
   for (const test::Case& c : test::tile_cases()) {
