@@ -127,6 +127,24 @@ __device__ inline int fragment_row(int ty, int r) {
   return (r < 4 ? 0 : T::kTile / 2) + ty * 4 + (r & 3);
 }
 
+// The 8 words of a fragment row or column: two int4, 64 words apart in a tile.
+__device__ __forceinline__ void load_words8(const std::int32_t* lo, const std::int32_t* hi, std::int32_t (&out)[8]) {
+  const int4 a = *reinterpret_cast<const int4*>(lo);
+  const int4 b = *reinterpret_cast<const int4*>(hi);
+  out[0] = a.x; out[1] = a.y; out[2] = a.z; out[3] = a.w;
+  out[4] = b.x; out[5] = b.y; out[6] = b.z; out[7] = b.w;
+}
+
+// c[r][x] = add_min(a[r], b[x], c[r][x]): one k-step on a thread's 8x8 fragment.
+template <class W>
+__device__ __forceinline__ void add_min_fragment(std::int32_t (&c)[8][8], const std::int32_t (&a)[8],
+                                                 const std::int32_t (&b)[8]) {
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int x = 0; x < 8; ++x) c[r][x] = W::add_min(a[r], b[x], c[r][x]);
+}
+
 // c[r][x] = add_min(A[k][row r], B[k][word x], c) over the kChunk k-rows of
 // one stage: A is kChunk x kTile words (k-major), B kChunk x kTile words.
 template <class T, class W>
@@ -134,16 +152,10 @@ __device__ __forceinline__ void chunk_product(std::int32_t (&c)[8][8], const std
                                               const std::int32_t* b_stage, int tx, int ty) {
 #pragma unroll
   for (int k = 0; k < T::kChunk; ++k) {
-    const int4 a_lo = *reinterpret_cast<const int4*>(a_stage + k * T::kTile + ty * 4);
-    const int4 a_hi = *reinterpret_cast<const int4*>(a_stage + k * T::kTile + T::kTile / 2 + ty * 4);
-    const int4 b_lo = *reinterpret_cast<const int4*>(b_stage + k * T::kTile + tx * 4);
-    const int4 b_hi = *reinterpret_cast<const int4*>(b_stage + k * T::kTile + T::kTile / 2 + tx * 4);
-    const std::int32_t a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-    const std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int x = 0; x < 8; ++x) c[r][x] = W::add_min(a[r], b[x], c[r][x]);
+    std::int32_t a[8], b[8];
+    load_words8(a_stage + k * T::kTile + ty * 4, a_stage + k * T::kTile + T::kTile / 2 + ty * 4, a);
+    load_words8(b_stage + k * T::kTile + tx * 4, b_stage + k * T::kTile + T::kTile / 2 + tx * 4, b);
+    add_min_fragment<W>(c, a, b);
   }
 }
 
@@ -368,20 +380,14 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll 1
   for (int k = 0; k < T::kTile; ++k) {
     const int buffer = k & 1;
-    const int4 a_lo = *reinterpret_cast<const int4*>(&col_k[buffer][ty * 4]);
-    const int4 a_hi = *reinterpret_cast<const int4*>(&col_k[buffer][T::kTile / 2 + ty * 4]);
-    const int4 b_lo = *reinterpret_cast<const int4*>(&row_k[buffer][tx * 4]);
-    const int4 b_hi = *reinterpret_cast<const int4*>(&row_k[buffer][T::kTile / 2 + tx * 4]);
-    const std::int32_t a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-    std::int32_t b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+    std::int32_t a[8], b[8];
+    load_words8(&col_k[buffer][ty * 4], &col_k[buffer][T::kTile / 2 + ty * 4], a);
+    load_words8(&row_k[buffer][tx * 4], &row_k[buffer][T::kTile / 2 + tx * 4], b);
     if constexpr (W::kTagged) {
 #pragma unroll
       for (int x = 0; x < 8; ++x) b[x] += k + 1;
     }
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int x = 0; x < 8; ++x) c[r][x] = __viaddmin_s32(a[r], b[x], c[r][x]);
+    add_min_fragment<Int32Words>(c, a, b);
     if (k + 1 < T::kTile) publish(k + 1, buffer ^ 1);
     __syncthreads();
   }
@@ -440,17 +446,13 @@ __global__ void __launch_bounds__(T::kThreads)
     std::int32_t a[8];
 #pragma unroll
     for (int r = 0; r < 8; ++r) a[r] = a_tile[fragment_row<T>(ty, r) * T::kPivotStride + m];
-    const int4 b_lo = *reinterpret_cast<const int4*>(b_tile + m * T::kPivotStride + tx * 4);
-    const int4 b_hi = *reinterpret_cast<const int4*>(b_tile + m * T::kPivotStride + T::kTile / 2 + tx * 4);
-    std::int32_t bv[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+    std::int32_t bv[8];
+    load_words8(b_tile + m * T::kPivotStride + tx * 4, b_tile + m * T::kPivotStride + T::kTile / 2 + tx * 4, bv);
     if constexpr (W::kTagged) {
 #pragma unroll
       for (int x = 0; x < 8; ++x) bv[x] += m + 1;
     }
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int x = 0; x < 8; ++x) c[r][x] = __viaddmin_s32(a[r], bv[x], c[r][x]);
+    add_min_fragment<Int32Words>(c, a, bv);
   }
   __syncthreads();  // everyone is done reading `panel` before it is overwritten
 #pragma unroll
