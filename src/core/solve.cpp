@@ -23,7 +23,8 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
       if (name == opts.algorithm) return Backend::cuda;
     throw UsageError("unknown algorithm '" + opts.algorithm + "'");
   }
-  if (g.n >= kGpuMinVertices && !cuda::devices().empty()) return Backend::cuda;
+  // int16 is a mode of the GPU solver: asking for it picks the GPU at any size.
+  if ((g.n >= kGpuMinVertices || opts.precision == Precision::int16) && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
 }
 
@@ -38,6 +39,9 @@ SolveResult solve(const Graph& g, const SolveOptions& opts) {
     if (!cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
     cuda::solve(normalized, opts, out);
   } else {
+    if (opts.precision == Precision::int16)
+      throw UsageError("--precision int16 is a GPU mode; the CPU computes in int32 (int64 where sums could overflow)");
+    if (opts.block.x != 0 || opts.block.y != 0) throw UsageError("--block is a GPU kernel option");
     cpu::solve(normalized, opts, out);
   }
   return out;

@@ -50,6 +50,8 @@ struct GpuAlgorithm {
   const char* name;
   int pad_multiple;  // n_pad = n rounded up to this
   bool needs_csr;
+  bool has_int16;    // honours --precision int16 (others compute in int32 only)
+  bool takes_block;  // honours --block
   void (*run)(GpuProblem&);
 };
 

@@ -165,6 +165,10 @@ std::vector<std::string> algorithms() {
 
 void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   const GpuAlgorithm& algo = find_algorithm(opts.algorithm);
+  if (opts.precision == Precision::int16 && !algo.has_int16)
+    throw UsageError(std::string("--precision int16: '") + algo.name + "' computes in int32 only (the fw solver has int16)");
+  if ((opts.block.x != 0 || opts.block.y != 0) && !algo.takes_block)
+    throw UsageError(std::string("--block: '") + algo.name + "' has a fixed block shape (only naive takes --block)");
   const std::vector<DeviceInfo> found = devices();
   if (found.empty()) throw ResourceError("no CUDA device found");
   if (opts.device < 0 || opts.device >= static_cast<int>(found.size()))

@@ -307,3 +307,22 @@ TEST(CpuBackend, AutoPicksByDensityAndWeightSigns) {
 
 }  // namespace
 }  // namespace apsp
+
+namespace apsp {
+namespace {
+
+// GPU-only options are refused on the CPU rather than silently ignored.
+TEST(CpuBackend, RefusesGpuOnlyOptions) {
+  const Graph g = test::tile_cases().front().graph;
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.precision = Precision::int16;
+  EXPECT_THROW(solve(g, o), UsageError);
+  o.precision = Precision::int32;
+  EXPECT_EQ(solve(g, o).precision, Precision::int32);
+  o.block = BlockShape{8, 8};
+  EXPECT_THROW(solve(g, o), UsageError);
+}
+
+}  // namespace
+}  // namespace apsp

@@ -193,6 +193,34 @@ TEST(GpuProduction, MatrixBeyondDeviceMemoryIsAResourceError) {
   }
 }
 
+// Options a kernel cannot honour are refused, not silently ignored.
+TEST(GpuProduction, KernelsRefuseOptionsTheyDoNotHonour) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::tile_cases().front().graph;
+  for (const std::string& name : cuda::algorithms()) {
+    SCOPED_TRACE(name);
+    const bool has_int16 = name == "fw" || name == "fw-persistent";
+    if (has_int16) {
+      EXPECT_EQ(solve_on_gpu(g, Precision::int16, name).precision, Precision::int16);
+    } else {
+      EXPECT_THROW(solve_on_gpu(g, Precision::int16, name), UsageError);
+    }
+    SolveOptions o;
+    o.backend = Backend::cuda;
+    o.algorithm = name;
+    o.block = BlockShape{8, 8};
+    if (name == "naive") {
+      EXPECT_EQ(test::first_difference(test::reference_distances(g), solve(g, o).dist, g.n), "");
+    } else {
+      EXPECT_THROW(solve(g, o), UsageError);
+    }
+  }
+  // With --backend auto, int16 chooses the GPU even for a small graph.
+  SolveOptions o;
+  o.precision = Precision::int16;
+  EXPECT_EQ(solve(g, o).backend, Backend::cuda);
+}
+
 TEST(GpuProductionSanitize, SmallCases) {
   SKIP_WITHOUT_GPU();
   for (const test::Case& c : test::tile_cases()) {
