@@ -42,6 +42,12 @@ def grouped_bars(ax, groups, series, value, label_of, log=False):
         ax.set_yscale("log")
 
 
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def plot_speedup(rows, out):
     seeds = [r for r in rows if r["mode"] == "seeds" and not r["algorithm"].startswith("fw-seq")]
     if not seeds:
@@ -54,9 +60,11 @@ def plot_speedup(rows, out):
     ax.set_ylabel("speedup over sequential FW (CPU), log scale")
     ax.set_title("Speedup of each GPU kernel over fw-seq")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "speedup.png", dpi=120)
-    plt.close(fig)
+    save(fig, out / "speedup.png")
+
+
+def throughput_label(row):
+    return f'{row["algorithm"]} {row["precision"]}{" +pred" if "predecessors" in row["note"] else ""}'
 
 
 def plot_throughput(rows, out):
@@ -65,13 +73,8 @@ def plot_throughput(rows, out):
         return
     peaks = {r["precision"]: float(r["updates_per_s"]) for r in rows if r["mode"] == "peak"}
     sizes = sorted({int(r["n"]) for r in tp})
-    labels = list(dict.fromkeys(f'{r["algorithm"]} {r["precision"]}{" +pred" if "predecessors" in r["note"] else ""}' for r in tp))
-    table, capped = {}, set()
-    for r in tp:
-        key = (f'{r["algorithm"]} {r["precision"]}{" +pred" if "predecessors" in r["note"] else ""}', int(r["n"]))
-        table[key] = float(r["updates_per_s"]) / 1e12
-        if "capped" in r["note"]:
-            capped.add(key)
+    labels = list(dict.fromkeys(throughput_label(r) for r in tp))
+    table = {(throughput_label(r), int(r["n"])): float(r["updates_per_s"]) / 1e12 for r in tp}
     fig, ax = plt.subplots(figsize=(12, 5))
     grouped_bars(ax, labels, sizes, lambda a, n: table.get((a, n)), lambda n: f"n = {n}", log=True)
     if "int32" in peaks:
@@ -79,9 +82,7 @@ def plot_throughput(rows, out):
     ax.set_ylabel("T updates/s (n^3 / t), log scale")
     ax.set_title("Throughput per kernel (capped rows are estimates from a smaller n)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "throughput.png", dpi=120)
-    plt.close(fig)
+    save(fig, out / "throughput.png")
 
 
 def plot_block_sweep(rows, out):
@@ -93,9 +94,7 @@ def plot_block_sweep(rows, out):
     ax.set_xlabel("block shape")
     ax.set_ylabel("time (ms)")
     ax.set_title(f'naive kernel, n = {sweep[0]["n"]}')
-    fig.tight_layout()
-    fig.savefig(out / "block_sweep.png", dpi=120)
-    plt.close(fig)
+    save(fig, out / "block_sweep.png")
 
 
 def plot_crossover(rows, out):
@@ -116,9 +115,7 @@ def plot_crossover(rows, out):
     ax.set_ylabel("apsp::solve wall time (ms)")
     ax.set_title("CPU or GPU: end-to-end time by size")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "crossover.png", dpi=120)
-    plt.close(fig)
+    save(fig, out / "crossover.png")
 
 
 def main(argv):
