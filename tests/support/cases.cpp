@@ -184,6 +184,14 @@ EntryCounts count_entries(const std::vector<dist_t>& d, std::int64_t n) {
   return c;
 }
 
+std::string check_progress(const std::vector<double>& fractions) {
+  if (fractions.empty()) return "no progress reported";
+  if (!std::is_sorted(fractions.begin(), fractions.end())) return "progress went backwards";
+  if (!(fractions.front() > 0.0)) return "first progress " + std::to_string(fractions.front()) + " is not above 0";
+  if (fractions.back() != 1.0) return "last progress " + std::to_string(fractions.back()) + " is not 1";
+  return {};
+}
+
 std::string check_predecessors(const Graph& g, const std::vector<dist_t>& d, const std::vector<vertex_t>& pred) {
   const std::int64_t n = g.n;
   if (pred.size() != d.size()) return "pred has " + std::to_string(pred.size()) + " entries";

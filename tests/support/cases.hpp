@@ -47,6 +47,11 @@ struct EntryCounts {
 };
 EntryCounts count_entries(const std::vector<dist_t>& d, std::int64_t n);
 
+// Empty string when the fractions a solve reported through
+// SolveOptions::progress are non-empty, non-decreasing, start above 0 and
+// end at exactly 1; else what is wrong.
+std::string check_progress(const std::vector<double>& fractions);
+
 // Empty string when every pred path i->j has weight d[i][j]; else the problem.
 std::string check_predecessors(const Graph& g, const std::vector<dist_t>& d,
                                const std::vector<vertex_t>& pred);
