@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace apsp {
 
@@ -18,10 +19,19 @@ class Error : public std::runtime_error {
 };
 
 // A bad option combination or an unknown name (algorithm, format, backend).
+// `option` names the library parameter at fault in the library's own terms
+// (the SolveOptions field: "precision", "block", "backend", "algorithm", ...),
+// or is empty. The message never quotes a command-line flag: a front end adds
+// its own spelling of `option` when it reports the error (the CLI prints
+// "--precision: <message>").
 class UsageError : public Error {
  public:
-  using Error::Error;
+  explicit UsageError(const std::string& what, std::string option = {}) : Error(what), option_(std::move(option)) {}
   ExitCode exit_code() const override { return ExitCode::usage; }
+  const std::string& option() const { return option_; }
+
+ private:
+  std::string option_;
 };
 
 // Malformed, truncated or out-of-range input. `location` is "file:line" or

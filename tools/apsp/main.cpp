@@ -44,6 +44,12 @@ int main(int argc, char** argv) {
         return static_cast<int>(apsp::ExitCode::ok);
       }
     throw apsp::UsageError("a subcommand is required: solve, gen, verify, path or info (see apsp --help)");
+  } catch (const apsp::UsageError& e) {
+    // The library names the parameter; the CLI spells it as its flag.
+    std::string option = e.option();
+    for (char& c : option)
+      if (c == '_') c = '-';
+    return report(option.empty() ? e.what() : "--" + option + ": " + e.what(), e.exit_code());
   } catch (const apsp::Error& e) {
     return report(e.what(), e.exit_code());
   } catch (const std::bad_alloc&) {

@@ -1,0 +1,75 @@
+// Result sinks: where a solver's finished rows go.
+//
+// A solver never builds the whole n x n matrix in one host vector on its own
+// account. It hands finished row blocks to a Sink, which stores them (a host
+// matrix), writes them (a file at row offsets), or drops them (a summary only).
+// Multi-GPU and distributed solvers hand each rank's rows to that rank's sink;
+// rows of one plane arrive in any order, from any thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace apsp {
+
+// Which matrix a row block belongs to.
+enum class Plane { distances, predecessors };
+
+// The element type of a row block's data. Distances are int32 (kInf =
+// unreachable) today; the real-valued weight types add float32 and float64.
+// Predecessors are always int32 (vertex_t, -1 = none).
+enum class Element { int32, float32, float64 };
+
+std::size_t element_bytes(Element e);
+const char* to_string(Element e);
+
+// Rows [first_row, first_row + rows) of one plane of an n x n matrix, in host
+// memory: row r starts at data + r * row_stride elements and holds n valid
+// elements (row_stride >= n; padding after column n is ignored). The memory
+// is the producer's and is valid only during the put() call.
+struct RowBlock {
+  Plane plane = Plane::distances;
+  Element element = Element::int32;
+  std::int64_t first_row = 0;
+  std::int64_t rows = 0;
+  std::int64_t row_stride = 0;
+  const void* data = nullptr;
+};
+
+// What a sink is told before the first row arrives.
+struct SinkLayout {
+  std::int64_t n = 0;                      // matrix order
+  Element distance_element = Element::int32;
+  bool predecessors = false;               // a predecessors plane will come too
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+
+  // Called once, before any put(). Checks that the result can be held or
+  // written (memory, disk space) and throws ResourceError naming the sizes
+  // before any heavy work starts; may allocate or create files.
+  virtual void begin(const SinkLayout& layout) = 0;
+
+  // Thread-safe: blocks of a plane arrive in any order and from any thread;
+  // every row of every announced plane arrives exactly once before commit().
+  virtual void put(const RowBlock& block) = 0;
+
+  // Called once after the last put(): makes the result visible (a file sink
+  // renames its temporary file over the target). Throws on a late I/O error.
+  virtual void commit() = 0;
+
+  // Called instead of commit() when the solve failed: drops partial output
+  // (a file sink removes its temporary file; an existing target is untouched).
+  virtual void discard() noexcept {}
+
+  // Optional zero-copy path: a sink that stores rows in host memory may expose
+  // where row `row` of `plane` lives (n elements of the layout's type, rows
+  // contiguous with stride n), so a producer can write there directly and then
+  // call put() with that same pointer, which the sink recognizes and skips.
+  // nullptr (the default) means "no such buffer; always copy through put()".
+  virtual void* row_address(Plane plane, std::int64_t row) { (void)plane; (void)row; return nullptr; }
+};
+
+}  // namespace apsp
