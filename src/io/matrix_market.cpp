@@ -97,6 +97,13 @@ Graph read_matrix_market(const InputFile& file) {
                          "; a graph needs a square one",
                      text.here());
   if (entries < 0) throw InputError("negative entry count " + std::to_string(entries), text.here());
+  // Checked before the count is used (doubled for symmetric files), so that
+  // no declared count can overflow or ask for memory the file cannot fill.
+  // The last line may lack its newline, hence the + 1.
+  if (static_cast<std::uint64_t>(entries) > (file.size() + 1) / kShortestEntryLine)
+    throw InputError("the size line declares " + std::to_string(entries) + " entries, more than the " +
+                         std::to_string(file.size()) + " bytes of the file can hold",
+                     text.here());
   const std::int64_t size_line = text.line_number();
   Graph g;
   g.n = checked_vertex_count(rows, text.here());

@@ -111,8 +111,14 @@ std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& 
     if (columns == 0) continue;
     if (rows == 0) {
       n = columns;
+      // Room for n x n cells, but never more than the file can fill: each
+      // value takes at least two bytes ("0 "), so a first row that promises
+      // more rows than the file holds costs no allocation beyond its size.
+      const std::uint64_t most_values = file.size() / 2 + 1;
+      const auto side = static_cast<std::uint64_t>(n);
+      const std::uint64_t cells = side > most_values / side ? most_values : side * side;
       try {
-        m.reserve(static_cast<std::size_t>(n * n));
+        m.reserve(static_cast<std::size_t>(cells));
       } catch (const std::bad_alloc&) {
         throw ResourceError("cannot allocate a " + std::to_string(n) + " x " + std::to_string(n) + " matrix for " +
                             file.path());

@@ -425,6 +425,20 @@ TEST_F(IoTest, MalformedMatrixMarket) {
   });
 }
 
+// Bug 9: a symmetric file doubled its declared entry count in int64 before
+// checking it; 2^62 entries overflowed (UBSan aborted). The count is now
+// checked against what the file can hold first.
+TEST_F(IoTest, MatrixMarketEntryCountBeyondTheFileIsRefused) {
+  const std::string symmetric = "%%MatrixMarket matrix coordinate pattern symmetric\n";
+  expect_input_errors({
+      {"huge_symmetric.mtx", symmetric + "2 2 4611686018427387904", ":2",
+       "4611686018427387904 entries, more than the 74 bytes of the file can hold"},
+      {"max_symmetric.mtx", symmetric + "2 2 9223372036854775807\n", ":2", "9223372036854775807 entries, more than"},
+      {"huge_general.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1000\n1 2 3\n", ":2",
+       "1000 entries, more than"},
+  });
+}
+
 TEST_F(IoTest, MalformedEdgeList) {
   expect_input_errors({
       {"token.txt", "0 1\n1 z\n", ":2", "expected an integer target vertex, found 'z'"},
@@ -491,6 +505,15 @@ TEST_F(IoTest, MalformedMatrices) {
                           {"range.txt", "0 2147483648\n1 0\n", ":1", "entry 2147483648 is outside int32"},
                       },
                       true);
+}
+
+// Bug 10: the text matrix reader reserved n x n cells as soon as it saw the
+// first row, so one row of 100000 zeros asked for 40 GB and failed with
+// ResourceError instead of reporting the missing rows.
+TEST_F(IoTest, TextMatrixWithOneLongRowReportsTheMissingRows) {
+  std::string row;
+  for (int k = 0; k < 100000; ++k) row += k ? " 0" : "0";
+  expect_input_errors({{"one_row.txt", row + "\n", ":1", "found 1 rows, expected n = 100000"}}, true);
 }
 
 TEST_F(IoTest, UnreadableFiles) {
