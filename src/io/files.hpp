@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace apsp::io::detail {
 
@@ -15,6 +16,9 @@ namespace apsp::io::detail {
 class InputFile {
  public:
   explicit InputFile(const std::string& path);
+  // Views `bytes`, which the caller keeps alive, named `name` in messages:
+  // input that is already in memory (the fuzz harnesses feed the readers so).
+  InputFile(std::string name, std::string_view bytes) : path_(std::move(name)), data_(bytes.data()), size_(bytes.size()) {}
   ~InputFile();
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;

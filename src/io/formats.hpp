@@ -9,9 +9,16 @@
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/io.hpp"
 #include "io/files.hpp"
 
 namespace apsp::io::detail {
+
+// read_graph and read_matrix on an open file: the one dispatch to the
+// readers, for files on disk and bytes in memory alike. An automatic format
+// comes from file.path()'s extension.
+Graph read_graph_from(const InputFile& file, const ReadOptions& opts);
+std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& n, Format format);
 
 Graph read_nthu_bin(const InputFile& file);
 void write_nthu_bin(const std::string& path, const Graph& g);

@@ -78,23 +78,8 @@ const char* to_string(Format f) {
 }
 
 Graph read_graph(const std::string& path, const ReadOptions& opts) {
-  const Format format = resolve(opts.format, path);
-  const detail::InputFile file(path);
-  try {
-    Graph g;
-    switch (format) {
-      case Format::automatic:
-      case Format::nthu_bin: g = detail::read_nthu_bin(file); break;
-      case Format::dimacs: g = detail::read_dimacs(file); break;
-      case Format::matrix_market: g = detail::read_matrix_market(file); break;
-      case Format::edge_list: g = detail::read_edge_list(file); break;
-      case Format::npy: g = detail::read_npy_graph(file, opts.no_edge_value); break;
-      case Format::text_matrix: g = detail::read_text_matrix_graph(file, opts.no_edge_value); break;
-    }
-    return opts.undirected ? symmetrize(g) : g;
-  } catch (const std::bad_alloc&) {
-    throw ResourceError("out of memory while reading the graph in " + path);
-  }
+  resolve(opts.format, path);  // an unknown extension fails before the file is opened
+  return detail::read_graph_from(detail::InputFile(path), opts);
 }
 
 void write_graph(const std::string& path, const Graph& g, Format format) {
@@ -127,17 +112,48 @@ void write_matrix(const std::string& path, const std::vector<std::int32_t>& m, s
 std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n, Format format) {
   const Format resolved = resolve(format, path);
   if (resolved == Format::dimacs || resolved == Format::matrix_market) not_a_matrix_format(resolved, path);
-  const detail::InputFile file(path);
+  return detail::read_matrix_from(detail::InputFile(path), n, resolved);
+}
+
+namespace detail {
+
+Graph read_graph_from(const InputFile& file, const ReadOptions& opts) {
+  const Format format = resolve(opts.format, file.path());
   try {
-    switch (resolved) {
-      case Format::npy: return detail::read_npy_matrix(file, n);
-      case Format::edge_list:
-      case Format::text_matrix: return detail::read_text_matrix(file, n);
-      default: return detail::read_bin_matrix(file, n);
+    Graph g;
+    switch (format) {
+      case Format::automatic:
+      case Format::nthu_bin: g = read_nthu_bin(file); break;
+      case Format::dimacs: g = read_dimacs(file); break;
+      case Format::matrix_market: g = read_matrix_market(file); break;
+      case Format::edge_list: g = read_edge_list(file); break;
+      case Format::npy: g = read_npy_graph(file, opts.no_edge_value); break;
+      case Format::text_matrix: g = read_text_matrix_graph(file, opts.no_edge_value); break;
     }
+    return opts.undirected ? symmetrize(g) : g;
   } catch (const std::bad_alloc&) {
-    throw ResourceError("out of memory while reading the matrix in " + path);
+    throw ResourceError("out of memory while reading the graph in " + file.path());
   }
 }
+
+std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& n, Format format) {
+  const Format resolved = resolve(format, file.path());
+  try {
+    switch (resolved) {
+      case Format::dimacs:
+      case Format::matrix_market: not_a_matrix_format(resolved, file.path());
+      case Format::npy: return read_npy_matrix(file, n);
+      case Format::edge_list:
+      case Format::text_matrix: return read_text_matrix(file, n);
+      case Format::automatic:
+      case Format::nthu_bin: return read_bin_matrix(file, n);
+    }
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("out of memory while reading the matrix in " + file.path());
+  }
+  return {};
+}
+
+}  // namespace detail
 
 }  // namespace apsp::io

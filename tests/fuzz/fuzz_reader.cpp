@@ -1,0 +1,63 @@
+// libFuzzer harness for one input reader, chosen at compile time by
+// APSP_FUZZ_FORMAT and APSP_FUZZ_MATRIX (see tests/fuzz/CMakeLists.txt): a graph format through
+// the library's own read_graph dispatch, or a distance-matrix format through
+// read_matrix. The bytes are read in place (no temporary file), so that
+// AddressSanitizer sees the exact extent of the input.
+//
+// A finding is anything but a clean result or an apsp::Error: a crash, a
+// sanitizer report, another exception type, or a result that breaks the
+// readers' contract (vertices outside 0..n-1, a matrix that is not n x n).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "io/files.hpp"
+#include "io/formats.hpp"
+
+namespace {
+
+// The reader under test: APSP_FUZZ_FORMAT names an io::Format enumerator;
+// APSP_FUZZ_MATRIX is 1 for read_matrix (a distance matrix), 0 for read_graph.
+constexpr apsp::io::Format kFormat = apsp::io::Format::APSP_FUZZ_FORMAT;
+constexpr bool kMatrix = APSP_FUZZ_MATRIX != 0;
+
+[[noreturn]] void contract_broken(const char* what) {
+  std::fprintf(stderr, "fuzz_reader: %s\n", what);
+  std::abort();
+}
+
+void check_graph(const apsp::Graph& g) {
+  if (g.n < 0 || g.n > std::numeric_limits<apsp::vertex_t>::max()) contract_broken("vertex count outside 0..int32 max");
+  for (const apsp::Edge& e : g.edges)
+    if (e.src < 0 || e.src >= g.n || e.dst < 0 || e.dst >= g.n) contract_broken("edge with a vertex outside 0..n-1");
+}
+
+void check_matrix(const std::vector<std::int32_t>& m, std::int64_t n) {
+  if (n < 0 || static_cast<std::uint64_t>(m.size()) != static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n))
+    contract_broken("matrix is not n x n");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const apsp::io::detail::InputFile file("fuzz-input", std::string_view(reinterpret_cast<const char*>(data), size));
+  try {
+    if (kMatrix) {
+      std::int64_t n = -1;
+      const std::vector<std::int32_t> m = apsp::io::detail::read_matrix_from(file, n, kFormat);
+      check_matrix(m, n);
+    } else {
+      apsp::io::ReadOptions options;
+      options.format = kFormat;
+      check_graph(apsp::io::detail::read_graph_from(file, options));
+    }
+  } catch (const apsp::Error&) {
+    // Bad input reported as the library's typed error: the expected outcome.
+  }
+  return 0;
+}
