@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,16 +26,21 @@ enum class Format {
 // Extensions (case-insensitive): .bin .gr .mtx .txt .el .edges .npy .mat .dense.
 // Matrices (write_matrix / read_matrix) use .bin, .npy, and .txt / .mat as text.
 // Edge lists: n = largest id + 1, or N from a "# vertices: N" comment if larger
-// (write_graph emits one). Dense graph inputs also take float .npy with +inf
-// for no edge; dense graph outputs use -1 for no edge and refuse -1 weights.
+// (write_graph emits one). Dense graph inputs mark "no edge" with
+// ReadOptions::no_edge_value, and with +inf in float .npy. Dense graph output:
+// .npy is float64 with +inf for no edge, so every weight reads back as
+// written; text matrices use -1 for no edge and refuse -1 weights.
 Format parse_format(const std::string& name);    // throws UsageError
 Format format_from_path(const std::string& path);  // throws UsageError for an unknown extension
 const char* to_string(Format f);
 
 struct ReadOptions {
   Format format = Format::automatic;
-  // Dense inputs (npy, text_matrix): the value meaning "no edge". The labs used -1.
-  std::int64_t no_edge_value = -1;
+  // Dense inputs (npy, text_matrix): a cell value meaning "no edge", besides
+  // +inf in float .npy, which always does. Unset: -1 in integer cells (the
+  // labs' convention) and none in float cells, where -1.0 is a weight (as in
+  // the float .npy that write_graph writes).
+  std::optional<std::int64_t> no_edge_value;
   bool undirected = false;  // add each edge both ways
 };
 
@@ -42,6 +48,14 @@ struct ReadOptions {
 // of the first problem; ResourceError if the declared size cannot be held.
 Graph read_graph(const std::string& path, const ReadOptions& opts = {});
 void write_graph(const std::string& path, const Graph& g, Format format = Format::automatic);
+// Throws UsageError when write_graph cannot write a graph of n vertices with
+// weights in min_weight..max_weight to `path` in `format`: an unknown
+// extension, a dense format beyond its size limit (16384 vertices for .npy,
+// 4096 for text), or a text matrix whose no-edge value -1 is in the range. A
+// caller can so refuse before it builds the graph; write_graph checks the
+// same on the graph it is given.
+void check_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight,
+                        Format format = Format::automatic);
 
 // Writes an n*n int32 matrix. .bin: raw row-major int32 (NTHU); .npy: int32;
 // .txt: text rows with INF for `unreachable` (refused above 4096 vertices).

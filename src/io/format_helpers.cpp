@@ -41,33 +41,46 @@ void write_edge_file(const std::string& path, const Graph& g, const std::string&
   });
 }
 
-std::vector<std::int32_t> dense_cells_for_output(const Graph& g, const std::string& path,
-                                                 std::int64_t max_vertices) {
-  check_graph_for_output(g, path);
-  if (g.n > max_vertices)
-    throw UsageError("cannot write " + path + " as a dense matrix: " + std::to_string(g.n) +
+void check_dense_size(const std::string& path, std::int64_t n, std::int64_t max_vertices) {
+  if (n > max_vertices)
+    throw UsageError("cannot write " + path + " as a dense matrix: " + std::to_string(n) +
                      " vertices exceed the limit of " + std::to_string(max_vertices) +
                      "; use .bin, .gr, .mtx or an edge list");
+}
+
+template <class Cell>
+std::vector<Cell> dense_cells_for_output(const Graph& g, const std::string& path, std::int64_t max_vertices,
+                                         Cell no_edge) {
+  check_graph_for_output(g, path);
+  check_dense_size(path, g.n, max_vertices);
   const auto n = static_cast<std::size_t>(g.n);
-  std::vector<std::int32_t> cells;
+  std::vector<Cell> cells;
   try {
-    cells.assign(n * n, kDenseNoEdge);
+    cells.assign(n * n, no_edge);
   } catch (const std::bad_alloc&) {
-    throw ResourceError("cannot allocate " + std::to_string(n * n * sizeof(std::int32_t)) +
+    throw ResourceError("cannot allocate " + std::to_string(n * n * sizeof(Cell)) +
                         " bytes for the dense matrix of " + path);
   }
   for (std::size_t v = 0; v < n; ++v) cells[v * n + v] = 0;
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
     const Edge& x = g.edges[e];
-    if (x.w == kDenseNoEdge)
-      throw UsageError("cannot write " + path + " as a dense matrix: edge " + std::to_string(e) + " (" +
-                       std::to_string(x.src) + " -> " + std::to_string(x.dst) + ") weighs " +
-                       std::to_string(kDenseNoEdge) + ", the dense formats' 'no edge' value");
-    std::int32_t& cell = cells[static_cast<std::size_t>(x.src) * n + static_cast<std::size_t>(x.dst)];
+    if (Cell(x.w) == no_edge)
+      refuse_dense_no_edge_weight(path, "edge " + std::to_string(e) + " (" + std::to_string(x.src) + " -> " +
+                                            std::to_string(x.dst) + ") weighs " + std::to_string(x.w));
+    Cell& cell = cells[static_cast<std::size_t>(x.src) * n + static_cast<std::size_t>(x.dst)];
     // The diagonal starts at 0, so only a negative self-loop changes it.
-    cell = cell == kDenseNoEdge ? x.w : std::min(cell, x.w);
+    cell = cell == no_edge ? Cell(x.w) : std::min(cell, Cell(x.w));
   }
   return cells;
+}
+
+template std::vector<double> dense_cells_for_output(const Graph&, const std::string&, std::int64_t, double);
+template std::vector<std::int32_t> dense_cells_for_output(const Graph&, const std::string&, std::int64_t,
+                                                          std::int32_t);
+
+void refuse_dense_no_edge_weight(const std::string& path, const std::string& which) {
+  throw UsageError("cannot write " + path + " as a text matrix: " + which +
+                   ", which it reads as 'no edge'; use .npy (+inf for no edge), .bin, .gr, .mtx or an edge list");
 }
 
 }  // namespace apsp::io::detail

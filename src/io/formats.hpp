@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,14 +35,20 @@ void write_matrix_market(const std::string& path, const Graph& g);
 Graph read_edge_list(const InputFile& file);
 void write_edge_list(const std::string& path, const Graph& g);
 
-Graph read_npy_graph(const InputFile& file, std::int64_t no_edge_value);
+// Dense graph readers take ReadOptions::no_edge_value as given (see io.hpp).
+Graph read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value);
 void write_npy_graph(const std::string& path, const Graph& g);
+void check_npy_graph_output(const std::string& path, std::int64_t n);
 std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n);
 void write_npy_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n);
 
-// The labs' text matrix: "n" then n rows of n integers, no_edge_value = no edge.
-Graph read_text_matrix_graph(const InputFile& file, std::int64_t no_edge_value);
+// The labs' text matrix: "n" then n rows of n integers, no_edge_value (-1
+// unless given) = no edge. Output writes -1 for no edge, so it refuses -1
+// weights, and a weight range that holds -1 up front.
+Graph read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value);
 void write_text_matrix_graph(const std::string& path, const Graph& g);
+void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight,
+                                    weight_t max_weight);
 // Result matrices as text: n rows of n values, "INF" for unreachable.
 std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& n);
 void write_text_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n,
@@ -62,19 +69,31 @@ void reserve_declared_edges(Graph& g, std::int64_t declared, std::uint64_t file_
 void write_edge_file(const std::string& path, const Graph& g, const std::string& header, std::string_view prefix,
                      int base);
 
-// Dense adjacency written by the dense graph writers: kDenseNoEdge where there
-// is no edge, 0 on the diagonal unless a negative self-loop is lighter, the
-// minimum weight of parallel edges. Throws UsageError when n exceeds
-// max_vertices or an edge weighs kDenseNoEdge (it would read back as no edge).
-inline constexpr std::int32_t kDenseNoEdge = -1;
-std::vector<std::int32_t> dense_cells_for_output(const Graph& g, const std::string& path,
-                                                 std::int64_t max_vertices);
+// Throws UsageError when a dense graph of n vertices exceeds a format's
+// max_vertices; the dense writers and check_graph_output share it.
+void check_dense_size(const std::string& path, std::int64_t n, std::int64_t max_vertices);
+
+// Dense adjacency written by the dense graph writers, n x n row-major:
+// `no_edge` where there is no edge, 0 on the diagonal unless a negative
+// self-loop is lighter, the minimum weight of parallel edges. Throws
+// UsageError when n exceeds max_vertices or an edge weighs `no_edge` (it
+// would read back as no edge; a float +inf marker never clashes). Defined for
+// Cell = double and std::int32_t.
+template <class Cell>
+std::vector<Cell> dense_cells_for_output(const Graph& g, const std::string& path, std::int64_t max_vertices,
+                                         Cell no_edge);
+// Throws the UsageError for weights (`which`: "edge 3 (0 -> 1) weighs -1",
+// "weights -3:9 include -1") that a dense format would read as no edge.
+[[noreturn]] void refuse_dense_no_edge_weight(const std::string& path, const std::string& which);
+
+// The no-edge value of integer dense cells when ReadOptions leaves it unset.
+inline constexpr std::int64_t kDefaultIntegerNoEdge = -1;
 
 // Appends the edge that dense cell (row, col) = value stands for: none for
 // no_edge_value or a non-negative diagonal. Returns false, adding nothing,
 // when the value does not fit a weight (the caller knows the location).
 inline bool add_dense_cell(Graph& g, std::int64_t row, std::int64_t col, std::int64_t value,
-                           std::int64_t no_edge_value) {
+                           std::optional<std::int64_t> no_edge_value) {
   if (value == no_edge_value || (row == col && value >= 0)) return true;
   if (value < std::numeric_limits<weight_t>::min() || value > std::numeric_limits<weight_t>::max())
     return false;

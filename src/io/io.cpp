@@ -94,6 +94,15 @@ void write_graph(const std::string& path, const Graph& g, Format format) {
   }
 }
 
+void check_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight,
+                        Format format) {
+  switch (resolve(format, path)) {
+    case Format::npy: return detail::check_npy_graph_output(path, n);
+    case Format::text_matrix: return detail::check_text_matrix_graph_output(path, n, min_weight, max_weight);
+    default: return;  // the sparse formats hold any n that fits vertex_t
+  }
+}
+
 void write_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n, Format format,
                   std::int32_t unreachable) {
   const Format resolved = resolve(format, path);

@@ -1,7 +1,9 @@
 // NumPy .npy files (format versions 1, 2 and 3) holding a 2-D square array.
 // Input: signed or unsigned integers of 1 to 8 bytes or float32/float64 with
 // integral values, C or Fortran order, little-endian; a float +inf cell means
-// no edge (graphs) or unreachable (matrices). Output: little-endian int32, C order.
+// no edge (graphs) or unreachable (matrices). Output, C order, little-endian:
+// matrices as int32; graphs as float64 with +inf for no edge, a marker no
+// int32 weight can clash with (scipy: csgraph_from_dense(a, null_value=np.inf)).
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -22,7 +24,7 @@ namespace {
 constexpr std::string_view kMagic = "\x93NUMPY";
 constexpr std::size_t kPreludeBytes = 8;  // magic and the two version bytes
 constexpr std::size_t kHeaderAlignment = 64;
-constexpr std::int64_t kGraphMaxVertices = 16384;  // a 1 GiB dense adjacency
+constexpr std::int64_t kGraphMaxVertices = 16384;  // a 2 GiB float64 dense adjacency
 
 struct NpyArray {
   char kind = 'i';  // 'i' signed integer, 'u' unsigned integer, 'f' floating point
@@ -256,9 +258,11 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
                    file.at_byte(offset));
 }
 
-void write_npy_int32(const std::string& path, const std::int32_t* cells, std::int64_t n) {
-  std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(n) + ", " +
-                       std::to_string(n) + "), }";
+// The prelude and header of a C-order n x n array of dtype `descr` ("<i4",
+// "<f8"): the bytes a file holds before the cells.
+std::string npy_header(std::string_view descr, std::int64_t n) {
+  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(n) + ", " + std::to_string(n) + "), }";
   // NumPy pads the header with spaces and ends it with '\n' so that the data is aligned.
   const std::size_t unpadded = kPreludeBytes + 2 + header.size() + 1;
   header.append((kHeaderAlignment - unpadded % kHeaderAlignment) % kHeaderAlignment, ' ');
@@ -268,17 +272,26 @@ void write_npy_int32(const std::string& path, const std::int32_t* cells, std::in
   prelude.push_back('\x00');
   prelude.push_back(static_cast<char>(header.size() & 0xff));
   prelude.push_back(static_cast<char>(header.size() >> 8));
+  return prelude + header;
+}
+
+// Writes the header of an n x n array of dtype `descr`, then the n*n cells of
+// `cell_bytes` bytes each at `cells`.
+void write_npy(const std::string& path, std::string_view descr, const void* cells, std::size_t cell_bytes,
+               std::int64_t n) {
+  const std::string header = npy_header(descr, n);
   OutputFile out(path);
-  out.write(prelude.data(), prelude.size());
   out.write(header.data(), header.size());
-  out.write(cells, static_cast<std::size_t>(n * n) * sizeof(std::int32_t));
+  out.write(cells, static_cast<std::size_t>(n * n) * cell_bytes);
   out.close();
 }
 
 }  // namespace
 
-Graph read_npy_graph(const InputFile& file, std::int64_t no_edge_value) {
+Graph read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value) {
   const NpyArray array = parse_npy(file);
+  // Integer cells have no +inf: unset, their no-edge value is the labs' -1.
+  if (array.kind != 'f' && !no_edge_value) no_edge_value = kDefaultIntegerNoEdge;
   Graph g;
   // rows*rows cells fit the file, far below 2^62 bytes, so the side fits int32.
   g.n = array.rows;
@@ -316,12 +329,15 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
 }
 
 void write_npy_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n) {
-  write_npy_int32(path, m.data(), n);
+  write_npy(path, "<i4", m.data(), sizeof(std::int32_t), n);
 }
 
 void write_npy_graph(const std::string& path, const Graph& g) {
-  const std::vector<std::int32_t> cells = dense_cells_for_output(g, path, kGraphMaxVertices);
-  write_npy_int32(path, cells.data(), g.n);
+  const std::vector<double> cells =
+      dense_cells_for_output(g, path, kGraphMaxVertices, std::numeric_limits<double>::infinity());
+  write_npy(path, "<f8", cells.data(), sizeof(double), g.n);
 }
+
+void check_npy_graph_output(const std::string& path, std::int64_t n) { check_dense_size(path, n, kGraphMaxVertices); }
 
 }  // namespace apsp::io::detail

@@ -55,7 +55,7 @@ void refuse_large_text(const std::string& path, std::int64_t n) {
 
 }  // namespace
 
-Graph read_text_matrix_graph(const InputFile& file, std::int64_t no_edge_value) {
+Graph read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value) {
   TextCursor text(file);
   TokenStream tokens(text);
   const auto count = tokens.next();
@@ -70,7 +70,7 @@ Graph read_text_matrix_graph(const InputFile& file, std::int64_t no_edge_value) 
                        text.at_last_line());
     const std::int64_t row = cell / g.n, column = cell % g.n;
     const std::int64_t value = parse_integer(*token, "matrix entry", text.here());
-    if (!add_dense_cell(g, row, column, value, no_edge_value))
+    if (!add_dense_cell(g, row, column, value, no_edge_value.value_or(kDefaultIntegerNoEdge)))
       throw InputError("entry (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
                            " is outside int32",
                        text.here());
@@ -82,11 +82,20 @@ Graph read_text_matrix_graph(const InputFile& file, std::int64_t no_edge_value) 
 }
 
 void write_text_matrix_graph(const std::string& path, const Graph& g) {
-  const std::vector<std::int32_t> cells = dense_cells_for_output(g, path, kTextMaxVertices);
+  const std::vector<std::int32_t> cells =
+      dense_cells_for_output(g, path, kTextMaxVertices, static_cast<std::int32_t>(kDefaultIntegerNoEdge));
   write_text_file(path, [&](TextWriter& text) {
     text.number(g.n).character('\n');
     write_rows(text, cells.data(), g.n, std::nullopt);
   });
+}
+
+void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight,
+                                    weight_t max_weight) {
+  check_dense_size(path, n, kTextMaxVertices);
+  if (min_weight <= kDefaultIntegerNoEdge && kDefaultIntegerNoEdge <= max_weight)
+    refuse_dense_no_edge_weight(path, "weights " + std::to_string(min_weight) + ":" + std::to_string(max_weight) +
+                                          " include " + std::to_string(kDefaultIntegerNoEdge));
 }
 
 std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& n) {

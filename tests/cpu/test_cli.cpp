@@ -460,6 +460,29 @@ TEST_F(Cli, GenIsDeterministicAndWritesWhatItSays) {
   EXPECT_EQ(io::read_graph(path("full.bin")).edges.size(), 30u * 29u);
 }
 
+// Bug 5: .npy wrote -1 for "no edge", so `gen --weights -3:9 -o g.npy` built
+// the graph and then refused to write it. Now gen -> solve through .npy gives
+// the reference distances; the text matrix, where -1 still means no edge, and
+// the dense size limits are refused before anything is generated or written.
+TEST_F(Cli, GenWithWeightMinusOneRoundTripsThroughNpy) {
+  const Graph g = generated(GraphKind::random, 80, 120, -3, 9, 21);
+  ASSERT_TRUE(std::any_of(g.edges.begin(), g.edges.end(), [](const Edge& e) { return e.w == -1; }));
+  const auto reference = test::reference_distances(g);
+  const auto counts = test::count_entries(reference, g.n);
+  ASSERT_GT(counts.finite_off_diagonal, 0);
+  ASSERT_GT(counts.unreachable, 0);
+  expect_ok("gen random -n 80 -m 120 --weights -3:9 --seed 21 -o g.npy");
+  expect_ok("solve g.npy -o d.bin --verify");
+  std::int64_t n = 0;
+  EXPECT_EQ(test::first_difference(reference, io::read_matrix(path("d.bin"), n), g.n), "");
+  expect_error("gen random -n 80 -m 120 --weights -3:9 --seed 21 -o g.mat", 1, "weights -3:9 include -1");
+  EXPECT_FALSE(fs::exists(path("g.mat")));
+  expect_error("gen random -n 4097 -m 10 --seed 1 -o big.mat", 1, "4096");
+  expect_error("gen random -n 16385 -m 10 --seed 1 -o big.npy", 1, "16384");
+  EXPECT_FALSE(fs::exists(path("big.mat")));
+  EXPECT_FALSE(fs::exists(path("big.npy")));
+}
+
 TEST_F(Cli, InfoListsBackendsAlgorithmsAndThreads) {
   const std::string info = expect_ok("info");
   for (const char* words : {"apsp ", "backends: cpu", "devices:", "algorithms (cpu): fw-seq", "johnson",

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -185,25 +186,45 @@ TEST_F(IoTest, SparseFormatsRoundTripEveryStandardCase) {
     }
 }
 
-// The dense formats keep the normalized graph; an edge of weight -1 (the
-// "no edge" value) cannot be written and is refused.
-TEST_F(IoTest, DenseFormatsRoundTripNormalizedOrRefuseNoEdgeWeight) {
-  int round_trips = 0, refusals = 0;
+// The dense formats keep the normalized graph. Bug 5: .npy wrote -1 for "no
+// edge" and so refused graphs with an edge of weight -1; it now writes float64
+// with +inf for no edge and keeps every case. The labs' text matrix still
+// means no edge by -1, so it refuses such a graph with a clear error.
+TEST_F(IoTest, DenseFormatsRoundTripNormalizedOrRefuseTextNoEdgeWeight) {
+  int npy_with_weight_minus_one = 0, text_refusals = 0, text_round_trips = 0;
   for (const auto& c : test::standard_cases())
     for (const char* extension : {".npy", ".mat"}) {
       SCOPED_TRACE(c.name + extension);
       const std::string file = path(c.name + extension);
-      if (has_weight(c.graph, -1)) {
-        expect_error<UsageError>([&] { io::write_graph(file, c.graph); }, {file, "-1"});
-        ++refusals;
+      const bool text = std::string(extension) == ".mat";
+      if (text && has_weight(c.graph, -1)) {
+        expect_error<UsageError>([&] { io::write_graph(file, c.graph); }, {file, "weighs -1", "'no edge'"});
+        ++text_refusals;
         continue;
       }
       io::write_graph(file, c.graph);
       EXPECT_EQ(graph_difference(normalize(c.graph), normalize(io::read_graph(file))), "");
-      ++round_trips;
+      npy_with_weight_minus_one += !text && has_weight(c.graph, -1);
+      text_round_trips += text;
     }
-  EXPECT_GT(round_trips, 100);
-  EXPECT_GT(refusals, 0);
+  EXPECT_GT(npy_with_weight_minus_one, 0);
+  EXPECT_GT(text_refusals, 0);
+  EXPECT_GT(text_round_trips, 100);
+}
+
+// What the .npy graph writer puts in the file: float64 with +inf for no edge,
+// a marker no weight can take.
+TEST_F(IoTest, NpyGraphOutputIsFloat64WithInfinityForNoEdge) {
+  const Graph g{3, {{0, 1, -1}, {1, 2, 7}, {2, 2, -4}, {0, 1, 3}}};
+  io::write_graph(path("g.npy"), g);
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::string expected = npy_file("<f8", false, "(3, 3)", raw_bytes<double>({0, -1, inf, inf, 0, 7, inf, inf, -4}));
+  std::ifstream written(path("g.npy"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  ASSERT_GE(bytes.size(), 9 * sizeof(double));
+  EXPECT_NE(bytes.find("'descr': '<f8'"), std::string::npos);
+  EXPECT_EQ(bytes.substr(bytes.size() - 9 * sizeof(double)), expected.substr(expected.size() - 9 * sizeof(double)));
+  EXPECT_EQ(graph_difference(Graph{3, {{0, 1, -1}, {1, 2, 7}, {2, 2, -4}}}, io::read_graph(path("g.npy"))), "");
 }
 
 TEST_F(IoTest, ExplicitFormatOverridesTheExtension) {
@@ -318,9 +339,14 @@ TEST_F(IoTest, HandWrittenDenseInputs) {
   write_file("fortran.npy", npy_file("<i8", true, "(2, 2)", raw_bytes<std::int64_t>({0, 9, 4, 0})));
   EXPECT_EQ(graph_difference(Graph{2, {{0, 1, 4}, {1, 0, 9}}}, normalize(io::read_graph(path("fortran.npy")))), "");
 
+  // Float cells: +inf is no edge, and -1.0 a weight unless no_edge_value says otherwise.
   const double inf = std::numeric_limits<double>::infinity();
   write_file("float.npy", npy_file("<f8", false, "(2,2)", raw_bytes<double>({0.0, inf, 3.0, -1.0}), 2));
-  EXPECT_EQ(graph_difference(Graph{2, {{1, 0, 3}}}, io::read_graph(path("float.npy"))), "");
+  EXPECT_EQ(graph_difference(Graph{2, {{1, 0, 3}, {1, 1, -1}}}, io::read_graph(path("float.npy"))), "");
+  io::ReadOptions minus_one_means_none;
+  minus_one_means_none.no_edge_value = -1;
+  EXPECT_EQ(graph_difference(Graph{2, {{1, 0, 3}}}, io::read_graph(path("float.npy"), minus_one_means_none)), "");
+
 
   write_file("small.npy", npy_file("|u1", false, "(2, 2)", raw_bytes<std::uint8_t>({0, 200, 255, 0})));
   EXPECT_EQ(graph_difference(Graph{2, {{0, 1, 200}, {1, 0, 255}}}, io::read_graph(path("small.npy"))), "");
@@ -554,6 +580,18 @@ TEST_F(IoTest, SizeLimitsOfTextAndDenseOutputs) {
   expect_error<UsageError>([&] { io::write_matrix(path("big.txt"), big, too_many); }, {"4096", "use .bin or .npy"});
   expect_error<UsageError>([&] { io::write_graph(path("big.mat"), Graph{too_many, {}}); }, {"big.mat", "4096"});
   expect_error<UsageError>([&] { io::write_graph(path("big.npy"), Graph{16385, {}}); }, {"big.npy", "16384"});
+  // The same limits, and the text matrix's no-edge weight, before any graph exists.
+  expect_error<UsageError>([&] { io::check_graph_output(path("big.mat"), too_many, 1, 9); }, {"big.mat", "4096"});
+  expect_error<UsageError>([&] { io::check_graph_output(path("g.data"), 16385, 1, 9, Format::npy); },
+                           {"g.data", "16384"});
+  expect_error<UsageError>([&] { io::check_graph_output(path("g.csv"), 10, 1, 9); }, {"g.csv", "extension"});
+  expect_error<UsageError>([&] { io::check_graph_output(path("g.mat"), 10, -3, 9); },
+                           {"g.mat", "weights -3:9 include -1", "use .npy"});
+  for (const char* fits : {"g.bin", "g.gr", "g.mtx", "g.txt"}) io::check_graph_output(path(fits), 100000, -9, 9);
+  io::check_graph_output(path("g.npy"), 16384, -9, 9);
+  io::check_graph_output(path("g.dense"), 4096, 0, 9);
+  io::check_graph_output(path("g.mat"), 10, -9, -2);
+  EXPECT_FALSE(fs::exists(path("big.mat")));
 }
 
 }  // namespace

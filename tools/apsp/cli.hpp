@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@ struct GraphInput {
   std::string path;
   std::string format = "auto";
   bool undirected = false;
-  std::int64_t no_edge = -1;
+  std::optional<std::int64_t> no_edge;  // unset: the readers' default (io::ReadOptions)
 };
 // Registers GRAPH (positional, named `positional_name`), --format, --undirected and --no-edge.
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name);

@@ -14,8 +14,9 @@ void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& p
   cmd.add_option(positional_name, in.path, "Graph file (.bin .gr .mtx .txt .el .edges .npy .mat .dense)")->required();
   cmd.add_option("--format", in.format, "Input format instead of the one the extension names")->capture_default_str();
   cmd.add_flag("--undirected", in.undirected, "Read every edge in both directions");
-  cmd.add_option("--no-edge", in.no_edge, "Dense inputs (.npy .mat .dense): the value that means no edge")
-      ->capture_default_str();
+  cmd.add_option("--no-edge", in.no_edge,
+                 "Dense inputs (.npy .mat .dense): the value that means no edge (default: -1 in integer "
+                 "cells; float .npy cells use +inf)");
 }
 
 LoadedGraph load_graph(const GraphInput& in) {

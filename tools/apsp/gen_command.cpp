@@ -51,7 +51,7 @@ void run_gen(GenArgs& a) {
   a.opts.kind = parse_graph_kind(a.kind);
   parse_weight_range(a.weights, a.opts);
   const io::Format format = io::parse_format(a.format);
-  if (format == io::Format::automatic) io::format_from_path(a.output);  // fail before generating
+  io::check_graph_output(a.output, a.opts.n, a.opts.w_lo, a.opts.w_hi, format);  // fail before generating
   require_memory(expected_edges(a.opts) * sizeof(Edge), "generating about " + std::to_string(static_cast<long long>(
                                                             expected_edges(a.opts))) + " edges");
   const Graph g = generate(a.opts);
