@@ -1,7 +1,7 @@
 // libFuzzer harness for one input reader, chosen at compile time by
-// APSP_FUZZ_FORMAT and APSP_FUZZ_MATRIX (see tests/fuzz/CMakeLists.txt): a graph format through
-// the library's own read_graph dispatch, or a distance-matrix format through
-// read_matrix. The bytes are read in place (no temporary file), so that
+// APSP_FUZZ_FORMAT and APSP_FUZZ_MATRIX (see tests/fuzz/CMakeLists.txt): a
+// graph format through the library's own read_graph dispatch, or a
+// distance-matrix format through read_matrix. The bytes are read in place (no temporary file), so that
 // AddressSanitizer sees the exact extent of the input.
 //
 // A finding is anything but a clean result or an apsp::Error: a crash, a
@@ -42,22 +42,35 @@ void check_matrix(const std::vector<std::int32_t>& m, std::int64_t n) {
     contract_broken("matrix is not n x n");
 }
 
+// Runs `read`; an apsp::Error is the expected outcome for bad input, so only
+// what escapes (another exception type) or aborts is a finding.
+template <class Read>
+void expect_result_or_apsp_error(Read read) {
+  try {
+    read();
+  } catch (const apsp::Error&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const apsp::io::detail::InputFile file("fuzz-input", std::string_view(reinterpret_cast<const char*>(data), size));
-  try {
-    if (kMatrix) {
+  if (kMatrix) {
+    expect_result_or_apsp_error([&] {
       std::int64_t n = -1;
       const std::vector<std::int32_t> m = apsp::io::detail::read_matrix_from(file, n, kFormat);
       check_matrix(m, n);
-    } else {
-      apsp::io::ReadOptions options;
-      options.format = kFormat;
-      check_graph(apsp::io::detail::read_graph_from(file, options));
-    }
-  } catch (const apsp::Error&) {
-    // Bad input reported as the library's typed error: the expected outcome.
+    });
+    return 0;
   }
+  // The defaults, then the other options' paths: an explicit no-edge value
+  // (which float .npy cells also honour) and undirected (each edge both ways).
+  apsp::io::ReadOptions options;
+  options.format = kFormat;
+  expect_result_or_apsp_error([&] { check_graph(apsp::io::detail::read_graph_from(file, options)); });
+  options.no_edge_value = 0;
+  options.undirected = true;
+  expect_result_or_apsp_error([&] { check_graph(apsp::io::detail::read_graph_from(file, options)); });
   return 0;
 }
