@@ -116,14 +116,14 @@ Backend parse_backend(const std::string& s) {
   if (s == "auto") return Backend::automatic;
   if (s == "cpu") return Backend::cpu;
   if (s == "cuda" || s == "gpu") return Backend::cuda;
-  throw UsageError("unknown backend '" + s + "' (expected auto, cpu or cuda)");
+  throw UsageError("unknown backend '" + s + "' (expected auto, cpu or cuda)", "backend");
 }
 
 Precision parse_precision(const std::string& s) {
   if (s == "auto") return Precision::automatic;
   if (s == "int32") return Precision::int32;
   if (s == "int16") return Precision::int16;
-  throw UsageError("unknown precision '" + s + "' (expected auto, int32 or int16)");
+  throw UsageError("unknown precision '" + s + "' (expected auto, int32 or int16)", "precision");
 }
 
 }  // namespace apsp

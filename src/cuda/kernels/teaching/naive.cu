@@ -38,7 +38,8 @@ dim3 naive_block(const BlockShape& requested) {
   for (int side : kNaiveSides)
     if (requested.x == side && requested.y == side) return dim3(side, side);
   throw UsageError("naive: block " + std::to_string(requested.x) + "x" + std::to_string(requested.y) +
-                   " is not supported (expected 4x4, 8x8, 16x16 or 32x32)");
+                       " is not supported (expected 4x4, 8x8, 16x16 or 32x32)",
+                   "block");
 }
 
 }  // namespace
