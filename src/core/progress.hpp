@@ -21,6 +21,8 @@ class ProgressMeter {
   ProgressMeter(const ProgressMeter&) = delete;
   ProgressMeter& operator=(const ProgressMeter&) = delete;
 
+  // False when nobody listens: stages then skip reporting (and any wait for it).
+  bool active() const { return static_cast<bool>(callback_); }
   double shown() const { return shown_; }
   // Shows `fraction` (of the whole solve) unless it is not past what is shown.
   void show(double fraction) {
@@ -40,13 +42,14 @@ class ProgressMeter {
 };
 
 // The part [from, to] of the bar that one stage of a solve covers. A default
-// span reports nowhere. Copyable; it refers to a meter that outlives it.
+// span, or one over a meter nobody listens to, is false and reports nowhere.
+// Copyable; it refers to a meter that outlives it.
 class ProgressSpan {
  public:
   ProgressSpan() = default;
   ProgressSpan(ProgressMeter* meter, double from, double to) : meter_(meter), from_(from), to_(to) {}
 
-  explicit operator bool() const { return meter_ != nullptr; }
+  explicit operator bool() const { return meter_ != nullptr && meter_->active(); }
   // `fraction` (0..1) of this stage is done.
   void report(double fraction) const {
     if (meter_) meter_->show(from_ + (to_ - from_) * fraction);
