@@ -1,6 +1,10 @@
 // GPU benchmark: the seeds' tables and throughput against a peak measured in
 // the same run. Times with CUDA events around device-resident runs (warm-up
-// first, medians of repeats); end-to-end rows go through apsp::solve.
+// first, medians of repeats); end-to-end rows go through apsp::solve. Every
+// device-resident configuration checks its result once, untimed: the range
+// certificate, then apsp::verify (and verify_predecessors). Algorithms and
+// their traits come from the registry; internal headers through the
+// apsp::internal CMake target.
 //
 //   apsp_bench_gpu_bench peak
 //   apsp_bench_gpu_bench throughput --sizes 8192,16384,32768 --algos fw,blocked-64 [--precision int16]
@@ -19,10 +23,13 @@
 
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
-#include "cuda/algorithm.cuh"
-#include "cuda/check.cuh"
-#include "cuda/instance.cuh"
-#include "cuda/memory.cuh"
+#include "apsp/registry.hpp"
+#include "core/algorithm_checks.hpp"
+#include "cuda/algorithm.hpp"
+#include "cuda/certificate.hpp"
+#include "cuda/check.hpp"
+#include "cuda/instance.hpp"
+#include "cuda/memory.hpp"
 #include "gpu_peak.cuh"
 
 namespace {
@@ -69,8 +76,8 @@ Peak measure_peak() { return Peak{measure_peak_kind<false>(), measure_peak_kind<
 
 const GpuAlgorithm& algorithm(const std::string& name) {
   for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
-    if (name == a.name) return a;
-  throw apsp::UsageError("unknown GPU algorithm " + name);
+    if (name == a.info.name) return a;
+  throw apsp::UsageError("unknown GPU algorithm " + name, "algos");
 }
 
 apsp::Graph bench_graph(std::int64_t n, std::uint64_t seed) {
@@ -89,6 +96,28 @@ struct Timing {
   double min_s = 0;
   apsp::Precision precision = apsp::Precision::int32;
 };
+
+// The top-left n x n block of an n_pad x n_pad device matrix, on the host.
+template <typename T>
+std::vector<T> download(const T* device, std::int64_t n, std::int64_t n_pad) {
+  std::vector<T> host(static_cast<std::size_t>(n * n));
+  APSP_CUDA_CHECK(cudaMemcpy2D(host.data(), sizeof(T) * n, device, sizeof(T) * n_pad, sizeof(T) * n, n,
+                               cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Checks the result a run left on the device: the range certificate (as the
+// dispatcher runs it), then the O(n m) certificate of apsp::verify on the
+// host, and the predecessors. Throws apsp::Error naming the configuration.
+void check_result(const apsp::Graph& g, DeviceInstance& instance, const apsp::cuda::GpuProblem& p,
+                  const std::string& configuration) {
+  if (!instance.certificate().holds(apsp::cuda::RangeView<apsp::dist_t>{p.dist, p.n, p.n_pad, 0, apsp::kInf}))
+    throw apsp::Error(configuration + ": the range certificate fails");
+  const std::vector<apsp::dist_t> dist = download(p.dist, p.n, p.n_pad);
+  apsp::VerifyReport report = apsp::verify(g, dist);
+  if (report.ok && p.pred) report = apsp::verify_predecessors(g, dist, download(p.pred, p.n, p.n_pad));
+  if (!report.ok) throw apsp::Error(configuration + ": verify fails: " + report.first_violation);
+}
 
 Timing time_device(const apsp::Graph& g, const GpuAlgorithm& algo, const apsp::SolveOptions& opts, int warmup,
                    int reps) {
@@ -109,6 +138,10 @@ Timing time_device(const apsp::Graph& g, const GpuAlgorithm& algo, const apsp::S
     const double s = apsp::cuda::elapsed_ms(begin, end) / 1e3;
     t.precision = p.used_precision;
     if (rep >= warmup) seconds.push_back(s);
+    if (rep == 0)
+      check_result(g, instance, p,
+                   std::string(algo.info.name) + " at n = " + std::to_string(g.n) + " in " +
+                       apsp::to_string(p.used_precision) + (opts.predecessors ? " with predecessors" : ""));
   }
   std::sort(seconds.begin(), seconds.end());
   t.median_s = seconds[seconds.size() / 2];
@@ -118,9 +151,9 @@ Timing time_device(const apsp::Graph& g, const GpuAlgorithm& algo, const apsp::S
 
 double cube(std::int64_t n) { return double(n) * double(n) * double(n); }
 
-// Work in "updates" for the rate column: n^3 for every FW-type algorithm
-// (min-plus squaring does log2(n) times more, Harish is not n^3 at all; the
-// column still reports n^3 / t so the rows compare as solvers).
+// Work in "updates" for the rate column: n^3 for every algorithm, so the rows
+// compare as solvers; the registry's work class notes the ones that do other
+// work (min-plus squaring log2(n) times more, per-source searches O(n m)).
 struct Row {
   std::string mode, algo, note;
   std::int64_t n = 0;
@@ -193,16 +226,18 @@ int main(int argc, char** argv) {
     rows.push_back(Row{"peak", "viaddmin_s16x2", "measured", 0, "int16", 0, peak.packed16_measured,
                        100 * peak.packed16_measured / peak.packed16(), 0});
     if (algos.empty())
-      for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table()) algos.emplace_back(a.name);
+      for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
+        if (!predecessors || a.info.takes_predecessors) algos.emplace_back(a.info.name);
     apsp::SolveOptions opts;
     opts.precision = apsp::parse_precision(precision);
     opts.predecessors = predecessors;
 
     auto rate_row = [&](const std::string& mode, const std::string& name, std::int64_t n, const Timing& t) {
       std::string note = predecessors ? "with predecessors" : "";
-      // The rate column is n^3 / t for every row; these two do other work.
-      if (name == "harish") note += std::string(note.empty() ? "" : "; ") + "O(n*m) work, not n^3";
-      if (name == "minplus-squaring") note += std::string(note.empty() ? "" : "; ") + "O(n^3 log n) work";
+      // The rate column is n^3 / t for every row; these do other work.
+      const apsp::Work work = algorithm(name).info.work;
+      if (work == apsp::Work::per_source) note += std::string(note.empty() ? "" : "; ") + "O(n*m) work, not n^3";
+      if (work == apsp::Work::cubic_log) note += std::string(note.empty() ? "" : "; ") + "O(n^3 log n) work";
       Row r{mode, name, note, n, apsp::to_string(t.precision), t.median_s, cube(n) / t.median_s, 0, 0};
       r.pct_peak = 100 * r.rate / (t.precision == apsp::Precision::int16 ? peak.packed16() : peak.int32);
       return r;
@@ -211,6 +246,7 @@ int main(int argc, char** argv) {
     // estimate exceeds the cap; such rows carry the estimate, marked.
     auto measured = [&](const std::string& mode, const std::string& name, std::int64_t n) {
       const GpuAlgorithm& a = algorithm(name);
+      apsp::require_options_honoured(name, apsp::Backend::cuda, opts);
       const std::int64_t probe_n = std::min<std::int64_t>(n, 2048);
       const Timing probe = time_device(bench_graph(probe_n, seed), a, opts, 1, 1);
       const double predicted = probe.median_s * cube(n) / cube(probe_n);

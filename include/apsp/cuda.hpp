@@ -16,14 +16,16 @@ struct DeviceInfo {
   int sm_minor = 0;
   int multiprocessors = 0;
   std::size_t total_memory = 0;
-  std::size_t free_memory = 0;
 };
 
 bool compiled_in();
-// Devices visible now; empty without CUDA or without a GPU (never throws for "no device").
-std::vector<DeviceInfo> devices();
+// The devices this process sees, enumerated once, from their properties:
+// creates no context on any of them. Empty without CUDA or without a GPU
+// (never throws for "no device").
+const std::vector<DeviceInfo>& devices();
 
-// Kernel names selectable with --backend cuda --algo NAME (without "auto").
+// Kernel names selectable with Backend::cuda (without "auto"); their traits
+// are in the registry (apsp/registry.hpp).
 std::vector<std::string> algorithms();
 
 // Runs a named GPU algorithm ("auto" = the production solver "fw").

@@ -63,6 +63,15 @@ class OverflowError : public InputError {
   using InputError::InputError;
 };
 
+// The arithmetic of one backend cannot hold this graph's distances, which may
+// still fit the int32 output: the GPU computes Johnson-reweighted distances
+// in int32 and certifies the range afterwards. The CPU, computing in int64,
+// may solve the graph; solve() with Backend::automatic falls back to it.
+class ArithmeticRangeError : public OverflowError {
+ public:
+  using OverflowError::OverflowError;
+};
+
 // Out of host or device memory, or another resource limit (no device, etc.).
 class ResourceError : public Error {
  public:

@@ -46,6 +46,9 @@ struct SolveResult {
   Backend backend = Backend::cpu;
   Precision precision = Precision::int32;  // arithmetic width actually used
   StageTimes times;
+  // One line about how the result was reached when it is not the plain
+  // choice, e.g. why the GPU handed the graph to the CPU; empty otherwise.
+  std::string note;
 };
 
 // Solves APSP. The graph need not be normalized. Throws apsp::Error subtypes.

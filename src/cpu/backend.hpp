@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
 
 namespace apsp::cpu::detail {
@@ -89,6 +90,15 @@ class FirstError {
 // none and `potentials` is given, it receives h with w(u,v) + h[u] - h[v] >= 0
 // for every edge (Johnson's reweighting).
 std::int64_t find_negative_cycle(const Csr& c, std::vector<std::int64_t>* potentials);
+
+// One line of the CPU half of the algorithm registry: the public traits and
+// the run function.
+struct CpuAlgorithm {
+  AlgorithmInfo info;
+  void (*run)(const Job&, SolveResult&);
+};
+// Every CPU algorithm, in the order `apsp info` lists them.
+const std::vector<CpuAlgorithm>& cpu_algorithm_table();
 
 // The algorithms. Each fills out.dist (and out.pred when job.predecessors).
 void fw_seq(const Job& job, SolveResult& out);

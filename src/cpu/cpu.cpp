@@ -11,23 +11,11 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/algorithm_checks.hpp"
 #include "cpu/backend.hpp"
 
 namespace apsp::cpu {
 namespace {
-
-struct Algorithm {
-  const char* name;
-  void (*run)(const detail::Job&, SolveResult&);
-};
-
-constexpr Algorithm kAlgorithms[] = {
-    {"fw-seq", detail::fw_seq},
-    {"fw-blocked", detail::fw_blocked},
-    {"dijkstra", detail::dijkstra},
-    {"bellman-ford", detail::bellman_ford},
-    {"johnson", detail::johnson},
-};
 
 // Cost model behind "auto", fitted on the 2-core development machine with
 // both threads (docs/perf.md, "Crossover"): one search per source costs about
@@ -41,19 +29,17 @@ constexpr double kSearchPerDoubling = 10.3;
 constexpr double kFwPerRelaxation = 0.015;
 constexpr double kJohnsonFactor = 1.15;
 
-const Algorithm& find(const std::string& name) {
-  for (const Algorithm& a : kAlgorithms)
-    if (name == a.name) return a;
-  std::string known;
-  for (const Algorithm& a : kAlgorithms) known += std::string(known.empty() ? "" : ", ") + a.name;
-  throw UsageError("unknown CPU algorithm '" + name + "' (expected auto, " + known + ")");
+const detail::CpuAlgorithm& find(const std::string& name) {
+  for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table())
+    if (name == a.info.name) return a;
+  throw_unknown_algorithm(name, Backend::cpu);
 }
 
 }  // namespace
 
 std::vector<std::string> algorithms() {
   std::vector<std::string> names;
-  for (const Algorithm& a : kAlgorithms) names.emplace_back(a.name);
+  for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table()) names.emplace_back(a.info.name);
   return names;
 }
 
@@ -68,10 +54,11 @@ std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
 }
 
 void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) {
-  if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads));
+  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  require_options_honoured(opts.algorithm, Backend::cpu, opts);
   const WeightStats stats = weight_stats(normalized);
   const std::string name = opts.algorithm == "auto" ? choose_algorithm(normalized, stats) : opts.algorithm;
-  const Algorithm& algorithm = find(name);
+  const detail::CpuAlgorithm& algorithm = find(name);
   const detail::Job job{normalized,
                         stats,
                         fits_int32_arithmetic(normalized, stats),
@@ -85,16 +72,28 @@ void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) 
   try {
     algorithm.run(job, out);
   } catch (const std::bad_alloc&) {  // the n x n matrices report their own size first
-    throw ResourceError(std::string("out of memory running ") + algorithm.name + " on " +
+    throw ResourceError(std::string("out of memory running ") + algorithm.info.name + " on " +
                         std::to_string(normalized.n) + " vertices");
   }
   out.times.compute = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.algorithm = algorithm.name;
+  out.algorithm = algorithm.info.name;
   out.backend = Backend::cpu;
   out.precision = Precision::int32;
 }
 
 namespace detail {
+
+const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
+  // {name, backend, work, role, predecessors, int16, block, available}, run
+  static const std::vector<CpuAlgorithm> table = {
+      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true}, fw_seq},
+      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true}, fw_blocked},
+      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true}, dijkstra},
+      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true}, bellman_ford},
+      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true}, johnson},
+  };
+  return table;
+}
 
 dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to) {
   if (value >= kInf || value <= -kInf)

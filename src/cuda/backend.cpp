@@ -1,6 +1,7 @@
 // Host dispatch of the CUDA backend: device checks, Johnson reweighting,
-// building the matrix on the device, running the chosen algorithm, and the
-// chunked, pinned download. Contains no kernels.
+// building the matrix on the device, running the chosen algorithm, the
+// certificates of its result, and the chunked, pinned download. Contains no
+// kernels and nothing particular to one algorithm.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -9,24 +10,27 @@
 #include <limits>
 #include <string>
 
-#include "algorithm.cuh"
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
-#include "check.cuh"
-#include "instance.cuh"
-#include "matrix_setup.cuh"
-#include "memory.cuh"
+#include "apsp/registry.hpp"
+#include "core/algorithm_checks.hpp"
+#include "core/progress.hpp"
+#include "cuda/algorithm.hpp"
+#include "cuda/certificate.hpp"
+#include "cuda/check.hpp"
+#include "cuda/instance.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/testing.hpp"
 
 namespace apsp::cuda {
 namespace {
 
-const GpuAlgorithm& find_algorithm(const std::string& name) {
-  const std::string wanted = name == "auto" ? "fw" : name;
+// The registry line of `name`; "auto" is the production solver.
+const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
+  const std::string wanted = name == "auto" ? gpu_auto_algorithm()->name : name;
   for (const GpuAlgorithm& a : gpu_algorithm_table())
-    if (wanted == a.name) return a;
-  std::string known;
-  for (const GpuAlgorithm& a : gpu_algorithm_table()) known += std::string(known.empty() ? "" : ", ") + a.name;
-  throw UsageError("unknown CUDA algorithm '" + name + "' (expected auto, " + known + ")");
+    if (wanted == a.info.name) return a;
+  throw_unknown_algorithm(name, Backend::cuda);
 }
 
 // Twice the largest hop distance seen by breadth-first searches from two
@@ -125,63 +129,63 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 bool compiled_in() { return true; }
 
-std::vector<DeviceInfo> devices() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return {};
-  }
-  std::vector<DeviceInfo> out;
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
+const std::vector<DeviceInfo>& devices() {
+  // Properties only: enumerating creates no context on any device, and the
+  // devices a process sees do not change, so once is enough.
+  static const std::vector<DeviceInfo> found = [] {
+    std::vector<DeviceInfo> out;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
       cudaGetLastError();
-      continue;
+      return out;
     }
-    DeviceInfo info;
-    info.ordinal = d;
-    info.name = prop.name;
-    info.sm_major = prop.major;
-    info.sm_minor = prop.minor;
-    info.multiprocessors = prop.multiProcessorCount;
-    info.total_memory = prop.totalGlobalMem;
-    int previous = 0;
-    if (cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(d) == cudaSuccess) {
-      std::size_t free_bytes = 0, total_bytes = 0;
-      if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) info.free_memory = free_bytes;
-      cudaSetDevice(previous);
+    for (int d = 0; d < count; ++d) {
+      cudaDeviceProp prop{};
+      if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
+        cudaGetLastError();
+        continue;
+      }
+      DeviceInfo info;
+      info.ordinal = d;
+      info.name = prop.name;
+      info.sm_major = prop.major;
+      info.sm_minor = prop.minor;
+      info.multiprocessors = prop.multiProcessorCount;
+      info.total_memory = prop.totalGlobalMem;
+      out.push_back(info);
     }
-    cudaGetLastError();
-    out.push_back(info);
-  }
-  return out;
+    return out;
+  }();
+  return found;
 }
 
 std::vector<std::string> algorithms() {
   std::vector<std::string> names;
-  for (const GpuAlgorithm& a : gpu_algorithm_table()) names.emplace_back(a.name);
+  for (const GpuAlgorithm& a : gpu_algorithm_table()) names.emplace_back(a.info.name);
   return names;
 }
 
 void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
-  const GpuAlgorithm& algo = find_algorithm(opts.algorithm);
-  if (opts.precision == Precision::int16 && !algo.has_int16)
-    throw UsageError(std::string("--precision int16: '") + algo.name + "' computes in int32 only (the fw solver has int16)");
-  if ((opts.block.x != 0 || opts.block.y != 0) && !algo.takes_block)
-    throw UsageError(std::string("--block: '") + algo.name + "' has a fixed block shape (only naive takes --block)");
-  const std::vector<DeviceInfo> found = devices();
+  const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
+  require_options_honoured(algo.info.name, Backend::cuda, opts);
+  const std::vector<DeviceInfo>& found = devices();
   if (found.empty()) throw ResourceError("no CUDA device found");
   if (opts.device < 0 || opts.device >= static_cast<int>(found.size()))
     throw UsageError("CUDA device " + std::to_string(opts.device) + " does not exist (found " +
-                     std::to_string(found.size()) + ")");
+                         std::to_string(found.size()) + ")",
+                     "device");
   APSP_CUDA_CHECK(cudaSetDevice(opts.device));
-  out.algorithm = algo.name;
+  out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
   const std::int64_t n = g.n;
   out.n = n;
   out.dist.clear();
   out.pred.clear();
-  if (n == 0) return;
+  ProgressMeter meter(opts.progress);
+  if (n == 0) {
+    meter.finish();
+    return;
+  }
 
   Stream stream;
   const auto upload_start = std::chrono::steady_clock::now();
@@ -190,7 +194,7 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   GpuProblem problem = instance.problem();
   problem.block = opts.block;
   problem.precision = opts.precision;
-  problem.progress = opts.progress;
+  problem.progress = meter.whole();
   if (opts.precision == Precision::automatic)
     problem.distance_estimate = estimate_largest_distance(instance.reweighted().edges, n, problem.max_weight);
   Event compute_begin, compute_end;
@@ -200,15 +204,19 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   out.times.compute = elapsed_ms(compute_begin, compute_end) / 1000.0;
   out.precision = problem.used_precision;
 
-  // Non-negative weights: a true distance >= kInf would leave some prefix of
-  // its path with a distance in [kInf - max_weight, kInf), so none there
-  // proves every finite entry exact and every kInf entry unreachable.
+  // The range certificate (range_rule.hpp): every algorithm computed in
+  // int32 with kInf as infinity, or certified a narrower width itself.
   const Reweighted& rw = instance.reweighted();
   const std::int64_t n_pad = problem.n_pad;
-  const int largest = max_finite_entry(problem.dist, n, n_pad, stream.get());
-  if (largest >= kInf - rw.max_weight)
-    throw OverflowError("a shortest-path distance may reach " + std::to_string(largest) +
-                        ", beyond the GPU's int32 range; use --backend cpu");
+  const RangeView<dist_t> result{problem.dist, n, n_pad, 0, kInf};
+  if (!instance.certificate().holds(result)) {
+    // Without potentials the GPU's distances are the true ones: the output
+    // cannot hold them either. With them, the CPU's int64 may.
+    const std::string what = "a shortest-path distance" + std::string(rw.potential.empty() ? "" : " of the Johnson-reweighted graph") +
+                             " reaches " + std::to_string(kInf) + " or more";
+    if (rw.potential.empty()) throw OverflowError(what + ", beyond the int32 output range");
+    throw ArithmeticRangeError(what + ", beyond the GPU's int32 arithmetic (the CPU backend computes in int64)");
+  }
 
   const std::vector<std::int64_t> broken_rows =
       opts.predecessors ? rows_with_broken_predecessors(problem.pred, n, n_pad, stream.get()) : std::vector<std::int64_t>{};
@@ -260,9 +268,11 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
       const Csr csr = to_csr(g);
 #pragma omp parallel for schedule(dynamic)
       for (std::size_t r = 0; r < broken_rows.size(); ++r) rebuild_predecessor_row(csr, out.dist, broken_rows[r], out.pred);
+      testing::hooks.repaired_rows += static_cast<std::int64_t>(broken_rows.size());
     }
   }
   out.times.device_to_host = seconds_since(download_start);
+  meter.finish();
 }
 
 }  // namespace apsp::cuda

@@ -1,4 +1,4 @@
-#include "instance.cuh"
+#include "cuda/instance.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,8 +6,8 @@
 
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
-#include "check.cuh"
-#include "matrix_setup.cuh"
+#include "cuda/check.hpp"
+#include "cuda/device_matrix.hpp"
 
 namespace apsp::cuda {
 
@@ -24,8 +24,9 @@ Reweighted reweight(const Graph& g) {
   for (const Edge& e : g.edges) {
     const std::int64_t w = std::int64_t{e.w} + r.potential[e.src] - r.potential[e.dst];
     if (w >= kInf)
-      throw OverflowError("edge " + std::to_string(e.src) + "->" + std::to_string(e.dst) +
-                          ": reweighted weight " + std::to_string(w) + " exceeds the GPU's int32 range; use --backend cpu");
+      throw ArithmeticRangeError("edge " + std::to_string(e.src) + "->" + std::to_string(e.dst) +
+                                 ": its Johnson-reweighted weight " + std::to_string(w) +
+                                 " does not fit the GPU's int32 arithmetic (the CPU backend computes in int64)");
     r.edges.push_back(Edge{e.src, e.dst, static_cast<weight_t>(w)});
     r.max_weight = std::max<weight_t>(r.max_weight, static_cast<weight_t>(w));
   }
@@ -64,7 +65,11 @@ void upload_edges(const std::vector<Edge>& edges, dist_t* dist, vertex_t* pred, 
 
 DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool predecessors, cudaStream_t stream,
                                bool keep_pristine)
-    : reweighted_(reweight(g)), n_(g.n), n_pad_(round_up(g.n, algo.pad_multiple)), stream_(stream) {
+    : reweighted_(reweight(g)),
+      n_(g.n),
+      n_pad_(round_up(g.n, algo.pad_multiple)),
+      stream_(stream),
+      certificate_(reweighted_.edges, g.n, reweighted_.max_weight, stream) {
   const std::size_t cells = static_cast<std::size_t>(n_pad_) * static_cast<std::size_t>(n_pad_);
   const std::size_t csr_bytes = algo.needs_csr ? (static_cast<std::size_t>(n_) + 1) * 8 + reweighted_.edges.size() * 8 : 0;
   const std::size_t copies = (keep_pristine ? 2 : 1);
@@ -102,7 +107,7 @@ DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool pr
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-GpuProblem DeviceInstance::problem() const {
+GpuProblem DeviceInstance::problem() {
   GpuProblem p;
   p.dist = dist_.get();
   p.pred = pred_.get();
@@ -111,6 +116,8 @@ GpuProblem DeviceInstance::problem() const {
   p.csr = csr_;
   p.max_weight = reweighted_.max_weight;
   p.stream = stream_;
+  p.edges = &reweighted_.edges;
+  p.certificate = &certificate_;
   return p;
 }
 

@@ -6,7 +6,11 @@
 namespace apsp::cuda {
 
 bool compiled_in() { return false; }
-std::vector<DeviceInfo> devices() { return {}; }
+const std::vector<DeviceInfo>& devices() {
+  static const std::vector<DeviceInfo> none;
+  return none;
+}
+
 std::vector<std::string> algorithms() { return {}; }
 
 void solve(const Graph&, const SolveOptions&, SolveResult&) {

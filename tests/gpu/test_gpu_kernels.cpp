@@ -1,6 +1,6 @@
-// The seeds' GPU kernel family (every CUDA algorithm but the production solvers)
-// through apsp::solve, against the independent int64 reference of
-// tests/support, with and without predecessors. Every test skips cleanly
+// Every GPU algorithm of the registry through apsp::solve, against the
+// independent int64 reference of tests/support, with and without
+// predecessors where the algorithm takes them. Every test skips cleanly
 // without a CUDA device. Tests named *Sanitize* are the small runs that
 // scripts/gpu-check --sanitize repeats under compute-sanitizer.
 #include <gtest/gtest.h>
@@ -14,18 +14,25 @@
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
+#include "gpu_support.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {
 namespace {
 
+// The registry's GPU algorithms, by name.
 const std::vector<std::string>& family() {
-  static const std::vector<std::string> names = {
-      "naive",       "coalesced",        "segmented", "shared-rowcol", "shared-row",  // one launch per pivot
-      "tran-double", "minplus-squaring", "harish",    "blocked-32",    "blocked-64"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> found;
+    for (const AlgorithmInfo& a : test::gpu_algorithms()) found.emplace_back(a.name);
+    return found;
+  }();
   return names;
 }
+
+const AlgorithmInfo& traits(const std::string& algorithm) { return *find_algorithm(algorithm); }
 
 // Reference distances, computed once per case (cases are named uniquely by seed).
 const std::vector<dist_t>& reference_for(const test::Case& c) {
@@ -35,24 +42,17 @@ const std::vector<dist_t>& reference_for(const test::Case& c) {
   return found->second;
 }
 
-SolveOptions gpu_options(const std::string& algorithm, bool predecessors, BlockShape block = {}) {
-  SolveOptions opts;
-  opts.backend = Backend::cuda;
-  opts.algorithm = algorithm;
-  opts.predecessors = predecessors;
-  opts.block = block;
-  return opts;
-}
-
-// Solves `c` with `algorithm` and compares everything with the reference.
+// Solves `c` with `algorithm` and compares everything with the reference;
+// predecessors only where the algorithm takes them.
 void expect_matches_reference(const test::Case& c, const std::string& algorithm, bool predecessors,
                               BlockShape block = {}) {
+  predecessors = predecessors && traits(algorithm).takes_predecessors;
   SCOPED_TRACE(algorithm + " on " + c.name + (predecessors ? " with predecessors" : "") + " block " +
                std::to_string(block.x) + "x" + std::to_string(block.y));
-  const SolveResult r = solve(c.graph, gpu_options(algorithm, predecessors, block));
+  const SolveResult r = solve(c.graph, test::on_gpu(algorithm, Precision::automatic, predecessors, block));
   EXPECT_EQ(r.algorithm, algorithm);
   EXPECT_EQ(r.backend, Backend::cuda);
-  EXPECT_EQ(r.precision, Precision::int32);
+  if (!traits(algorithm).takes_int16) EXPECT_EQ(r.precision, Precision::int32);
   const std::int64_t n = c.graph.n;
   ASSERT_EQ(test::first_difference(reference_for(c), r.dist, n), "");
   // Every case has an edge 0->1 and, from n = 3 on, a vertex nothing reaches.
@@ -113,31 +113,21 @@ test::Case sanitize_case() {
 class GpuKernelFamily : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GpuKernelFamily, StandardCasesMatchReference) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   expect_cases_match_reference(standard_subset(), GetParam());
 }
 
 TEST_P(GpuKernelFamily, TileCasesMatchReference) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   expect_cases_match_reference(tile_subset(), GetParam());
 }
 
 TEST_P(GpuKernelFamily, NegativeCycleThrows) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   const test::Case c = test::negative_cycle_case(40, 7);
   SCOPED_TRACE(GetParam() + " on " + c.name);
-  EXPECT_THROW(solve(c.graph, gpu_options(GetParam(), true)), NegativeCycleError);
-}
-
-TEST_P(GpuKernelFamily, ReportsMonotoneProgressEndingAtOne) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
-  const test::Case& c = tile_subset().at(8);  // random, n = 129
-  SCOPED_TRACE(GetParam() + " on " + c.name);
-  std::vector<double> seen;
-  SolveOptions opts = gpu_options(GetParam(), false);
-  opts.progress = [&](double fraction) { seen.push_back(fraction); };
-  solve(c.graph, opts);
-  EXPECT_EQ(test::check_progress(seen), "");
+  const bool predecessors = traits(GetParam()).takes_predecessors;
+  EXPECT_THROW(solve(c.graph, test::on_gpu(GetParam(), Precision::automatic, predecessors)), NegativeCycleError);
 }
 
 INSTANTIATE_TEST_SUITE_P(GpuKernels, GpuKernelFamily, ::testing::ValuesIn(family()),
@@ -148,7 +138,7 @@ INSTANTIATE_TEST_SUITE_P(GpuKernels, GpuKernelFamily, ::testing::ValuesIn(family
                          });
 
 TEST(GpuKernelsNaive, EveryBlockShapeMatchesReference) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   const std::vector<test::Case>& tiles = tile_subset();
   for (int side : {4, 8, 16, 32}) {
     expect_matches_reference(tiles.at(2), "naive", true, BlockShape{side, side});    // random, n = 33
@@ -157,13 +147,13 @@ TEST(GpuKernelsNaive, EveryBlockShapeMatchesReference) {
 }
 
 TEST(GpuKernelsNaive, UnsupportedBlockShapeThrowsUsageError) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   const test::Case& c = tile_subset().front();
   for (BlockShape shape : {BlockShape{8, 16}, BlockShape{3, 3}, BlockShape{64, 64}, BlockShape{16, 0},
                            BlockShape{0, 16}, BlockShape{1, 1}}) {
     SCOPED_TRACE("block " + std::to_string(shape.x) + "x" + std::to_string(shape.y));
     try {
-      solve(c.graph, gpu_options("naive", false, shape));
+      solve(c.graph, test::on_gpu("naive", Precision::automatic, false, shape));
       ADD_FAILURE() << "no UsageError";
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find("16x16"), std::string::npos) << e.what();
@@ -172,7 +162,7 @@ TEST(GpuKernelsNaive, UnsupportedBlockShapeThrowsUsageError) {
 }
 
 TEST(GpuKernelsSanitize, AllKernelsSmall) {
-  if (apsp::cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   const test::Case c = sanitize_case();
   for (const std::string& algorithm : family()) expect_matches_reference(c, algorithm, true);
 }

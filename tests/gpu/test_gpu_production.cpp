@@ -2,24 +2,21 @@
 // independent reference, in both precisions. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
+#include "cuda/testing.hpp"
+#include "gpu_support.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {
 namespace {
 
-#define SKIP_WITHOUT_GPU() \
-  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device"
-
 SolveResult solve_on_gpu(const Graph& g, Precision precision, const std::string& algo = "fw",
                          bool predecessors = false) {
-  SolveOptions o;
-  o.backend = Backend::cuda;
-  o.algorithm = algo;
-  o.precision = precision;
-  o.predecessors = predecessors;
-  return solve(g, o);
+  return solve(g, test::on_gpu(algo, precision, predecessors));
 }
 
 void expect_matches_reference(const test::Case& c, Precision precision) {
@@ -90,8 +87,8 @@ TEST(GpuProduction, PredecessorsWithZeroWeightCycles) {
   expect_predecessors_valid(test::Case{"zero-one_n300", generate(o)}, "fw");
 }
 
-// Distances beyond the 22-bit tagged range: the solver falls back to the
-// blocked kernel's predecessor tracking and stays exact.
+// Distances beyond the 22-bit tagged range: the solver's own fallback (int32
+// rounds, predecessors off tight in-edges) stays exact.
 TEST(GpuProduction, PredecessorsBeyondTaggedRange) {
   SKIP_WITHOUT_GPU();
   Graph g;
@@ -99,6 +96,25 @@ TEST(GpuProduction, PredecessorsBeyondTaggedRange) {
   for (vertex_t v = 0; v + 1 < g.n; ++v) g.edges.push_back(Edge{v, v + 1, 50000});
   g.edges.push_back(Edge{7, 2, 3});
   expect_predecessors_valid(test::Case{"long-path_n300", g}, "fw");
+}
+
+// The tight-edge fallback on zero-weight cycles: its predecessor rows may
+// loop, the tree certificate finds them and the host rebuilds them. Here 8
+// enters the zero cycle 6 <-> 7 with weight 0, so 6 has two tight in-edges of
+// weight 0, and the fallback picks 7 (the smaller tail): rows 8 and 9 loop.
+TEST(GpuProduction, HostRepairsPredecessorRowsTheGpuLeftCyclic) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 12;
+  g.edges = {{9, 8, 1}, {8, 6, 0}, {6, 7, 0}, {7, 6, 0}, {0, 9, 4}, {6, 10, 2}, {7, 10, 2}, {10, 0, 3}};
+  const std::int64_t repaired_before = cuda::testing::hooks.repaired_rows;
+  {
+    cuda::testing::ForceHook fallback(cuda::testing::hooks.fail_tagged_range);
+    expect_predecessors_valid(test::Case{"zero-cycle_n12", g}, "fw");
+  }
+  EXPECT_GT(cuda::testing::hooks.repaired_rows - repaired_before, 0) << "no row went through the host repair";
+  // The same graph without the hook: the tagged mode, exact too.
+  expect_predecessors_valid(test::Case{"zero-cycle_n12", g}, "fw");
 }
 
 TEST(GpuProduction, PredecessorsRefuseInt16) {
@@ -114,6 +130,34 @@ TEST(GpuProduction, PersistentVariantMatchesReference) {
       const SolveResult r = solve_on_gpu(c.graph, p, "fw-persistent");
       EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), r.dist, c.graph.n), "");
     }
+  }
+}
+
+// At n = 3000 the persistent kernel has more C tiles per round (23 x 23 in
+// int32, 12 x 23 in int16) than blocks on an H100 (2 per SM, 264), so each
+// block loops over several tiles, prefetching the next. Checked with the
+// O(n m) certificate and against fw.
+TEST(GpuProduction, PersistentBlocksLoopOverSeveralTiles) {
+  SKIP_WITHOUT_GPU();
+  GenerateOptions o;
+  o.kind = GraphKind::rmat;
+  o.n = 3000;
+  o.m = 8 * o.n;
+  o.w_lo = 0;
+  o.w_hi = 100;
+  o.seed = 3000;
+  const Graph g = generate(o);
+  const SolveResult reference = solve_on_gpu(g, Precision::int32, "fw");
+  const test::EntryCounts counts = test::count_entries(reference.dist, g.n);
+  EXPECT_GT(counts.finite_off_diagonal, 0);
+  EXPECT_GT(counts.unreachable, 0);
+  for (Precision p : {Precision::int32, Precision::int16}) {
+    SCOPED_TRACE(to_string(p));
+    const SolveResult r = solve_on_gpu(g, p, "fw-persistent");
+    EXPECT_EQ(r.precision, p);
+    EXPECT_EQ(test::first_difference(reference.dist, r.dist, g.n), "");
+    const VerifyReport check = verify(normalize(g), r.dist);
+    EXPECT_TRUE(check.ok) << check.first_violation;
   }
 }
 
@@ -176,6 +220,48 @@ TEST(GpuProduction, DistancesBeyondInt32AreRefused) {
   g.n = 4;
   g.edges = {{0, 1, 1000000000}, {1, 2, 1000000000}, {2, 3, 5}};
   EXPECT_THROW(solve_on_gpu(g, Precision::int32), OverflowError);
+  SolveOptions o;  // the CPU cannot hold them either: no takeover
+  EXPECT_THROW(solve(g, o), OverflowError);
+}
+
+// Bug 2: a 6e8 edge among 2000 vertices was refused ("may reach 600000000,
+// beyond the GPU's int32 range") by an a-priori bound; every distance fits.
+TEST(GpuProduction, LargeWeightsWhoseDistancesFitAreSolved) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 2000;
+  g.edges = {{0, 1, 600000000}};
+  for (Precision p : {Precision::automatic, Precision::int32}) {
+    const SolveResult r = solve_on_gpu(g, p);
+    EXPECT_EQ(r.backend, Backend::cuda);
+    EXPECT_EQ(r.dist[1], 600000000);
+    EXPECT_EQ(r.dist[2], kInf);
+    EXPECT_EQ(r.dist[g.n + 1], 0);
+  }
+  g.edges.push_back(Edge{1, 2, 473741822});  // 0 -> 2 is kInf - 1: still fits
+  const SolveResult r = solve(g, SolveOptions{});
+  EXPECT_EQ(r.backend, Backend::cuda);
+  EXPECT_TRUE(r.note.empty()) << r.note;
+  EXPECT_EQ(r.dist[2], kInf - 1);
+}
+
+// Johnson potentials can make reweighted distances larger than the true
+// ones: here 0 -> 2 is 6e8 but 1.2e9 after reweighting. The GPU refuses the
+// range; under Backend::automatic the CPU (int64) solves it and says so.
+TEST(GpuProduction, ReweightedRangeRefusalFallsBackToTheCpu) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 2000;
+  g.edges = {{0, 1, 300000000}, {1, 2, 300000000}, {3, 2, -600000000}};
+  EXPECT_THROW(solve_on_gpu(g, Precision::int32), ArithmeticRangeError);
+  const SolveResult r = solve(g, SolveOptions{});
+  EXPECT_EQ(r.backend, Backend::cpu);
+  EXPECT_NE(r.note.find("GPU's int32"), std::string::npos) << r.note;
+  EXPECT_EQ(r.dist[0 * g.n + 2], 600000000);
+  EXPECT_EQ(r.dist[3 * g.n + 2], -600000000);
+  EXPECT_EQ(r.dist[2 * g.n + 0], kInf);
+  const VerifyReport check = verify(normalize(g), r.dist);
+  EXPECT_TRUE(check.ok) << check.first_violation;
 }
 
 // A matrix larger than the device: a ResourceError naming the size, before
@@ -193,23 +279,21 @@ TEST(GpuProduction, MatrixBeyondDeviceMemoryIsAResourceError) {
   }
 }
 
-// Options a kernel cannot honour are refused, not silently ignored.
+// Options a kernel cannot honour are refused, not silently ignored; those it
+// honours work (the registry's traits).
 TEST(GpuProduction, KernelsRefuseOptionsTheyDoNotHonour) {
   SKIP_WITHOUT_GPU();
   const Graph g = test::tile_cases().front().graph;
-  for (const std::string& name : cuda::algorithms()) {
-    SCOPED_TRACE(name);
-    const bool has_int16 = name == "fw" || name == "fw-persistent";
-    if (has_int16) {
-      EXPECT_EQ(solve_on_gpu(g, Precision::int16, name).precision, Precision::int16);
+  for (const AlgorithmInfo& a : test::gpu_algorithms()) {
+    SCOPED_TRACE(a.name);
+    if (a.takes_int16) {
+      EXPECT_EQ(solve_on_gpu(g, Precision::int16, a.name).precision, Precision::int16);
     } else {
-      EXPECT_THROW(solve_on_gpu(g, Precision::int16, name), UsageError);
+      EXPECT_THROW(solve_on_gpu(g, Precision::int16, a.name), UsageError);
     }
-    SolveOptions o;
-    o.backend = Backend::cuda;
-    o.algorithm = name;
-    o.block = BlockShape{8, 8};
-    if (name == "naive") {
+    if (!a.takes_predecessors) EXPECT_THROW(solve_on_gpu(g, Precision::automatic, a.name, true), UsageError);
+    const SolveOptions o = test::on_gpu(a.name, Precision::automatic, false, BlockShape{8, 8});
+    if (a.takes_block) {
       EXPECT_EQ(test::first_difference(test::reference_distances(g), solve(g, o).dist, g.n), "");
     } else {
       EXPECT_THROW(solve(g, o), UsageError);
@@ -228,7 +312,8 @@ TEST(GpuProductionSanitize, SmallCases) {
     expect_matches_reference(c, Precision::int32);
     expect_matches_reference(c, Precision::int16);
     expect_predecessors_valid(c, "fw");
-    expect_predecessors_valid(c, "fw-persistent");
+    const SolveResult persistent = solve_on_gpu(c.graph, Precision::int16, "fw-persistent");
+    EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), persistent.dist, c.graph.n), "");
   }
 }
 

@@ -5,30 +5,34 @@
 #include <string>
 
 #include "apsp/cuda.hpp"
-#include "apsp/solver.hpp"
+#include "apsp/registry.hpp"
 #include "cli.hpp"
 
 namespace apsp::cli {
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
+// The registry's algorithms on one backend, by availability in this build.
+std::string names_on(Backend backend, bool available) {
   std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text.empty() ? "(none)" : text;
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (a.backend == backend && a.available == available) text += (text.empty() ? "" : ", ") + std::string(a.name);
+  return text;
 }
 
 void run_info() {
   std::printf("apsp %s\n", APSP_VERSION);
   std::printf("backends: cpu%s\n", cuda::compiled_in() ? ", cuda" : " (built without CUDA)");
-  const auto devices = cuda::devices();
+  const auto& devices = cuda::devices();
   if (devices.empty()) std::printf("devices: none\n");
   else std::printf("devices: %zu\n", devices.size());
   for (const auto& dev : devices)
-    std::printf("  device %d: %s, sm_%d%d, %d SMs, %.1f GiB (%.1f GiB free)\n", dev.ordinal, dev.name.c_str(),
-                dev.sm_major, dev.sm_minor, dev.multiprocessors, static_cast<double>(dev.total_memory) / (1u << 30),
-                static_cast<double>(dev.free_memory) / (1u << 30));
-  std::printf("algorithms (cpu): %s\n", joined(list_algorithms(Backend::cpu)).c_str());
-  std::printf("algorithms (cuda): %s\n", joined(list_algorithms(Backend::cuda)).c_str());
+    std::printf("  device %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", dev.ordinal, dev.name.c_str(), dev.sm_major,
+                dev.sm_minor, dev.multiprocessors, static_cast<double>(dev.total_memory) / (1u << 30));
+  for (Backend backend : {Backend::cpu, Backend::cuda}) {
+    const std::string built = names_on(backend, true), missing = names_on(backend, false);
+    std::printf("algorithms (%s): %s\n", to_string(backend), built.empty() ? "(none)" : built.c_str());
+    if (!missing.empty()) std::printf("algorithms (%s, not in this build): %s\n", to_string(backend), missing.c_str());
+  }
   std::printf("openmp max threads: %d\n", omp_get_max_threads());
 }
 

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     throw apsp::UsageError("a subcommand is required: solve, gen, verify, path or info (see apsp --help)");
   } catch (const apsp::UsageError& e) {
     // The library names the parameter; the CLI spells it as its flag.
-    std::string option = e.option();
+    // The flags are the field names with '-' for '_', except --algo.
+    std::string option = e.option() == "algorithm" ? "algo" : e.option();
     for (char& c : option)
       if (c == '_') c = '-';
     return report(option.empty() ? e.what() : "--" + option + ": " + e.what(), e.exit_code());

@@ -12,6 +12,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 #include "cli.hpp"
@@ -42,13 +43,11 @@ BlockShape parse_block(const std::string& text) {
   return BlockShape{std::stoi(m[1]), std::stoi(m[2])};
 }
 
-// Algorithms whose work is n^3 relaxations (Floyd-Warshall: every "fw*" and
-// the blocked and lab GPU kernels), for which updates/s is meaningful.
+// Algorithms whose work is n^3 relaxations (the registry's Work::cubic), for
+// which updates/s = n^3 / compute time is meaningful.
 bool is_floyd_warshall_type(const std::string& algorithm) {
-  static const char* const kernels[] = {"naive",      "coalesced",   "segmented",  "shared-rowcol",
-                                        "shared-row", "tran-double", "blocked-32", "blocked-64"};
-  return algorithm.rfind("fw", 0) == 0 ||
-         std::any_of(std::begin(kernels), std::end(kernels), [&](const char* name) { return algorithm == name; });
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  return info != nullptr && info->work == Work::cubic;
 }
 
 // A bar on stderr, redrawn when the whole percentage changes; only for a terminal.
@@ -130,6 +129,7 @@ void run_solve(const SolveArgs& a) {
   print_row("algorithm", result.algorithm);
   print_row("backend", to_string(result.backend));
   print_row("precision", to_string(result.precision));
+  if (!result.note.empty()) print_row("note", result.note);
   if (result.backend == Backend::cpu) print_row("threads", std::to_string(a.threads > 0 ? a.threads : omp_get_max_threads()));
   print_time("read", read_s);
   print_time("host-to-device", result.times.host_to_device);

@@ -1,0 +1,48 @@
+// The registry of algorithms: one entry per algorithm of either backend, with
+// the traits that tools, tests, benchmarks and documentation read (apsp info,
+// the CLI's updates/s line, the option checks of solve(), the GPU test and
+// benchmark suites, the README's kernel table). Host-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apsp/solver.hpp"
+
+namespace apsp {
+
+// How an algorithm's work grows with n vertices and m edges.
+enum class Work {
+  cubic,       // n^3 relaxations: Floyd-Warshall and its blocked and GPU variants (updates/s = n^3 / time)
+  cubic_log,   // n^3 log n: repeated min-plus squaring
+  per_source,  // one single-source search per vertex: O(n * m) and up
+};
+
+// What an algorithm is kept for.
+enum class Role {
+  production,  // chosen by "auto", or the best at something
+  teaching,    // a step of the kernel ladder or a reference: benchmarks, tests, lessons
+};
+
+struct AlgorithmInfo {
+  const char* name;         // as given to SolveOptions::algorithm; unique over both backends
+  Backend backend;          // Backend::cpu or Backend::cuda
+  Work work;
+  Role role;
+  bool takes_predecessors;  // honours SolveOptions::predecessors
+  bool takes_int16;         // honours Precision::int16 (the others compute in int32 or wider)
+  bool takes_block;         // honours SolveOptions::block
+  bool available;           // compiled into this build (CUDA entries need nvcc)
+};
+
+// Every algorithm: the CPU ones, then the CUDA ones, in the order `apsp info`
+// lists them. CUDA entries are present in builds without CUDA, unavailable.
+const std::vector<AlgorithmInfo>& algorithm_registry();
+
+// The entry called `name` (any backend), or nullptr.
+const AlgorithmInfo* find_algorithm(const std::string& name);
+
+const char* to_string(Work w);
+const char* to_string(Role r);
+
+}  // namespace apsp

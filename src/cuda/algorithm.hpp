@@ -1,0 +1,78 @@
+// What every GPU algorithm receives and how the dispatcher finds it.
+// Host-safe without the CUDA headers: the registry (registry.cpp) compiles
+// in every build.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/registry.hpp"
+#include "apsp/solver.hpp"
+#include "core/progress.hpp"
+
+// The CUDA runtime's stream type: cudaStream_t is CUstream_st*.
+struct CUstream_st;
+
+namespace apsp::cuda {
+
+class RangeCertificate;
+
+// Out-edges on the device (CSR), weights already non-negative.
+struct DeviceCsr {
+  const std::int64_t* row_start = nullptr;  // n + 1
+  const vertex_t* col = nullptr;            // m
+  const weight_t* weight = nullptr;         // m
+  std::int64_t n = 0;
+  std::int64_t m = 0;
+};
+
+// One APSP instance, solved in place on the device.
+// Preconditions the dispatcher guarantees:
+//  - every edge weight is >= 0 (negative graphs are reweighted with Johnson
+//    potentials first), so min(a + b, c) with kInf as infinity never wraps
+//    (2 * kInf < 2^31) and never lets "kInf + w" undercut a real distance;
+//  - dist is n_pad x n_pad row-major (leading dimension n_pad); the padded
+//    vertices n..n_pad-1 are isolated (kInf rows/columns, 0 on the diagonal);
+//  - pred, when not null, has the same shape: pred[i][j] = i for an edge
+//    i->j, else -1; algorithms set pred[i][j] = pred[k][j] on improvement.
+// An algorithm leaves min(distance, kInf) in every entry (range_rule.hpp);
+// the dispatcher certifies the range afterwards.
+struct GpuProblem {
+  dist_t* dist = nullptr;
+  vertex_t* pred = nullptr;
+  std::int64_t n = 0;
+  std::int64_t n_pad = 0;
+  DeviceCsr csr;                 // filled only for algorithms with needs_csr
+  // The same (reweighted, non-negative) edges on the host, sorted by (src, dst).
+  const std::vector<Edge>* edges = nullptr;
+  weight_t max_weight = 0;       // largest (reweighted) edge weight
+  // A host estimate (not a bound) of the largest finite distance, used only
+  // to decide whether a narrower attempt is worth it; results are certified.
+  std::int64_t distance_estimate = 0;
+  BlockShape block;              // SolveOptions::block, {0,0} = default
+  Precision precision = Precision::automatic;   // requested
+  Precision used_precision = Precision::int32;  // set by the algorithm
+  CUstream_st* stream = nullptr;
+  // The range certificate of this instance, for algorithms that certify an
+  // attempt in a narrower width themselves (never null from DeviceInstance).
+  RangeCertificate* certificate = nullptr;
+  // The part of the progress bar this run covers; report from the host thread only.
+  ProgressSpan progress;
+};
+
+// One registry line: the public traits, what the dispatcher needs to build
+// the instance, and the run function (null in builds without CUDA).
+struct GpuAlgorithm {
+  AlgorithmInfo info;
+  int pad_multiple;  // n_pad = n rounded up to this
+  bool needs_csr;    // GpuProblem::csr is filled
+  void (*run)(GpuProblem&);
+};
+
+// Every GPU algorithm, in the order `apsp info` lists them (registry.cpp).
+const std::vector<GpuAlgorithm>& gpu_algorithm_table();
+
+// The production solver's tile (kernels/dense/traits.cuh checks it).
+inline constexpr int kProductionPad = 128;
+
+}  // namespace apsp::cuda

@@ -1,0 +1,69 @@
+// Arithmetic policies of the production kernels: how distances sit in 32-bit
+// words (one int32, two int16, or an int32 carrying a predecessor tag) and
+// the add-min on such words. Weights are non-negative and each policy's
+// infinity leaves room for the sum of two stored values, so a + b never
+// wraps and an infinite operand never undercuts a finite entry.
+#pragma once
+
+#include <cstdint>
+
+#include "apsp/graph.hpp"
+
+namespace apsp::cuda::kernels {
+
+inline constexpr std::int32_t kInf16 = 16383;  // 2 * kInf16 < 2^15
+
+// Predecessor mode: a distance d is stored as d << kTagBits; the low bits of
+// a phase's result name the k (1 + its index in the pivot block) that last
+// improved it, 0 for none. Two infinities plus a tag stay below 2^31.
+inline constexpr int kTagBits = 8;
+inline constexpr std::int32_t kTagMask = (1 << kTagBits) - 1;
+inline constexpr std::int32_t kInfTagged = (1 << 22) - 1;  // in distance units
+
+// Distances per 32-bit word and the arithmetic on words.
+struct Int32Words {
+  using storage_t = std::int32_t;
+  static constexpr int kPerWord = 1;
+  static constexpr bool kTagged = false;
+  static constexpr std::int32_t kInfinity = kInf;
+  __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) { return __viaddmin_s32(a, b, c); }
+  // The A operand word for one distance: the distance itself.
+  __device__ static std::int32_t broadcast(std::int32_t v) { return v; }
+};
+
+struct Int16Words {
+  using storage_t = std::int16_t;
+  static constexpr int kPerWord = 2;
+  static constexpr bool kTagged = false;
+  static constexpr std::int32_t kInfinity = kInf16;
+  __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
+    return static_cast<std::int32_t>(__viaddmin_s16x2(static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c)));
+  }
+  // The A operand word for one distance: the distance in both halves.
+  __device__ static std::int32_t broadcast(std::int32_t v) {
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(v) & 0xffffu) | (static_cast<std::uint32_t>(v) << 16));
+  }
+};
+
+// int32 words holding d << kTagBits | tag (predecessor mode).
+struct TaggedWords : Int32Words {
+  static constexpr bool kTagged = true;
+  static constexpr std::int32_t kInfinity = kInfTagged << kTagBits;
+};
+static_assert(2 * (std::int64_t{kInfTagged} << kTagBits) + kTagMask < (std::int64_t{1} << 31),
+              "two tagged infinities and a tag must not overflow int32");
+
+// In predecessor mode, strips the tag of c and records the improving k:
+// mid[at] = k0 + tag - 1. No-op otherwise.
+template <class W>
+__device__ __forceinline__ std::int32_t settle_tag(std::int32_t c, std::int32_t* mid, std::int64_t at, std::int64_t k0) {
+  if constexpr (W::kTagged) {
+    const std::int32_t tag = c & kTagMask;
+    if (tag != 0) mid[at] = static_cast<std::int32_t>(k0 + tag - 1);
+    return c & ~kTagMask;
+  } else {
+    return c;
+  }
+}
+
+}  // namespace apsp::cuda::kernels

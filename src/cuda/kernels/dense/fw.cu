@@ -1,0 +1,272 @@
+// The production solver ("fw", and "fw-persistent" for the kernel ladder):
+// blocked Floyd-Warshall whose round kb on an n_pad x n_pad matrix (n_pad a
+// multiple of kTile) is three launches:
+//   close_diagonal: one block closes the diagonal tile (kb,kb), in registers.
+//   update_panels:  each block updates one row-panel or column-panel tile as
+//                   a single min-plus product with the closed diagonal.
+//                   Column-panel tiles are also written transposed into
+//                   `panel_t` (kTile x n_pad words) so that phase 3 reads its
+//                   A operand with 16-byte loads.
+//   update_rest:    every other tile C(i,j) = min(C, A(i,kb) (x) B(kb,j)),
+//                   with C held in registers (8x8 words per thread), A and B
+//                   streamed through shared memory in k-chunks by cp.async,
+//                   double-buffered, and one DPX add-min per word.
+// Storage is int32 (one distance per word) or int16 (two adjacent columns
+// per word, packed add-min). Phase 3 works on 128 x 128-word C tiles either
+// way: 128 columns in int32, 256 columns (two column tiles) in int16. In
+// int16 the pair holding column tile kb is updated too, harmlessly: that
+// tile already equals A (x) D*, and D* is closed, so a second product leaves
+// it unchanged (and phase 3 reads A from panel_t, not from that tile).
+//
+// This file is the host side: the precision choice, the round loop, and the
+// attempts in a narrower width (int16; tagged words for predecessors), each
+// certified after the fact, with their fallbacks.
+#include <algorithm>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "apsp/graph.hpp"
+#include "cuda/algorithm.hpp"
+#include "cuda/certificate.hpp"
+#include "cuda/check.hpp"
+#include "cuda/family.hpp"
+#include "cuda/kernels/dense/close_diagonal.cuh"
+#include "cuda/kernels/dense/int16_conversion.cuh"
+#include "cuda/kernels/dense/tagged_predecessors.cuh"
+#include "cuda/kernels/dense/tight_predecessors.cuh"
+#include "cuda/kernels/dense/traits.cuh"
+#include "cuda/kernels/dense/update_panels.cuh"
+#include "cuda/kernels/dense/update_rest.cuh"
+#include "cuda/kernels/dense/update_rest_persistent.cuh"
+#include "cuda/launch.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/testing.hpp"
+
+namespace apsp::cuda {
+namespace {
+
+using Traits = kernels::ProductionTraits;
+using Persistent = kernels::PersistentTraits;
+static_assert(Traits::kTile == kProductionPad, "the registry pads to the production tile");
+static_assert(Persistent::kTile == Traits::kTile, "both phase-3 versions share the pivot kernel");
+
+// Which phase-3 kernel the rounds use (the kernel ladder, docs/perf.md).
+enum class Phase3 { tile_per_block, persistent };
+
+constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+constexpr std::size_t kPersistentSharedBytes =
+    sizeof(std::int32_t) * (Persistent::kStages * Persistent::kChunk * 2 * Persistent::kTile + Persistent::kTile * Persistent::kTile);
+// int16 C tiles span two column tiles, so its matrix is padded to 256.
+constexpr std::int64_t kInt16Pad = 2 * Traits::kTile;
+constexpr std::size_t kPivotSharedBytes = sizeof(std::int32_t) * 2 * Traits::kTile * Traits::kPivotStride;
+
+// The share of the progress bar an attempt that may be abandoned covers:
+// its cost over the cost of attempt plus rerun, so that a failed attempt
+// leaves the bar where the rerun's work begins (a certified one jumps to the
+// end). int16 rounds run at about twice the int32 rate (docs/perf.md), so
+// they are 1/3 of int16 + int32; tagged rounds cost about what int32 rounds
+// do, and the fallback is int32 rounds plus the tight-edge pass.
+constexpr double kInt16AttemptShare = 1.0 / 3.0;
+constexpr double kTaggedAttemptShare = 0.5;
+
+// Blocks of the persistent kernel that fit the whole device at once.
+template <class W>
+int persistent_grid() {
+  int device = 0, sms = 0, per_sm = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  APSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::update_rest_persistent<Persistent, W>,
+                                                                Persistent::kThreads, kPersistentSharedBytes));
+  if (per_sm < 1) throw ResourceError("the persistent FW kernel does not fit on this device");
+  return sms * per_sm;
+}
+
+template <class W>
+void configure_kernels() {
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kUpdateRestSharedBytes)));
+  if constexpr (!W::kTagged)
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest_persistent<Persistent, W>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kPersistentSharedBytes)));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_panels<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kPivotSharedBytes)));
+}
+
+// All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place),
+// reporting into p.progress after each round that ends a 1/64 of them and
+// after the last. mid and row_tagged are used in predecessor mode
+// (W::kTagged) only.
+template <class W>
+void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p, Phase3 phase3,
+                std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr) {
+  configure_kernels<W>();
+  int grid_persistent = 0;
+  if constexpr (!W::kTagged)
+    if (phase3 == Phase3::persistent) grid_persistent = persistent_grid<W>();
+  const int nb = static_cast<int>(n_pad / Traits::kTile);
+  DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
+  // Each report waits for the rounds so far: the bar shows finished work.
+  Progress progress(p, nb, std::max(1, nb / 64), /*wait_for_work=*/true);
+  for (int kb = 0; kb < nb; ++kb) {
+    kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, p.stream>>>(d, n_pad, kb, mid);
+    APSP_CUDA_CHECK_LAUNCH("close_diagonal");
+    if (nb > 1) {
+      kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, p.stream>>>(
+          d, panel_t.get(), n_pad, kb, nb, mid, row_tagged);
+      APSP_CUDA_CHECK_LAUNCH("update_panels");
+    }
+    const int tiles_x = W::kPerWord == 1 ? nb - 1 : nb / 2;
+    if (nb > 1 && phase3 == Phase3::tile_per_block) {
+      const dim3 grid(tiles_x, nb - 1);
+      const std::int32_t* b_rows = W::kTagged ? row_tagged
+                                              : reinterpret_cast<const std::int32_t*>(d) +
+                                                    std::int64_t{kb} * Traits::kTile * (n_pad / W::kPerWord);
+      kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, p.stream>>>(
+          d, panel_t.get(), b_rows, n_pad, kb, mid);
+      APSP_CUDA_CHECK_LAUNCH("update_rest");
+    } else if (nb > 1) {
+      if constexpr (!W::kTagged) {  // the persistent kernel has no predecessor mode (the registry says so)
+        const int tiles_total = tiles_x * (nb - 1);
+        kernels::update_rest_persistent<Persistent, W>
+            <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, p.stream>>>(
+                d, panel_t.get(), n_pad, kb, tiles_x, tiles_total);
+        APSP_CUDA_CHECK_LAUNCH("update_rest_persistent");
+      }
+    }
+    progress.reached(kb + 1);
+  }
+}
+
+// The problem with its progress narrowed to `span`.
+GpuProblem reporting_into(const GpuProblem& p, ProgressSpan span) {
+  GpuProblem narrowed = p;
+  narrowed.progress = span;
+  return narrowed;
+}
+
+// The int16 attempt: the rounds on an int16 copy, then the range certificate
+// on that copy (kInf16 as infinity). Returns false, p.dist still holding the
+// input, when it fails.
+bool try_int16(const GpuProblem& p, Phase3 phase3) {
+  const std::int64_t n_pad16 = (p.n_pad + kInt16Pad - 1) / kInt16Pad * kInt16Pad;
+  const std::int64_t cells = n_pad16 * n_pad16;
+  require_device_memory(static_cast<std::size_t>(cells) * sizeof(std::int16_t), "the int16 copy of the matrix");
+  DeviceBuffer<std::int16_t> narrow(static_cast<std::size_t>(cells));
+  constexpr int kThreads = 256;
+  kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(), n_pad16);
+  APSP_CUDA_CHECK_LAUNCH("narrow_to_int16");
+  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p, phase3);
+  const RangeView<std::int16_t> view{narrow.get(), p.n, n_pad16, 0, kernels::kInf16};
+  if (testing::hooks.fail_int16_certificate || !p.certificate->holds(view)) return false;
+  kernels::widen_from_int16<<<grid_for(p.n_pad * p.n_pad, kThreads), kThreads, 0, p.stream>>>(narrow.get(), n_pad16,
+                                                                                              p.dist, p.n_pad);
+  APSP_CUDA_CHECK_LAUNCH("widen_from_int16");
+  return true;
+}
+
+// Predecessor mode: distances carry the improving k in their low bits, so
+// phase 3 keeps one DPX add-min per update; the per-round tags become a
+// midpoint matrix, and pointer jumping along each column turns it into
+// predecessors (pred[i][j] = pred[mid[i][j]][j]). Returns false, leaving
+// p.dist as it was (and p.pred overwritten), when the tagged range (22 bits
+// of distance) does not hold every distance: its certificate fails.
+bool try_predecessor_mode(const GpuProblem& p) {
+  if (p.max_weight >= kernels::kInfTagged / 2) return false;  // the range could hardly hold a path
+  const std::int64_t cells = p.n_pad * p.n_pad;
+  require_device_memory(static_cast<std::size_t>(cells + Traits::kTile * p.n_pad) * sizeof(std::int32_t),
+                        "predecessor tracking");
+  DeviceBuffer<std::int32_t> tagged(static_cast<std::size_t>(cells));
+  DeviceBuffer<std::int32_t> row_tagged(static_cast<std::size_t>(Traits::kTile * p.n_pad));
+  constexpr int kThreads = 256;
+  const int grid = grid_for(cells, kThreads);
+  kernels::pack_tagged<<<grid, kThreads, 0, p.stream>>>(p.dist, tagged.get(), p.pred, cells);
+  APSP_CUDA_CHECK_LAUNCH("pack_tagged");
+  run_rounds<kernels::TaggedWords>(tagged.get(), p.n_pad, p, Phase3::tile_per_block, p.pred, row_tagged.get());
+  const RangeView<std::int32_t> view{tagged.get(), p.n, p.n_pad, kernels::kTagBits, kernels::kInfTagged};
+  if (testing::hooks.fail_tagged_range || !p.certificate->holds(view)) return false;
+  kernels::unpack_tagged<<<grid, kThreads, 0, p.stream>>>(tagged.get(), p.dist, p.pred, p.n_pad);
+  APSP_CUDA_CHECK_LAUNCH("unpack_tagged");
+  // Each pass halves every chain; chains are shorter than n, so 32 passes
+  // suffice for any int32 n. More means the midpoints form a cycle.
+  DeviceBuffer<int> changed(1);
+  for (int pass = 0;; ++pass) {
+    if (pass == 40) throw DeviceError("predecessor reconstruction", "midpoint chains did not converge", __FILE__, __LINE__);
+    APSP_CUDA_CHECK(cudaMemsetAsync(changed.get(), 0, sizeof(int), p.stream));
+    kernels::jump_links<<<grid_for(p.n * p.n, kThreads), kThreads, 0, p.stream>>>(p.pred, p.n, p.n_pad, changed.get());
+    APSP_CUDA_CHECK_LAUNCH("jump_links");
+    int host_changed = 0;
+    APSP_CUDA_CHECK(cudaMemcpyAsync(&host_changed, changed.get(), sizeof(int), cudaMemcpyDeviceToHost, p.stream));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+    if (!host_changed) break;
+  }
+  kernels::links_to_pred<<<grid, kThreads, 0, p.stream>>>(p.pred, p.dist, p.n_pad);
+  APSP_CUDA_CHECK_LAUNCH("links_to_pred");
+  return true;
+}
+
+// The fallback for distances beyond the tagged range: int32 rounds, then
+// each predecessor read off a tight in-edge (kernels/dense/tight_predecessors.cuh).
+void run_predecessors_from_tight_edges(const GpuProblem& p) {
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p, Phase3::tile_per_block);
+  Graph reweighted;
+  reweighted.n = p.n;
+  reweighted.edges = *p.edges;
+  const Csr in_edges = transpose(to_csr(reweighted));
+  require_device_memory(in_edges.row_start.size() * sizeof(std::int64_t) + in_edges.col.size() * 8,
+                        "the in-edge lists for predecessors");
+  DeviceBuffer<std::int64_t> rows(in_edges.row_start.size());
+  DeviceBuffer<vertex_t> cols(std::max<std::size_t>(1, in_edges.col.size()));
+  DeviceBuffer<weight_t> weights(std::max<std::size_t>(1, in_edges.weight.size()));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(rows.get(), in_edges.row_start.data(), in_edges.row_start.size() * sizeof(std::int64_t),
+                                  cudaMemcpyHostToDevice, p.stream));
+  if (!in_edges.col.empty()) {
+    APSP_CUDA_CHECK(cudaMemcpyAsync(cols.get(), in_edges.col.data(), in_edges.col.size() * sizeof(vertex_t),
+                                    cudaMemcpyHostToDevice, p.stream));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(weights.get(), in_edges.weight.data(), in_edges.weight.size() * sizeof(weight_t),
+                                    cudaMemcpyHostToDevice, p.stream));
+  }
+  constexpr int kThreads = 256;
+  const DeviceCsr device_in_edges{rows.get(), cols.get(), weights.get(), p.n,
+                                  static_cast<std::int64_t>(in_edges.col.size())};
+  kernels::predecessors_from_tight_edges<<<grid_for(p.n * p.n, kThreads), kThreads, 0, p.stream>>>(
+      p.dist, p.pred, p.n, p.n_pad, device_in_edges);
+  APSP_CUDA_CHECK_LAUNCH("predecessors_from_tight_edges");
+  // The edge lists (device and host) are freed on return: the pass must be done.
+  APSP_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+}
+
+void run_blocked_production(GpuProblem& p, Phase3 phase3) {
+  if (p.pred) {
+    // The registry refuses predecessors for fw-persistent before any work.
+    if (phase3 != Phase3::tile_per_block) throw Error("the persistent phase 3 has no predecessor mode");
+    if (p.precision == Precision::int16)
+      throw UsageError("int16 cannot track predecessors (automatic or int32 can)", "precision");
+    p.used_precision = Precision::int32;
+    if (!try_predecessor_mode(reporting_into(p, p.progress.part(0, kTaggedAttemptShare))))
+      run_predecessors_from_tight_edges(reporting_into(p, p.progress.rest()));
+    return;
+  }
+  const bool int16_possible = p.max_weight < kernels::kInf16 / 2;
+  if (p.precision == Precision::int16 && !int16_possible)
+    throw UsageError("int16: the largest (reweighted) edge weight " + std::to_string(p.max_weight) +
+                         " leaves no room below the int16 infinity " + std::to_string(kernels::kInf16),
+                     "precision");
+  // auto tries int16 when the host's estimate of the largest distance fits.
+  const bool attempt_int16 =
+      p.precision == Precision::int16 ||
+      (p.precision == Precision::automatic && int16_possible && p.distance_estimate < kernels::kInf16 / 2);
+  if (attempt_int16 && try_int16(reporting_into(p, p.progress.part(0, kInt16AttemptShare)), phase3)) {
+    p.used_precision = Precision::int16;
+    return;
+  }
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, reporting_into(p, p.progress.rest()), phase3);
+  p.used_precision = Precision::int32;
+}
+
+}  // namespace
+
+void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_per_block); }
+void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
+
+}  // namespace apsp::cuda

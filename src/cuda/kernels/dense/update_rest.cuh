@@ -1,0 +1,88 @@
+// Phase 3 of a production round, one block per C tile (the "fw" kernel).
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/kernels/dense/fragment.cuh"
+#include "cuda/kernels/dense/traits.cuh"
+
+namespace apsp::cuda::kernels {
+
+// Phase 3: C(ti,tj) = min(C, A (x) B) for all ti != kb and all C tiles tj
+// (int32: tj != kb, grid (nb-1) x (nb-1); int16: column-tile pairs, grid
+// (n_pad/256) x (nb-1)). Shared memory: kStages x (A chunk + B chunk).
+//   d        n_pad x n_pad storage_t, leading dimension ld (elements)
+//   panel_t  kTile x n_pad words: panel_t[k][i] = broadcast(d[i][kb*kTile + k])
+template <class T, class W>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
+    update_rest(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t,
+                const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
+  constexpr int kRowWords = T::kTile;             // words in one C tile row
+  constexpr int kAWords = T::kChunk * T::kTile;   // A chunk: kChunk x kTile words
+  constexpr int kBWords = T::kChunk * kRowWords;  // B chunk: kChunk x kRowWords words
+  extern __shared__ int4 shared_words[];
+  std::int32_t* const stage_base = reinterpret_cast<std::int32_t*>(shared_words);
+
+  const int tj = W::kPerWord == 1 ? blockIdx.x + (blockIdx.x >= kb) : blockIdx.x;
+  const int ti = blockIdx.y + (blockIdx.y >= kb);
+  const int tid = threadIdx.x;
+  const int tx = tid % T::kThreadsX;
+  const int ty = tid / T::kThreadsX;
+  const std::int64_t ld_words = ld / W::kPerWord;
+  std::int32_t* const words = reinterpret_cast<std::int32_t*>(d);
+
+  const std::int32_t* a_src = panel_t + std::int64_t{ti} * T::kTile;
+  // b_rows: the kTile rows of the row panel, ld_words apart (in predecessor
+  // mode a copy whose low bits carry each row's tag).
+  const std::int32_t* b_src = b_rows + std::int64_t{tj} * kRowWords;
+
+  auto load_stage = [&](int stage, int k0) {
+    copy_stage<T>(stage_base + stage * (kAWords + kBWords), a_src, ld, b_src, ld_words, k0, tid);
+    cp_async_commit();
+  };
+
+  load_stage(0, 0);
+
+  // This thread's words of C: rows fragment_row(ty, r), words tx*4..+3 and kRowWords/2 + tx*4..+3.
+  std::int32_t* c_base = words + std::int64_t{ti} * T::kTile * ld_words + std::int64_t{tj} * kRowWords;
+  std::int32_t c[8][8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
+    const int4 lo = *reinterpret_cast<const int4*>(row + tx * 4);
+    const int4 hi = *reinterpret_cast<const int4*>(row + kRowWords / 2 + tx * 4);
+    c[r][0] = lo.x; c[r][1] = lo.y; c[r][2] = lo.z; c[r][3] = lo.w;
+    c[r][4] = hi.x; c[r][5] = hi.y; c[r][6] = hi.z; c[r][7] = hi.w;
+  }
+
+  constexpr int kChunks = T::kTile / T::kChunk;
+#pragma unroll 1
+  for (int chunk = 0; chunk < kChunks; ++chunk) {
+    if (chunk + 1 < kChunks) {
+      load_stage((chunk + 1) % T::kStages, (chunk + 1) * T::kChunk);
+      cp_async_wait<1>();
+    } else {
+      cp_async_wait<0>();
+    }
+    __syncthreads();
+    const std::int32_t* a_stage = stage_base + (chunk % T::kStages) * (kAWords + kBWords);
+    const std::int32_t* b_stage = a_stage + kAWords;
+    chunk_product<T, W>(c, a_stage, b_stage, tx, ty);
+    __syncthreads();  // the stage is refilled by the next iteration's load
+  }
+
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const std::int64_t row_index = std::int64_t{ti} * T::kTile + fragment_row<T>(ty, r);
+#pragma unroll
+    for (int x = 0; x < 8; ++x) {
+      const std::int64_t col_index = std::int64_t{tj} * T::kTile + (x < 4 ? 0 : kRowWords / 2) + tx * 4 + (x & 3);
+      c[r][x] = settle_tag<W>(c[r][x], mid, row_index * ld + col_index, std::int64_t{kb} * T::kTile);
+    }
+    std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
+    *reinterpret_cast<int4*>(row + tx * 4) = make_int4(c[r][0], c[r][1], c[r][2], c[r][3]);
+    *reinterpret_cast<int4*>(row + kRowWords / 2 + tx * 4) = make_int4(c[r][4], c[r][5], c[r][6], c[r][7]);
+  }
+}
+
+}  // namespace apsp::cuda::kernels

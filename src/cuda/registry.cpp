@@ -1,0 +1,53 @@
+// The GPU half of the algorithm registry: one line per algorithm. Adding a
+// kernel is one file under kernels/ that defines `void run_NAME(GpuProblem&)`
+// in namespace apsp::cuda, plus one line here (docs/dev/adding-a-kernel.md).
+// Compiled in every build: without CUDA the entries stay, unavailable.
+#include "cuda/algorithm.hpp"
+
+namespace apsp::cuda {
+namespace {
+
+// The run function `launcher`, declared where it is used so that a kernel
+// file needs no header; null when this build has no CUDA.
+#if APSP_WITH_CUDA
+#define APSP_GPU_RUN(launcher)        \
+  [](GpuProblem& problem) {           \
+    void launcher(GpuProblem&);       \
+    launcher(problem);                \
+  }
+#else
+#define APSP_GPU_RUN(launcher) nullptr
+#endif
+#if APSP_WITH_CUDA
+constexpr bool kBuilt = true;
+#else
+constexpr bool kBuilt = false;
+#endif
+
+constexpr Backend cuda = Backend::cuda;
+constexpr Work cubic = Work::cubic;
+constexpr Role teaching = Role::teaching;
+constexpr Role production = Role::production;
+
+}  // namespace
+
+const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
+  // {name, backend, work, role, predecessors, int16, block, available}, pad, needs_csr, run
+  static const std::vector<GpuAlgorithm> table = {
+      {{"naive", cuda, cubic, teaching, true, false, true, kBuilt}, 1, false, APSP_GPU_RUN(run_naive)},
+      {{"coalesced", cuda, cubic, teaching, true, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_coalesced)},
+      {{"segmented", cuda, cubic, teaching, true, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_segmented)},
+      {{"shared-rowcol", cuda, cubic, teaching, true, false, false, kBuilt}, 32, false, APSP_GPU_RUN(run_shared_rowcol)},
+      {{"shared-row", cuda, cubic, teaching, true, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_shared_row)},
+      {{"tran-double", cuda, cubic, teaching, true, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_tran_double)},
+      {{"minplus-squaring", cuda, Work::cubic_log, teaching, true, false, false, kBuilt}, 32, false, APSP_GPU_RUN(run_minplus_squaring)},
+      {{"harish", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, true, APSP_GPU_RUN(run_harish)},
+      {{"blocked-32", cuda, cubic, teaching, true, false, false, kBuilt}, 32, false, APSP_GPU_RUN(run_blocked32)},
+      {{"blocked-64", cuda, cubic, teaching, true, false, false, kBuilt}, 64, false, APSP_GPU_RUN(run_blocked64)},
+      {{"fw-persistent", cuda, cubic, teaching, false, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_persistent)},
+      {{"fw", cuda, cubic, production, true, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_production)},
+  };
+  return table;
+}
+
+}  // namespace apsp::cuda

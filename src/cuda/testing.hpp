@@ -1,0 +1,38 @@
+// Testing hooks of the CUDA backend: switches that make its rare fallback
+// paths run on ordinary inputs, and a counter that shows a path ran, so the
+// GPU tests can cover them (tests/gpu). Internal, not a solve option; only
+// tests set them. Host-safe.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace apsp::cuda::testing {
+
+struct Hooks {
+  // fw: the int16 attempt's range certificate reports failure, so the
+  // matrix is solved again in int32.
+  std::atomic<bool> fail_int16_certificate{false};
+  // fw: the tagged predecessor attempt reports its range exceeded, so the
+  // production fallback (int32 distances, predecessors from tight edges) runs.
+  std::atomic<bool> fail_tagged_range{false};
+  // Predecessor rows the dispatcher rebuilt on the host because their GPU
+  // tree was broken (counts up; tests read the difference).
+  std::atomic<std::int64_t> repaired_rows{0};
+};
+
+inline Hooks hooks;
+
+// Sets a hook for the lifetime of the object.
+class ForceHook {
+ public:
+  explicit ForceHook(std::atomic<bool>& hook) : hook_(hook) { hook_ = true; }
+  ForceHook(const ForceHook&) = delete;
+  ForceHook& operator=(const ForceHook&) = delete;
+  ~ForceHook() { hook_ = false; }
+
+ private:
+  std::atomic<bool>& hook_;
+};
+
+}  // namespace apsp::cuda::testing

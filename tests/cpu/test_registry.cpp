@@ -1,0 +1,182 @@
+// The algorithm registry (apsp/registry.hpp): its invariants, the README's
+// kernel table against it, and the option checks solve() makes from it
+// before any work (they run without a GPU, in builds with and without CUDA).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apsp/cpu.hpp"
+#include "apsp/cuda.hpp"
+#include "apsp/error.hpp"
+#include "apsp/registry.hpp"
+#include "apsp/solver.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+TEST(Registry, NamesAreUniqueAndBackendsMatchTheirLists) {
+  std::set<std::string> names;
+  std::vector<std::string> cpu_names, cuda_names;
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    EXPECT_TRUE(names.insert(a.name).second) << "duplicate name " << a.name;
+    EXPECT_NE(std::string(a.name), "auto");
+    ASSERT_TRUE(a.backend == Backend::cpu || a.backend == Backend::cuda) << a.name;
+    if (a.backend == Backend::cpu) {
+      EXPECT_TRUE(a.available) << a.name;
+      cpu_names.push_back(a.name);
+    } else {
+      EXPECT_EQ(a.available, cuda::compiled_in()) << a.name;
+      if (a.available) cuda_names.push_back(a.name);
+    }
+    EXPECT_EQ(find_algorithm(a.name), &a);
+  }
+  EXPECT_EQ(find_algorithm("fw-quantum"), nullptr);
+  EXPECT_EQ(cpu_names, cpu::algorithms());
+  EXPECT_EQ(cpu_names, list_algorithms(Backend::cpu));
+  EXPECT_EQ(cuda_names, cuda::algorithms());
+  EXPECT_EQ(cuda_names, list_algorithms(Backend::cuda));
+}
+
+// "auto" on the GPU is the one production CUDA entry, and it honours every
+// option a GPU solve can take but a block shape.
+TEST(Registry, OneProductionGpuSolver) {
+  std::vector<const AlgorithmInfo*> production;
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (a.backend == Backend::cuda && a.role == Role::production) production.push_back(&a);
+  ASSERT_EQ(production.size(), 1u);
+  EXPECT_STREQ(production.front()->name, "fw");
+  EXPECT_TRUE(production.front()->takes_predecessors);
+  EXPECT_TRUE(production.front()->takes_int16);
+}
+
+// The rows of the README table whose header starts "| Algorithm | Backend |":
+// name -> the other cells, backticks and spaces trimmed.
+std::map<std::string, std::vector<std::string>> readme_kernel_table() {
+  std::ifstream in(std::string(APSP_SOURCE_DIR) + "/README.md");
+  EXPECT_TRUE(in) << "cannot read README.md";
+  std::map<std::string, std::vector<std::string>> rows;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| Algorithm | Backend |", 0) == 0) {
+      inside = true;
+      continue;
+    }
+    if (!inside) continue;
+    if (line.rfind("|", 0) != 0) break;
+    if (line.rfind("| ---", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream cells_in(line.substr(1));
+    for (std::string cell; std::getline(cells_in, cell, '|');) {
+      std::string kept;
+      for (char c : cell)
+        if (c != '`') kept += c;
+      const auto first = kept.find_first_not_of(' '), last = kept.find_last_not_of(' ');
+      cells.push_back(first == std::string::npos ? "" : kept.substr(first, last - first + 1));
+    }
+    EXPECT_FALSE(rows.count(cells.front())) << "README lists " << cells.front() << " twice";
+    rows[cells.front()] = std::vector<std::string>(cells.begin() + 1, cells.end());
+  }
+  return rows;
+}
+
+const char* yes_no(bool b) { return b ? "yes" : "no"; }
+
+TEST(Registry, ReadmeKernelTableMatchesTheRegistry) {
+  std::map<std::string, std::vector<std::string>> rows = readme_kernel_table();
+  ASSERT_FALSE(rows.empty()) << "README.md has no table starting '| Algorithm | Backend |'";
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    SCOPED_TRACE(a.name);
+    const auto row = rows.find(a.name);
+    if (row == rows.end()) {
+      ADD_FAILURE() << "README's kernel table lacks " << a.name;
+      continue;
+    }
+    const std::vector<std::string> expected = {to_string(a.backend), to_string(a.work), to_string(a.role),
+                                               yes_no(a.takes_predecessors), yes_no(a.takes_int16),
+                                               yes_no(a.takes_block)};
+    ASSERT_GE(row->second.size(), expected.size());
+    EXPECT_EQ(std::vector<std::string>(row->second.begin(), row->second.begin() + 6), expected);
+    rows.erase(row);
+  }
+  for (const auto& extra : rows) ADD_FAILURE() << "README's kernel table lists " << extra.first << ", not in the registry";
+}
+
+// An option the algorithm cannot honour is a UsageError naming the option,
+// raised before any device is looked for: so these run without a GPU.
+void expect_refused(const SolveOptions& o, const std::string& option, const std::string& words) {
+  SCOPED_TRACE("algorithm " + o.algorithm + ", backend " + to_string(o.backend));
+  try {
+    solve(test::tile_cases().front().graph, o);
+    ADD_FAILURE() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), option) << e.what();
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << "a library message quotes a flag: " << e.what();
+  }
+}
+
+// Bug 7: fw-persistent with predecessors used to run the tile-per-block
+// kernel's predecessor mode instead, silently.
+TEST(Registry, PersistentKernelRefusesPredecessors) {
+  SolveOptions o;
+  o.algorithm = "fw-persistent";
+  o.predecessors = true;
+  for (Backend b : {Backend::cuda, Backend::automatic}) {
+    o.backend = b;
+    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw does)");
+  }
+}
+
+TEST(Registry, EveryAlgorithmRefusesTheOptionsItDoesNotHonour) {
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    SolveOptions o;
+    o.algorithm = a.name;
+    o.backend = a.backend;
+    if (!a.takes_predecessors) {
+      o.predecessors = true;
+      expect_refused(o, "predecessors", "predecessors");
+      o.predecessors = false;
+    }
+    if (!a.takes_int16) {
+      o.precision = Precision::int16;
+      expect_refused(o, "precision", "int16 is a mode of fw-persistent and fw");
+      o.precision = Precision::automatic;
+    }
+    if (!a.takes_block) {
+      o.block = BlockShape{8, 8};
+      expect_refused(o, "block", "only naive takes one");
+    }
+  }
+}
+
+TEST(Registry, CpuAutoRefusesGpuOptions) {
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.precision = Precision::int16;
+  expect_refused(o, "precision", "the CPU backend");
+  o.precision = Precision::automatic;
+  o.block = BlockShape{16, 16};
+  expect_refused(o, "block", "the CPU backend");
+}
+
+TEST(Registry, UnknownNamesAreRefusedPerBackend) {
+  SolveOptions o;
+  o.algorithm = "fw";
+  o.backend = Backend::cpu;
+  expect_refused(o, "algorithm", "unknown CPU algorithm 'fw'");
+  o.algorithm = "dijkstra";
+  o.backend = Backend::cuda;
+  expect_refused(o, "algorithm", "unknown CUDA algorithm 'dijkstra'");
+  o.algorithm = "fw-quantum";
+  o.backend = Backend::automatic;
+  expect_refused(o, "algorithm", "unknown algorithm 'fw-quantum'");
+}
+
+}  // namespace
+}  // namespace apsp
