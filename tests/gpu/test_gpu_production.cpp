@@ -2,6 +2,7 @@
 // independent reference, in both precisions. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -146,7 +147,10 @@ TEST(GpuProduction, PersistentBlocksLoopOverSeveralTiles) {
   o.w_lo = 0;
   o.w_hi = 100;
   o.seed = 3000;
-  const Graph g = generate(o);
+  Graph g = generate(o);
+  // Nothing reaches the last vertex: unreachable entries for sure.
+  g.edges.erase(std::remove_if(g.edges.begin(), g.edges.end(), [&](const Edge& e) { return e.dst == g.n - 1; }),
+                g.edges.end());
   const SolveResult reference = solve_on_gpu(g, Precision::int32, "fw");
   const test::EntryCounts counts = test::count_entries(reference.dist, g.n);
   EXPECT_GT(counts.finite_off_diagonal, 0);
