@@ -130,15 +130,15 @@ void DeviceVerifier::check_matrix(const DeviceRows& matrix, const DevicePotentia
 }
 
 std::int64_t DeviceVerifier::lowest_failing_row(const DeviceRows& matrix, const DevicePotentials& potentials,
-                                                cudaStream_t stream) const {
+                                                cudaStream_t stream, RowPlacement placement) const {
   check_matrix(matrix, potentials);
-  return cuda::lowest_failing_row(matrix, edges_, potentials.device(), stream);
+  return cuda::lowest_failing_row(matrix, edges_, potentials.device(), stream, placement);
 }
 
-VerifyReport DeviceVerifier::verify(const DeviceRows& matrix, const DevicePotentials& potentials,
-                                    cudaStream_t stream) const {
+VerifyReport DeviceVerifier::verify(const DeviceRows& matrix, const DevicePotentials& potentials, cudaStream_t stream,
+                                    RowPlacement placement) const {
   VerifyReport report;
-  const std::int64_t row = lowest_failing_row(matrix, potentials, stream);
+  const std::int64_t row = lowest_failing_row(matrix, potentials, stream, placement);
   if (row < 0) return report;
   const std::vector<dist_t> values = download_distance_row(matrix, potentials, row, stream);
   report.ok = false;

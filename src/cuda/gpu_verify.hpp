@@ -35,11 +35,12 @@ class DeviceVerifier {
   // are the graph's distances plus h[i] - h[j] for `potentials` (empty: none).
   // Throws OverflowError, as the download would, when the lowest failing row
   // holds a distance beyond int32. Synchronizes `stream`.
-  VerifyReport verify(const DeviceRows& matrix, const DevicePotentials& potentials, cudaStream_t stream) const;
+  VerifyReport verify(const DeviceRows& matrix, const DevicePotentials& potentials, cudaStream_t stream,
+                      RowPlacement placement = RowPlacement::automatic) const;
 
   // Only the kernel: the lowest failing row, or -1. Synchronizes `stream`.
-  std::int64_t lowest_failing_row(const DeviceRows& matrix, const DevicePotentials& potentials,
-                                  cudaStream_t stream) const;
+  std::int64_t lowest_failing_row(const DeviceRows& matrix, const DevicePotentials& potentials, cudaStream_t stream,
+                                  RowPlacement placement = RowPlacement::automatic) const;
 
   // True when some cycle has weight zero, so the kernel checks tight edges
   // per zero-weight component instead of per vertex.

@@ -41,7 +41,7 @@ void with_flag(bool flag, F f) {
 }  // namespace
 
 std::int64_t lowest_failing_row(const DeviceRows& matrix, const DeviceInEdges& edges, const std::int64_t* potentials,
-                                cudaStream_t stream) {
+                                cudaStream_t stream, RowPlacement placement) {
   if (matrix.n == 0) return -1;
   int device = 0, shared_limit = 0;
   APSP_CUDA_CHECK(cudaGetDevice(&device));
@@ -55,7 +55,8 @@ std::int64_t lowest_failing_row(const DeviceRows& matrix, const DeviceInEdges& e
                         std::to_string(shared_limit));
   // The row in shared memory when it fits beside the bitset; else it is read
   // from global memory (through L1 / L2) at each use.
-  const bool row_in_shared = bitset_bytes + row_bytes <= static_cast<std::size_t>(shared_limit);
+  const bool row_in_shared =
+      placement == RowPlacement::automatic && bitset_bytes + row_bytes <= static_cast<std::size_t>(shared_limit);
   const std::size_t shared_bytes = bitset_bytes + (row_in_shared ? row_bytes : 0);
 
   DeviceBuffer<unsigned long long> first_bad(1);

@@ -27,6 +27,11 @@ struct DeviceInEdges {
   const vertex_t* mark = nullptr;
 };
 
+// Where the kernel keeps the row it checks: in shared memory when it fits
+// (automatic), or always read from global memory (the path of rows too long
+// for shared memory, selectable so tests reach it with small matrices).
+enum class RowPlacement { automatic, global_memory };
+
 // The lowest row i of `matrix` that fails the certificate, or -1 if none:
 //  - d[i][i] != 0;
 //  - a finite entry whose graph distance (stored value - h[i] + h[j] with
@@ -37,6 +42,6 @@ struct DeviceInEdges {
 //    its zero-weight component for each finite component but i's proves it.
 // Synchronizes `stream`.
 std::int64_t lowest_failing_row(const DeviceRows& matrix, const DeviceInEdges& edges, const std::int64_t* potentials,
-                                cudaStream_t stream);
+                                cudaStream_t stream, RowPlacement placement = RowPlacement::automatic);
 
 }  // namespace apsp::cuda
