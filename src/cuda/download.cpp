@@ -161,16 +161,23 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
   DownloadStats stats;
   if (count == 0) return stats;
 
-  const Plan plan = plan_for(matrix, !potentials.empty(), options.int16_widening);
-  const std::size_t slot_elements = static_cast<std::size_t>(plan.rows_per_block) * static_cast<std::size_t>(n);
+  Plan plan = plan_for(matrix, !potentials.empty(), options.int16_widening);
   DeviceBuffer<std::int32_t> device_staging;
   DeviceBuffer<unsigned long long> device_overflow;
   if (plan.device_staging) {
-    require_device_memory(Traits::kBuffers * (slot_elements * sizeof(std::int32_t) + sizeof(unsigned long long)),
-                          "the download's device staging");
-    device_staging = DeviceBuffer<std::int32_t>(Traits::kBuffers * slot_elements);
+    // Device memory may be nearly full with the result itself: smaller
+    // blocks (down to one row) rather than an error after the compute.
+    const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(std::int32_t);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const auto affordable = static_cast<std::int64_t>(free_bytes / 2 / (Traits::kBuffers * row_bytes));
+    plan.rows_per_block = std::max<std::int64_t>(1, std::min(plan.rows_per_block, affordable));
+    const std::size_t slot_bytes = static_cast<std::size_t>(plan.rows_per_block) * row_bytes;
+    require_device_memory(Traits::kBuffers * (slot_bytes + sizeof(unsigned long long)), "the download's device staging");
+    device_staging = DeviceBuffer<std::int32_t>(Traits::kBuffers * slot_bytes / sizeof(std::int32_t));
     device_overflow = DeviceBuffer<unsigned long long>(Traits::kBuffers);
   }
+  const std::size_t slot_elements = static_cast<std::size_t>(plan.rows_per_block) * static_cast<std::size_t>(n);
   const SinkMemory sink_memory(sink, plane, first, count, n, options.register_sink_memory && !plan.host_widening);
   stats.registered_sink = sink_memory.active();
   // Declared after the buffers the copies use: its destructor waits for the
