@@ -12,8 +12,12 @@
 #include <vector>
 
 #include "apsp/cuda.hpp"
+#include "apsp/error.hpp"
 #include "apsp/sink.hpp"
+#include "cuda/algorithm.cuh"
 #include "cuda/check.cuh"
+#include "cuda/device_rows.hpp"
+#include "cuda/instance.cuh"
 #include "cuda/memory.cuh"
 
 namespace apsp::test {
@@ -34,6 +38,54 @@ cuda::DeviceBuffer<T> upload_padded(const std::vector<T>& host, std::int64_t n, 
   if (!padded.empty())
     APSP_CUDA_CHECK(cudaMemcpy(device.get(), padded.data(), padded.size() * sizeof(T), cudaMemcpyHostToDevice));
   return device;
+}
+
+// The production solver's ("fw") int32 result for a normalized graph with
+// n >= 1, left on the device as the dispatcher holds it before the download:
+// reweighted by the instance's potentials when the graph has negative weights.
+class SolvedOnDevice {
+ public:
+  explicit SolvedOnDevice(const Graph& normalized)
+      : instance_(normalized, fw(), false, stream_.get()), problem_(instance_.problem()) {
+    problem_.precision = Precision::int32;
+    fw().run(problem_);
+  }
+  cudaStream_t stream() const { return stream_.get(); }
+  const cuda::Reweighted& reweighted() const { return instance_.reweighted(); }
+  cuda::DeviceRows rows() const { return cuda::DeviceRows::of_int32(problem_.dist, problem_.n, problem_.n_pad); }
+  // Entry (i, j) of the device matrix (in the matrix's terms).
+  dist_t* cell(std::int64_t i, std::int64_t j) const { return problem_.dist + i * problem_.n_pad + j; }
+
+ private:
+  static const cuda::GpuAlgorithm& fw() {
+    for (const cuda::GpuAlgorithm& a : cuda::gpu_algorithm_table())
+      if (std::string(a.name) == "fw") return a;
+    throw UsageError("no fw in the GPU algorithm table");
+  }
+  cuda::Stream stream_;
+  cuda::DeviceInstance instance_;
+  cuda::GpuProblem problem_;
+};
+
+// The overflow case shared by the download and verify tests: potentials
+// h[77] = kInf - 10 (0 elsewhere), so a finite stored v at (i, 77) is the
+// distance v + kInf - 10, beyond int32 from v = 10 on.
+inline std::vector<std::int64_t> overflow_potentials(std::int64_t n) {
+  std::vector<std::int64_t> h(static_cast<std::size_t>(n), 0);
+  h[77] = kInf - 10;
+  return h;
+}
+
+// Runs f, which must throw the OverflowError for the stored value 12 at (61, 77).
+template <class F>
+void expect_overflow_at_61_77(F f) {
+  try {
+    f();
+    ADD_FAILURE() << "no OverflowError";
+  } catch (const OverflowError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "distance 61->77 = " + std::to_string(std::int64_t{12} + kInf - 10) + " does not fit the int32 output");
+  }
 }
 
 // Keeps every int32 row it receives, per plane, and counts how often each row

@@ -9,9 +9,7 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
-#include "cuda/algorithm.cuh"
 #include "cuda/download.hpp"
-#include "cuda/instance.cuh"
 #include "cuda/memory.cuh"
 #include "cuda/staging.hpp"
 #include "gpu/device_fixtures.hpp"
@@ -64,6 +62,28 @@ std::vector<std::int16_t> synthetic_int16(std::int64_t n, std::uint64_t seed) {
   return m;
 }
 
+// A synthetic matrix on the host and, padded, on the device (the padding
+// holds a value no download may deliver).
+struct Int32Matrix {
+  Int32Matrix(std::int64_t order, std::uint64_t seed)
+      : n(order), ld(round_up(order, 128)), host(synthetic_int32(order, seed)),
+        device(test::upload_padded<dist_t>(host, n, ld, -7)) {}
+  DeviceRows rows() const { return DeviceRows::of_int32(device.get(), n, ld); }
+  std::int64_t n, ld;
+  std::vector<dist_t> host;
+  cuda::DeviceBuffer<dist_t> device;
+};
+
+struct Int16Matrix {
+  Int16Matrix(std::int64_t order, std::uint64_t seed)
+      : n(order), ld(round_up(order, 256)), host(synthetic_int16(order, seed)),
+        device(test::upload_padded<std::int16_t>(host, n, ld, 5)) {}
+  DeviceRows rows() const { return DeviceRows::of_int16(device.get(), n, ld, kInf16); }
+  std::int64_t n, ld;
+  std::vector<std::int16_t> host;
+  cuda::DeviceBuffer<std::int16_t> device;
+};
+
 // What the sink must receive for a stored matrix and potentials h (empty: none).
 template <typename S>
 std::vector<dist_t> expected_distances(const std::vector<S>& stored, std::int64_t n, const std::vector<std::int64_t>& h) {
@@ -106,12 +126,10 @@ TEST(CudaDownload, Int32RowsAroundTileSizes) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
   for (std::int64_t n : {0, 1, 2, 127, 128, 129, 255, 257, 1000}) {
-    const std::int64_t ld = round_up(n, 128);
-    const std::vector<dist_t> host = synthetic_int32(n, 1);
-    const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(host, n, ld, -7);
+    const Int32Matrix m(n, 1);
     for (bool expose : {false, true}) {
       SCOPED_TRACE("n=" + std::to_string(n) + (expose ? " into the sink's memory" : ""));
-      expect_download(DeviceRows::of_int32(device.get(), n, ld), host, {}, {}, expose, stream.get());
+      expect_download(m.rows(), m.host, {}, {}, expose, stream.get());
     }
   }
 }
@@ -121,13 +139,11 @@ TEST(CudaDownload, Int32RowsAroundTileSizes) {
 TEST(CudaDownload, ManyBlocksWrapTheStagingRing) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
-  const std::int64_t n = 8200, ld = round_up(n, 128);
-  const std::vector<dist_t> host = synthetic_int32(n, 2);
-  const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(host, n, ld, -7);
+  const Int32Matrix m(8200, 2);
   std::vector<double> fractions;
   DownloadOptions options;
   options.progress = [&](double f) { fractions.push_back(f); };
-  expect_download(DeviceRows::of_int32(device.get(), n, ld), host, {}, options, false, stream.get());
+  expect_download(m.rows(), m.host, {}, options, false, stream.get());
   EXPECT_GT(fractions.size(), static_cast<std::size_t>(cuda::StagingTraits::kBuffers));
   EXPECT_EQ(test::check_progress(fractions), "");
 }
@@ -136,18 +152,16 @@ TEST(CudaDownload, Int16WidensWithInfinityBothWays) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
   for (std::int64_t n : {1, 129, 300, 12000}) {  // 12000: more blocks than buffers either way
-    const std::int64_t ld = round_up(n, 256);
-    const std::vector<std::int16_t> host = synthetic_int16(n, 3);
-    const std::vector<dist_t> expected = expected_distances(host, n, {});
+    const Int16Matrix m(n, 3);
+    const std::vector<dist_t> expected = expected_distances(m.host, n, {});
     EXPECT_TRUE(std::find(expected.begin(), expected.end(), kInf) != expected.end() || n == 1);
-    const cuda::DeviceBuffer<std::int16_t> device = test::upload_padded<std::int16_t>(host, n, ld, 5);
     for (Int16Widening widening : {Int16Widening::host, Int16Widening::device})
       for (bool expose : {false, true}) {
         SCOPED_TRACE("n=" + std::to_string(n) + (widening == Int16Widening::host ? " host" : " device") +
                      (expose ? " into the sink's memory" : ""));
         DownloadOptions options;
         options.int16_widening = widening;
-        expect_download(DeviceRows::of_int16(device.get(), n, ld, kInf16), expected, {}, options, expose, stream.get());
+        expect_download(m.rows(), expected, {}, options, expose, stream.get());
       }
   }
 }
@@ -159,31 +173,23 @@ TEST(CudaDownload, PotentialsAreUndoneOnTheDevice) {
     SCOPED_TRACE("n=" + std::to_string(n));
     const std::vector<std::int64_t> h = small_potentials(n, 4);
     const DevicePotentials potentials(h, stream.get());
-    const std::int64_t ld = round_up(n, 128);
-    const std::vector<dist_t> host32 = synthetic_int32(n, 5);
-    const cuda::DeviceBuffer<dist_t> device32 = test::upload_padded<dist_t>(host32, n, ld, -7);
-    expect_download(DeviceRows::of_int32(device32.get(), n, ld), expected_distances(host32, n, h), potentials, {},
-                    false, stream.get());
-    const std::int64_t ld16 = round_up(n, 256);
-    const std::vector<std::int16_t> host16 = synthetic_int16(n, 6);
-    const cuda::DeviceBuffer<std::int16_t> device16 = test::upload_padded<std::int16_t>(host16, n, ld16, 5);
-    expect_download(DeviceRows::of_int16(device16.get(), n, ld16, kInf16), expected_distances(host16, n, h), potentials,
-                    {}, true, stream.get());
+    const Int32Matrix m32(n, 5);
+    expect_download(m32.rows(), expected_distances(m32.host, n, h), potentials, {}, false, stream.get());
+    const Int16Matrix m16(n, 6);
+    expect_download(m16.rows(), expected_distances(m16.host, n, h), potentials, {}, true, stream.get());
   }
 }
 
-// Entries (i, 77) hold 5 for i < 61 and 12 from row 61 on, and h[77] =
-// kInf - 10: every d(i, 77) = v + kInf - 10 with v >= 10 leaves int32. The
-// error names the first in row-major order, (61, 77), whatever the block.
+// Entries (i, 77) hold 5 for i < 61 and 12 from row 61 on, with the
+// potentials of test::overflow_potentials: the error names the first entry
+// beyond int32 in row-major order, (61, 77), whatever the block.
 TEST(CudaDownload, OverflowNamesTheFirstEntry) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
   for (std::int64_t n : {300, 8200}) {
     for (bool int16 : {false, true}) {
       SCOPED_TRACE("n=" + std::to_string(n) + (int16 ? " int16" : " int32"));
-      std::vector<std::int64_t> h(static_cast<std::size_t>(n), 0);
-      h[77] = kInf - 10;
-      const DevicePotentials potentials(h, stream.get());
+      const DevicePotentials potentials(test::overflow_potentials(n), stream.get());
       std::vector<std::int32_t> values(static_cast<std::size_t>(n * n), 3);
       for (std::int64_t i = 0; i < n; ++i) {
         values[static_cast<std::size_t>(i * n + i)] = 0;
@@ -194,23 +200,21 @@ TEST(CudaDownload, OverflowNamesTheFirstEntry) {
       SinkLayout layout;
       layout.n = n;
       sink.begin(layout);
-      try {
-        if (int16) {
-          const std::int64_t ld = round_up(n, 256);
-          const std::vector<std::int16_t> narrow(values.begin(), values.end());
-          const cuda::DeviceBuffer<std::int16_t> device = test::upload_padded<std::int16_t>(narrow, n, ld, 0);
+      if (int16) {
+        const std::int64_t ld = round_up(n, 256);
+        const cuda::DeviceBuffer<std::int16_t> device =
+            test::upload_padded<std::int16_t>(std::vector<std::int16_t>(values.begin(), values.end()), n, ld, 0);
+        test::expect_overflow_at_61_77([&] {
           cuda::download_to_sink(DeviceRows::of_int16(device.get(), n, ld, kInf16), Plane::distances, potentials, sink,
                                  {}, stream.get());
-        } else {
-          const std::int64_t ld = round_up(n, 128);
-          const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(values, n, ld, 0);
+        });
+      } else {
+        const std::int64_t ld = round_up(n, 128);
+        const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(values, n, ld, 0);
+        test::expect_overflow_at_61_77([&] {
           cuda::download_to_sink(DeviceRows::of_int32(device.get(), n, ld), Plane::distances, potentials, sink, {},
                                  stream.get());
-        }
-        ADD_FAILURE() << "no OverflowError";
-      } catch (const OverflowError& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "distance 61->77 = " + std::to_string(std::int64_t{12} + kInf - 10) + " does not fit the int32 output");
+        });
       }
     }
   }
@@ -228,9 +232,8 @@ TEST(CudaDownload, PredecessorsThroughTheSinkWithPatch) {
       std::vector<vertex_t> pred(static_cast<std::size_t>(n * n));
       for (std::size_t x = 0; x < pred.size(); ++x)
         pred[x] = static_cast<vertex_t>(mix(x) % static_cast<std::uint64_t>(n + 1)) - 1;  // -1 .. n-1
-      const std::vector<dist_t> dist = synthetic_int32(n, 7);
+      const Int32Matrix dist(n, 7);
       const cuda::DeviceBuffer<vertex_t> device_pred = test::upload_padded<vertex_t>(pred, n, ld, -9);
-      const cuda::DeviceBuffer<dist_t> device_dist = test::upload_padded<dist_t>(dist, n, ld, -7);
       const std::int64_t patched_row = n / 2;
       std::vector<vertex_t> expected = pred;
       for (std::int64_t j = 0; j < n; ++j) expected[static_cast<std::size_t>(patched_row * n + j)] = static_cast<vertex_t>(j);
@@ -239,8 +242,7 @@ TEST(CudaDownload, PredecessorsThroughTheSinkWithPatch) {
       layout.n = n;
       layout.predecessors = true;
       sink.begin(layout);
-      cuda::download_to_sink(DeviceRows::of_int32(device_dist.get(), n, ld), Plane::distances, {}, sink, {},
-                             stream.get());
+      cuda::download_to_sink(dist.rows(), Plane::distances, {}, sink, {}, stream.get());
       DownloadOptions options;
       options.patch = [&](std::int64_t first, std::int64_t rows, std::int32_t* data, std::int64_t stride) {
         if (patched_row < first || patched_row >= first + rows) return;
@@ -250,7 +252,7 @@ TEST(CudaDownload, PredecessorsThroughTheSinkWithPatch) {
                              stream.get());
       EXPECT_EQ(sink.delivery_problem(Plane::distances, 0, n), "");
       EXPECT_EQ(sink.delivery_problem(Plane::predecessors, 0, n), "");
-      EXPECT_EQ(test::first_difference(dist, sink.values(Plane::distances), n), "");
+      EXPECT_EQ(test::first_difference(dist.host, sink.values(Plane::distances), n), "");
       EXPECT_EQ(test::first_difference(expected, sink.values(Plane::predecessors), n), "");
     }
   }
@@ -261,9 +263,8 @@ TEST(CudaDownload, PredecessorsThroughTheSinkWithPatch) {
 TEST(CudaDownload, CopiesStraightIntoRegisteredSinkMemory) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
-  const std::int64_t n = 8200, ld = round_up(n, 128);
-  const std::vector<dist_t> host = synthetic_int32(n, 8);
-  const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(host, n, ld, -7);
+  const Int32Matrix m(8200, 8);
+  const std::int64_t n = m.n;
   const std::vector<std::int64_t> h = small_potentials(n, 9);
   for (bool with_potentials : {false, true}) {
     SCOPED_TRACE(with_potentials ? "with potentials" : "plain");
@@ -275,12 +276,11 @@ TEST(CudaDownload, CopiesStraightIntoRegisteredSinkMemory) {
     DownloadOptions options;
     options.register_sink_memory = true;
     const cuda::DownloadStats stats =
-        cuda::download_to_sink(DeviceRows::of_int32(device.get(), n, ld), Plane::distances, potentials, sink, options,
-                               stream.get());
+        cuda::download_to_sink(m.rows(), Plane::distances, potentials, sink, options, stream.get());
     EXPECT_TRUE(stats.registered_sink);
     EXPECT_EQ(sink.own_memory_puts(), stats.blocks);
     EXPECT_EQ(sink.delivery_problem(Plane::distances, 0, n), "");
-    EXPECT_EQ(test::first_difference(expected_distances(host, n, with_potentials ? h : std::vector<std::int64_t>{}),
+    EXPECT_EQ(test::first_difference(expected_distances(m.host, n, with_potentials ? h : std::vector<std::int64_t>{}),
                                      sink.values(Plane::distances), n),
               "");
   }
@@ -289,9 +289,8 @@ TEST(CudaDownload, CopiesStraightIntoRegisteredSinkMemory) {
 TEST(CudaDownload, RowRangeDeliversOnlyThoseRows) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
-  const std::int64_t n = 300, ld = round_up(n, 128);
-  const std::vector<dist_t> host = synthetic_int32(n, 10);
-  const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(host, n, ld, -7);
+  const Int32Matrix m(300, 10);
+  const std::int64_t n = m.n;
   RecordingSink sink;
   SinkLayout layout;
   layout.n = n;
@@ -299,26 +298,19 @@ TEST(CudaDownload, RowRangeDeliversOnlyThoseRows) {
   DownloadOptions options;
   options.first_row = 100;
   options.rows = 37;
-  cuda::download_to_sink(DeviceRows::of_int32(device.get(), n, ld), Plane::distances, {}, sink, options, stream.get());
+  cuda::download_to_sink(m.rows(), Plane::distances, {}, sink, options, stream.get());
   EXPECT_EQ(sink.delivery_problem(Plane::distances, 100, 37), "");
   for (std::int64_t x = 100 * n; x < 137 * n; ++x)
-    ASSERT_EQ(sink.values(Plane::distances)[static_cast<std::size_t>(x)], host[static_cast<std::size_t>(x)]) << x;
-  EXPECT_EQ(cuda::download_distance_row(DeviceRows::of_int32(device.get(), n, ld), {}, 299, stream.get()),
-            std::vector<dist_t>(host.end() - n, host.end()));
+    ASSERT_EQ(sink.values(Plane::distances)[static_cast<std::size_t>(x)], m.host[static_cast<std::size_t>(x)]) << x;
+  EXPECT_EQ(cuda::download_distance_row(m.rows(), {}, 299, stream.get()), std::vector<dist_t>(m.host.end() - n, m.host.end()));
   options.rows = 201;
-  EXPECT_THROW(cuda::download_to_sink(DeviceRows::of_int32(device.get(), n, ld), Plane::distances, {}, sink, options,
-                                      stream.get()),
-               UsageError);
+  EXPECT_THROW(cuda::download_to_sink(m.rows(), Plane::distances, {}, sink, options, stream.get()), UsageError);
 }
 
 // The solver's own result: negative weights (Johnson potentials), sizes around
 // the production tile, downloaded with the potentials undone on the device.
 TEST(CudaDownload, ProductionSolverResultMatchesReference) {
   SKIP_WITHOUT_GPU();
-  const cuda::GpuAlgorithm* fw = nullptr;
-  for (const cuda::GpuAlgorithm& a : cuda::gpu_algorithm_table())
-    if (std::string(a.name) == "fw") fw = &a;
-  ASSERT_NE(fw, nullptr);
   std::vector<test::Case> cases = test::tile_cases();
   for (const test::Case& c : test::standard_cases())
     if (c.name.find("_neg_") != std::string::npos) cases.push_back(c);
@@ -326,18 +318,13 @@ TEST(CudaDownload, ProductionSolverResultMatchesReference) {
     SCOPED_TRACE(c.name);
     const Graph g = normalize(c.graph);
     if (g.n == 0) continue;  // the dispatcher returns before building an instance
-    cuda::Stream stream;
-    cuda::DeviceInstance instance(g, *fw, false, stream.get());
-    cuda::GpuProblem problem = instance.problem();
-    problem.precision = Precision::int32;
-    fw->run(problem);
-    const DevicePotentials potentials(instance.reweighted().potential, stream.get());
+    const test::SolvedOnDevice solved(g);
+    const DevicePotentials potentials(solved.reweighted().potential, solved.stream());
     RecordingSink sink;
     SinkLayout layout;
     layout.n = g.n;
     sink.begin(layout);
-    cuda::download_to_sink(DeviceRows::of_int32(problem.dist, g.n, problem.n_pad), Plane::distances, potentials, sink,
-                           {}, stream.get());
+    cuda::download_to_sink(solved.rows(), Plane::distances, potentials, sink, {}, solved.stream());
     EXPECT_EQ(sink.delivery_problem(Plane::distances, 0, g.n), "");
     EXPECT_EQ(test::first_difference(test::reference_distances(g), sink.values(Plane::distances), g.n), "");
   }

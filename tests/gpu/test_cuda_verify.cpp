@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
-#include "cuda/algorithm.cuh"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.cuh"
 #include "cuda/memory.cuh"
@@ -243,43 +242,34 @@ TEST(CudaVerify, ZeroWeightCyclePropUp) {
 // the device gets the CPU verify's message for the same change.
 TEST(CudaVerify, ProductionSolverResult) {
   SKIP_WITHOUT_GPU();
-  const cuda::GpuAlgorithm* fw = nullptr;
-  for (const cuda::GpuAlgorithm& a : cuda::gpu_algorithm_table())
-    if (std::string(a.name) == "fw") fw = &a;
-  ASSERT_NE(fw, nullptr);
   for (const test::Case& c : test::tile_cases()) {
     SCOPED_TRACE(c.name);
     const Graph g = normalize(c.graph);
-    cuda::Stream stream;
-    cuda::DeviceInstance instance(g, *fw, false, stream.get());
-    cuda::GpuProblem problem = instance.problem();
-    problem.precision = Precision::int32;
-    fw->run(problem);
-    const DevicePotentials potentials(instance.reweighted().potential, stream.get());
-    const cuda::DeviceVerifier verifier(g, instance.reweighted().edges, stream.get());
-    const DeviceRows rows = DeviceRows::of_int32(problem.dist, g.n, problem.n_pad);
-    const VerifyReport clean = verifier.verify(rows, potentials, stream.get());
+    const test::SolvedOnDevice solved(g);
+    const DevicePotentials potentials(solved.reweighted().potential, solved.stream());
+    const cuda::DeviceVerifier verifier(g, solved.reweighted().edges, solved.stream());
+    const VerifyReport clean = verifier.verify(solved.rows(), potentials, solved.stream());
     EXPECT_TRUE(clean.ok) << clean.first_violation;
 
     std::vector<dist_t> x = test::reference_distances(g);
     const auto [i, j] = find_entry(x, g.n, finite_off_diagonal);
     ASSERT_GE(i, 0);
     x[static_cast<std::size_t>(i * g.n + j)] += 1;
-    dist_t* cell = problem.dist + i * problem.n_pad + j;
     dist_t stored = 0;
-    APSP_CUDA_CHECK(cudaMemcpy(&stored, cell, sizeof stored, cudaMemcpyDeviceToHost));
+    APSP_CUDA_CHECK(cudaMemcpy(&stored, solved.cell(i, j), sizeof stored, cudaMemcpyDeviceToHost));
     ++stored;
-    APSP_CUDA_CHECK(cudaMemcpy(cell, &stored, sizeof stored, cudaMemcpyHostToDevice));
+    APSP_CUDA_CHECK(cudaMemcpy(solved.cell(i, j), &stored, sizeof stored, cudaMemcpyHostToDevice));
     const VerifyReport cpu = verify(g, x);
     ASSERT_FALSE(cpu.ok);
-    const VerifyReport gpu = verifier.verify(rows, potentials, stream.get());
+    const VerifyReport gpu = verifier.verify(solved.rows(), potentials, solved.stream());
     EXPECT_FALSE(gpu.ok);
     EXPECT_EQ(gpu.first_violation, cpu.first_violation);
   }
 }
 
-// A failing row whose distance leaves int32 once the potentials are undone:
-// the same OverflowError the download gives, not a verify message.
+// A failing row whose distance leaves int32 once the potentials are undone
+// (test::overflow_potentials): the same OverflowError the download gives,
+// not a verify message.
 TEST(CudaVerify, OverflowInTheFailingRow) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
@@ -289,17 +279,11 @@ TEST(CudaVerify, OverflowInTheFailingRow) {
   std::vector<dist_t> stored(static_cast<std::size_t>(g.n * g.n), kInf);
   for (std::int64_t v = 0; v < g.n; ++v) stored[static_cast<std::size_t>(v * g.n + v)] = 0;
   stored[61 * 100 + 77] = 12;
-  std::vector<std::int64_t> h(100, 0);
-  h[77] = kInf - 10;
-  const DevicePotentials potentials(h, stream.get());
+  const DevicePotentials potentials(test::overflow_potentials(g.n), stream.get());
   const cuda::DeviceBuffer<dist_t> device = test::upload_padded<dist_t>(stored, g.n, ld, -3);
-  try {
+  test::expect_overflow_at_61_77([&] {
     cuda::verify_on_device(g, g.edges, DeviceRows::of_int32(device.get(), g.n, ld), potentials, stream.get());
-    ADD_FAILURE() << "no OverflowError";
-  } catch (const OverflowError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "distance 61->77 = " + std::to_string(std::int64_t{12} + kInf - 10) + " does not fit the int32 output");
-  }
+  });
 }
 
 TEST(CudaVerify, EmptyAndBadDescriptions) {
