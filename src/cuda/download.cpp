@@ -20,6 +20,9 @@ namespace {
 
 using Traits = StagingTraits;
 constexpr unsigned long long kNoOverflow = ~0ull;
+// Host widening hands rows to the sink in pieces of about this many int32
+// bytes, so a piece is still in the thread's cache when the sink copies it.
+constexpr std::size_t kWidenPieceBytes = std::size_t{512} << 10;
 
 // How one download moves its blocks.
 struct Plan {
@@ -219,18 +222,26 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
       b.data = data + first_in_block * n;
       return b;
     };
-    // Without a patch, each thread puts the rows it widened while they are
-    // still in its cache; a sink's own memory needs one put() (it skips it).
+    // Without a patch, each thread puts the rows it widened in pieces small
+    // enough to be still in its cache; a sink's own memory needs one put()
+    // (it skips it).
     const bool put_per_part = !options.patch && !in_sink_memory;
     const std::size_t block_bytes = static_cast<std::size_t>(f.rows * n) * sizeof(std::int32_t);
     if (plan.host_widening || put_per_part) {
       const auto* staged = static_cast<const std::int16_t*>(f.host);
+      const std::int64_t rows_per_piece =
+          plan.host_widening ? std::max<std::int64_t>(1, static_cast<std::int64_t>(
+                                                             kWidenPieceBytes / (static_cast<std::size_t>(n) * sizeof(std::int32_t))))
+                             : f.rows;
       in_parallel_parts(f.rows, block_bytes, [&](std::int64_t r0, std::int64_t rows) {
-        if (plan.host_widening) {
-          const std::int64_t begin = r0 * n, end = (r0 + rows) * n;
-          for (std::int64_t x = begin; x < end; ++x) data[x] = stored_to_int32(staged[x], matrix.int16_infinity);
+        for (std::int64_t p0 = r0; p0 < r0 + rows; p0 += rows_per_piece) {
+          const std::int64_t piece = std::min(rows_per_piece, r0 + rows - p0);
+          if (plan.host_widening) {
+            const std::int64_t begin = p0 * n, end = (p0 + piece) * n;
+            for (std::int64_t x = begin; x < end; ++x) data[x] = stored_to_int32(staged[x], matrix.int16_infinity);
+          }
+          if (put_per_part) sink.put(block_of(p0, piece));
         }
-        if (put_per_part) sink.put(block_of(r0, rows));
       });
     }
     if (!put_per_part) {
