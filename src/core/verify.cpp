@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/verify_row.hpp"
+
 namespace apsp {
 namespace {
 
@@ -191,6 +193,12 @@ VerifyReport verify_predecessors(const Graph& normalized, const std::vector<dist
   return report_of(lowest_row_violation<ChainWalk>(n, normalized.edges.size(), [&](std::int64_t i, ChainWalk& walk) {
     return check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, walk);
   }));
+}
+
+std::string first_violation_in_row(const Graph& normalized, const dist_t* row, std::int64_t i) {
+  const Csr out = to_csr(normalized);
+  TightSearch scratch(normalized.n);
+  return check_distance_row(out, transpose(out), row, i, scratch);
 }
 
 }  // namespace apsp

@@ -1,0 +1,65 @@
+// The device-resident result as the download (download.hpp) and the GPU
+// certificate (verify.hpp) read it: an n x n block of a padded row-major
+// matrix in the element type the solver left it in, plus the Johnson
+// potentials that turn its values back into the graph's own distances.
+// Host-only (no device code).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "memory.hpp"
+
+namespace apsp::cuda {
+
+// How the device matrix stores one entry.
+enum class Stored {
+  int32,  // dist_t with kInf for unreachable (and vertex_t for predecessors)
+  int16,  // the int16 mode's matrix: values >= int16_infinity are unreachable
+};
+
+// Rows 0..n-1, columns 0..n-1 of a device matrix with leading dimension ld
+// (elements): entry (i, j) is at data + i * ld + j.
+struct DeviceRows {
+  const void* data = nullptr;
+  Stored stored = Stored::int32;
+  std::int64_t n = 0;
+  std::int64_t ld = 0;  // >= n: n_pad, or the int16 matrix's own padding
+  std::int32_t int16_infinity = 0;  // Stored::int16 only; 0 < it <= 32767
+
+  static DeviceRows of_int32(const std::int32_t* data, std::int64_t n, std::int64_t ld) {
+    return DeviceRows{data, Stored::int32, n, ld, 0};
+  }
+  static DeviceRows of_int16(const std::int16_t* data, std::int64_t n, std::int64_t ld, std::int32_t infinity) {
+    return DeviceRows{data, Stored::int16, n, ld, infinity};
+  }
+  std::size_t element_bytes() const { return stored == Stored::int16 ? 2 : 4; }
+};
+
+// Throws UsageError (naming `who`) when `m` is not a readable matrix
+// description: ld < n, no data for n > 0, an int16 infinity out of range.
+void check_device_rows(const DeviceRows& m, const char* who);
+
+// Johnson potentials h (int64), uploaded once per solve and shared by the
+// download and the certificate: a stored finite value v at (i, j) is the
+// graph's distance v - h[i] + h[j]. Empty when no reweighting took place.
+class DevicePotentials {
+ public:
+  DevicePotentials() = default;
+  // h is empty or holds one entry per vertex. The copy is ordered on `stream`.
+  DevicePotentials(const std::vector<std::int64_t>& h, cudaStream_t stream);
+
+  bool empty() const { return host_.empty(); }
+  std::int64_t size() const { return static_cast<std::int64_t>(host_.size()); }
+  const std::int64_t* device() const { return device_.get(); }     // nullptr when empty
+  const std::vector<std::int64_t>& host() const { return host_; }  // the same values
+
+ private:
+  std::vector<std::int64_t> host_;
+  DeviceBuffer<std::int64_t> device_;
+};
+
+}  // namespace apsp::cuda
