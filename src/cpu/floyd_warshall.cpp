@@ -21,6 +21,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
 #include "cpu/backend.hpp"
 
 namespace apsp::cpu::detail {
@@ -265,7 +266,7 @@ struct FreeDeleter {
 template <class T>
 std::unique_ptr<T[], FreeDeleter> aligned_matrix(std::int64_t side, const char* what) {
   const std::size_t bytes = matrix_bytes(side, sizeof(T), what);
-  void* p = std::aligned_alloc(64, std::max<std::size_t>(64, (bytes + 63) / 64 * 64));
+  void* p = std::aligned_alloc(64, std::max<std::size_t>(64, round_up(bytes, std::size_t{64})));
   if (!p) throw_out_of_memory(what, static_cast<std::int64_t>(bytes));
   return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
 }
@@ -332,7 +333,7 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const auto step = pick_step<D, kPred>();
-  const std::int64_t N = (job.graph.n + kTile - 1) / kTile * kTile, tiles = N / kTile;
+  const std::int64_t N = round_up(job.graph.n, kTile), tiles = N / kTile;
   // The padded N x N working matrices, tile by tile: tile (R, C) is a
   // contiguous row-major kTile x kTile block at (R * tiles + C) * kTile^2, so
   // no tile row strides across a power-of-two distance (cache-set conflicts).

@@ -12,11 +12,10 @@
 
 #include "algorithm.cuh"
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
 #include "memory.cuh"
 
 namespace apsp::cuda {
-
-inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Calls problem.progress (when set) with done / total every `stride` steps
 // and at the end. Launches are asynchronous, so the fraction counts work

@@ -5,6 +5,7 @@
 #include "algorithm.cuh"
 #include "apsp/error.hpp"
 #include "check.cuh"
+#include "core/ceil_div.hpp"
 #include "kernels/fw_production.cuh"
 #include "matrix_setup.cuh"
 #include "memory.cuh"
@@ -101,7 +102,7 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& 
 // would leave a prefix of its path with a distance in [kInf16 - max_weight,
 // kInf16), which int16 holds exactly.
 bool try_int16(GpuProblem& p, Phase3 phase3) {
-  const std::int64_t n_pad16 = (p.n_pad + kInt16Pad - 1) / kInt16Pad * kInt16Pad;
+  const std::int64_t n_pad16 = round_up(p.n_pad, kInt16Pad);
   const std::int64_t cells = n_pad16 * n_pad16;
   require_device_memory(static_cast<std::size_t>(cells) * sizeof(std::int16_t), "the int16 copy of the matrix");
   DeviceBuffer<std::int16_t> narrow(static_cast<std::size_t>(cells));

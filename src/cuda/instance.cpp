@@ -7,6 +7,7 @@
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
 #include "check.cuh"
+#include "core/ceil_div.hpp"
 #include "matrix_setup.cuh"
 
 namespace apsp::cuda {
@@ -33,8 +34,6 @@ Reweighted reweight(const Graph& g) {
 }
 
 namespace {
-
-std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
 
 // Copies edges to the device through two pinned staging buffers and scatters
 // them into the matrix chunk by chunk.

@@ -1,6 +1,7 @@
 #include <climits>
 
 #include "check.cuh"
+#include "core/ceil_div.hpp"
 #include "kernels/matrix_setup.cuh"
 #include "matrix_setup.cuh"
 #include "memory.cuh"
@@ -8,7 +9,7 @@
 namespace apsp::cuda {
 
 int grid_for(std::int64_t work, int threads) {
-  const std::int64_t blocks = (work + threads - 1) / threads;
+  const std::int64_t blocks = ceil_div(work, threads);
   return static_cast<int>(blocks < 1 ? 1 : blocks > 65536 ? 65536 : blocks);
 }
 
