@@ -87,6 +87,7 @@ std::vector<vertex_t> rebuild_from_distances(const Csr& in, const std::vector<di
 
 std::vector<vertex_t> shortest_path(const Graph& normalized, const std::vector<dist_t>& d,
                                     const std::vector<vertex_t>& pred, vertex_t from, vertex_t to) {
+  check_normalized(normalized);
   const std::int64_t n = normalized.n;
   check_vertex(from, n, "source");
   check_vertex(to, n, "target");

@@ -23,6 +23,8 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
       if (name == opts.algorithm) return Backend::cuda;
     throw UsageError("unknown algorithm '" + opts.algorithm + "'");
   }
+  // int64 is a CPU mode: asking for it keeps the CPU at any size.
+  if (opts.precision == Precision::int64) return Backend::cpu;
   // int16 is a mode of the GPU solver: asking for it picks the GPU at any size.
   if ((g.n >= kGpuMinVertices || opts.precision == Precision::int16) && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
@@ -36,12 +38,11 @@ SolveResult solve(const Graph& g, const SolveOptions& opts) {
   out.n = normalized.n;
   out.backend = resolve_backend(normalized, opts);
   if (out.backend == Backend::cuda) {
+    if (opts.precision == Precision::int64)
+      throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
     if (!cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
     cuda::solve(normalized, opts, out);
   } else {
-    if (opts.precision == Precision::int16)
-      throw UsageError("--precision int16 is a GPU mode; the CPU computes in int32 (int64 where sums could overflow)");
-    if (opts.block.x != 0 || opts.block.y != 0) throw UsageError("--block is a GPU kernel option");
     cpu::solve(normalized, opts, out);
   }
   return out;
@@ -72,6 +73,7 @@ const char* to_string(Precision p) {
     case Precision::automatic: return "auto";
     case Precision::int32: return "int32";
     case Precision::int16: return "int16";
+    case Precision::int64: return "int64";
   }
   return "?";
 }
@@ -87,7 +89,8 @@ Precision parse_precision(const std::string& s) {
   if (s == "auto") return Precision::automatic;
   if (s == "int32") return Precision::int32;
   if (s == "int16") return Precision::int16;
-  throw UsageError("unknown precision '" + s + "' (expected auto, int32 or int16)");
+  if (s == "int64") return Precision::int64;
+  throw UsageError("unknown precision '" + s + "' (expected auto, int16, int32 or int64)", "precision");
 }
 
 }  // namespace apsp

@@ -171,6 +171,7 @@ std::string check_predecessor_row(const Csr& out, const dist_t* row, const verte
 }  // namespace
 
 VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d) {
+  check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
   if (!shape.empty()) return report_of(std::move(shape));
@@ -183,6 +184,7 @@ VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d) {
 
 VerifyReport verify_predecessors(const Graph& normalized, const std::vector<dist_t>& d,
                                  const std::vector<vertex_t>& pred) {
+  check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
   if (shape.empty()) shape = shape_problem(n, pred.size(), "predecessor matrix");

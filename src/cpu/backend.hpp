@@ -1,5 +1,5 @@
 // Private to the CPU backend: what every CPU algorithm receives, and the
-// helpers they share (thread count, output conversion, negative cycles).
+// helpers they share (thread count, output conversion, memory).
 #pragma once
 
 #include <atomic>
@@ -21,7 +21,10 @@ namespace apsp::cpu::detail {
 struct Job {
   const Graph& graph;
   WeightStats stats;
-  bool int32_arithmetic;  // fits_int32_arithmetic(graph, stats)
+  // fits_int32_arithmetic(graph, stats), unless int64 was asked for. The
+  // algorithms with an int32 mode use it exactly when this is set; each sets
+  // SolveResult::precision to the width it used.
+  bool int32_arithmetic;
   bool predecessors;
   int threads;  // > 0
   const std::function<void(double)>& progress;
@@ -84,11 +87,6 @@ class FirstError {
   std::exception_ptr error_;
   std::atomic<bool> stop_{false};
 };
-
-// A vertex on a negative cycle of `c`, or -1 when there is none. When there is
-// none and `potentials` is given, it receives h with w(u,v) + h[u] - h[v] >= 0
-// for every edge (Johnson's reweighting).
-std::int64_t find_negative_cycle(const Csr& c, std::vector<std::int64_t>* potentials);
 
 // The algorithms. Each fills out.dist (and out.pred when job.predecessors).
 void fw_seq(const Job& job, SolveResult& out);

@@ -58,6 +58,7 @@ std::vector<std::string> algorithms() {
 }
 
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
+  check_normalized(normalized);
   const double n = static_cast<double>(normalized.n);
   const double degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
   const double search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, degree))) *
@@ -68,13 +69,17 @@ std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
 }
 
 void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) {
-  if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads));
+  check_normalized(normalized);
+  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  if (opts.precision == Precision::int16)
+    throw UsageError("int16 is a GPU mode; the CPU computes in int32, or int64 where sums could overflow", "precision");
+  if (opts.block.x != 0 || opts.block.y != 0) throw UsageError("the thread-block shape is a GPU kernel option", "block");
   const WeightStats stats = weight_stats(normalized);
   const std::string name = opts.algorithm == "auto" ? choose_algorithm(normalized, stats) : opts.algorithm;
   const Algorithm& algorithm = find(name);
   const detail::Job job{normalized,
                         stats,
-                        fits_int32_arithmetic(normalized, stats),
+                        opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats),
                         opts.predecessors,
                         opts.threads > 0 ? opts.threads : omp_get_max_threads(),
                         opts.progress};
@@ -91,7 +96,6 @@ void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) 
   out.times.compute = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.algorithm = algorithm.name;
   out.backend = Backend::cpu;
-  out.precision = Precision::int32;
 }
 
 namespace detail {

@@ -280,6 +280,7 @@ void store(const Job& job, const D* d, const vertex_t* p, Offset at, SolveResult
   out.dist = square_matrix<dist_t>(n, kInf, "the distance matrix");
   if (job.predecessors) out.pred = square_matrix<vertex_t>(n, -1, "the predecessor matrix");
   constexpr D unreachable_above = infinity<D>() / 2;
+  out.precision = std::is_same<D, std::int32_t>::value ? Precision::int32 : Precision::int64;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       const std::int64_t x = at(i, j);

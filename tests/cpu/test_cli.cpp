@@ -313,6 +313,26 @@ TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
   EXPECT_FALSE(fs::exists(path("d.bin")));
 }
 
+// The summary's precision is the width the CPU computed in: int64 where
+// (n-1) * max|w| could overflow int32 sums, or when asked for.
+TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
+  write_text("small.txt", "0 1 5\n1 2 7\n");
+  write_text("wide.txt", "# vertices: 100\n0 1 600000000\n1 2 400000000\n");
+  const auto precision_of = [&](const std::string& args) {
+    const std::string summary = expect_ok("solve " + args);
+    const auto at = summary.find("precision");
+    return at == std::string::npos ? summary : summary.substr(at, summary.find('\n', at) - at);
+  };
+  EXPECT_EQ(precision_of("small.txt --algo fw-blocked"), "precision       int32");
+  EXPECT_EQ(precision_of("small.txt --algo fw-blocked --precision int64"), "precision       int64");
+  EXPECT_EQ(precision_of("small.txt --algo johnson"), "precision       int64");
+  EXPECT_EQ(precision_of("wide.txt --algo fw-blocked -o d.bin"), "precision       int64");
+  std::int64_t n = 0;
+  EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 1000000000);
+  expect_error("solve small.txt --backend cuda --precision int64", 1, "--precision: int64 is a CPU mode");
+  expect_error("solve small.txt --precision int16 --backend cpu", 1, "--precision: int16 is a GPU mode");
+}
+
 TEST_F(Cli, UndirectedAndDenseInputOptions) {
   write_text("one_way.txt", "0 1 4\n1 2 5\n");
   expect_ok("solve one_way.txt --undirected -o d.bin");
