@@ -63,6 +63,19 @@ std::vector<T> square_matrix(std::int64_t n, T fill, const char* what) {
   }
 }
 
+// Empties `m` and reserves n x n entries without touching them (no memory is
+// committed until rows are appended), or throws ResourceError naming `what`.
+template <class T>
+void reserve_square_matrix(std::vector<T>& m, std::int64_t n, const char* what) {
+  const std::size_t cells = matrix_bytes(n, sizeof(T), what) / sizeof(T);
+  m.clear();
+  try {
+    m.reserve(cells);
+  } catch (const std::bad_alloc&) {
+    throw_out_of_memory(what, static_cast<std::int64_t>(cells * sizeof(T)));
+  }
+}
+
 // Keeps the first exception thrown inside an OpenMP region (where exceptions
 // must not escape) and tells the other threads to stop.
 class FirstError {
