@@ -168,7 +168,7 @@ TEST_F(Cli, NegativeAndImpossibleSizesFailCleanly) {
   expect_error("solve large.bin -o out.bin", 3, "memory");
   EXPECT_FALSE(fs::exists(path("out.bin")));
   expect_error("gen random -n 2000000000 --seed 1 -o huge.bin", 3, "memory");
-  expect_error("gen random -n 3000000000 -m 0 --seed 1 -o huge.bin", 1, "n exceeds int32");
+  expect_error("gen random -n 3000000000 -m 0 --seed 1 -o huge.bin", 1, "n exceeds int32: 3000000000");
   EXPECT_FALSE(fs::exists(path("huge.bin")));
 }
 
@@ -232,10 +232,12 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("solve g.txt --no-such-option", 1, "--no-such-option");
   expect_error("gen torus -n 5 --seed 1 -o g.bin", 1, "torus");
   expect_error("gen random -n 5 --seed 1 -o g.bin --weights 5", 1, "--weights");
-  expect_error("gen random -n 5 --seed 1 -o g.bin --weights 9:1", 1, "LO <= HI");
+  expect_error("gen random -n 5 --seed 1 -o g.bin --weights 9:1", 1, "--weights: the range 9:1 needs LO <= HI");
+  expect_error("gen random -n 5 --seed 1 -o g.bin --weights -9:-1", 1, "--weights: with HI < 0");
+  expect_error("gen scale-free -n 5 --degree 0 --seed 1 -o g.bin", 1, "--degree: must be >= 1, got 0");
   expect_error("gen random -n 5 -o g.bin", 1, "--seed");
   expect_error("gen random -n 5 --seed 1 -o g.xyz", 1, "g.xyz");
-  expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "density");
+  expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "--density: must be in [0, 1]");
   expect_error("path g.txt d.bin --to 1", 1, "--from");
   EXPECT_FALSE(fs::exists(path("g.bin")));
 }
