@@ -14,7 +14,9 @@ BellmanFord::BellmanFord(std::int64_t n)
 
 void BellmanFord::push(vertex_t v) {
   queued_[v] = 1;
-  ring_[(head_ + size_) % ring_.size()] = v;
+  std::size_t tail = head_ + size_;  // < 2 n: wrap by subtraction, not division
+  if (tail >= ring_.size()) tail -= ring_.size();
+  ring_[tail] = v;
   ++size_;
 }
 
@@ -46,23 +48,24 @@ std::int64_t BellmanFord::relax_queued(const CsrView<weight_t>& g, CycleWanted w
   std::int64_t since_check = 0;
   while (size_ > 0) {
     const vertex_t u = ring_[head_];
-    head_ = (head_ + 1) % ring_.size();
+    if (++head_ == ring_.size()) head_ = 0;
     --size_;
     queued_[u] = 0;
-    const std::int64_t du = label_[u];
+    const std::int64_t du = label_[u], hops_through_u = hops_[u] + 1;
     for (std::int64_t e = g.row_start[u]; e < g.row_start[u + 1]; ++e) {
       const vertex_t v = g.col[e];
       const std::int64_t candidate = du + g.weight[e];
       if (candidate >= label_[v]) continue;
       label_[v] = candidate;
       parent_[v] = u;
-      hops_[v] = hops_[u] + 1;
-      const bool proof = hops_[v] >= n_;
-      if (proof && wanted == CycleWanted::proof) return kProven;
-      // Name a vertex: look at the parent pointers once the cycle is proven
-      // and then every n + 1 relaxations (amortised O(1) per relaxation);
-      // while a negative cycle is reachable they soon always hold a cycle.
-      if (++since_check > n_ || (proof && !proven)) {
+      hops_[v] = hops_through_u;
+      const bool proof = hops_through_u >= n_;
+      if (wanted == CycleWanted::proof) {
+        if (proof) return kProven;
+      } else if (++since_check > n_ || (proof && !proven)) {
+        // Name a vertex: look at the parent pointers once the cycle is proven
+        // and then every n + 1 relaxations (amortised O(1) per relaxation);
+        // while a negative cycle is reachable they soon always hold a cycle.
         proven = proven || proof;
         since_check = 0;
         const std::int64_t on_cycle = vertex_on_parent_cycle();
