@@ -38,6 +38,12 @@ struct WeightStats {
 // negative self-loop.
 Graph normalize(const Graph& g);
 
+// Throws InputError, naming the first offending edge, unless `g` is in
+// normalize()'s form: 0 <= n <= int32 max, every vertex in 0..n-1, edges
+// sorted by (src, dst), no two with the same (src, dst), no self-loop. O(m).
+// Every function below that takes a normalized graph calls it first.
+void check_normalized(const Graph& g);
+
 // Adds every edge in both directions (--undirected).
 Graph symmetrize(const Graph& g);
 
@@ -49,18 +55,26 @@ WeightStats weight_stats(const Graph& g);
 bool fits_int32_arithmetic(const Graph& g, const WeightStats& s);
 
 // Dense adjacency, n x n row-major: 0 on the diagonal, the edge weight, or kInf.
-// Precondition: g is normalized.
-std::vector<dist_t> dense_adjacency(const Graph& g);
+// Throws InputError unless g is normalized (check_normalized).
+std::vector<dist_t> dense_adjacency(const Graph& normalized);
 
-// Compressed sparse rows of the normalized graph: out-edges of v are
-// [row_start[v], row_start[v+1]) in col / weight.
+// Compressed sparse rows: out-edges of v are [row_start[v], row_start[v+1])
+// in col / weight (row_start has n + 1 entries, col and weight the same count).
 struct Csr {
   std::int64_t n = 0;
   std::vector<std::int64_t> row_start;
   std::vector<vertex_t> col;
   std::vector<weight_t> weight;
 };
+// Throws InputError unless `c` is well formed: 0 <= n <= int32 max,
+// row_start has n + 1 non-decreasing entries from 0 to col.size(), weight is
+// as long as col, every col entry is in 0..n-1. O(n + m).
+void check_csr(const Csr& c);
+// The CSR of a normalized graph: columns increase within each row. Throws
+// InputError unless the graph is normalized (check_normalized).
 Csr to_csr(const Graph& normalized);
+// The reverse graph (in-edges as rows), columns in increasing order within
+// each row. Throws InputError for a malformed `c` (check_csr).
 Csr transpose(const Csr& c);
 
 }  // namespace apsp

@@ -11,7 +11,8 @@ namespace apsp {
 
 // h(v) = shortest distance to v from a virtual source joined to every vertex by
 // a zero-weight edge (so h <= 0). Bellman-Ford with a FIFO queue (SPFA).
-// Throws NegativeCycleError naming a vertex on a negative cycle.
+// Throws NegativeCycleError naming a vertex on a negative cycle, InputError
+// for a malformed `g` (check_csr).
 std::vector<std::int64_t> johnson_potentials(const Csr& g);
 
 }  // namespace apsp

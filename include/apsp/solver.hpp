@@ -11,7 +11,13 @@
 namespace apsp {
 
 enum class Backend { automatic, cpu, cuda };
-enum class Precision { automatic, int32, int16 };
+// Arithmetic width. As a request (SolveOptions::precision): automatic picks;
+// int16 is a GPU mode (two distances per 32-bit word where the result proves
+// it exact); int32 means no narrower than 32 bits (the GPU skips the int16
+// attempt; the CPU still widens to int64 where sums could overflow); int64 is
+// a CPU mode that computes every algorithm in int64. As a result
+// (SolveResult::precision): the width actually used.
+enum class Precision { automatic, int32, int16, int64 };
 
 struct BlockShape {
   int x = 0;  // 0 means the kernel's default
@@ -24,7 +30,7 @@ struct SolveOptions {
   Backend backend = Backend::automatic;
   int threads = 0;              // CPU threads; 0 = OpenMP default
   bool predecessors = false;    // also fill SolveResult::pred
-  Precision precision = Precision::automatic;  // GPU arithmetic width
+  Precision precision = Precision::automatic;  // requested arithmetic width (see Precision)
   BlockShape block;             // GPU thread-block shape for kernels that take one
   int device = 0;               // CUDA device ordinal
   // Called with the fraction done (0..1) from the calling thread; may be empty.
@@ -44,7 +50,7 @@ struct SolveResult {
   std::vector<vertex_t> pred;  // n*n when requested: pred[i*n+j] = vertex before j on a shortest i->j path, -1 if none
   std::string algorithm;     // the algorithm that actually ran (auto resolved)
   Backend backend = Backend::cpu;
-  Precision precision = Precision::int32;  // arithmetic width actually used
+  Precision precision = Precision::int32;  // arithmetic width actually used (int32, int16 or int64)
   StageTimes times;
   // One line about how the result was reached when it is not the plain
   // choice, e.g. why the GPU handed the graph to the CPU; empty otherwise.

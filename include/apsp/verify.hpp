@@ -14,6 +14,9 @@ struct VerifyReport {
   std::string first_violation;  // empty when ok; names i, j and the values
 };
 
+// Both functions throw InputError unless the graph is normalized
+// (check_normalized); a matrix of the wrong shape is a failed report.
+//
 // Checks: d[i][i] == 0; every edge is relaxed (d[i][v] <= d[i][u] + w);
 // every finite d[i][j], i != j, is attained through some in-edge of j
 // (d[i][j] == d[i][u] + w(u,j)); entries are finite or kInf.

@@ -22,14 +22,18 @@ std::int64_t uniform(Rng& rng, std::int64_t lo, std::int64_t hi) {
 
 double unit(Rng& rng) { return static_cast<double>(rng() >> 11) * (1.0 / 9007199254740992.0); }
 
+// Usage errors name the GenerateOptions field at fault ("weights" for the
+// range w_lo:w_hi); a front end adds its own spelling of it.
 void check(const GenerateOptions& o) {
-  if (o.n < 0) throw UsageError("gen: n must be >= 0");
-  if (o.n > std::numeric_limits<vertex_t>::max()) throw UsageError("gen: n exceeds int32");
-  if (o.w_lo > o.w_hi) throw UsageError("gen: weight range LO:HI needs LO <= HI");
+  if (o.n < 0) throw UsageError("the vertex count n must be >= 0, got " + std::to_string(o.n));
+  if (o.n > std::numeric_limits<vertex_t>::max())
+    throw UsageError("the vertex count n exceeds int32: " + std::to_string(o.n));
+  const std::string range = std::to_string(o.w_lo) + ":" + std::to_string(o.w_hi);
+  if (o.w_lo > o.w_hi) throw UsageError("the range " + range + " needs LO <= HI", "weights");
   if (o.w_lo < 0 && o.w_hi < 0)
-    throw UsageError("gen: with HI < 0 every cycle would be negative; use a range with HI >= 0");
-  if (o.degree < 1) throw UsageError("gen: degree must be >= 1");
-  if (o.density < 0 || o.density > 1) throw UsageError("gen: density must be in [0, 1]");
+    throw UsageError("with HI < 0 every cycle would be negative (" + range + "); the range needs HI >= 0", "weights");
+  if (o.degree < 1) throw UsageError("must be >= 1, got " + std::to_string(o.degree), "degree");
+  if (o.density < 0 || o.density > 1) throw UsageError("must be in [0, 1], got " + std::to_string(o.density), "density");
 }
 
 // Random weights in [lo, hi]. With lo < 0 the weight is base + p(u) - p(v)

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "core/csr.hpp"
+#include "core/tight_edges.hpp"
 
 namespace apsp {
 namespace {
@@ -40,10 +42,9 @@ std::vector<vertex_t> follow_predecessors(const Csr& out, const std::vector<dist
     if (u < 0 || u >= n) throw InputError(link + " is not a vertex");
     if (static_cast<std::int64_t>(path.size()) > n)
       throw InputError("predecessors of " + std::to_string(to) + " from " + std::to_string(from) + " loop");
-    const auto first = out.col.begin() + out.row_start[u], last = out.col.begin() + out.row_start[u + 1];
-    const auto edge = std::lower_bound(first, last, v);
-    if (edge == last || *edge != v) throw InputError(link + " but the graph has no edge " + std::to_string(u) + "->" + std::to_string(v));
-    weight += out.weight[static_cast<std::size_t>(edge - out.col.begin())];
+    const weight_t* w = core::find_edge_weight(out, u, v);
+    if (!w) throw InputError(link + " but the graph has no edge " + std::to_string(u) + "->" + std::to_string(v));
+    weight += *w;
     path.push_back(u);
     v = u;
   }
@@ -55,26 +56,14 @@ std::vector<vertex_t> follow_predecessors(const Csr& out, const std::vector<dist
   return path;
 }
 
-// Breadth-first search back from `to` over tight in-edges u->v
-// (d[from][u] + w == d[from][v]). Any chain of tight edges from `from` weighs
-// exactly d[from][to], and the search visits each vertex once, so zero-weight
-// cycles cannot trap it. Returns the path with the fewest edges.
+// Searches back from `to` over tight in-edges u->v (d[from][u] + w ==
+// d[from][v]). Any chain of tight edges from `from` weighs exactly
+// d[from][to], and the search visits each vertex once, so zero-weight cycles
+// cannot trap it. Returns the path with the fewest edges.
 std::vector<vertex_t> rebuild_from_distances(const Csr& in, const std::vector<dist_t>& d, vertex_t from, vertex_t to) {
-  const std::int64_t n = in.n;
-  const dist_t* row = d.data() + static_cast<std::int64_t>(from) * n;
-  std::vector<vertex_t> next_on_path(static_cast<std::size_t>(n), -1);  // the vertex after u, towards `to`
-  std::vector<vertex_t> queue{to};
-  next_on_path[to] = to;
-  for (std::size_t head = 0; head < queue.size() && next_on_path[from] == -1; ++head) {
-    const vertex_t v = queue[head];
-    for (std::int64_t k = in.row_start[v]; k < in.row_start[v + 1]; ++k) {
-      const vertex_t u = in.col[k];
-      if (next_on_path[u] != -1 || row[u] == kInf) continue;
-      if (static_cast<std::int64_t>(row[u]) + in.weight[k] != row[v]) continue;
-      next_on_path[u] = v;
-      queue.push_back(u);
-    }
-  }
+  const dist_t* row = d.data() + static_cast<std::int64_t>(from) * in.n;
+  std::vector<vertex_t> next_on_path(static_cast<std::size_t>(in.n));  // the vertex after u, towards `to`
+  core::TightEdgeSearch(in.n).run(in, core::Walk::in_edges, row, to, next_on_path.data(), from);
   if (next_on_path[from] == -1)
     throw InputError(dcell(from, to) + " = " + std::to_string(row[to]) +
                      " is not the weight of any path consistent with the distance matrix");
@@ -87,6 +76,7 @@ std::vector<vertex_t> rebuild_from_distances(const Csr& in, const std::vector<di
 
 std::vector<vertex_t> shortest_path(const Graph& normalized, const std::vector<dist_t>& d,
                                     const std::vector<vertex_t>& pred, vertex_t from, vertex_t to) {
+  check_normalized(normalized);
   const std::int64_t n = normalized.n;
   check_vertex(from, n, "source");
   check_vertex(to, n, "target");

@@ -25,6 +25,8 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
     if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic);
     return named->backend;
   }
+  // int64 is a CPU mode: asking for it keeps the CPU at any size.
+  if (opts.precision == Precision::int64) return Backend::cpu;
   // int16 is a mode of the GPU solver: asking for it picks the GPU at any size.
   if ((g.n >= kGpuMinVertices || opts.precision == Precision::int16) && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
@@ -65,6 +67,8 @@ SolveResult solve(const Graph& g, const SolveOptions& opts) {
   out.n = normalized.n;
   out.backend = resolve_backend(normalized, opts);
   require_options_honoured(opts.algorithm, out.backend, opts);
+  if (out.backend == Backend::cuda && opts.precision == Precision::int64)
+    throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
   ProgressMeter meter(opts.progress);
   if (out.backend == Backend::cpu) {
     cpu::solve(normalized, reporting_into(opts, meter.whole()), out);
@@ -108,6 +112,7 @@ const char* to_string(Precision p) {
     case Precision::automatic: return "auto";
     case Precision::int32: return "int32";
     case Precision::int16: return "int16";
+    case Precision::int64: return "int64";
   }
   return "?";
 }
@@ -123,7 +128,8 @@ Precision parse_precision(const std::string& s) {
   if (s == "auto") return Precision::automatic;
   if (s == "int32") return Precision::int32;
   if (s == "int16") return Precision::int16;
-  throw UsageError("unknown precision '" + s + "' (expected auto, int32 or int16)", "precision");
+  if (s == "int64") return Precision::int64;
+  throw UsageError("unknown precision '" + s + "' (expected auto, int16, int32 or int64)", "precision");
 }
 
 }  // namespace apsp

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/csr.hpp"
+#include "core/tight_edges.hpp"
 #include "core/verify_row.hpp"
 
 namespace apsp {
@@ -49,6 +51,9 @@ std::string lowest_row_violation(std::int64_t n, std::size_t edges, Check check)
       if (problem.empty()) continue;
 #pragma omp critical(apsp_verify_first_violation)
       if (i < first_bad_row) {
+        // Atomic as well as inside the critical section: other threads read
+        // first_bad_row outside it (the atomic read above).
+#pragma omp atomic write
         first_bad_row = i;
         violation = std::move(problem);
       }
@@ -64,10 +69,11 @@ VerifyReport report_of(std::string violation) {
   return r;
 }
 
+// Per-thread scratch of the distance checks: the tight-edge search and its result.
 struct TightSearch {
-  explicit TightSearch(std::int64_t n) : reached(static_cast<std::size_t>(n)), queue(static_cast<std::size_t>(n)) {}
-  std::vector<char> reached;
-  std::vector<vertex_t> queue;
+  explicit TightSearch(std::int64_t n) : search(n), via(static_cast<std::size_t>(n)) {}
+  core::TightEdgeSearch search;
+  std::vector<vertex_t> via;  // via[j] != -1: a tight chain from the row's source reaches j
 };
 
 // All checks of row i of d (distances from i); the first violation or empty.
@@ -92,27 +98,12 @@ std::string check_distance_row(const Csr& out, const Csr& in, const dist_t* row,
   // the tight edges (d[i][u] + w == d[i][v]). With relaxation this proves the
   // row exact; the in-edge test alone does not when values prop each other up
   // around a zero-weight cycle.
-  std::fill(s.reached.begin(), s.reached.end(), 0);
-  std::size_t head = 0, tail = 0;
-  s.reached[i] = 1;
-  s.queue[tail++] = static_cast<vertex_t>(i);
-  while (head < tail) {
-    const vertex_t u = s.queue[head++];
-    for (std::int64_t k = out.row_start[u]; k < out.row_start[u + 1]; ++k) {
-      const vertex_t v = out.col[k];
-      if (!s.reached[v] && static_cast<std::int64_t>(row[u]) + out.weight[k] == row[v]) {
-        s.reached[v] = 1;
-        s.queue[tail++] = v;
-      }
-    }
-  }
+  s.search.run(out, core::Walk::out_edges, row, static_cast<vertex_t>(i), s.via.data());
   for (std::int64_t j = 0; j < n; ++j) {
-    if (row[j] == kInf || s.reached[j]) continue;
+    if (row[j] == kInf || s.via[j] != -1) continue;
     bool has_tight_in_edge = false;
-    for (std::int64_t k = in.row_start[j]; k < in.row_start[j + 1] && !has_tight_in_edge; ++k) {
-      const vertex_t u = in.col[k];
-      has_tight_in_edge = row[u] != kInf && static_cast<std::int64_t>(row[u]) + in.weight[k] == row[j];
-    }
+    for (std::int64_t k = in.row_start[j]; k < in.row_start[j + 1] && !has_tight_in_edge; ++k)
+      has_tight_in_edge = core::is_tight(row[in.col[k]], in.weight[k], row[j]);
     if (!has_tight_in_edge)
       return dcell(i, j) + " = " + std::to_string(row[j]) + " is not attained: no in-edge u->" + std::to_string(j) +
              " has d[" + std::to_string(i) + "][u] + w == " + std::to_string(row[j]);
@@ -122,50 +113,31 @@ std::string check_distance_row(const Csr& out, const Csr& in, const dist_t* row,
   return {};
 }
 
-struct ChainWalk {
-  explicit ChainWalk(std::int64_t n) : state(static_cast<std::size_t>(n)) {}
-  enum : char { unknown = 0, on_chain = 1, reaches_source = 2 };
-  std::vector<char> state;
-  std::vector<vertex_t> chain;
-};
-
 // Follows pred row i from every j. Each link u = pred[i][v] must be a tight
 // edge u->v; the chain's weight then telescopes to d[i][j] once it reaches i,
 // and a loop is the only way to miss i.
 std::string check_predecessor_row(const Csr& out, const dist_t* row, const vertex_t* pred_row, std::int64_t i,
-                                  ChainWalk& walk) {
-  const std::int64_t n = out.n;
+                                  core::PredecessorChains& chains) {
   auto at = [&](std::int64_t j) { return cell("pred", i, j); };
-  std::fill(walk.state.begin(), walk.state.end(), ChainWalk::unknown);
-  walk.state[i] = ChainWalk::reaches_source;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const vertex_t p = pred_row[j];
-    if (j == i || row[j] == kInf) {
-      if (p != -1)
-        return at(j) + " = " + std::to_string(p) + ", expected -1 (" + dcell(i, j) + " = " + value_text(row[j]) + ")";
-      continue;
-    }
-    walk.chain.clear();
-    std::int64_t v = j;
-    while (walk.state[v] != ChainWalk::reaches_source) {
-      if (walk.state[v] == ChainWalk::on_chain)
-        return at(j) + ": following predecessors loops at vertex " + std::to_string(v);
-      walk.state[v] = ChainWalk::on_chain;
-      walk.chain.push_back(static_cast<vertex_t>(v));
-      const vertex_t u = pred_row[v];
-      if (u < 0 || u >= n)
-        return at(v) + " = " + std::to_string(u) + " is not a vertex (on the path to " + std::to_string(j) + ")";
-      const auto first = out.col.begin() + out.row_start[u], last = out.col.begin() + out.row_start[u + 1];
-      const auto edge = std::lower_bound(first, last, static_cast<vertex_t>(v));
-      if (edge == last || *edge != v)
-        return at(v) + " = " + std::to_string(u) + " but there is no edge " + std::to_string(u) + "->" + std::to_string(v);
-      const weight_t w = out.weight[static_cast<std::size_t>(edge - out.col.begin())];
-      if (row[u] == kInf || static_cast<std::int64_t>(row[u]) + w != row[v])
-        return at(v) + " = " + std::to_string(u) + " but " + dcell(i, u) + " + w = " + value_text(row[u]) + " + " +
-               std::to_string(w) + " != " + dcell(i, v) + " = " + std::to_string(row[v]);
-      v = u;
-    }
-    for (vertex_t x : walk.chain) walk.state[x] = ChainWalk::reaches_source;
+  const core::ChainProblem problem = chains.first_problem(row, pred_row, i, [&](vertex_t u, vertex_t v) {
+    const weight_t* edge = core::find_edge_weight(out, u, v);
+    if (!edge) return std::to_string(u) + " but there is no edge " + std::to_string(u) + "->" + std::to_string(v);
+    const weight_t w = *edge;
+    if (!core::is_tight(row[u], w, row[v]))
+      return std::to_string(u) + " but " + dcell(i, u) + " + w = " + value_text(row[u]) + " + " + std::to_string(w) +
+             " != " + dcell(i, v) + " = " + std::to_string(row[v]);
+    return std::string();
+  });
+  const std::int64_t j = problem.target, v = problem.at;
+  switch (problem.kind) {
+    case core::ChainProblem::none: return {};
+    case core::ChainProblem::unexpected:
+      return at(v) + " = " + std::to_string(pred_row[v]) + ", expected -1 (" + dcell(i, v) + " = " +
+             value_text(row[v]) + ")";
+    case core::ChainProblem::loops: return at(j) + ": following predecessors loops at vertex " + std::to_string(v);
+    case core::ChainProblem::not_a_vertex:
+      return at(v) + " = " + std::to_string(pred_row[v]) + " is not a vertex (on the path to " + std::to_string(j) + ")";
+    case core::ChainProblem::bad_link: return at(v) + " = " + problem.detail;
   }
   return {};
 }
@@ -173,6 +145,7 @@ std::string check_predecessor_row(const Csr& out, const dist_t* row, const verte
 }  // namespace
 
 VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d) {
+  check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
   if (!shape.empty()) return report_of(std::move(shape));
@@ -185,13 +158,15 @@ VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d) {
 
 VerifyReport verify_predecessors(const Graph& normalized, const std::vector<dist_t>& d,
                                  const std::vector<vertex_t>& pred) {
+  check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
   if (shape.empty()) shape = shape_problem(n, pred.size(), "predecessor matrix");
   if (!shape.empty()) return report_of(std::move(shape));
   const Csr out = to_csr(normalized);
-  return report_of(lowest_row_violation<ChainWalk>(n, normalized.edges.size(), [&](std::int64_t i, ChainWalk& walk) {
-    return check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, walk);
+  return report_of(lowest_row_violation<core::PredecessorChains>(
+      n, normalized.edges.size(), [&](std::int64_t i, core::PredecessorChains& chains) {
+        return check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, chains);
   }));
 }
 

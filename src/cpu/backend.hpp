@@ -1,5 +1,5 @@
 // Private to the CPU backend: what every CPU algorithm receives, and the
-// helpers they share (thread count, output conversion, negative cycles).
+// helpers they share (thread count, output conversion, memory).
 #pragma once
 
 #include <atomic>
@@ -22,7 +22,10 @@ namespace apsp::cpu::detail {
 struct Job {
   const Graph& graph;
   WeightStats stats;
-  bool int32_arithmetic;  // fits_int32_arithmetic(graph, stats)
+  // fits_int32_arithmetic(graph, stats), unless int64 was asked for. The
+  // algorithms with an int32 mode use it exactly when this is set; each sets
+  // SolveResult::precision to the width it used.
+  bool int32_arithmetic;
   bool predecessors;
   int threads;  // > 0
   const std::function<void(double)>& progress;
@@ -61,6 +64,19 @@ std::vector<T> square_matrix(std::int64_t n, T fill, const char* what) {
   }
 }
 
+// Empties `m` and reserves n x n entries without touching them (no memory is
+// committed until rows are appended), or throws ResourceError naming `what`.
+template <class T>
+void reserve_square_matrix(std::vector<T>& m, std::int64_t n, const char* what) {
+  const std::size_t cells = matrix_bytes(n, sizeof(T), what) / sizeof(T);
+  m.clear();
+  try {
+    m.reserve(cells);
+  } catch (const std::bad_alloc&) {
+    throw_out_of_memory(what, static_cast<std::int64_t>(cells * sizeof(T)));
+  }
+}
+
 // Keeps the first exception thrown inside an OpenMP region (where exceptions
 // must not escape) and tells the other threads to stop.
 class FirstError {
@@ -85,11 +101,6 @@ class FirstError {
   std::exception_ptr error_;
   std::atomic<bool> stop_{false};
 };
-
-// A vertex on a negative cycle of `c`, or -1 when there is none. When there is
-// none and `potentials` is given, it receives h with w(u,v) + h[u] - h[v] >= 0
-// for every edge (Johnson's reweighting).
-std::int64_t find_negative_cycle(const Csr& c, std::vector<std::int64_t>* potentials);
 
 // One line of the CPU half of the algorithm registry: the public traits and
 // the run function.

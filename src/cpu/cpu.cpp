@@ -44,6 +44,7 @@ std::vector<std::string> algorithms() {
 }
 
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
+  check_normalized(normalized);
   const double n = static_cast<double>(normalized.n);
   const double degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
   const double search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, degree))) *
@@ -54,6 +55,7 @@ std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
 }
 
 void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) {
+  check_normalized(normalized);
   if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
   require_options_honoured(opts.algorithm, Backend::cpu, opts);
   const WeightStats stats = weight_stats(normalized);
@@ -61,7 +63,7 @@ void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) 
   const detail::CpuAlgorithm& algorithm = find(name);
   const detail::Job job{normalized,
                         stats,
-                        fits_int32_arithmetic(normalized, stats),
+                        opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats),
                         opts.predecessors,
                         opts.threads > 0 ? opts.threads : omp_get_max_threads(),
                         opts.progress};
@@ -78,7 +80,6 @@ void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) 
   out.times.compute = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.algorithm = algorithm.info.name;
   out.backend = Backend::cpu;
-  out.precision = Precision::int32;
 }
 
 namespace detail {

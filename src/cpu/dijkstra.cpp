@@ -4,6 +4,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "apsp/potentials.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
 
@@ -25,7 +26,7 @@ WideWorker make_wide_worker(std::int64_t n) {
 // Searches with int64 labels over `g`, then writes dist_row[t] =
 // label[t] + shift(t) to the int32 output.
 template <class W, class Shift>
-void wide_search(const Adjacency<W>& g, WideWorker& w, vertex_t source, dist_t* dist_row, vertex_t* pred_row,
+void wide_search(const core::CsrView<W>& g, WideWorker& w, vertex_t source, dist_t* dist_row, vertex_t* pred_row,
                  Shift shift) {
   constexpr std::int64_t inf = infinity<std::int64_t>();
   std::fill(w.dist.begin(), w.dist.end(), inf);
@@ -42,7 +43,7 @@ void dijkstra(const Job& job, SolveResult& out) {
       throw InputError("dijkstra needs non-negative weights (edge " + std::to_string(e.src) + "->" +
                        std::to_string(e.dst) + " has weight " + std::to_string(e.w) + "); use johnson");
   const Csr csr = to_csr(job.graph);
-  const Adjacency<weight_t> g = view(csr);
+  const core::CsrView<weight_t> g = core::csr_view(csr);
   if (job.int32_arithmetic) {
     // Labels stay below (n-1) * max|w| < kInf / 2: search straight in the output row.
     for_each_source(
@@ -57,24 +58,24 @@ void dijkstra(const Job& job, SolveResult& out) {
           wide_search(g, w, s, dist_row, pred_row, [](std::int64_t) { return std::int64_t{0}; });
         });
   }
+  out.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;
 }
 
 void johnson(const Job& job, SolveResult& out) {
   const Csr csr = to_csr(job.graph);
-  std::vector<std::int64_t> h;
-  const std::int64_t cycle_vertex = find_negative_cycle(csr, &h);
-  if (cycle_vertex >= 0) throw NegativeCycleError(cycle_vertex);
+  const std::vector<std::int64_t> h = johnson_potentials(csr);  // throws NegativeCycleError
   // w + h[u] - h[v] >= 0 for every edge; it may exceed int32, hence int64.
   std::vector<std::int64_t> reweighted(csr.weight.size());
   for (std::int64_t u = 0; u < csr.n; ++u)
     for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
       reweighted[e] = csr.weight[e] + h[u] - h[csr.col[e]];
-  const Adjacency<std::int64_t> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
+  const core::CsrView<std::int64_t> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
   for_each_source(
       job, out, [&] { return make_wide_worker(g.n); },
       [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
         wide_search(g, w, s, dist_row, pred_row, [&](std::int64_t t) { return h[t] - h[s]; });
       });
+  out.precision = Precision::int64;
 }
 
 }  // namespace apsp::cpu::detail

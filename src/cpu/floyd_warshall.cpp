@@ -1,6 +1,19 @@
 // fw-seq (the textbook triple loop) and fw-blocked (three-phase tiled
 // Floyd-Warshall, OpenMP over tiles, register-blocked min-plus kernel).
 //
+// Memory: fw-blocked works in padded tile-major matrices (distances, and
+// predecessors when asked for) and copies them out a few tile rows at a
+// time, handing those back to the OS once copied, so the peak is the result
+// plus about 4 MiB per matrix (plus the int64 working distances' extra width
+// when sums could overflow int32). No hop-count matrix: see below.
+//
+// Predecessors: on a strict improvement pred[i][j] takes pred[k][j]. Each
+// d[i][j] is then the weight of a walk ending in the edge pred[i][j] -> j,
+// so at the end every link is tight (d[i][u] + w(u, j) == d[i][j]). The
+// blocked schedule can still close zero-weight cycles of tight links in a
+// row's chains; such rows are rebuilt as breadth-first trees over tight
+// edges (core::repair_predecessor_rows), so every row is a tree.
+//
 // fw-blocked treats a missing edge as an edge of weight M = infinity<D>() and
 // skips the per-element "is it infinite" test: with (n-1) * max|w| = X < M/2
 // every real distance lies in [-X, X], every path through a missing edge
@@ -14,55 +27,49 @@
 // step made some d[v][v] < 0, or the vertex v outside the round's tile whose
 // d[v][v] went negative in the round (the closed walk v -> k -> v meets v once
 // and all its other cycles lie among vertices already checked).
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
-#include <memory>
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
+#include "core/tight_edges.hpp"
 #include "cpu/backend.hpp"
 
 namespace apsp::cpu::detail {
 namespace {
 
 constexpr std::int64_t kTile = 64;
+constexpr std::int64_t kTileCells = kTile * kTile;
 
-// kTile x kTile blocks, row-major and contiguous (row i starts at i * kTile). With
-// predecessors, `p` and `h` are the predecessor and hop-count blocks.
+// kTile x kTile blocks, row-major and contiguous (row i starts at i * kTile).
+// With predecessors, `p` is the predecessor block.
 template <class D>
 struct Block {
   D* d;
   vertex_t* p;
-  std::int32_t* h;
 };
 
 // c[i][j] = min(c[i][j], a + b[k][j]) for j < len, where a is the (i, k)
 // entry of the left operand, read by the caller. Rows i of c and k of b must
 // differ (restrict); the callers skip i == k, a no-op since d[k][k] = 0.
-//
-// With predecessors the order is lexicographic on (distance, hops) and
-// pc[j] = pb[j] on improvement. Ordering by distance alone lets the blocked
-// schedule (which relaxes through panel values later than the sequential
-// order would) close zero-weight cycles in the predecessor chains; with hops
-// every predecessor edge (u, j) of the final matrix has hops[i][u] + 1 =
-// hops[i][j], so the chains cannot cycle.
+// With predecessors pc[j] = pb[j] on a strict improvement.
 template <class D, bool kPred>
 [[gnu::always_inline]] inline void relax_row(Block<D> c, std::int64_t row_i, Block<D> b, std::int64_t row_k,
-                                             D a, std::int32_t ha, std::int64_t len) {
+                                             D a, std::int64_t len) {
   D* __restrict cd = c.d + row_i;
   const D* __restrict bd = b.d + row_k;
   if constexpr (kPred) {
     vertex_t* __restrict cp = c.p + row_i;
-    std::int32_t* __restrict ch = c.h + row_i;
     const vertex_t* __restrict bp = b.p + row_k;
-    const std::int32_t* __restrict bh = b.h + row_k;
     for (std::int64_t j = 0; j < len; ++j) {
       const D s = a + bd[j];
-      const std::int32_t hops = ha + bh[j];
-      const bool better = (s < cd[j]) | ((s == cd[j]) & (hops < ch[j]));  // no branches: vectorises
+      const bool better = s < cd[j];  // no branches: vectorises
       cd[j] = better ? s : cd[j];
-      ch[j] = better ? hops : ch[j];
       cp[j] = better ? bp[j] : cp[j];
     }
   } else {
@@ -73,19 +80,12 @@ template <class D, bool kPred>
   }
 }
 
-// The hop count of entry x of a block (0 without predecessors).
-template <class D, bool kPred>
-std::int32_t hops_at(Block<D> b, std::int64_t x) {
-  if constexpr (kPred) return b.h[x]; else return 0;
-}
-
 template <class D, bool kPred>
 [[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t) {
   for (std::int64_t k = 0; k < kTile; ++k) {
     for (std::int64_t i = 0; i < kTile; ++i)
       if (i != k)
-        relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], hops_at<D, kPred>(t, i * kTile + k),
-                            kTile);
+        relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], kTile);
     for (std::int64_t i = 0; i < kTile; ++i)
       if (t.d[i * kTile + i] < 0) return k;
   }
@@ -98,8 +98,7 @@ template <class D, bool kPred>
   for (std::int64_t k = 0; k < kTile; ++k)
     for (std::int64_t i = 0; i < kTile; ++i)
       if (i != k)
-        relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k],
-                            hops_at<D, kPred>(diag, i * kTile + k), kTile);
+        relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k], kTile);
 }
 
 // Column panel: tile (c, r); each row is independent, pivots in order within it.
@@ -107,8 +106,7 @@ template <class D, bool kPred>
 [[gnu::always_inline]] inline void column_panel_body(Block<D> diag, Block<D> panel) {
   for (std::int64_t i = 0; i < kTile; ++i)
     for (std::int64_t k = 0; k < kTile; ++k)
-      relax_row<D, kPred>(panel, i * kTile, diag, k * kTile, panel.d[i * kTile + k],
-                          hops_at<D, kPred>(panel, i * kTile + k), kTile);
+      relax_row<D, kPred>(panel, i * kTile, diag, k * kTile, panel.d[i * kTile + k], kTile);
 }
 
 // GCC vector extensions: one SIMD register of `Bytes` bytes holding D lanes.
@@ -132,60 +130,45 @@ template <class D, int Bytes>
 
 // target = min(target, left (x) right) in the min-plus semiring, R rows x W
 // vectors of `Bytes` bytes of accumulators kept in registers while k runs over
-// the tile. With predecessors the accumulators are (distance, hops,
-// predecessor) triples ordered by (distance, hops), as in relax_row.
+// the tile. With predecessors each distance accumulator has a predecessor
+// accumulator (int32 lanes, as many as D lanes) that takes the right
+// operand's predecessor on a strict improvement, as in relax_row.
 template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline void update_body(Block<D> target, Block<D> left, Block<D> right) {
   using V = typename Lanes<D, Bytes>::vector;
   constexpr std::int64_t L = Lanes<D, Bytes>::count;
-  constexpr int kHopBytes = static_cast<int>(4 * L);  // L int32 lanes
-  using VI = typename Lanes<std::int32_t, kHopBytes>::vector;
-  constexpr D kMaxHops = std::numeric_limits<std::int32_t>::max();
+  constexpr int kPredBytes = static_cast<int>(4 * L);  // L int32 lanes
+  using VP = typename Lanes<vertex_t, kPredBytes>::vector;
   static_assert(kTile % R == 0 && kTile % (W * L) == 0, "tile must split into register blocks");
   for (std::int64_t j0 = 0; j0 < kTile; j0 += W * L)
     for (std::int64_t i0 = 0; i0 < kTile; i0 += R) {
       V acc[R][W];
-      [[maybe_unused]] VI acc_hops[R][W], acc_pred[R][W];
+      [[maybe_unused]] VP acc_pred[R][W];
       for (int r = 0; r < R; ++r)
         for (int w = 0; w < W; ++w) {
           const std::int64_t at = (i0 + r) * kTile + j0 + w * L;
           load<D, Bytes>(acc[r][w], target.d + at);
-          if constexpr (kPred) {
-            load<std::int32_t, kHopBytes>(acc_hops[r][w], target.h + at);
-            load<vertex_t, kHopBytes>(acc_pred[r][w], target.p + at);
-          }
+          if constexpr (kPred) load<vertex_t, kPredBytes>(acc_pred[r][w], target.p + at);
         }
       for (std::int64_t k = 0; k < kTile; ++k) {
         V b[W];
-        [[maybe_unused]] VI b_hops[W], b_pred[W];
+        [[maybe_unused]] VP b_pred[W];
         for (int w = 0; w < W; ++w) {
           load<D, Bytes>(b[w], right.d + k * kTile + j0 + w * L);
-          if constexpr (kPred) {
-            load<std::int32_t, kHopBytes>(b_hops[w], right.h + k * kTile + j0 + w * L);
-            load<vertex_t, kHopBytes>(b_pred[w], right.p + k * kTile + j0 + w * L);
-          }
+          if constexpr (kPred) load<vertex_t, kPredBytes>(b_pred[w], right.p + k * kTile + j0 + w * L);
         }
         for (int r = 0; r < R; ++r) {
           const V a = V{} + left.d[(i0 + r) * kTile + k];
-          if constexpr (kPred) {
-            const VI a_hops = VI{} + left.h[(i0 + r) * kTile + k];
-            for (int w = 0; w < W; ++w) {
-              const V s = a + b[w];
-              const VI hops = a_hops + b_hops[w];
-              // (s, hops) < (acc, acc_hops) as one comparison: GCC lowers
-              // masks combined with | and & lane by lane in these inlined
-              // templates, but keeps single comparisons and bitwise selects.
-              const V hops_wide = __builtin_convertvector(hops, V);
-              const V tie_break = s == acc[r][w] ? hops_wide : (s < acc[r][w] ? V{} - 1 : V{} + kMaxHops);
-              const V better = tie_break < __builtin_convertvector(acc_hops[r][w], V);
-              const VI better_lanes = __builtin_convertvector(better, VI);
+          for (int w = 0; w < W; ++w) {
+            const V s = a + b[w];
+            if constexpr (kPred) {
+              // One comparison and bitwise selects: GCC keeps these as single
+              // vector instructions in these inlined templates.
+              const V better = s < acc[r][w];
+              const VP better_lanes = __builtin_convertvector(better, VP);
               acc[r][w] = (s & better) | (acc[r][w] & ~better);
-              acc_hops[r][w] = (hops & better_lanes) | (acc_hops[r][w] & ~better_lanes);
               acc_pred[r][w] = (b_pred[w] & better_lanes) | (acc_pred[r][w] & ~better_lanes);
-            }
-          } else {
-            for (int w = 0; w < W; ++w) {
-              const V s = a + b[w];
+            } else {
               acc[r][w] = s < acc[r][w] ? s : acc[r][w];
             }
           }
@@ -195,10 +178,7 @@ template <class D, bool kPred, int Bytes, int R, int W>
         for (int w = 0; w < W; ++w) {
           const std::int64_t at = (i0 + r) * kTile + j0 + w * L;
           store_vector<D, Bytes>(target.d + at, acc[r][w]);
-          if constexpr (kPred) {
-            store_vector<std::int32_t, kHopBytes>(target.h + at, acc_hops[r][w]);
-            store_vector<vertex_t, kHopBytes>(target.p + at, acc_pred[r][w]);
-          }
+          if constexpr (kPred) store_vector<vertex_t, kPredBytes>(target.p + at, acc_pred[r][w]);
         }
     }
 }
@@ -232,15 +212,15 @@ template <class D, bool kPred, int Bytes, int R, int W>
 // for benchmarking the variants and testing them on one machine.
 template <class D, bool kPred>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) std::int64_t step_avx512(const StepArgs<D>& s) {
-  return step_body<D, kPred, 64, kPred ? 2 : 4, kPred ? 2 : 4>(s);
+  return step_body<D, kPred, 64, 4, kPred ? 2 : 4>(s);
 }
 template <class D, bool kPred>
 __attribute__((target("avx2"))) std::int64_t step_avx2(const StepArgs<D>& s) {
-  return step_body<D, kPred, 32, kPred ? 1 : 4, 2>(s);
+  return step_body<D, kPred, 32, kPred ? 2 : 4, 2>(s);
 }
 template <class D, bool kPred>
 std::int64_t step_baseline(const StepArgs<D>& s) {
-  return step_body<D, kPred, 16, kPred ? 1 : 4, 2>(s);
+  return step_body<D, kPred, 16, kPred ? 2 : 4, 2>(s);
 }
 
 template <class D, bool kPred>
@@ -258,34 +238,99 @@ auto pick_step() -> std::int64_t (*)(const StepArgs<D>&) {
   throw UsageError("APSP_CPU_ISA='" + isa + "' is not one of avx512, avx2, baseline");
 }
 
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+// An N x N working matrix in an anonymous mapping of its own, so that ranges
+// of it can be handed back to the OS (the resident size drops) as soon as
+// they have been copied out. Page-aligned, so tiles are cache-line aligned.
+template <class T>
+class WorkMatrix {
+ public:
+  WorkMatrix(std::int64_t side, const char* what) {
+    if (side == 0) return;
+    bytes_ = matrix_bytes(side, sizeof(T), what);
+    cells_ = side * side;
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw_out_of_memory(what, static_cast<std::int64_t>(bytes_));
+    data_ = static_cast<T*>(p);
+  }
+  WorkMatrix(const WorkMatrix&) = delete;
+  WorkMatrix& operator=(const WorkMatrix&) = delete;
+  ~WorkMatrix() {
+    if (data_) munmap(data_, bytes_);
+  }
+
+  T* data() const { return data_; }
+  T& operator[](std::int64_t x) const { return data_[x]; }
+
+  // Hands the pages wholly inside entries [first, first + count) (clipped to
+  // the matrix) back to the OS; they read as zero afterwards. Best effort: if
+  // madvise fails the pages stay resident until the destructor unmaps them.
+  void release(std::int64_t first, std::int64_t count) {
+    if (!data_ || first >= cells_) return;
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(data_ + first);
+    const auto end = reinterpret_cast<std::uintptr_t>(data_ + std::min(first + count, cells_));
+    const std::uintptr_t from = round_up(begin, page), to = end / page * page;
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  std::int64_t cells_ = 0;
 };
 
-template <class T>
-std::unique_ptr<T[], FreeDeleter> aligned_matrix(std::int64_t side, const char* what) {
-  const std::size_t bytes = matrix_bytes(side, sizeof(T), what);
-  void* p = std::aligned_alloc(64, std::max<std::size_t>(64, (bytes + 63) / 64 * 64));
-  if (!p) throw_out_of_memory(what, static_cast<std::int64_t>(bytes));
-  return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
+// Appends output rows [first, first + rows) to out.dist (and out.pred), whose
+// capacity the caller reserved: value(i, j) and pred(i, j) read entry (i, j)
+// of the working matrices; values above infinity<D>() / 2 are unreachable.
+// Throws OverflowError for the first entry, in row-major order, that does not
+// fit the int32 output.
+template <class D, class Value, class Pred>
+void append_rows(const Job& job, std::int64_t first, std::int64_t rows, Value value, Pred pred, SolveResult& out) {
+  const std::int64_t n = job.graph.n;
+  constexpr D unreachable_above = infinity<D>() / 2;
+  const std::size_t start = out.dist.size();
+  out.dist.resize(start + static_cast<std::size_t>(rows * n));
+  if (job.predecessors) out.pred.resize(start + static_cast<std::size_t>(rows * n));
+  std::int64_t bad_row = rows;
+  std::string overflow;
+#pragma omp parallel for num_threads(job.threads) schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t i = first + r;
+    dist_t* dist_row = out.dist.data() + start + r * n;
+    vertex_t* pred_row = job.predecessors ? out.pred.data() + start + r * n : nullptr;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const D d = value(i, j);
+      const bool reachable = d <= unreachable_above;
+      if (pred_row) pred_row[j] = reachable && i != j ? pred(i, j) : -1;
+      if (!reachable) {
+        dist_row[j] = kInf;
+      } else if constexpr (std::is_same<D, dist_t>::value) {
+        dist_row[j] = d;
+      } else {
+        try {
+          dist_row[j] = to_output(d, i, j);
+        } catch (const OverflowError& e) {
+#pragma omp critical(apsp_fw_overflow)
+          if (r < bad_row) {
+            bad_row = r;
+            overflow = e.what();
+          }
+          break;
+        }
+      }
+    }
+  }
+  if (!overflow.empty()) throw OverflowError(overflow);
 }
 
-// Copies the n x n distances (and predecessors) to the int32 output; `at(i, j)`
-// is where entry (i, j) lives in `d` and `p`. Values above infinity<D>() / 2
-// are unreachable.
-template <class D, class Offset>
-void store(const Job& job, const D* d, const vertex_t* p, Offset at, SolveResult& out) {
+// Reserves the n x n output (untouched pages cost no memory until rows are
+// appended) and records the width the working matrices use.
+template <class D>
+void begin_output(const Job& job, SolveResult& out) {
   const std::int64_t n = job.graph.n;
-  out.dist = square_matrix<dist_t>(n, kInf, "the distance matrix");
-  if (job.predecessors) out.pred = square_matrix<vertex_t>(n, -1, "the predecessor matrix");
-  constexpr D unreachable_above = infinity<D>() / 2;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
-      const std::int64_t x = at(i, j);
-      if (d[x] > unreachable_above) continue;
-      out.dist[i * n + j] = std::is_same<D, dist_t>::value ? static_cast<dist_t>(d[x]) : to_output(d[x], i, j);
-      if (p && i != j) out.pred[i * n + j] = p[x];
-    }
+  reserve_square_matrix(out.dist, n, "the distance matrix");
+  if (job.predecessors) reserve_square_matrix(out.pred, n, "the predecessor matrix");
+  out.precision = std::is_same<D, std::int32_t>::value ? Precision::int32 : Precision::int64;
 }
 
 void check_dense_range(const Job& job, std::int64_t bound) {
@@ -323,8 +368,10 @@ void fw_seq_typed(const Job& job, SolveResult& out) {
     }
     if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
-  store<D>(job, d.data(), job.predecessors ? p.data() : nullptr,
-           [n](std::int64_t i, std::int64_t j) { return i * n + j; }, out);
+  begin_output<D>(job, out);
+  append_rows<D>(
+      job, 0, n, [&](std::int64_t i, std::int64_t j) { return d[i * n + j]; },
+      [&](std::int64_t i, std::int64_t j) { return p[i * n + j]; }, out);
 }
 
 template <class D, bool kPred>
@@ -332,41 +379,31 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const auto step = pick_step<D, kPred>();
-  const std::int64_t N = (job.graph.n + kTile - 1) / kTile * kTile, tiles = N / kTile;
+  const std::int64_t n = job.graph.n, N = round_up(n, kTile), tiles = N / kTile;
   // The padded N x N working matrices, tile by tile: tile (R, C) is a
-  // contiguous row-major kTile x kTile block at (R * tiles + C) * kTile^2, so
-  // no tile row strides across a power-of-two distance (cache-set conflicts).
-  // Padding vertices are isolated, so they change no distance.
-  constexpr std::int64_t kTileCells = kTile * kTile;
+  // contiguous row-major kTile x kTile block at (R * tiles + C) * kTileCells,
+  // so no tile row strides across a power-of-two distance (cache-set
+  // conflicts), and tile row R (kTile rows of the matrix) is one contiguous
+  // range. Padding vertices are isolated, so they change no distance.
+  const std::int64_t tile_row_cells = tiles * kTileCells;
   const auto at = [tiles](std::int64_t i, std::int64_t j) {
     return ((i / kTile) * tiles + j / kTile) * kTileCells + (i % kTile) * kTile + j % kTile;
   };
-  const auto dist = aligned_matrix<D>(N, "the working distance matrix");
-  std::unique_ptr<vertex_t[], FreeDeleter> pred;
-  std::unique_ptr<std::int32_t[], FreeDeleter> hops;
-  if (kPred) {
-    pred = aligned_matrix<vertex_t>(N, "the working predecessor matrix");
-    hops = aligned_matrix<std::int32_t>(N, "the working hop-count matrix");
-  }
+  WorkMatrix<D> dist(N, "the working distance matrix");
+  WorkMatrix<vertex_t> pred(kPred ? N : 0, "the working predecessor matrix");
 #pragma omp parallel for num_threads(job.threads) schedule(static)
   for (std::int64_t i = 0; i < N; ++i)
     for (std::int64_t col = 0; col < tiles; ++col) {
       const std::int64_t row_start = at(i, col * kTile);
       std::fill(&dist[row_start], &dist[row_start + kTile], inf);
-      if (kPred) {
-        std::fill(&pred[row_start], &pred[row_start + kTile], static_cast<vertex_t>(i));
-        std::fill(&hops[row_start], &hops[row_start + kTile], 1);
-      }
+      if (kPred) std::fill(&pred[row_start], &pred[row_start + kTile], static_cast<vertex_t>(i));
     }
-  for (std::int64_t v = 0; v < N; ++v) {
-    dist[at(v, v)] = 0;
-    if (kPred) hops[at(v, v)] = 0;
-  }
+  for (std::int64_t v = 0; v < N; ++v) dist[at(v, v)] = 0;
   for (const Edge& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
 
   auto block = [&](std::int64_t row, std::int64_t col) {
-    const std::int64_t start = (row * tiles + col) * kTileCells;
-    return Block<D>{&dist[start], kPred ? &pred[start] : nullptr, kPred ? &hops[start] : nullptr};
+    const std::int64_t start = row * tile_row_cells + col * kTileCells;
+    return Block<D>{&dist[start], kPred ? &pred[start] : nullptr};
   };
   for (std::int64_t r = 0; r < tiles; ++r) {
     const Block<D> diag = block(r, r);
@@ -394,7 +431,23 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
       if (dist[at(v, v)] < 0) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
-  store<D>(job, dist.get(), kPred ? pred.get() : nullptr, at, out);
+
+  // Copied out in groups of whole tile rows, about kCopyOutBytes of output
+  // each (one parallel region per group), each group's working rows handed
+  // back before the next: the peak is the result plus one group.
+  constexpr std::int64_t kCopyOutBytes = std::int64_t{4} << 20;
+  const std::int64_t tile_rows_per_group =
+      std::max<std::int64_t>(1, kCopyOutBytes / (kTile * std::max<std::int64_t>(n, 1) * std::int64_t{sizeof(dist_t)}));
+  begin_output<D>(job, out);
+  for (std::int64_t r = 0; r < tiles; r += tile_rows_per_group) {
+    const std::int64_t first_row = r * kTile, rows = std::min(tile_rows_per_group * kTile, n - first_row);
+    append_rows<D>(
+        job, first_row, rows, [&](std::int64_t i, std::int64_t j) { return dist[at(i, j)]; },
+        [&](std::int64_t i, std::int64_t j) { return pred[at(i, j)]; }, out);
+    dist.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
+    pred.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
+  }
+  if (kPred) core::repair_predecessor_rows(job.graph, out.dist.data(), out.pred.data(), job.threads);
 }
 
 }  // namespace

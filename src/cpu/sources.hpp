@@ -9,21 +9,10 @@
 #include <optional>
 #include <vector>
 
+#include "core/csr.hpp"
 #include "cpu/backend.hpp"
 
 namespace apsp::cpu::detail {
-
-// Out-edges of u are [row_start[u], row_start[u+1]) in col / weight. Views a
-// Csr (W = weight_t) or Johnson's reweighted copy (W = int64).
-template <class W>
-struct Adjacency {
-  std::int64_t n;
-  const std::int64_t* row_start;
-  const vertex_t* col;
-  const W* weight;
-};
-
-inline Adjacency<weight_t> view(const Csr& c) { return {c.n, c.row_start.data(), c.col.data(), c.weight.data()}; }
 
 // A radix heap (Ahuja, Mehlhorn, Orlin, Tarjan) of (key, vertex) pairs for
 // monotone non-negative integer keys: every key pushed is >= the last key
@@ -80,7 +69,7 @@ class RadixHeap {
 // Dijkstra from `source`. `dist` holds infinity<D>() and `pred` (may be null)
 // holds -1 for every vertex on entry. Weights must be non-negative.
 template <class D, class W>
-void dijkstra_from(const Adjacency<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap) {
+void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap) {
   heap.reset();
   dist[source] = 0;
   heap.push(0, source);

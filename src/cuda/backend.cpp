@@ -21,6 +21,8 @@
 #include "cuda/instance.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/testing.hpp"
+#include "core/csr.hpp"
+#include "core/tight_edges.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -38,9 +40,8 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
 // distance, O(n + m) per source over the (src, dst)-sorted edge list. Only a
 // hint for choosing the int16 attempt; the GPU result is certified.
 std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, std::int64_t n, weight_t max_weight) {
-  std::vector<std::int64_t> row_start(static_cast<std::size_t>(n) + 1, 0);
-  for (const Edge& e : sorted_edges) ++row_start[static_cast<std::size_t>(e.src) + 1];
-  for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) row_start[v + 1] += row_start[v];
+  const std::vector<std::int64_t> row_start =
+      core::row_offsets(n, sorted_edges.size(), [&](std::size_t k) { return sorted_edges[k].src; });
   std::int64_t hops_seen = 0;
   std::vector<std::int32_t> hops(static_cast<std::size_t>(n));
   std::vector<vertex_t> frontier, next;
@@ -102,23 +103,9 @@ void download_rows(const T* device, std::int64_t n, std::int64_t n_pad, cudaStre
 // from its shortest path, and a BFS tree has no cycles whatever the ties.
 void rebuild_predecessor_row(const Csr& csr, const std::vector<dist_t>& dist, std::int64_t source,
                              std::vector<vertex_t>& pred) {
-  const std::int64_t n = csr.n;
-  const dist_t* d = dist.data() + source * n;
-  vertex_t* p = pred.data() + source * n;
-  std::fill(p, p + n, -1);
-  std::vector<char> seen(static_cast<std::size_t>(n), 0);
-  std::vector<vertex_t> queue{static_cast<vertex_t>(source)};
-  seen[source] = 1;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const vertex_t u = queue[head];
-    for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e) {
-      const vertex_t v = csr.col[e];
-      if (seen[v] || d[u] == kInf || std::int64_t{d[u]} + csr.weight[e] != d[v]) continue;
-      seen[v] = 1;
-      p[v] = u;
-      queue.push_back(v);
-    }
-  }
+  core::TightEdgeSearch search(csr.n);
+  core::tight_predecessor_row(csr, dist.data() + source * csr.n, static_cast<vertex_t>(source),
+                              pred.data() + source * csr.n, search);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -11,14 +11,13 @@
 #include <utility>
 
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
 #include "cuda/algorithm.hpp"
 #include "cuda/check.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/memory.hpp"
 
 namespace apsp::cuda {
-
-inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Reports done / total of problem.progress every `stride` steps and at the
 // end (the end reports 1.0 of the span). Launches are asynchronous, so the

@@ -8,6 +8,7 @@
 #include "apsp/potentials.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_matrix.hpp"
+#include "core/ceil_div.hpp"
 
 namespace apsp::cuda {
 
@@ -34,8 +35,6 @@ Reweighted reweight(const Graph& g) {
 }
 
 namespace {
-
-std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
 
 // Copies edges to the device through two pinned staging buffers and scatters
 // them into the matrix chunk by chunk.

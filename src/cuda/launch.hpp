@@ -8,12 +8,13 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
 
 namespace apsp::cuda {
 
 // A grid size for grid-stride loops over `work` items, at most 65536 blocks.
 inline int grid_for(std::int64_t work, int threads) {
-  const std::int64_t blocks = (work + threads - 1) / threads;
+  const std::int64_t blocks = ceil_div(work, std::int64_t{threads});
   return static_cast<int>(blocks < 1 ? 1 : blocks > 65536 ? 65536 : blocks);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/ceil_div.hpp"
 #include "check.hpp"
 #include "kernels/download/rows_to_int32.cuh"
 
@@ -13,7 +14,7 @@ void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int6
   constexpr int kThreads = 256;
   // Enough blocks per row to cover it, and rows spread over the y dimension
   // (at most 65535) so a block of short rows still fills the device.
-  const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>((m.n + kThreads - 1) / kThreads, 1024)),
+  const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(ceil_div(m.n, std::int64_t{kThreads}), 1024)),
                   static_cast<unsigned>(std::min<std::int64_t>(rows, 65535)));
   if (m.stored == Stored::int16) {
     kernels::rows_to_int32<<<grid, kThreads, 0, stream>>>(static_cast<const std::int16_t*>(m.data), m.ld, m.n, first_row,

@@ -168,7 +168,7 @@ TEST_F(Cli, NegativeAndImpossibleSizesFailCleanly) {
   expect_error("solve large.bin -o out.bin", 3, "memory");
   EXPECT_FALSE(fs::exists(path("out.bin")));
   expect_error("gen random -n 2000000000 --seed 1 -o huge.bin", 3, "memory");
-  expect_error("gen random -n 3000000000 -m 0 --seed 1 -o huge.bin", 1, "n exceeds int32");
+  expect_error("gen random -n 3000000000 -m 0 --seed 1 -o huge.bin", 1, "n exceeds int32: 3000000000");
   EXPECT_FALSE(fs::exists(path("huge.bin")));
 }
 
@@ -232,10 +232,12 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("solve g.txt --no-such-option", 1, "--no-such-option");
   expect_error("gen torus -n 5 --seed 1 -o g.bin", 1, "torus");
   expect_error("gen random -n 5 --seed 1 -o g.bin --weights 5", 1, "--weights");
-  expect_error("gen random -n 5 --seed 1 -o g.bin --weights 9:1", 1, "LO <= HI");
+  expect_error("gen random -n 5 --seed 1 -o g.bin --weights 9:1", 1, "--weights: the range 9:1 needs LO <= HI");
+  expect_error("gen random -n 5 --seed 1 -o g.bin --weights -9:-1", 1, "--weights: with HI < 0");
+  expect_error("gen scale-free -n 5 --degree 0 --seed 1 -o g.bin", 1, "--degree: must be >= 1, got 0");
   expect_error("gen random -n 5 -o g.bin", 1, "--seed");
   expect_error("gen random -n 5 --seed 1 -o g.xyz", 1, "g.xyz");
-  expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "density");
+  expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "--density: must be in [0, 1]");
   expect_error("path g.txt d.bin --to 1", 1, "--from");
   EXPECT_FALSE(fs::exists(path("g.bin")));
 }
@@ -311,6 +313,26 @@ TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
   // Without -o nothing is written; Dijkstra is not a Floyd-Warshall update count.
   EXPECT_EQ(expect_ok("solve g.bin --algo dijkstra").find("updates/s"), std::string::npos);
   EXPECT_FALSE(fs::exists(path("d.bin")));
+}
+
+// The summary's precision is the width the CPU computed in: int64 where
+// (n-1) * max|w| could overflow int32 sums, or when asked for.
+TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
+  write_text("small.txt", "0 1 5\n1 2 7\n");
+  write_text("wide.txt", "# vertices: 100\n0 1 600000000\n1 2 400000000\n");
+  const auto precision_of = [&](const std::string& args) {
+    const std::string summary = expect_ok("solve " + args);
+    const auto at = summary.find("precision");
+    return at == std::string::npos ? summary : summary.substr(at, summary.find('\n', at) - at);
+  };
+  EXPECT_EQ(precision_of("small.txt --algo fw-blocked"), "precision       int32");
+  EXPECT_EQ(precision_of("small.txt --algo fw-blocked --precision int64"), "precision       int64");
+  EXPECT_EQ(precision_of("small.txt --algo johnson"), "precision       int64");
+  EXPECT_EQ(precision_of("wide.txt --algo fw-blocked -o d.bin"), "precision       int64");
+  std::int64_t n = 0;
+  EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 1000000000);
+  expect_error("solve small.txt --backend cuda --precision int64", 1, "--precision: int64 is a CPU mode");
+  expect_error("solve small.txt --precision int16 --backend cpu", 1, "--precision: the CPU backend computes in int32 or wider only");
 }
 
 TEST_F(Cli, UndirectedAndDenseInputOptions) {

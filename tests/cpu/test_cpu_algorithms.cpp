@@ -25,6 +25,12 @@ SolveResult run(const Graph& g, const std::string& algorithm, bool predecessors,
   return solve(g, o);
 }
 
+// The width an algorithm computes in when (n-1) * max|w| fits int32: the
+// label-correcting searches (bellman-ford, johnson) always use int64 labels.
+Precision narrowest_precision(const std::string& algorithm) {
+  return algorithm == "bellman-ford" || algorithm == "johnson" ? Precision::int64 : Precision::int32;
+}
+
 bool has_negative_edge(const Graph& g) {
   return std::any_of(g.edges.begin(), g.edges.end(), [](const Edge& e) { return e.w < 0 && e.src != e.dst; });
 }
@@ -59,7 +65,7 @@ TEST_P(CpuAlgorithm, MatchesReferenceOnStandardCases) {
     }
     const SolveResult r = run(c.graph, algorithm, false);
     EXPECT_EQ(r.algorithm, algorithm);
-    EXPECT_EQ(r.precision, Precision::int32);
+    EXPECT_EQ(r.precision, narrowest_precision(algorithm));
     EXPECT_EQ(r.n, c.graph.n);
     EXPECT_EQ(test::first_difference(reference(c), r.dist, c.graph.n), "");
     // Every case has the edge 0 -> 1; from 3 vertices on, one vertex has no
@@ -146,6 +152,27 @@ TEST_P(CpuAlgorithm, WideArithmeticGivesExactDistances) {
   EXPECT_EQ(test::first_difference(expected, r.dist, g.n), "");
   EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
   EXPECT_EQ(r.dist[0 * g.n + 3], 1050000000);
+  EXPECT_EQ(r.precision, Precision::int64);
+}
+
+// Precision::int64 computes every algorithm in int64, with the same answer;
+// int32 is no narrower than 32 bits, which every CPU algorithm honours.
+TEST_P(CpuAlgorithm, ReportsThePrecisionItComputedIn) {
+  const std::string algorithm = GetParam();
+  const test::Case c = standard_case(algorithm == "dijkstra" ? "grid_n65_zero" : "grid_n65_neg");
+  SCOPED_TRACE(c.name + " with " + algorithm);
+  for (const Precision asked : {Precision::automatic, Precision::int32, Precision::int64}) {
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = algorithm;
+    o.predecessors = true;
+    o.precision = asked;
+    const SolveResult r = solve(c.graph, o);
+    EXPECT_EQ(r.precision, asked == Precision::int64 ? Precision::int64 : narrowest_precision(algorithm))
+        << "asked " << to_string(asked);
+    EXPECT_EQ(test::first_difference(reference(c), r.dist, c.graph.n), "");
+    EXPECT_EQ(test::check_predecessors(c.graph, r.dist, r.pred), "");
+  }
 }
 
 TEST_P(CpuAlgorithm, MatrixTooLargeForMemoryIsAResourceError) {
@@ -238,6 +265,35 @@ TEST(CpuBackend, EveryFwBlockedKernelVariantMatchesTheReference) {
   }
 }
 
+// fw-blocked relaxes through panel values later than the sequential order
+// would, so on graphs full of zero-weight cycles some predecessor rows come
+// out with looping chains and are rebuilt from the distances: every row must
+// still be a tree of shortest paths, at tile-straddling sizes, in every
+// kernel variant.
+TEST(CpuBackend, FwBlockedPredecessorsStayTreesAcrossZeroWeightCycles) {
+  for (const std::int64_t n : {63, 64, 65, 130, 200}) {
+    GenerateOptions o;
+    o.kind = GraphKind::random;
+    o.n = n;
+    o.m = 4 * n;
+    o.w_lo = 0;
+    o.w_hi = 1;
+    o.seed = static_cast<std::uint64_t>(n);
+    const Graph g = generate(o);
+    const std::vector<dist_t> expected = test::reference_distances(g);
+    const test::EntryCounts counts = test::count_entries(expected, n);
+    ASSERT_GT(counts.finite_off_diagonal, 0);
+    for (const char* isa : {"avx512", "avx2", "baseline"}) {
+      if (!cpu_supports(isa)) continue;
+      const ForcedIsa forced(isa);
+      SCOPED_TRACE("n = " + std::to_string(n) + " with the " + isa + " kernels");
+      const SolveResult r = run(g, "fw-blocked", true);
+      EXPECT_EQ(test::first_difference(expected, r.dist, n), "");
+      EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
+    }
+  }
+}
+
 TEST(CpuBackend, UnknownKernelVariantIsAUsageError) {
   const ForcedIsa forced("sse9");
   EXPECT_THROW(run(standard_case("random_n63_pos").graph, "fw-blocked", false), UsageError);
@@ -319,6 +375,41 @@ TEST(CpuBackend, RefusesGpuOnlyOptions) {
   EXPECT_EQ(solve(g, o).precision, Precision::int32);
   o.block = BlockShape{8, 8};
   EXPECT_THROW(solve(g, o), UsageError);
+  // The CPU backend's own entry point refuses them too, naming the option.
+  SolveResult r;
+  o.precision = Precision::int16;
+  o.block = {};
+  try {
+    cpu::solve(normalize(g), o, r);
+    ADD_FAILURE() << "no UsageError for int16";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "precision");
+  }
+  o.precision = Precision::automatic;
+  o.block = BlockShape{8, 8};
+  try {
+    cpu::solve(normalize(g), o, r);
+    ADD_FAILURE() << "no UsageError for a block shape";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "block");
+  }
+}
+
+// int64 is a CPU mode: with the automatic backend it keeps the CPU at any
+// size; it parses and prints as "int64".
+TEST(CpuBackend, Int64IsACpuMode) {
+  EXPECT_EQ(parse_precision("int64"), Precision::int64);
+  EXPECT_STREQ(to_string(Precision::int64), "int64");
+  for (const char* name : {"auto", "int16", "int32", "int64"}) EXPECT_STREQ(to_string(parse_precision(name)), name);
+  Graph g;
+  g.n = 1600;  // above the GPU threshold of the automatic backend
+  g.edges = {{0, 1, 3}, {1, 2, 4}};
+  SolveOptions o;
+  o.precision = Precision::int64;
+  const SolveResult r = solve(g, o);
+  EXPECT_EQ(r.backend, Backend::cpu);
+  EXPECT_EQ(r.precision, Precision::int64);
+  EXPECT_EQ(r.dist[2], 7);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@
 #include "cuda/launch.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/testing.hpp"
+#include "core/ceil_div.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -149,7 +150,7 @@ GpuProblem reporting_into(const GpuProblem& p, ProgressSpan span) {
 // on that copy (kInf16 as infinity). Returns false, p.dist still holding the
 // input, when it fails.
 bool try_int16(const GpuProblem& p, Phase3 phase3) {
-  const std::int64_t n_pad16 = (p.n_pad + kInt16Pad - 1) / kInt16Pad * kInt16Pad;
+  const std::int64_t n_pad16 = round_up(p.n_pad, kInt16Pad);
   const std::int64_t cells = n_pad16 * n_pad16;
   require_device_memory(static_cast<std::size_t>(cells) * sizeof(std::int16_t), "the int16 copy of the matrix");
   DeviceBuffer<std::int16_t> narrow(static_cast<std::size_t>(cells));

@@ -10,6 +10,7 @@
 #include "cuda/check.hpp"
 #include "cuda/family.hpp"
 #include "cuda/kernels/teaching/relax.cuh"
+#include "core/ceil_div.hpp"
 
 namespace apsp::cuda::kernels {
 
@@ -26,7 +27,7 @@ template <bool kTrackPred>
 __global__ void __launch_bounds__(SegmentedShape::kThreads)
     segmented_step(dist_t* dist, vertex_t* pred, std::int64_t n, std::int64_t ld, std::int64_t k) {
   constexpr int kCells = SegmentedShape::kSegmentCells;
-  const std::int64_t segments_per_row = (n + kCells - 1) / kCells;
+  const std::int64_t segments_per_row = ceil_div(n, kCells);
   const std::int64_t segment = blockIdx.x * std::int64_t{SegmentedShape::kThreads} + threadIdx.x;
   if (segment >= n * segments_per_row) return;
   const std::int64_t i = segment / segments_per_row;

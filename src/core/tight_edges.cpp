@@ -1,0 +1,60 @@
+#include "core/tight_edges.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace apsp::core {
+
+void TightEdgeSearch::run(const Csr& edges, Walk walk, const dist_t* row, vertex_t root, vertex_t* via,
+                          vertex_t stop_at) {
+  std::fill(via, via + edges.n, -1);
+  queue_.assign(1, root);
+  via[root] = root;
+  for (std::size_t head = 0; head < queue_.size() && (stop_at < 0 || via[stop_at] == -1); ++head) {
+    const vertex_t at = queue_[head];
+    for (std::int64_t k = edges.row_start[at]; k < edges.row_start[at + 1]; ++k) {
+      const vertex_t next = edges.col[k];
+      if (via[next] != -1) continue;
+      const bool tight = walk == Walk::out_edges ? is_tight(row[at], edges.weight[k], row[next])
+                                                 : is_tight(row[next], edges.weight[k], row[at]);
+      if (!tight) continue;
+      via[next] = at;
+      queue_.push_back(next);
+    }
+  }
+}
+
+void tight_predecessor_row(const Csr& out_edges, const dist_t* row, vertex_t source, vertex_t* pred_row,
+                           TightEdgeSearch& search) {
+  search.run(out_edges, Walk::out_edges, row, source, pred_row);
+  pred_row[source] = -1;
+}
+
+void repair_predecessor_rows(const Graph& normalized, const dist_t* dist, vertex_t* pred, int threads) {
+  const std::int64_t n = normalized.n;
+  std::vector<char> broken(static_cast<std::size_t>(n), 0);
+  bool any_broken = false;
+#pragma omp parallel num_threads(threads) reduction(|| : any_broken)
+  {
+    PredecessorChains chains(n);
+#pragma omp for schedule(dynamic, 16)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const ChainProblem problem =
+          chains.first_problem(dist + i * n, pred + i * n, i, [](vertex_t, vertex_t) { return std::string_view(); });
+      broken[static_cast<std::size_t>(i)] = problem.kind != ChainProblem::none;
+      any_broken = any_broken || broken[static_cast<std::size_t>(i)];
+    }
+  }
+  if (!any_broken) return;
+  const Csr out = to_csr(normalized);
+#pragma omp parallel num_threads(threads)
+  {
+    TightEdgeSearch search(n);
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t i = 0; i < n; ++i)
+      if (broken[static_cast<std::size_t>(i)])
+        tight_predecessor_row(out, dist + i * n, static_cast<vertex_t>(i), pred + i * n, search);
+  }
+}
+
+}  // namespace apsp::core

@@ -1,0 +1,123 @@
+// The one breadth-first search over tight edges, and the one walk along
+// predecessor chains. verify (every finite entry is attained), shortest_path
+// (a path rebuilt from distances alone), the CPU's fw-blocked and the GPU
+// backend (predecessor rows rebuilt as trees) all use them. Host-only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apsp/graph.hpp"
+
+namespace apsp::core {
+
+// An edge u -> v of weight w is tight in a row d of distances from one source
+// when d[u] and d[v] are finite and d[u] + w == d[v]. A chain of tight edges
+// from the source to v weighs exactly d[v].
+inline bool is_tight(dist_t du, weight_t w, dist_t dv) {
+  return du != kInf && dv != kInf && std::int64_t{du} + w == dv;
+}
+
+// Which way a search runs over the tight edges u -> v.
+enum class Walk {
+  out_edges,  // `edges` is the graph's Csr: from u on to v, away from the source
+  in_edges,   // `edges` is transpose() of it: from v back to u, towards the source
+};
+
+// Breadth-first search over tight edges, with O(n) scratch for graphs of n
+// vertices (one per thread).
+class TightEdgeSearch {
+ public:
+  explicit TightEdgeSearch(std::int64_t n) { queue_.reserve(static_cast<std::size_t>(n)); }
+
+  // Searches from `root` over the tight edges of `row` (n distances from one
+  // source) in the direction `walk`. On return via[v] (n entries) is the
+  // vertex v was reached from, via[root] = root, and -1 where not reached;
+  // the search stops once `stop_at` is reached (-1: never). Each vertex is
+  // visited once, so zero-weight cycles cannot trap it, and the via links
+  // form a tree of chains with the fewest edges. O(n + m).
+  void run(const Csr& edges, Walk walk, const dist_t* row, vertex_t root, vertex_t* via, vertex_t stop_at = -1);
+
+ private:
+  std::vector<vertex_t> queue_;
+};
+
+// Rewrites pred_row (the predecessors from `source`, n entries) as the
+// breadth-first tree over the tight out-edges of `row`: pred_row[v] is the
+// vertex before v, -1 for the source and for vertices no tight chain reaches.
+// A tree whatever the ties on zero-weight cycles.
+void tight_predecessor_row(const Csr& out_edges, const dist_t* row, vertex_t source, vertex_t* pred_row,
+                           TightEdgeSearch& search);
+
+// What is wrong with a predecessor row, found by follow_predecessor_row.
+struct ChainProblem {
+  enum Kind {
+    none,
+    unexpected,  // pred[at] != -1 where d[at] is INF or at is the source
+    not_a_vertex,  // pred[at] is outside 0..n-1 on the chain of `target`
+    loops,       // the chain of `target` comes back to `at`
+    bad_link,    // the link pred[at] -> at fails the caller's check: `detail`
+  };
+  Kind kind = none;
+  std::int64_t at = -1;
+  std::int64_t target = -1;
+  std::string detail;
+};
+
+// Scratch for following the predecessor chains of one row (one per thread).
+class PredecessorChains {
+ public:
+  explicit PredecessorChains(std::int64_t n) : state_(static_cast<std::size_t>(n)) {}
+
+  // Follows pred_row (the predecessors from `source`) back from every vertex
+  // j with finite row[j], checking each link u = pred_row[v] once with
+  // link_problem(u, v) (a message as a string or string_view, empty when fine). Every chain must reach
+  // the source; entries for the source and for INF distances must be -1.
+  // Returns the first problem in vertex order. O(n) plus the link checks.
+  template <class LinkProblem>
+  ChainProblem first_problem(const dist_t* row, const vertex_t* pred_row, std::int64_t source,
+                             LinkProblem link_problem);
+
+ private:
+  enum : char { unknown = 0, on_chain = 1, reaches_source = 2 };
+  std::vector<char> state_;
+  std::vector<vertex_t> chain_;
+};
+
+// Makes every predecessor row of an n x n result a tree rooted at its source:
+// rows whose chains loop (ties on zero-weight cycles in a blocked schedule)
+// are rebuilt with tight_predecessor_row. Rows must already hold tight links.
+// Runs over rows on `threads` OpenMP threads.
+void repair_predecessor_rows(const Graph& normalized, const dist_t* dist, vertex_t* pred, int threads);
+
+template <class LinkProblem>
+ChainProblem PredecessorChains::first_problem(const dist_t* row, const vertex_t* pred_row, std::int64_t source,
+                                              LinkProblem link_problem) {
+  const std::int64_t n = static_cast<std::int64_t>(state_.size());
+  std::fill(state_.begin(), state_.end(), unknown);
+  state_[source] = reaches_source;
+  for (std::int64_t j = 0; j < n; ++j) {
+    if (j == source || row[j] == kInf) {
+      if (pred_row[j] != -1) return ChainProblem{ChainProblem::unexpected, j, j, {}};
+      continue;
+    }
+    chain_.clear();
+    std::int64_t v = j;
+    while (state_[v] != reaches_source) {
+      if (state_[v] == on_chain) return ChainProblem{ChainProblem::loops, v, j, {}};
+      state_[v] = on_chain;
+      chain_.push_back(static_cast<vertex_t>(v));
+      const vertex_t u = pred_row[v];
+      if (u < 0 || u >= n) return ChainProblem{ChainProblem::not_a_vertex, v, j, {}};
+      auto problem = link_problem(u, static_cast<vertex_t>(v));
+      if (!problem.empty()) return ChainProblem{ChainProblem::bad_link, v, j, std::string(problem)};
+      v = u;
+    }
+    for (const vertex_t x : chain_) state_[x] = reaches_source;
+  }
+  return {};
+}
+
+}  // namespace apsp::core

@@ -1,0 +1,153 @@
+// Every public entry point that takes a normalized graph (or a Csr) checks
+// that precondition and throws InputError for a hand-built graph that breaks
+// it, instead of writing or reading out of bounds (run under ASan by
+// scripts/test) or giving a verdict on edges it assumed sorted.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "apsp/cpu.hpp"
+#include "apsp/error.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/path.hpp"
+#include "apsp/potentials.hpp"
+#include "apsp/solver.hpp"
+#include "apsp/verify.hpp"
+
+namespace apsp {
+namespace {
+
+struct BadGraph {
+  const char* what;
+  Graph graph;
+  const char* message_part;  // the InputError names the problem
+};
+
+// Four vertices; each graph breaks the normalized form in one way.
+std::vector<BadGraph> bad_graphs() {
+  return {
+      {"source beyond n", Graph{4, {{0, 1, 1}, {4, 2, 1}}}, "outside 0..3"},
+      {"far source beyond n", Graph{4, {{0, 1, 1}, {1 << 20, 2, 1}}}, "outside 0..3"},
+      {"negative destination", Graph{4, {{0, 1, 1}, {1, -1, 1}}}, "outside 0..3"},
+      {"unsorted sources", Graph{4, {{2, 3, 1}, {0, 1, 1}}}, "sorted"},
+      {"unsorted destinations", Graph{4, {{0, 3, 1}, {0, 1, 1}, {1, 2, 1}}}, "sorted"},
+      {"duplicate pair", Graph{4, {{0, 1, 5}, {0, 1, 1}, {1, 2, 1}}}, "duplicate"},
+      {"self-loop", Graph{4, {{0, 1, 1}, {2, 2, 0}}}, "self-loop"},
+      {"negative vertex count", Graph{-3, {}}, "vertex count"},
+  };
+}
+
+// A 4 x 4 distance matrix (and predecessors) that a correct check must not
+// read past: every pair finite, so nothing short-circuits on INF.
+const std::vector<dist_t> kDist(16, 1);
+const std::vector<vertex_t> kPred(16, 0);
+
+void expect_input_error(const BadGraph& bad, const char* entry, const std::function<void()>& call) {
+  SCOPED_TRACE(std::string(entry) + " with " + bad.what);
+  try {
+    call();
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad.message_part), std::string::npos) << e.what();
+  }
+}
+
+TEST(NormalizedPrecondition, EveryEntryPointRefusesABadGraph) {
+  for (const BadGraph& bad : bad_graphs()) {
+    const Graph& g = bad.graph;
+    expect_input_error(bad, "check_normalized", [&] { check_normalized(g); });
+    expect_input_error(bad, "to_csr", [&] { to_csr(g); });
+    expect_input_error(bad, "dense_adjacency", [&] { dense_adjacency(g); });
+    expect_input_error(bad, "verify", [&] { verify(g, kDist); });
+    expect_input_error(bad, "verify_predecessors", [&] { verify_predecessors(g, kDist, kPred); });
+    expect_input_error(bad, "shortest_path", [&] { shortest_path(g, kDist, {}, 0, 3); });
+    expect_input_error(bad, "shortest_path with predecessors", [&] { shortest_path(g, kDist, kPred, 0, 3); });
+    for (const std::string& algorithm : cpu::algorithms())
+      expect_input_error(bad, ("cpu::solve " + algorithm).c_str(), [&] {
+        SolveOptions o;
+        o.algorithm = algorithm;
+        SolveResult r;
+        cpu::solve(g, o, r);
+      });
+  }
+}
+
+// apsp::solve normalizes its input: only what normalize() cannot fix (a
+// vertex out of range, a negative count) is an error there.
+TEST(NormalizedPrecondition, SolveNormalizesUnsortedDuplicateInput) {
+  for (const BadGraph& bad : bad_graphs()) {
+    SCOPED_TRACE(bad.what);
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    const bool fixable = std::string(bad.message_part) != "outside 0..3" && bad.graph.n >= 0;
+    if (fixable)
+      EXPECT_EQ(solve(bad.graph, o).dist.size(), 16u);
+    else
+      EXPECT_THROW(solve(bad.graph, o), InputError);
+  }
+}
+
+TEST(NormalizedPrecondition, ANormalizedGraphPasses) {
+  const Graph g{4, {{0, 1, 1}, {0, 3, -2}, {1, 2, 0}, {3, 0, 7}}};
+  EXPECT_NO_THROW(check_normalized(g));
+  EXPECT_NO_THROW(check_normalized(Graph{0, {}}));
+  EXPECT_NO_THROW(check_normalized(normalize(Graph{4, {{3, 0, 1}, {0, 1, 4}, {0, 1, 2}, {2, 2, 5}}})));
+  EXPECT_EQ(to_csr(g).row_start, (std::vector<std::int64_t>{0, 2, 3, 3, 4}));
+}
+
+struct BadCsr {
+  const char* what;
+  Csr csr;
+};
+
+std::vector<BadCsr> bad_csrs() {
+  // A valid CSR of 0->1 (w 2), 1->2 (w -1), 2->0 (w 3) to break one way at a time.
+  const Csr ok{3, {0, 1, 2, 3}, {1, 2, 0}, {2, -1, 3}};
+  std::vector<BadCsr> bad;
+  Csr c = ok;
+  c.row_start.pop_back();
+  bad.push_back({"row_start one short", c});
+  c = ok;
+  c.row_start = {0, 2, 1, 3};
+  bad.push_back({"row_start decreasing", c});
+  c = ok;
+  c.row_start = {1, 1, 2, 3};
+  bad.push_back({"row_start not starting at 0", c});
+  c = ok;
+  c.row_start = {0, 1, 2, 7};
+  bad.push_back({"row_start ending past col", c});
+  c = ok;
+  c.col[1] = 3;
+  bad.push_back({"column beyond n", c});
+  c = ok;
+  c.col[0] = -2;
+  bad.push_back({"negative column", c});
+  c = ok;
+  c.weight.pop_back();
+  bad.push_back({"weight shorter than col", c});
+  c = ok;
+  c.n = -1;
+  bad.push_back({"negative n", c});
+  return bad;
+}
+
+TEST(CsrPrecondition, EveryEntryPointRefusesABadCsr) {
+  for (const BadCsr& bad : bad_csrs()) {
+    SCOPED_TRACE(bad.what);
+    EXPECT_THROW(check_csr(bad.csr), InputError);
+    EXPECT_THROW(transpose(bad.csr), InputError);
+    EXPECT_THROW(johnson_potentials(bad.csr), InputError);
+  }
+  const Csr ok{3, {0, 1, 2, 3}, {1, 2, 0}, {2, -1, 3}};
+  EXPECT_NO_THROW(check_csr(ok));
+  const Csr in = transpose(ok);
+  EXPECT_EQ(in.row_start, (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(in.col, (std::vector<vertex_t>{2, 0, 1}));
+  EXPECT_EQ(in.weight, (std::vector<weight_t>{3, 2, -1}));
+  EXPECT_EQ(johnson_potentials(ok), (std::vector<std::int64_t>{0, 0, -1}));
+}
+
+}  // namespace
+}  // namespace apsp
