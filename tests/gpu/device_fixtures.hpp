@@ -37,6 +37,9 @@ cuda::DeviceBuffer<T> upload_padded(const std::vector<T>& host, std::int64_t n, 
   cuda::DeviceBuffer<T> device(padded.size());
   if (!padded.empty())
     APSP_CUDA_CHECK(cudaMemcpy(device.get(), padded.data(), padded.size() * sizeof(T), cudaMemcpyHostToDevice));
+  // A small copy from pageable memory may return before its DMA lands, and
+  // the tests' streams do not wait for the legacy default stream.
+  APSP_CUDA_CHECK(cudaDeviceSynchronize());
   return device;
 }
 
