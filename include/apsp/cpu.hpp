@@ -15,8 +15,15 @@ std::vector<std::string> algorithms();
 // thresholds are measured (docs/perf.md).
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s);
 
-// Runs one named CPU algorithm. `g` must be normalized. Fills dist (and pred
-// when opts.predecessors), algorithm and times.compute.
-void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out);
+// The algorithm solve() runs for `opts` on `normalized` ("auto" resolved by
+// choose_algorithm). Throws UsageError for an unknown name or bad threads.
+std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts);
+
+// Runs one named CPU algorithm. `g` must be normalized and `sink` begun with
+// this solve's layout (n, int32 distances, opts.predecessors). Hands every
+// row to the sink as it is finished (the sink's commit() is the caller's),
+// computing in the sink's memory where it has row_address(). Fills
+// out.algorithm, backend and precision and appends its stages to out.times.
+void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 
 }  // namespace apsp::cpu

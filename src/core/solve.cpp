@@ -1,9 +1,11 @@
-#include <chrono>
+#include <utility>
 
 #include "apsp/cpu.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
+#include "core/stages.hpp"
 
 namespace apsp {
 namespace {
@@ -30,21 +32,63 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
 
 }  // namespace
 
-SolveResult solve(const Graph& g, const SolveOptions& opts) {
+SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
+  SolveSummary out;
+  StageClock clock(out.times);
   const Graph normalized = normalize(g);
-  SolveResult out;
+  clock.lap("normalize");
   out.n = normalized.n;
   out.backend = resolve_backend(normalized, opts);
+  SolveOptions run = opts;
   if (out.backend == Backend::cuda) {
     if (!cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
-    cuda::solve(normalized, opts, out);
   } else {
     if (opts.precision == Precision::int16)
-      throw UsageError("--precision int16 is a GPU mode; the CPU computes in int32 (int64 where sums could overflow)");
-    if (opts.block.x != 0 || opts.block.y != 0) throw UsageError("--block is a GPU kernel option");
-    cpu::solve(normalized, opts, out);
+      throw UsageError("int16 is a GPU mode; the CPU computes in int32 (int64 where sums could overflow)", "precision");
+    if (opts.block.x != 0 || opts.block.y != 0) throw UsageError("the block shape is a GPU kernel option", "block");
+    run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  }
+  // Options are checked: from here on the sink may hold memory or files.
+  sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
+  clock.lap("open output");
+  try {
+    if (out.backend == Backend::cuda) {
+      // The GPU backend returns host matrices; the rows go to the sink here
+      // (a host-matrix sink takes the matrices whole).
+      SolveResult gpu;
+      cuda::solve(normalized, run, gpu);
+      out.algorithm = gpu.algorithm;
+      out.precision = gpu.precision;
+      for (Stage& stage : gpu.times.stages) out.times.stages.push_back(std::move(stage));
+      clock.restart();
+      if (auto* host = dynamic_cast<HostMatrixSink*>(&sink)) {
+        host->adopt(std::move(gpu.dist), std::move(gpu.pred));
+      } else {
+        put_matrix(sink, Plane::distances, gpu.dist.data(), normalized.n);
+        if (opts.predecessors) put_matrix(sink, Plane::predecessors, gpu.pred.data(), normalized.n);
+      }
+      const auto cells = static_cast<std::uint64_t>(normalized.n) * static_cast<std::uint64_t>(normalized.n);
+      clock.lap("store", cells * sizeof(dist_t) * (opts.predecessors ? 2 : 1));
+    } else {
+      cpu::solve(normalized, run, sink, out);
+      clock.restart();
+    }
+    sink.commit();
+    clock.lap("commit");
+  } catch (...) {
+    sink.discard();
+    throw;
   }
   return out;
+}
+
+SolveResult solve(const Graph& g, const SolveOptions& opts) {
+  HostMatrixSink sink;
+  SolveResult result;
+  static_cast<SolveSummary&>(result) = solve(g, opts, sink);
+  result.dist = std::move(sink.distances());
+  result.pred = std::move(sink.predecessors());
+  return result;
 }
 
 std::vector<std::string> list_algorithms(Backend b) {

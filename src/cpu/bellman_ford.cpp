@@ -11,6 +11,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/stages.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
 
@@ -98,13 +99,14 @@ std::int64_t find_negative_cycle(const Csr& c, std::vector<std::int64_t>* potent
   }
 }
 
-void bellman_ford(const Job& job, SolveResult& out) {
+void bellman_ford(const Job& job) {
+  StageClock clock(job.times);
   const Csr csr = to_csr(job.graph);
   const Adjacency<weight_t> g = view(csr);
   const std::int64_t n = g.n;
   std::atomic<bool> cycle_seen{false};
   for_each_source(
-      job, out, [&] { return Rounds(n); },
+      job, [&] { return Rounds(n); },
       [&](Rounds& r, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
         constexpr std::int64_t inf = infinity<std::int64_t>();
         std::fill(r.label.begin(), r.label.end(), inf);
@@ -128,6 +130,7 @@ void bellman_ford(const Job& job, SolveResult& out) {
     if (on_cycle < 0) throw Error("bellman-ford: a negative cycle was seen but not found again");
     throw NegativeCycleError(on_cycle);
   }
+  clock.lap("compute");
 }
 
 }  // namespace apsp::cpu::detail

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/stages.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
 
@@ -36,7 +37,8 @@ void wide_search(const Adjacency<W>& g, WideWorker& w, vertex_t source, dist_t* 
 
 }  // namespace
 
-void dijkstra(const Job& job, SolveResult& out) {
+void dijkstra(const Job& job) {
+  StageClock clock(job.times);
   for (const Edge& e : job.graph.edges)
     if (e.w < 0)
       throw InputError("dijkstra needs non-negative weights (edge " + std::to_string(e.src) + "->" +
@@ -46,20 +48,22 @@ void dijkstra(const Job& job, SolveResult& out) {
   if (job.int32_arithmetic) {
     // Labels stay below (n-1) * max|w| < kInf / 2: search straight in the output row.
     for_each_source(
-        job, out, [] { return RadixHeap<std::int32_t>{}; },
+        job, [] { return RadixHeap<std::int32_t>{}; },
         [&](RadixHeap<std::int32_t>& heap, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
           dijkstra_from(g, s, dist_row, pred_row, heap);
         });
   } else {
     for_each_source(
-        job, out, [&] { return make_wide_worker(g.n); },
+        job, [&] { return make_wide_worker(g.n); },
         [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
           wide_search(g, w, s, dist_row, pred_row, [](std::int64_t) { return std::int64_t{0}; });
         });
   }
+  clock.lap("compute");
 }
 
-void johnson(const Job& job, SolveResult& out) {
+void johnson(const Job& job) {
+  StageClock clock(job.times);
   const Csr csr = to_csr(job.graph);
   std::vector<std::int64_t> h;
   const std::int64_t cycle_vertex = find_negative_cycle(csr, &h);
@@ -70,11 +74,13 @@ void johnson(const Job& job, SolveResult& out) {
     for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
       reweighted[e] = csr.weight[e] + h[u] - h[csr.col[e]];
   const Adjacency<std::int64_t> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
+  clock.lap("potentials");
   for_each_source(
-      job, out, [&] { return make_wide_worker(g.n); },
+      job, [&] { return make_wide_worker(g.n); },
       [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
         wide_search(g, w, s, dist_row, pred_row, [&](std::int64_t t) { return h[t] - h[s]; });
       });
+  clock.lap("compute");
 }
 
 }  // namespace apsp::cpu::detail

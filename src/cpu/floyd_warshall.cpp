@@ -21,7 +21,9 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/stages.hpp"
 #include "cpu/backend.hpp"
+#include "cpu/deliver.hpp"
 
 namespace apsp::cpu::detail {
 namespace {
@@ -270,22 +272,39 @@ std::unique_ptr<T[], FreeDeleter> aligned_matrix(std::int64_t side, const char* 
   return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
 }
 
-// Copies the n x n distances (and predecessors) to the int32 output; `at(i, j)`
-// is where entry (i, j) lives in `d` and `p`. Values above infinity<D>() / 2
-// are unreachable.
+// Hands the n x n distances (and predecessors) to the sink as int32 rows;
+// `at(i, j)` is where entry (i, j) lives in `d` and `p`. Values above
+// infinity<D>() / 2 are unreachable. Row blocks are converted in parallel,
+// straight into the sink's memory when it has some (deliver_rows).
 template <class D, class Offset>
-void store(const Job& job, const D* d, const vertex_t* p, Offset at, SolveResult& out) {
+void store(const Job& job, const D* d, const vertex_t* p, Offset at) {
   const std::int64_t n = job.graph.n;
-  out.dist = square_matrix<dist_t>(n, kInf, "the distance matrix");
-  if (job.predecessors) out.pred = square_matrix<vertex_t>(n, -1, "the predecessor matrix");
   constexpr D unreachable_above = infinity<D>() / 2;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
-      const std::int64_t x = at(i, j);
-      if (d[x] > unreachable_above) continue;
-      out.dist[i * n + j] = std::is_same<D, dist_t>::value ? static_cast<dist_t>(d[x]) : to_output(d[x], i, j);
-      if (p && i != j) out.pred[i * n + j] = p[x];
-    }
+  deliver_rows(
+      job, [] { return NoWorker{}; },
+      [&](NoWorker&, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const std::int64_t i = first + r;
+          for (std::int64_t j = 0; j < n; ++j) {
+            const std::int64_t x = at(i, j);
+            const bool reachable = d[x] <= unreachable_above;
+            if (!reachable)
+              dist[r * n + j] = kInf;
+            else if constexpr (std::is_same<D, dist_t>::value)
+              dist[r * n + j] = d[x];
+            else
+              dist[r * n + j] = to_output(d[x], i, j);
+            if (pred) pred[r * n + j] = reachable && i != j ? p[x] : -1;
+          }
+        }
+      },
+      /*report_progress=*/false);
+}
+
+// Bytes of the result rows a solve hands to the sink, for the store stage's rate.
+std::uint64_t result_bytes(const Job& job) {
+  const auto cells = static_cast<std::uint64_t>(job.graph.n) * static_cast<std::uint64_t>(job.graph.n);
+  return cells * sizeof(dist_t) * (job.predecessors ? 2 : 1);
 }
 
 void check_dense_range(const Job& job, std::int64_t bound) {
@@ -296,18 +315,42 @@ void check_dense_range(const Job& job, std::int64_t bound) {
 }
 
 template <class D>
-void fw_seq_typed(const Job& job, SolveResult& out) {
+void fw_seq_typed(const Job& job) {
+  StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const std::int64_t n = job.graph.n;
-  std::vector<D> d = square_matrix<D>(n, inf, "the working distance matrix");
-  std::vector<vertex_t> p;
-  if (job.predecessors) p = square_matrix<vertex_t>(n, -1, "the working predecessor matrix");
-  for (std::int64_t i = 0; i < n; ++i) d[i * n + i] = 0;
+  // In int32 the working matrix is the result itself: it is computed in the
+  // sink's memory when the sink has some, and handed over without a copy.
+  D* d = nullptr;
+  vertex_t* p = nullptr;
+  if constexpr (std::is_same<D, dist_t>::value) {
+    const RowTargets targets(job);
+    d = targets.dist;
+    p = targets.pred;
+  }
+  const bool in_sink = d != nullptr;
+  HostVector<D> own_d;
+  HostVector<vertex_t> own_p;
+  if (!in_sink && n > 0) {
+    own_d = working_matrix<D>(n, "the working distance matrix");
+    d = own_d.data();
+    if (job.predecessors) {
+      own_p = working_matrix<vertex_t>(n, "the working predecessor matrix");
+      p = own_p.data();
+    }
+  }
+#pragma omp parallel for num_threads(job.threads) schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::fill(d + i * n, d + (i + 1) * n, inf);
+    d[i * n + i] = 0;
+    if (p) std::fill(p + i * n, p + (i + 1) * n, -1);
+  }
   for (const Edge& e : job.graph.edges) {
     d[e.src * n + e.dst] = e.w;
-    if (job.predecessors) p[e.src * n + e.dst] = e.src;
+    if (p) p[e.src * n + e.dst] = e.src;
   }
+  clock.lap("initialize");
   for (std::int64_t k = 0; k < n; ++k) {
     const D* row_k = &d[k * n];
     for (std::int64_t i = 0; i < n; ++i) {
@@ -317,18 +360,28 @@ void fw_seq_typed(const Job& job, SolveResult& out) {
       for (std::int64_t j = 0; j < n; ++j) {
         if (row_k[j] == inf || dik + row_k[j] >= row_i[j]) continue;
         row_i[j] = dik + row_k[j];
-        if (job.predecessors) p[i * n + j] = p[k * n + j];
+        if (p) p[i * n + j] = p[k * n + j];
       }
       if (row_i[i] < 0) throw NegativeCycleError(k);
     }
     if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
-  store<D>(job, d.data(), job.predecessors ? p.data() : nullptr,
-           [n](std::int64_t i, std::int64_t j) { return i * n + j; }, out);
+  clock.lap("compute");
+  // In the sink's memory, unreachable entries are kInf and pred -1 already
+  // (an entry changes only to a finite sum, and a diagonal one never without
+  // a negative cycle): the rows only need handing over.
+  if (in_sink)
+    deliver_rows(
+        job, [] { return NoWorker{}; }, [](NoWorker&, std::int64_t, std::int64_t, dist_t*, vertex_t*) {},
+        /*report_progress=*/false);
+  else
+    store<D>(job, d, p, [n](std::int64_t i, std::int64_t j) { return i * n + j; });
+  clock.lap("store", result_bytes(job));
 }
 
 template <class D, bool kPred>
-void fw_blocked_typed(const Job& job, SolveResult& out) {
+void fw_blocked_typed(const Job& job) {
+  StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const auto step = pick_step<D, kPred>();
@@ -363,6 +416,7 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
     if (kPred) hops[at(v, v)] = 0;
   }
   for (const Edge& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
+  clock.lap("initialize");
 
   auto block = [&](std::int64_t row, std::int64_t col) {
     const std::int64_t start = (row * tiles + col) * kTileCells;
@@ -394,29 +448,31 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
       if (dist[at(v, v)] < 0) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
-  store<D>(job, dist.get(), kPred ? pred.get() : nullptr, at, out);
+  clock.lap("compute");
+  store<D>(job, dist.get(), kPred ? pred.get() : nullptr, at);
+  clock.lap("store", result_bytes(job));
 }
 
 }  // namespace
 
-void fw_seq(const Job& job, SolveResult& out) {
+void fw_seq(const Job& job) {
   if (job.int32_arithmetic)
-    fw_seq_typed<std::int32_t>(job, out);
+    fw_seq_typed<std::int32_t>(job);
   else
-    fw_seq_typed<std::int64_t>(job, out);
+    fw_seq_typed<std::int64_t>(job);
 }
 
-void fw_blocked(const Job& job, SolveResult& out) {
+void fw_blocked(const Job& job) {
   if (job.int32_arithmetic) {
     if (job.predecessors)
-      fw_blocked_typed<std::int32_t, true>(job, out);
+      fw_blocked_typed<std::int32_t, true>(job);
     else
-      fw_blocked_typed<std::int32_t, false>(job, out);
+      fw_blocked_typed<std::int32_t, false>(job);
   } else {
     if (job.predecessors)
-      fw_blocked_typed<std::int64_t, true>(job, out);
+      fw_blocked_typed<std::int64_t, true>(job);
     else
-      fw_blocked_typed<std::int64_t, false>(job, out);
+      fw_blocked_typed<std::int64_t, false>(job);
   }
 }
 

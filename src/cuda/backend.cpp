@@ -96,8 +96,8 @@ void download_rows(const T* device, std::int64_t n, std::int64_t n_pad, cudaStre
 // Rebuilds pred row `source` as a breadth-first tree over tight edges
 // (d[s][u] + w(u,v) == d[s][v]): every reachable vertex has a tight in-edge
 // from its shortest path, and a BFS tree has no cycles whatever the ties.
-void rebuild_predecessor_row(const Csr& csr, const std::vector<dist_t>& dist, std::int64_t source,
-                             std::vector<vertex_t>& pred) {
+void rebuild_predecessor_row(const Csr& csr, const HostVector<dist_t>& dist, std::int64_t source,
+                             HostVector<vertex_t>& pred) {
   const std::int64_t n = csr.n;
   const dist_t* d = dist.data() + source * n;
   vertex_t* p = pred.data() + source * n;
@@ -186,7 +186,7 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   Stream stream;
   const auto upload_start = std::chrono::steady_clock::now();
   DeviceInstance instance(g, algo, opts.predecessors, stream.get());
-  out.times.host_to_device = seconds_since(upload_start);
+  out.times.add("host-to-device", seconds_since(upload_start));
   GpuProblem problem = instance.problem();
   problem.block = opts.block;
   problem.precision = opts.precision;
@@ -197,7 +197,7 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   compute_begin.record(stream.get());
   algo.run(problem);
   compute_end.record(stream.get());
-  out.times.compute = elapsed_ms(compute_begin, compute_end) / 1000.0;
+  out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
   out.precision = problem.used_precision;
 
   // Non-negative weights: a true distance >= kInf would leave some prefix of
@@ -262,7 +262,7 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
       for (std::size_t r = 0; r < broken_rows.size(); ++r) rebuild_predecessor_row(csr, out.dist, broken_rows[r], out.pred);
     }
   }
-  out.times.device_to_host = seconds_since(download_start);
+  out.times.add("device-to-host", seconds_since(download_start));
 }
 
 }  // namespace apsp::cuda

@@ -249,6 +249,11 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
   }
 }
 
+// C-order little-endian int32 cells: the layout of a result matrix in memory.
+bool stored_as_int32(const NpyArray& array) {
+  return array.kind == 'i' && array.item_size == sizeof(std::int32_t) && !array.fortran_order;
+}
+
 [[noreturn]] void cell_outside_int32(const InputFile& file, std::int64_t row, std::int64_t column,
                                      std::int64_t value, std::uint64_t offset) {
   throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
@@ -256,26 +261,15 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
                    file.at_byte(offset));
 }
 
-void write_npy_int32(const std::string& path, const std::int32_t* cells, std::int64_t n) {
-  std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (" + std::to_string(n) + ", " +
-                       std::to_string(n) + "), }";
-  // NumPy pads the header with spaces and ends it with '\n' so that the data is aligned.
-  const std::size_t unpadded = kPreludeBytes + 2 + header.size() + 1;
-  header.append((kHeaderAlignment - unpadded % kHeaderAlignment) % kHeaderAlignment, ' ');
-  header.push_back('\n');
-  std::string prelude(kMagic);
-  prelude.push_back('\x01');
-  prelude.push_back('\x00');
-  prelude.push_back(static_cast<char>(header.size() & 0xff));
-  prelude.push_back(static_cast<char>(header.size() >> 8));
-  OutputFile out(path);
-  out.write(prelude.data(), prelude.size());
-  out.write(header.data(), header.size());
-  out.write(cells, static_cast<std::size_t>(n * n) * sizeof(std::int32_t));
-  out.close();
-}
-
 }  // namespace
+
+const std::int32_t* npy_int32_cells(const InputFile& file, std::int64_t& n) {
+  const NpyArray array = parse_npy(file);
+  n = array.rows;
+  const char* cells = file.bytes().data() + array.data_offset;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(cells) % alignof(std::int32_t) == 0;
+  return stored_as_int32(array) && aligned ? reinterpret_cast<const std::int32_t*>(cells) : nullptr;
+}
 
 Graph read_npy_graph(const InputFile& file, std::int64_t no_edge_value) {
   const NpyArray array = parse_npy(file);
@@ -300,7 +294,7 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
     throw ResourceError("cannot allocate " + std::to_string(cells * sizeof(std::int32_t)) + " bytes for the matrix in " +
                         file.path());
   }
-  if (array.kind == 'i' && array.item_size == sizeof(std::int32_t) && !array.fortran_order) {
+  if (stored_as_int32(array)) {
     if (cells > 0) std::memcpy(m.data(), file.bytes().data() + array.data_offset, cells * sizeof(std::int32_t));
   } else {
     visit_cells(file, array, [&](std::int64_t row, std::int64_t column, std::optional<std::int64_t> value,
@@ -315,13 +309,28 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
   return m;
 }
 
-void write_npy_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n) {
-  write_npy_int32(path, m.data(), n);
+std::string npy_header(std::int64_t n, const char* descr) {
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(n) + ", " + std::to_string(n) + "), }";
+  // NumPy pads the header with spaces and ends it with '\n' so that the data is aligned.
+  const std::size_t unpadded = kPreludeBytes + 2 + header.size() + 1;
+  header.append((kHeaderAlignment - unpadded % kHeaderAlignment) % kHeaderAlignment, ' ');
+  header.push_back('\n');
+  std::string prelude(kMagic);
+  prelude.push_back('\x01');
+  prelude.push_back('\x00');
+  prelude.push_back(static_cast<char>(header.size() & 0xff));
+  prelude.push_back(static_cast<char>(header.size() >> 8));
+  return prelude + header;
 }
 
 void write_npy_graph(const std::string& path, const Graph& g) {
   const std::vector<std::int32_t> cells = dense_cells_for_output(g, path, kGraphMaxVertices);
-  write_npy_int32(path, cells.data(), g.n);
+  const std::string header = npy_header(g.n, "<i4");
+  OutputFile out(path);
+  out.write(header.data(), header.size());
+  out.write(cells.data(), cells.size() * sizeof(std::int32_t));
+  out.close();
 }
 
 }  // namespace apsp::io::detail
