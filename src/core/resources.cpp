@@ -162,8 +162,8 @@ void require_memory(std::uint64_t bytes, const std::string& what) {
   const std::uint64_t reserved = g_reserved.load();
   const std::uint64_t free_now = available->bytes > reserved ? available->bytes - reserved : 0;
   if (bytes <= free_now) return;
-  std::string message = what + " needs " + describe_bytes(bytes) + " but only " + gib(free_now) + " are available (" +
-                        available->limited_by;
+  std::string message = what + " needs " + describe_bytes(bytes) + " of memory but only " + gib(free_now) +
+                        " are available (" + available->limited_by;
   if (reserved > 0) message += ", less " + gib(reserved) + " already allocated for results";
   throw ResourceError(message + ")");
 }

@@ -35,8 +35,8 @@ struct AvailableMemory {
 // nothing can be read (then nothing is refused).
 std::optional<AvailableMemory> available_memory(const MemorySources& sources);
 
-// Throws ResourceError "<what> needs X GiB (N bytes) but only Y GiB are
-// available (<limited by>)" when `bytes`, plus the memory reserved below, do
+// Throws ResourceError "<what> needs X GiB (N bytes) of memory but only Y GiB
+// are available (<limited by>)" when `bytes`, plus the memory reserved below, do
 // not fit the available memory.
 void require_memory(std::uint64_t bytes, const std::string& what);
 

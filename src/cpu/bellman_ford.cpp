@@ -101,6 +101,8 @@ std::int64_t find_negative_cycle(const Csr& c, std::vector<std::int64_t>* potent
 
 void bellman_ford(const Job& job) {
   StageClock clock(job.times);
+  // Each thread's rounds: int64 labels, parents, queued flags, two queues.
+  require_search_memory(job, "bellman-ford", 24, 0);
   const Csr csr = to_csr(job.graph);
   const Adjacency<weight_t> g = view(csr);
   const std::int64_t n = g.n;

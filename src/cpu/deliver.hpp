@@ -32,6 +32,18 @@ struct RowTargets {
   bool in_sink() const { return dist != nullptr; }
 };
 
+// Rows per block of deliver_rows.
+inline std::int64_t block_rows(const Job& job) {
+  return sink::staging_rows(job.graph.n, static_cast<std::size_t>(job.graph.n) * sizeof(dist_t), job.threads);
+}
+
+// Bytes of staging deliver_rows allocates per thread (0 in the sink's memory).
+inline std::uint64_t staging_bytes_per_thread(const Job& job) {
+  if (RowTargets(job).in_sink()) return 0;
+  return static_cast<std::uint64_t>(block_rows(job)) * static_cast<std::uint64_t>(job.graph.n) * sizeof(dist_t) *
+         (job.predecessors ? 2 : 1);
+}
+
 // Calls fill(worker, first_row, rows, dist, pred) for blocks of rows of the
 // n x n result, over job.threads OpenMP threads with one worker =
 // make_worker() per thread. fill writes rows [first_row, first_row + rows)
@@ -46,7 +58,7 @@ template <class MakeWorker, class Fill>
 void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report_progress) {
   const std::int64_t n = job.graph.n;
   const RowTargets targets(job);
-  const std::int64_t block = sink::staging_rows(n, static_cast<std::size_t>(n) * sizeof(dist_t), job.threads);
+  const std::int64_t block = block_rows(job);
   const std::int64_t blocks = n > 0 ? (n + block - 1) / block : 0;
   FirstError errors;
   std::atomic<std::int64_t> finished{0};

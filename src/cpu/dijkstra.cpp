@@ -39,6 +39,8 @@ void wide_search(const Adjacency<W>& g, WideWorker& w, vertex_t source, dist_t* 
 
 void dijkstra(const Job& job) {
   StageClock clock(job.times);
+  // Labels and heap entries: int32 in the row itself and 8-byte entries, or int64 labels and 16-byte entries.
+  require_search_memory(job, "dijkstra", job.int32_arithmetic ? 8 : 24, 0);
   for (const Edge& e : job.graph.edges)
     if (e.w < 0)
       throw InputError("dijkstra needs non-negative weights (edge " + std::to_string(e.src) + "->" +
@@ -64,6 +66,11 @@ void dijkstra(const Job& job) {
 
 void johnson(const Job& job) {
   StageClock clock(job.times);
+  // int64 labels and heap entries per thread; the reweighted edges, the
+  // potentials and the Bellman-Ford rounds that find them.
+  require_search_memory(job, "johnson", 24,
+                        8 * static_cast<std::uint64_t>(job.graph.edges.size()) +
+                            40 * static_cast<std::uint64_t>(job.graph.n));
   const Csr csr = to_csr(job.graph);
   std::vector<std::int64_t> h;
   const std::int64_t cycle_vertex = find_negative_cycle(csr, &h);

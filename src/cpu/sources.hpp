@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "core/resources.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/deliver.hpp"
 
@@ -99,6 +101,22 @@ void dijkstra_from(const Adjacency<W>& g, vertex_t source, D* dist, vertex_t* pr
       }
     }
   }
+}
+
+// Throws ResourceError (resources::require_memory) unless the memory of one
+// search per source fits, before any of it is allocated: the CSR (16 bytes
+// per vertex while it is built, 8 per edge), `shared_bytes` more (Johnson's
+// reweighted copy and potentials), and per thread `scratch_per_vertex` bytes
+// per vertex plus deliver_rows' staging. No n x n matrix is counted: rows go
+// to the sink as they are finished.
+inline void require_search_memory(const Job& job, const char* algorithm, std::uint64_t scratch_per_vertex,
+                                  std::uint64_t shared_bytes) {
+  const auto n = static_cast<std::uint64_t>(job.graph.n);
+  const std::uint64_t csr = 16 * (n + 1) + 8 * static_cast<std::uint64_t>(job.graph.edges.size());
+  const std::uint64_t per_thread = scratch_per_vertex * n + staging_bytes_per_thread(job);
+  resources::require_memory(csr + shared_bytes + static_cast<std::uint64_t>(job.threads) * per_thread,
+                            std::string(algorithm) + "'s working memory on " + std::to_string(n) + " vertices (" +
+                                std::to_string(job.threads) + " threads)");
 }
 
 // Runs solve_row(worker, source, dist_row, pred_row) for every source over

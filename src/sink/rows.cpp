@@ -49,17 +49,19 @@ void check_block(const SinkLayout& layout, const RowBlock& b) {
 }
 
 RowLedger::RowLedger(const SinkLayout& layout) : layout_(layout) {
-  const auto n = static_cast<std::size_t>(layout.n);
-  arrived_[0].reset(new std::atomic<unsigned char>[n]());
-  if (layout.predecessors) arrived_[1].reset(new std::atomic<unsigned char>[n]());
+  const auto words = static_cast<std::size_t>(std::max<std::int64_t>(0, layout.n) + 63) / 64;
+  arrived_[0].reset(new std::atomic<std::uint64_t>[words]());
+  if (layout.predecessors) arrived_[1].reset(new std::atomic<std::uint64_t>[words]());
 }
 
 void RowLedger::record(const RowBlock& block) {
   check_block(layout_, block);
   const int plane = block.plane == Plane::distances ? 0 : 1;
-  for (std::int64_t r = block.first_row; r < block.first_row + block.rows; ++r)
-    if (arrived_[plane][r].exchange(1) != 0)
+  for (std::int64_t r = block.first_row; r < block.first_row + block.rows; ++r) {
+    const std::uint64_t bit = std::uint64_t{1} << (r % 64);
+    if (arrived_[plane][r / 64].fetch_or(bit) & bit)
       throw UsageError("row " + std::to_string(r) + " of the " + to_string(block.plane) + " arrived twice");
+  }
   count_[plane] += block.rows;
 }
 
@@ -68,7 +70,7 @@ void RowLedger::require_complete() const {
     const int p = plane == Plane::distances ? 0 : 1;
     if (!arrived_[p] || count_[p].load() == layout_.n) continue;
     std::int64_t missing = 0;
-    while (missing < layout_.n && arrived_[p][missing].load() != 0) ++missing;
+    while (missing < layout_.n && (arrived_[p][missing / 64].load() >> (missing % 64) & 1) != 0) ++missing;
     throw Error("the solver delivered " + std::to_string(count_[p].load()) + " of the " + std::to_string(layout_.n) +
                 " rows of the " + to_string(plane) + " (row " + std::to_string(missing) + " never arrived)");
   }

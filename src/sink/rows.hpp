@@ -24,7 +24,7 @@ Element element_of(const SinkLayout& layout, Plane plane);
 // element type, rows inside [0, n), a stride of at least n and data present.
 void check_block(const SinkLayout& layout, const RowBlock& block);
 
-// Which rows of each plane have arrived. Thread-safe.
+// Which rows of each plane have arrived (a bit per row). Thread-safe.
 class RowLedger {
  public:
   explicit RowLedger(const SinkLayout& layout);
@@ -37,7 +37,7 @@ class RowLedger {
 
  private:
   SinkLayout layout_;
-  std::unique_ptr<std::atomic<unsigned char>[]> arrived_[2];  // by Plane
+  std::unique_ptr<std::atomic<std::uint64_t>[]> arrived_[2];  // a bit per row, by Plane
   std::atomic<std::int64_t> count_[2] = {{0}, {0}};
 };
 
