@@ -59,9 +59,17 @@ class Span {
                                               std::is_convertible<decltype(std::declval<C&>().data()), T*>::value>>
   constexpr Span(C&& container) noexcept : data_(container.data()), size_(container.size()) {}
   // A braced list of values, e.g. verify(g, {0, 1, kInf, 0}); valid for the
-  // full expression only, like any temporary.
+  // full expression only, like any temporary. (It also keeps {0, 1} from
+  // meaning Span(nullptr, 1).)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   template <class U = T, class = std::enable_if_t<std::is_const<U>::value>>
   constexpr Span(std::initializer_list<value_type> values) noexcept : data_(values.begin()), size_(values.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
   constexpr T* data() const noexcept { return data_; }
   constexpr std::size_t size() const noexcept { return size_; }

@@ -185,7 +185,7 @@ void require_disk_space(const std::string& path, std::uint64_t bytes, const std:
   const unsigned __int128 free_bytes = static_cast<unsigned __int128>(info.f_bavail) * info.f_frsize;
   if (bytes <= free_bytes) return;
   throw ResourceError(what + " needs " + describe_bytes(bytes) + " on the file system of " + directory + ", which has " +
-                      gib(static_cast<std::uint64_t>(free_bytes)) + " free");
+                      describe_bytes(static_cast<std::uint64_t>(free_bytes)) + " free");
 }
 
 std::string describe_bytes(std::uint64_t bytes) { return gib(bytes) + " (" + std::to_string(bytes) + " bytes)"; }
