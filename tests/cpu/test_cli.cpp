@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,11 +64,12 @@ class Cli : public ::testing::Test {
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  CliRun run(const std::string& args) const {
+  // `shell_setup` runs in the same shell first (e.g. "ulimit -f 64").
+  CliRun run(const std::string& args, const std::string& shell_setup = "") const {
     CliRun r;
-    r.command = "apsp " + args;
-    const std::string shell = "cd '" + dir_.string() + "' && '" APSP_CLI_PATH "' " + args +
-                              " </dev/null >stdout.log 2>stderr.log";
+    r.command = (shell_setup.empty() ? "" : shell_setup + "; ") + "apsp " + args;
+    const std::string shell = "cd '" + dir_.string() + "' && " + (shell_setup.empty() ? "" : shell_setup + " && ") +
+                              "'" APSP_CLI_PATH "' " + args + " </dev/null >stdout.log 2>stderr.log";
     const int raw = std::system(shell.c_str());
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
     r.out = slurp(dir_ / "stdout.log");
@@ -249,6 +253,94 @@ TEST_F(Cli, HelpIsExit0OnStdout) {
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r;
   }
   EXPECT_NE(run("solve --help").out.find("--predecessors"), std::string::npos);
+  // What a size costs, before anyone tries it.
+  EXPECT_NE(run("solve --help").out.find("the distances take n^2 x 4 bytes"), std::string::npos);
+}
+
+// Bug 5 of issue 6: with n = 5000 a text output (limited to 4096 vertices)
+// was refused only after the whole solve. fw-seq would take minutes here.
+TEST_F(Cli, OutputLimitsAreCheckedBeforeSolving) {
+  write_ints("big.bin", {5000, 1, 0, 1, 7});
+  const auto start = std::chrono::steady_clock::now();
+  expect_error("solve big.bin --algo fw-seq -o d.txt", 1, "5000 vertices exceed the text limit of 4096");
+  expect_error("solve big.bin --algo fw-seq -o d.bin --predecessors p.mat", 1, "text limit of 4096");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+  EXPECT_FALSE(fs::exists(path("d.txt")));
+  EXPECT_FALSE(fs::exists(path("d.bin")));
+}
+
+// Outputs are written to a temporary file and renamed when complete: a
+// failed solve, and one killed half-way through its write (here by the file
+// size limit's SIGXFSZ), leave an existing file as it was and nothing else.
+TEST_F(Cli, AFailedOrKilledWriteLeavesTheOldFileAndNoTemporary) {
+  const test::Case cycle = test::negative_cycle_case(40, 5);
+  io::write_graph(path("cycle.bin"), cycle.graph);
+  expect_ok("gen random -n 400 --seed 3 -o g.bin");
+  write_text("d.bin", "the old result");
+  write_text("g2.bin", "the old graph");
+  const std::set<std::string> before = {"cycle.bin", "g.bin", "d.bin", "g2.bin", "stdout.log", "stderr.log"};
+  expect_error("solve cycle.bin -o d.bin", 2, "negative cycle");
+  for (const char* algo : {"fw-blocked", "dijkstra"}) {
+    // 400 x 400 x 4 bytes = 640 KB against a limit of 100 blocks.
+    const CliRun r = run(std::string("solve g.bin -o d.bin --algo ") + algo, "ulimit -f 100");
+    EXPECT_NE(r.status, 0) << r;
+  }
+  const CliRun killed_gen = run("gen rmat -n 4000 --seed 1 -o g2.bin", "ulimit -f 100");
+  EXPECT_NE(killed_gen.status, 0) << killed_gen;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), "the old result");
+  EXPECT_EQ(slurp(dir_ / "g2.bin"), "the old graph");
+  std::set<std::string> after;
+  for (const auto& entry : fs::directory_iterator(dir_)) after.insert(entry.path().filename().string());
+  EXPECT_EQ(after, before);
+  // Without the limit both replace the old files.
+  expect_ok("solve g.bin -o d.bin");
+  EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 400u * 400u * 4u);
+}
+
+// The summary's stages, the CLI's and the library's, add up to the total
+// with "other" for the glue between them; stages that move bytes show a rate.
+TEST_F(Cli, StagesAddUpToTheTotal) {
+  expect_ok("gen rmat -n 300 --seed 2 -o g.bin");
+  for (const char* args : {"solve g.bin --algo fw-blocked -o d.bin --predecessors p.npy --verify",
+                           "solve g.bin --algo johnson -o d.txt", "solve g.bin --algo dijkstra"}) {
+    SCOPED_TRACE(args);
+    const std::string summary = expect_ok(args);
+    std::istringstream lines(summary);
+    std::string line;
+    double sum = 0, total = -1;
+    std::map<std::string, std::string> stage_lines;
+    while (std::getline(lines, line)) {
+      const auto ms = line.find(" ms");
+      if (ms == std::string::npos) continue;
+      std::istringstream words(line);
+      std::string name, word;
+      double value = 0;
+      while (words >> word) {
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+          value = std::stod(word);
+          break;
+        }
+        name += (name.empty() ? "" : " ") + word;
+      }
+      stage_lines[name] = line;
+      if (name == "total")
+        total = value;
+      else
+        sum += value;
+    }
+    ASSERT_GT(total, 0) << summary;
+    // Each printed value is rounded to 0.001 ms.
+    EXPECT_NEAR(sum, total, 0.001 * static_cast<double>(stage_lines.size())) << summary;
+    for (const char* stage : {"read", "normalize", "check graph", "open output", "compute", "commit", "other"})
+      EXPECT_EQ(stage_lines.count(stage), 1u) << "no '" << stage << "' in\n" << summary;
+    EXPECT_NE(stage_lines["read"].find("GB/s"), std::string::npos) << summary;
+    if (std::string(args).find("--verify") != std::string::npos) {
+      EXPECT_EQ(stage_lines.count("open files"), 1u) << summary;
+      for (const char* stage : {"store", "verify", "write"})
+        EXPECT_NE(stage_lines[stage].find("GB/s"), std::string::npos) << stage << " in\n" << summary;
+    }
+    if (std::string(args).find("johnson") != std::string::npos) EXPECT_EQ(stage_lines.count("potentials"), 1u);
+  }
 }
 
 // ---- resources: exit 3 ----------------------------------------------------
