@@ -84,12 +84,13 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
       clock.restart();
       if (auto* host = dynamic_cast<HostMatrixSink*>(&sink)) {
         host->adopt(std::move(gpu.dist), std::move(gpu.pred));
+        clock.lap("store");
       } else {
         put_matrix(sink, Plane::distances, gpu.dist.data(), normalized.n);
         if (opts.predecessors) put_matrix(sink, Plane::predecessors, gpu.pred.data(), normalized.n);
+        const auto cells = static_cast<std::uint64_t>(normalized.n) * static_cast<std::uint64_t>(normalized.n);
+        clock.lap("store", cells * sizeof(dist_t) * (opts.predecessors ? 2 : 1));
       }
-      const auto cells = static_cast<std::uint64_t>(normalized.n) * static_cast<std::uint64_t>(normalized.n);
-      clock.lap("store", cells * sizeof(dist_t) * (opts.predecessors ? 2 : 1));
     } else {
       cpu::solve(normalized, run, sink, out);
       clock.restart();

@@ -24,6 +24,7 @@
 #include "apsp/io.hpp"
 #include "apsp/verify.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
@@ -42,28 +43,10 @@ std::ostream& operator<<(std::ostream& os, const CliRun& r) {
             << "\n  stderr: " << r.err;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Each test works in a fresh directory and runs the CLI there with stdin from
 // /dev/null, as CI does.
-class Cli : public ::testing::Test {
+class Cli : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("apsp_cli_" + std::string(info->name()) + "_" + std::to_string(static_cast<long>(getpid())));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
   // `shell_setup` runs in the same shell first (e.g. "ulimit -f 64").
   CliRun run(const std::string& args, const std::string& shell_setup = "") const {
     CliRun r;
@@ -72,13 +55,9 @@ class Cli : public ::testing::Test {
                               "'" APSP_CLI_PATH "' " + args + " </dev/null >stdout.log 2>stderr.log";
     const int raw = std::system(shell.c_str());
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
-    r.out = slurp(dir_ / "stdout.log");
-    r.err = slurp(dir_ / "stderr.log");
+    r.out = read_text("stdout.log");
+    r.err = read_text("stderr.log");
     return r;
-  }
-
-  void write_text(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
   }
 
   // The NTHU .bin layout: int32 values, little-endian as on every target.
@@ -117,8 +96,6 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(r.err, "") << r;
     return r.out;
   }
-
-  fs::path dir_;
 };
 
 // The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S` writes,
@@ -260,7 +237,11 @@ TEST_F(Cli, HelpIsExit0OnStdout) {
 // Bug 5 of issue 6: with n = 5000 a text output (limited to 4096 vertices)
 // was refused only after the whole solve. fw-seq would take minutes here.
 TEST_F(Cli, OutputLimitsAreCheckedBeforeSolving) {
-  write_ints("big.bin", {5000, 1, 0, 1, 7});
+  // A cycle through all 5000 vertices: every pair is reachable, so fw-seq
+  // really does its 5000^3 relaxations if it starts.
+  std::vector<std::int32_t> cycle = {5000, 5000};
+  for (std::int32_t v = 0; v < 5000; ++v) cycle.insert(cycle.end(), {v, (v + 1) % 5000, 7});
+  write_ints("big.bin", cycle);
   const auto start = std::chrono::steady_clock::now();
   expect_error("solve big.bin --algo fw-seq -o d.txt", 1, "5000 vertices exceed the text limit of 4096");
   expect_error("solve big.bin --algo fw-seq -o d.bin --predecessors p.mat", 1, "text limit of 4096");
@@ -287,8 +268,8 @@ TEST_F(Cli, AFailedOrKilledWriteLeavesTheOldFileAndNoTemporary) {
   }
   const CliRun killed_gen = run("gen rmat -n 4000 --seed 1 -o g2.bin", "ulimit -f 100");
   EXPECT_NE(killed_gen.status, 0) << killed_gen;
-  EXPECT_EQ(slurp(dir_ / "d.bin"), "the old result");
-  EXPECT_EQ(slurp(dir_ / "g2.bin"), "the old graph");
+  EXPECT_EQ(read_text("d.bin"), "the old result");
+  EXPECT_EQ(read_text("g2.bin"), "the old graph");
   std::set<std::string> after;
   for (const auto& entry : fs::directory_iterator(dir_)) after.insert(entry.path().filename().string());
   EXPECT_EQ(after, before);
@@ -540,8 +521,8 @@ TEST_F(Cli, GenIsDeterministicAndWritesWhatItSays) {
   expect_ok("gen rmat -n 128 --seed 5 -o a.bin");
   expect_ok("gen rmat -n 128 --seed 5 -o b.bin");
   expect_ok("gen rmat -n 128 --seed 6 -o c.bin");
-  EXPECT_EQ(slurp(dir_ / "a.bin"), slurp(dir_ / "b.bin"));
-  EXPECT_NE(slurp(dir_ / "a.bin"), slurp(dir_ / "c.bin"));
+  EXPECT_EQ(read_text("a.bin"), read_text("b.bin"));
+  EXPECT_NE(read_text("a.bin"), read_text("c.bin"));
   for (const char* kind : {"random", "scale-free", "rmat", "grid", "dense"}) {
     SCOPED_TRACE(kind);
     const std::string out = expect_ok(std::string("gen ") + kind + " -n 40 --density 0.3 --degree 2 --weights=-5:20 --seed 1 -o k.gr");

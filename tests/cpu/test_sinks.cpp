@@ -33,36 +33,21 @@
 #include "core/resources.hpp"
 #include "io/files.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A fresh directory per test; the library's test hooks are reset afterwards.
-class SinkTest : public ::testing::Test {
+class SinkTest : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("apsp_sink_" + std::string(info->name()) + "_" + std::to_string(static_cast<long>(getpid())));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
   void TearDown() override {
     resources::set_statvfs_for_testing(nullptr);
     resources::set_memory_sources_for_testing(nullptr);
     io::detail::set_unnamed_temporaries_for_testing(true);
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write_text(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
+    ScratchDirTest::TearDown();
   }
   // The names in the test's directory: a discarded or committed output must
   // leave no temporary file behind.
@@ -71,8 +56,6 @@ class SinkTest : public ::testing::Test {
     for (const auto& entry : fs::directory_iterator(dir_)) names.insert(entry.path().filename().string());
     return names;
   }
-
-  fs::path dir_;
 };
 
 // An n x n matrix whose cells name their place, with kInf in every fifth.
@@ -214,7 +197,8 @@ TEST_F(SinkTest, FileSinkWritesEveryFormatFromShuffledBlocks) {
       SCOPED_TRACE(std::string(ext) + " n=" + std::to_string(n));
       const auto d = distance_pattern(n);
       const auto p = predecessor_pattern(n);
-      const std::string dist_file = path(std::string("d.") + ext), pred_file = path(std::string("p.") + ext);
+      const std::string dist_name = std::string("d.") + ext, pred_name = std::string("p.") + ext;
+      const std::string dist_file = path(dist_name), pred_file = path(pred_name);
       {
         FileSink sink(MatrixFileTarget{dist_file}, MatrixFileTarget{pred_file});
         sink.begin(SinkLayout{n, Element::int32, true});
@@ -227,7 +211,7 @@ TEST_F(SinkTest, FileSinkWritesEveryFormatFromShuffledBlocks) {
       EXPECT_EQ(test::first_difference(d, io::read_matrix(dist_file, read_n), n), "");
       EXPECT_EQ(read_n, n);
       EXPECT_EQ(io::read_matrix(pred_file, read_n), p);
-      const std::string dist_bytes = slurp(dist_file), pred_bytes = slurp(pred_file);
+      const std::string dist_bytes = read_text(dist_name), pred_bytes = read_text(pred_name);
       if (std::string(ext) == "bin") {
         EXPECT_EQ(dist_bytes, std::string(reinterpret_cast<const char*>(d.data()), d.size() * 4));
       } else if (std::string(ext) == "npy") {
@@ -239,7 +223,7 @@ TEST_F(SinkTest, FileSinkWritesEveryFormatFromShuffledBlocks) {
         EXPECT_EQ(pred_bytes.find("INF"), std::string::npos);
         EXPECT_NE(pred_bytes.find("-1"), std::string::npos);
       }
-      EXPECT_EQ(files(), (std::set<std::string>{std::string("d.") + ext, std::string("p.") + ext}));
+      EXPECT_EQ(files(), (std::set<std::string>{dist_name, pred_name}));
       fs::remove(dist_file);
       fs::remove(pred_file);
     }
@@ -264,10 +248,10 @@ TEST_F(SinkTest, LargeTextBlocksAreFormattedInParallelAndWrittenInOrder) {
   }
   std::int64_t read_n = 0;
   EXPECT_EQ(test::first_difference(d, io::read_matrix(path("one.txt"), read_n), n), "");
-  EXPECT_EQ(slurp(path("one.txt")), slurp(path("blocks.txt")));
+  EXPECT_EQ(read_text("one.txt"), read_text("blocks.txt"));
   // io::write_matrix is the same writer.
   io::write_matrix(path("wrapper.txt"), d, n);
-  EXPECT_EQ(slurp(path("one.txt")), slurp(path("wrapper.txt")));
+  EXPECT_EQ(read_text("one.txt"), read_text("wrapper.txt"));
 }
 
 TEST_F(SinkTest, FileSinkRefusesGraphFormatsAndAPredecessorFileWithoutPredecessors) {
@@ -288,7 +272,7 @@ TEST_F(SinkTest, FileSinkRefusesGraphFormatsAndAPredecessorFileWithoutPredecesso
   const double cells[4] = {0.0, 1.5, 2.25, 0.0};
   npy.put(RowBlock{Plane::distances, Element::float64, 0, 2, 2, cells});
   npy.commit();
-  const std::string bytes = slurp(path("f.npy"));
+  const std::string bytes = read_text("f.npy");
   EXPECT_NE(bytes.find("'descr': '<f8'"), std::string::npos);
   EXPECT_EQ(bytes.size(), 128u + sizeof cells);
   EXPECT_EQ(bytes.substr(128), std::string(reinterpret_cast<const char*>(cells), sizeof cells));
@@ -314,20 +298,20 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
         put_shuffled(sink, Plane::distances, d, n, 10, 2, n, 5);
         sink.discard();
       }
-      EXPECT_EQ(slurp(path(name)), "the old result");
+      EXPECT_EQ(read_text(name), "the old result");
       {
         FileSink sink(MatrixFileTarget{path(name)});
         sink.begin(SinkLayout{n, Element::int32, false});
         sink.put(RowBlock{Plane::distances, Element::int32, 0, 50, n, d.data()});
       }  // destroyed half-way
-      EXPECT_EQ(slurp(path(name)), "the old result");
+      EXPECT_EQ(read_text(name), "the old result");
       EXPECT_EQ(files(), std::set<std::string>{name});
       fs::permissions(path(name), fs::perms::owner_read | fs::perms::owner_write);
       {
         FileSink sink(MatrixFileTarget{path(name)});
         sink.begin(SinkLayout{n, Element::int32, false});
         put_matrix(sink, Plane::distances, d.data(), n);
-        EXPECT_EQ(slurp(path(name)), "the old result");  // until commit()
+        EXPECT_EQ(read_text(name), "the old result");  // until commit()
         sink.commit();
       }
       std::int64_t read_n = 0;
@@ -349,9 +333,9 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
     // Graph writers too.
     write_text("g.gr", "old graph");
     EXPECT_THROW(io::write_graph(path("g.gr"), Graph{2, {{0, 5, 1}}}), InputError);
-    EXPECT_EQ(slurp(path("g.gr")), "old graph");
+    EXPECT_EQ(read_text("g.gr"), "old graph");
     io::write_graph(path("g.gr"), Graph{2, {{0, 1, 1}}});
-    EXPECT_NE(slurp(path("g.gr")).find("p sp 2 1"), std::string::npos);
+    EXPECT_NE(read_text("g.gr").find("p sp 2 1"), std::string::npos);
     EXPECT_EQ(files(), std::set<std::string>{"g.gr"});
     fs::remove(path("g.gr"));
   }
@@ -391,7 +375,7 @@ TEST_F(SinkTest, AFailedSolveLeavesTheOldFileAndNoTemporary) {
     if (algorithm != "dijkstra") {
       FileSink sink(MatrixFileTarget{path("d.bin")});
       EXPECT_THROW(solve(cycle.graph, o, sink), NegativeCycleError);
-      EXPECT_EQ(slurp(path("d.bin")), "old");
+      EXPECT_EQ(read_text("d.bin"), "old");
     }
     GenerateOptions g;
     g.kind = GraphKind::random;
@@ -406,7 +390,7 @@ TEST_F(SinkTest, AFailedSolveLeavesTheOldFileAndNoTemporary) {
       EXPECT_STREQ(e.what(), "injected write failure");
     }
     EXPECT_TRUE(failing.discarded());
-    EXPECT_EQ(slurp(path("d.bin")), "old");
+    EXPECT_EQ(read_text("d.bin"), "old");
     EXPECT_EQ(files(), std::set<std::string>{"d.bin"});
   }
 }
@@ -525,7 +509,7 @@ TEST_F(SinkTest, AFileThatCannotFitItsDiskIsRefusedBeforeAnyWork) {
     }
     EXPECT_TRUE(progress.empty()) << "the solve started before the refusal";
   }
-  EXPECT_EQ(slurp(path("d.bin")), "old");
+  EXPECT_EQ(read_text("d.bin"), "old");
   EXPECT_EQ(files(), std::set<std::string>{"d.bin"});
   // With room for it the same solve writes the file.
   g_free_blocks = 11;
@@ -704,7 +688,7 @@ TEST_F(SinkTest, MatrixFilesAreReadInPlaceWhereTheFormatAllows) {
     EXPECT_EQ(test::check_progress(progress), "");
   }
   // A Fortran-order .npy is converted, not viewed.
-  std::string npy = slurp(path("d.npy"));
+  std::string npy = read_text("d.npy");
   npy.replace(npy.find("False"), 5, "True ");
   write_text("f.npy", npy);
   const io::MatrixFile fortran(path("f.npy"));

@@ -2,10 +2,7 @@
 // predecessors into files of every matrix format, into a host matrix and into
 // nothing, against the independent reference. Skips without a CUDA device.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,11 +10,10 @@
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
-
-namespace fs = std::filesystem;
 
 #define SKIP_WITHOUT_GPU() \
   if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device"
@@ -41,17 +37,16 @@ bool has_stage(const SolveSummary& s, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-TEST(GpuSinks, PredecessorsAndDistancesThroughFileSinks) {
+using GpuSinks = test::ScratchDirTest;
+
+TEST_F(GpuSinks, PredecessorsAndDistancesThroughFileSinks) {
   SKIP_WITHOUT_GPU();
-  const fs::path dir = fs::temp_directory_path() / ("apsp_gpu_sinks_" + std::to_string(static_cast<long>(getpid())));
-  fs::create_directories(dir);
   for (const test::Case& c : test::tile_cases()) {
     if (c.graph.n > 700) continue;
     const std::vector<dist_t> expected = test::reference_distances(c.graph);
     for (const char* ext : {"bin", "npy", "txt"}) {
       SCOPED_TRACE(c.name + " ." + ext);
-      const std::string d_path = (dir / (std::string("d.") + ext)).string();
-      const std::string p_path = (dir / (std::string("p.") + ext)).string();
+      const std::string d_path = path(std::string("d.") + ext), p_path = path(std::string("p.") + ext);
       FileSink sink(MatrixFileTarget{d_path}, MatrixFileTarget{p_path});
       const SolveSummary s = solve(c.graph, gpu_options(true), sink);
       EXPECT_EQ(s.backend, Backend::cuda);
@@ -64,10 +59,9 @@ TEST(GpuSinks, PredecessorsAndDistancesThroughFileSinks) {
       EXPECT_EQ(test::check_predecessors(c.graph, d, io::read_matrix(p_path, n)), "");
     }
   }
-  fs::remove_all(dir);
 }
 
-TEST(GpuSinks, HostMatrixAndNullSinks) {
+TEST_F(GpuSinks, HostMatrixAndNullSinks) {
   SKIP_WITHOUT_GPU();
   for (const test::Case& c : test::standard_cases()) {
     if (c.graph.n != 65 && c.graph.n != 257) continue;
