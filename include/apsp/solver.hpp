@@ -81,7 +81,7 @@ SolveResult solve(const Graph& g, const SolveOptions& opts = {});
 // file, nothing; or your own). Calls sink.begin() once the options are
 // checked and before any heavy work, then put() for every row of every plane
 // (distances, and predecessors when opts.predecessors), then commit(); when
-// anything fails it calls sink.discard() and rethrows.
+// anything fails, begin() included, it calls sink.discard() and rethrows.
 SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink);
 
 // Algorithm names available on a backend (without "auto"), in a stable order.

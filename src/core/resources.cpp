@@ -1,5 +1,7 @@
 #include "core/resources.hpp"
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -173,6 +175,8 @@ void reserve_memory(std::uint64_t bytes) { g_reserved += bytes; }
 void release_memory(std::uint64_t bytes) { g_reserved -= bytes; }
 
 void require_disk_space(const std::string& path, std::uint64_t bytes, const std::string& what) {
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) return;  // a device or a pipe: no file to fit
   const std::size_t slash = path.find_last_of('/');
   const std::string directory = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   StatvfsFunction call = nullptr;

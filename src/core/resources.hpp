@@ -49,7 +49,8 @@ void release_memory(std::uint64_t bytes);
 // Throws ResourceError "<what> needs X GiB (N bytes) on the file system of
 // <path>, which has Y GiB free" when the file system that will hold `path`
 // (its directory) has fewer than `bytes` free for unprivileged users. Does
-// nothing when the file system cannot be asked (the open reports that).
+// nothing when the file system cannot be asked (the open reports that) or
+// when `path` is a device or a pipe.
 void require_disk_space(const std::string& path, std::uint64_t bytes, const std::string& what);
 
 // "4.00 GiB (4294967296 bytes)".

@@ -69,10 +69,10 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     if (opts.block.x != 0 || opts.block.y != 0) throw UsageError("the block shape is a GPU kernel option", "block");
     run.algorithm = cpu::resolve_algorithm(normalized, opts);
   }
-  // Options are checked: from here on the sink may hold memory or files.
-  sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
-  clock.lap("open output");
   try {
+    // Options are checked: from here on the sink may hold memory or files.
+    sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
+    clock.lap("open output");
     if (out.backend == Backend::cuda) {
       // The GPU backend returns host matrices; the rows go to the sink here
       // (a host-matrix sink takes the matrices whole).
