@@ -308,8 +308,10 @@ int main(int argc, char** argv) {
         const auto& t = res.times;
         Row r{"end-to-end", "fw", "", n, apsp::to_string(res.precision), total, cube(n) / total, 0, 0};
         char note[160];
-        std::snprintf(note, sizeof note, "h2d %.1f ms, compute %.1f ms (%.2f T/s), d2h %.1f ms", t.host_to_device * 1e3,
-                      t.compute * 1e3, cube(n) / t.compute / 1e12, t.device_to_host * 1e3);
+        const double compute = t.seconds("compute");
+        std::snprintf(note, sizeof note, "h2d %.1f ms, compute %.1f ms (%.2f T/s), d2h %.1f ms",
+                      t.seconds("host-to-device") * 1e3, compute * 1e3, cube(n) / compute / 1e12,
+                      t.seconds("device-to-host") * 1e3);
         r.note = note;
         rows.push_back(r);
       }

@@ -16,9 +16,16 @@ std::vector<std::string> algorithms();
 // graph is normalized (check_normalized).
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s);
 
+// The algorithm solve() runs for `opts` on `normalized` ("auto" resolved by
+// choose_algorithm). Throws UsageError for an unknown name or bad threads.
+std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts);
+
 // Runs one named CPU algorithm on a normalized graph (InputError otherwise,
-// see check_normalized). Fills dist (and pred when opts.predecessors),
-// algorithm, precision and times.compute.
-void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out);
+// see check_normalized), with `sink` begun with this solve's layout (n, int32
+// distances, opts.predecessors). Hands every row to the sink as it is
+// finished (the sink's commit() is the caller's), computing in the sink's
+// memory where it has row_address(). Fills out.algorithm, backend and
+// precision and appends its stages to out.times.
+void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 
 }  // namespace apsp::cpu

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
 
 namespace apsp::cuda {
@@ -29,7 +30,9 @@ const std::vector<DeviceInfo>& devices();
 std::vector<std::string> algorithms();
 
 // Runs a named GPU algorithm ("auto" = the production solver "fw").
-// `g` must be normalized. Fills dist/pred, algorithm, precision and times.
-void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out);
+// `g` must be normalized; `sink` has begun with this solve's layout. Streams
+// every row into the sink (its commit is the caller's), and fills algorithm,
+// precision, verified and the stages.
+void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 
 }  // namespace apsp::cuda

@@ -72,6 +72,13 @@ class ArithmeticRangeError : public OverflowError {
   using OverflowError::OverflowError;
 };
 
+// A result that fails the O(n*m) certificate (SolveOptions::verify, `apsp
+// verify`): the message names the first violation.
+class VerifyError : public Error {
+ public:
+  explicit VerifyError(const std::string& violation) : Error("verify failed: " + violation) {}
+};
+
 // Out of host or device memory, or another resource limit (no device, etc.).
 class ResourceError : public Error {
  public:

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
 
 namespace apsp::io {
 
@@ -57,14 +59,41 @@ void write_graph(const std::string& path, const Graph& g, Format format = Format
 void check_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight,
                         Format format = Format::automatic);
 
-// Writes an n*n int32 matrix. .bin: raw row-major int32 (NTHU); .npy: int32;
-// .txt: text rows with INF for `unreachable` (refused above 4096 vertices).
-void write_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n,
+// Writes an n*n int32 matrix (row-major) through the file sink's writer
+// (apsp/sinks.hpp): written to a temporary file and renamed over `path` when
+// complete. .bin: raw row-major int32 (NTHU); .npy: int32; .txt / .mat: text
+// rows with INF for `unreachable` (refused above 4096 vertices). Throws
+// ResourceError when the disk has too little room, before writing.
+void write_matrix(const std::string& path, Span<const std::int32_t> m, std::int64_t n,
                   Format format = Format::automatic, std::int32_t unreachable = 1073741823);
 
 // Reads an n*n int32 matrix written by write_matrix. For .bin, n comes from the
 // file size (it must be a square count of int32). Throws InputError.
 std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n,
                                       Format format = Format::automatic);
+
+// An n*n int32 matrix in a file (the formats of read_matrix), read in place
+// where the file holds exactly that: a .bin file, or an .npy of C-order int32,
+// is mapped and viewed, not copied (a 4 GiB result costs no 4 GiB of memory).
+// Other .npy element types and orders and the text formats are converted into
+// memory. Throws InputError like read_matrix.
+class MatrixFile {
+ public:
+  explicit MatrixFile(const std::string& path, Format format = Format::automatic);
+  ~MatrixFile();
+  MatrixFile(const MatrixFile&) = delete;
+  MatrixFile& operator=(const MatrixFile&) = delete;
+
+  std::int64_t n() const { return n_; }
+  Span<const std::int32_t> cells() const { return {data_, static_cast<std::size_t>(n_ * n_)}; }  // row-major
+  bool in_place() const { return in_place_; }  // cells() views the file itself
+
+ private:
+  struct Storage;
+  std::unique_ptr<Storage> storage_;
+  std::int64_t n_ = 0;
+  const std::int32_t* data_ = nullptr;
+  bool in_place_ = false;
+};
 
 }  // namespace apsp::io

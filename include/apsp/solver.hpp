@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/sink.hpp"
 
 namespace apsp {
 
@@ -29,25 +31,46 @@ struct SolveOptions {
   std::string algorithm = "auto";
   Backend backend = Backend::automatic;
   int threads = 0;              // CPU threads; 0 = OpenMP default
-  bool predecessors = false;    // also fill SolveResult::pred
+  bool predecessors = false;    // also compute predecessors (SolveResult::pred, the sink's predecessors plane)
   Precision precision = Precision::automatic;  // requested arithmetic width (see Precision)
+  // Check the result with the O(n*m) certificate before it reaches the sink:
+  // on the device for GPU solves (SolveSummary::verified is then set; a
+  // failure throws VerifyError). Other backends leave the check to the
+  // caller (apsp::verify), and verified stays false.
+  bool verify = false;
   BlockShape block;             // GPU thread-block shape for kernels that take one
   int device = 0;               // CUDA device ordinal
   // Called with the fraction done (0..1) from the calling thread; may be empty.
   std::function<void(double)> progress;
 };
 
-// Seconds spent in each stage of a solve (the seeds' "time distribution").
-struct StageTimes {
-  double host_to_device = 0;
-  double compute = 0;
-  double device_to_host = 0;
+// One stage of a solve: what ran, its wall time, and the bytes it moved
+// (read, uploaded, downloaded, written or checked; 0 for a stage that moves
+// none worth a rate, such as the compute).
+struct Stage {
+  std::string name;
+  double seconds = 0;
+  std::uint64_t bytes = 0;
 };
 
-struct SolveResult {
+// The stages of a solve in the order they ran (the seeds' "time
+// distribution"). Each stage is a wall-clock interval on the calling thread
+// and stages do not overlap, so they add up to the solve's wall time less the
+// untimed glue between them. Work that overlaps another stage is named with
+// it: the per-source CPU algorithms hand rows to the sink while computing, so
+// their "compute" includes the sink's time. Backends append their stages.
+struct StageTimes {
+  std::vector<Stage> stages;
+
+  void add(std::string name, double seconds, std::uint64_t bytes = 0);
+  // Seconds of every stage called `name` (0 when none ran).
+  double seconds(const std::string& name) const;
+  double total() const;  // the sum of all stages
+};
+
+// What a solve did, besides its rows (which went to a Sink).
+struct SolveSummary {
   std::int64_t n = 0;
-  std::vector<dist_t> dist;  // n*n row-major; kInf = unreachable
-  std::vector<vertex_t> pred;  // n*n when requested: pred[i*n+j] = vertex before j on a shortest i->j path, -1 if none
   std::string algorithm;     // the algorithm that actually ran (auto resolved)
   Backend backend = Backend::cpu;
   Precision precision = Precision::int32;  // arithmetic width actually used (int32, int16 or int64)
@@ -55,10 +78,31 @@ struct SolveResult {
   // One line about how the result was reached when it is not the plain
   // choice, e.g. why the GPU handed the graph to the CPU; empty otherwise.
   std::string note;
+  bool verified = false;  // the result passed the certificate inside the solve (SolveOptions::verify)
 };
 
-// Solves APSP. The graph need not be normalized. Throws apsp::Error subtypes.
+// A solve's result in host memory. The matrices are allocated without
+// zero-filling (HostVector) and filled by the solver's threads.
+struct SolveResult : SolveSummary {
+  HostVector<dist_t> dist;    // n*n row-major; kInf = unreachable
+  HostVector<vertex_t> pred;  // n*n when requested: pred[i*n+j] = vertex before j on a shortest i->j path, -1 if none
+};
+
+// Solves APSP into host memory. The graph need not be normalized. Throws
+// apsp::Error subtypes. Same as solve(g, opts, sink) with a HostMatrixSink.
 SolveResult solve(const Graph& g, const SolveOptions& opts = {});
+
+// The backend solve() would run `opts` on (Backend::automatic resolved: an
+// algorithm name picks its backend; otherwise size, precision and whether a
+// device is present decide).
+Backend choose_backend(const Graph& g, const SolveOptions& opts);
+
+// Solves APSP and hands the rows to `sink` (apsp/sinks.hpp: a host matrix, a
+// file, nothing; or your own). Calls sink.begin() once the options are
+// checked and before any heavy work, then put() for every row of every plane
+// (distances, and predecessors when opts.predecessors), then commit(); when
+// anything fails, begin() included, it calls sink.discard() and rethrows.
+SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink);
 
 // Algorithm names available on a backend (without "auto"), in a stable order.
 std::vector<std::string> list_algorithms(Backend b);

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
 
 namespace apsp {
 
@@ -17,13 +19,19 @@ struct VerifyReport {
 // Both functions throw InputError unless the graph is normalized
 // (check_normalized); a matrix of the wrong shape is a failed report.
 //
+// The matrices are n*n row-major views (apsp/matrix.hpp): a std::vector, a
+// SolveResult's HostVector, or a file mapped in place (io::MatrixFile).
+
 // Checks: d[i][i] == 0; every edge is relaxed (d[i][v] <= d[i][u] + w);
 // every finite d[i][j], i != j, is attained through some in-edge of j
-// (d[i][j] == d[i][u] + w(u,j)); entries are finite or kInf.
-VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d);
+// (d[i][j] == d[i][u] + w(u,j)); entries are finite or kInf. `progress`
+// (may be empty) gets the fraction of rows checked, from the calling thread,
+// non-decreasing and ending at 1.
+VerifyReport verify(const Graph& normalized, Span<const dist_t> d,
+                    const std::function<void(double)>& progress = {});
 
 // Checks that following pred from j reaches i and that the path weight equals d[i][j].
-VerifyReport verify_predecessors(const Graph& normalized, const std::vector<dist_t>& d,
-                                 const std::vector<vertex_t>& pred);
+VerifyReport verify_predecessors(const Graph& normalized, Span<const dist_t> d, Span<const vertex_t> pred,
+                                 const std::function<void(double)>& progress = {});
 
 }  // namespace apsp

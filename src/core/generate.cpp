@@ -7,6 +7,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/resources.hpp"
 
 namespace apsp {
 namespace {
@@ -60,6 +61,21 @@ struct WeightMaker {
   std::vector<std::int64_t> potential;
 };
 
+// About the number of edges the options produce (scale-free: both directions
+// per link; grid: four per vertex; dense: the expected count), for the
+// memory check before generating.
+double expected_edges(const GenerateOptions& o) {
+  const double n = static_cast<double>(o.n);
+  switch (o.kind) {
+    case GraphKind::random:
+    case GraphKind::rmat: return o.m >= 0 ? static_cast<double>(o.m) : 8 * n;
+    case GraphKind::scale_free: return 2 * n * o.degree;
+    case GraphKind::grid: return 4 * n;
+    case GraphKind::dense: return n * n * o.density;
+  }
+  return 0;
+}
+
 void add(Graph& g, Rng& rng, const WeightMaker& wm, std::int64_t u, std::int64_t v) {
   const auto a = static_cast<vertex_t>(u), b = static_cast<vertex_t>(v);
   g.edges.push_back(Edge{a, b, wm(rng, a, b)});
@@ -78,6 +94,10 @@ GraphKind parse_graph_kind(const std::string& s) {
 
 Graph generate(const GenerateOptions& o) {
   check(o);
+  const double edges = expected_edges(o);
+  resources::require_memory(static_cast<std::uint64_t>(std::min(edges * sizeof(Edge), 1.8e19)),
+                            "generating about " + std::to_string(static_cast<long long>(std::min(edges, 9e18))) +
+                                " edges");
   Rng rng(o.seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL);
   const WeightMaker wm(o, rng);
   Graph g;

@@ -30,8 +30,8 @@ void check_shape(std::size_t entries, std::int64_t n, const char* what) {
 // Follows pred[from][*] back from `to`. Every link must be an edge of the
 // graph, the chain must reach `from` within n steps, and its weight must be
 // d[from][to]. Returns the path from `from` to `to`.
-std::vector<vertex_t> follow_predecessors(const Csr& out, const std::vector<dist_t>& d,
-                                          const std::vector<vertex_t>& pred, vertex_t from, vertex_t to) {
+std::vector<vertex_t> follow_predecessors(const Csr& out, Span<const dist_t> d, Span<const vertex_t> pred,
+                                          vertex_t from, vertex_t to) {
   const std::int64_t n = out.n;
   const vertex_t* pred_row = pred.data() + static_cast<std::int64_t>(from) * n;
   std::vector<vertex_t> path{to};
@@ -60,7 +60,7 @@ std::vector<vertex_t> follow_predecessors(const Csr& out, const std::vector<dist
 // d[from][v]). Any chain of tight edges from `from` weighs exactly
 // d[from][to], and the search visits each vertex once, so zero-weight cycles
 // cannot trap it. Returns the path with the fewest edges.
-std::vector<vertex_t> rebuild_from_distances(const Csr& in, const std::vector<dist_t>& d, vertex_t from, vertex_t to) {
+std::vector<vertex_t> rebuild_from_distances(const Csr& in, Span<const dist_t> d, vertex_t from, vertex_t to) {
   const dist_t* row = d.data() + static_cast<std::int64_t>(from) * in.n;
   std::vector<vertex_t> next_on_path(static_cast<std::size_t>(in.n));  // the vertex after u, towards `to`
   core::TightEdgeSearch(in.n).run(in, core::Walk::in_edges, row, to, next_on_path.data(), from);
@@ -74,8 +74,8 @@ std::vector<vertex_t> rebuild_from_distances(const Csr& in, const std::vector<di
 
 }  // namespace
 
-std::vector<vertex_t> shortest_path(const Graph& normalized, const std::vector<dist_t>& d,
-                                    const std::vector<vertex_t>& pred, vertex_t from, vertex_t to) {
+std::vector<vertex_t> shortest_path(const Graph& normalized, Span<const dist_t> d, Span<const vertex_t> pred,
+                                    vertex_t from, vertex_t to) {
   check_normalized(normalized);
   const std::int64_t n = normalized.n;
   check_vertex(from, n, "source");

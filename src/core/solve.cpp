@@ -1,5 +1,7 @@
 #include <functional>
 #include <string>
+#include <limits>
+#include <utility>
 
 #include "apsp/cpu.hpp"
 #include "apsp/cuda.hpp"
@@ -8,6 +10,8 @@
 #include "apsp/solver.hpp"
 #include "core/algorithm_checks.hpp"
 #include "core/progress.hpp"
+#include "apsp/sinks.hpp"
+#include "core/stages.hpp"
 
 namespace apsp {
 namespace {
@@ -38,7 +42,9 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
 // every option, and the weights allow distances that large at all
 // ((n - 1) * max|w| >= kInf / 2; below that the GPU cannot refuse).
 bool cpu_may_take_over(const Graph& normalized, const SolveOptions& opts) {
-  if (opts.backend != Backend::automatic || opts.algorithm != "auto") return false;
+  // Under verify the GPU checks the result before its rows reach the sink;
+  // a CPU takeover could not, so a GPU refusal stands.
+  if (opts.backend != Backend::automatic || opts.algorithm != "auto" || opts.verify) return false;
   try {
     require_options_honoured("auto", Backend::cpu, opts);
   } catch (const UsageError&) {
@@ -59,32 +65,86 @@ SolveOptions reporting_into(const SolveOptions& opts, ProgressSpan span) {
   return staged;
 }
 
+// True when g is already what normalize() returns: edges strictly sorted by
+// (src, dst) (so no duplicates), inside 0..n-1, and no self-loops (a negative
+// one is left for normalize to report). O(m) against normalize's sort.
+bool is_normalized(const Graph& g) {
+  if (g.n < 0 || g.n > std::numeric_limits<vertex_t>::max()) return false;
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const Edge& x = g.edges[e];
+    if (x.src < 0 || x.src >= g.n || x.dst < 0 || x.dst >= g.n || x.src == x.dst) return false;
+    if (e > 0) {
+      const Edge& before = g.edges[e - 1];
+      if (before.src > x.src || (before.src == x.src && before.dst >= x.dst)) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
-SolveResult solve(const Graph& g, const SolveOptions& opts) {
-  const Graph normalized = normalize(g);
-  SolveResult out;
+SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
+  SolveSummary out;
+  StageClock clock(out.times);
+  // A graph that is normalized already (the CLI's) is only checked, not copied.
+  Graph copy;
+  const bool ready = is_normalized(g);
+  if (!ready) copy = normalize(g);
+  const Graph& normalized = ready ? g : copy;
+  clock.lap(ready ? "check graph" : "normalize");
   out.n = normalized.n;
   out.backend = resolve_backend(normalized, opts);
   require_options_honoured(opts.algorithm, out.backend, opts);
   if (out.backend == Backend::cuda && opts.precision == Precision::int64)
     throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
+  if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
+  SolveOptions run = opts;
+  if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
   ProgressMeter meter(opts.progress);
-  if (out.backend == Backend::cpu) {
-    cpu::solve(normalized, reporting_into(opts, meter.whole()), out);
-  } else if (!cpu_may_take_over(normalized, opts)) {
-    cuda::solve(normalized, reporting_into(opts, meter.whole()), out);
-  } else {
-    try {
-      cuda::solve(normalized, reporting_into(opts, meter.whole().part(0, kGpuAttemptShare)), out);
-    } catch (const ArithmeticRangeError& refusal) {
-      out = SolveResult{};
-      cpu::solve(normalized, reporting_into(opts, meter.whole().rest()), out);
-      out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
+  try {
+    // Options are checked: from here on the sink may hold memory or files.
+    sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
+    clock.lap("open output");
+    if (out.backend == Backend::cpu) {
+      cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+    } else if (!cpu_may_take_over(normalized, opts)) {
+      cuda::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+    } else {
+      try {
+        cuda::solve(normalized, reporting_into(run, meter.whole().part(0, kGpuAttemptShare)), sink, out);
+      } catch (const ArithmeticRangeError& refusal) {
+        // The GPU refuses before its download: no row has reached the sink.
+        SolveSummary cpu_out;
+        cpu_out.n = normalized.n;
+        cpu_out.times = std::move(out.times);
+        SolveOptions on_cpu = opts;
+        on_cpu.algorithm = cpu::resolve_algorithm(normalized, opts);
+        cpu::solve(normalized, reporting_into(on_cpu, meter.whole().rest()), sink, cpu_out);
+        out = std::move(cpu_out);
+        out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
+      }
     }
+    clock.restart();
+    meter.finish();
+    sink.commit();
+    clock.lap("commit");
+  } catch (...) {
+    sink.discard();
+    throw;
   }
   meter.finish();
   return out;
+}
+
+Backend choose_backend(const Graph& g, const SolveOptions& opts) { return resolve_backend(g, opts); }
+
+SolveResult solve(const Graph& g, const SolveOptions& opts) {
+  HostMatrixSink sink;
+  SolveResult result;
+  static_cast<SolveSummary&>(result) = solve(g, opts, sink);
+  result.dist = std::move(sink.distances());
+  result.pred = std::move(sink.predecessors());
+  return result;
 }
 
 std::vector<std::string> list_algorithms(Backend b) {

@@ -30,31 +30,12 @@ void tight_predecessor_row(const Csr& out_edges, const dist_t* row, vertex_t sou
   pred_row[source] = -1;
 }
 
-void repair_predecessor_rows(const Graph& normalized, const dist_t* dist, vertex_t* pred, int threads) {
-  const std::int64_t n = normalized.n;
-  std::vector<char> broken(static_cast<std::size_t>(n), 0);
-  bool any_broken = false;
-#pragma omp parallel num_threads(threads) reduction(|| : any_broken)
-  {
-    PredecessorChains chains(n);
-#pragma omp for schedule(dynamic, 16)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const ChainProblem problem =
-          chains.first_problem(dist + i * n, pred + i * n, i, [](vertex_t, vertex_t) { return std::string_view(); });
-      broken[static_cast<std::size_t>(i)] = problem.kind != ChainProblem::none;
-      any_broken = any_broken || broken[static_cast<std::size_t>(i)];
-    }
-  }
-  if (!any_broken) return;
-  const Csr out = to_csr(normalized);
-#pragma omp parallel num_threads(threads)
-  {
-    TightEdgeSearch search(n);
-#pragma omp for schedule(dynamic, 4)
-    for (std::int64_t i = 0; i < n; ++i)
-      if (broken[static_cast<std::size_t>(i)])
-        tight_predecessor_row(out, dist + i * n, static_cast<vertex_t>(i), pred + i * n, search);
-  }
+bool PredecessorRepair::row(const Csr& out_edges, const dist_t* row, vertex_t source, vertex_t* pred_row) {
+  const ChainProblem problem =
+      chains_.first_problem(row, pred_row, source, [](vertex_t, vertex_t) { return std::string_view(); });
+  if (problem.kind == ChainProblem::none) return false;
+  tight_predecessor_row(out_edges, row, source, pred_row, search_);
+  return true;
 }
 
 }  // namespace apsp::core

@@ -86,11 +86,20 @@ class PredecessorChains {
   std::vector<vertex_t> chain_;
 };
 
-// Makes every predecessor row of an n x n result a tree rooted at its source:
-// rows whose chains loop (ties on zero-weight cycles in a blocked schedule)
-// are rebuilt with tight_predecessor_row. Rows must already hold tight links.
-// Runs over rows on `threads` OpenMP threads.
-void repair_predecessor_rows(const Graph& normalized, const dist_t* dist, vertex_t* pred, int threads);
+// Per-thread scratch that makes predecessor rows trees rooted at their
+// source: row() leaves a row whose chains all reach the source, and rebuilds
+// one whose chains loop (ties on zero-weight cycles in a blocked schedule)
+// with tight_predecessor_row. The row must already hold tight links.
+class PredecessorRepair {
+ public:
+  explicit PredecessorRepair(std::int64_t n) : chains_(n), search_(n) {}
+  // Returns whether the row was rebuilt.
+  bool row(const Csr& out_edges, const dist_t* row, vertex_t source, vertex_t* pred_row);
+
+ private:
+  PredecessorChains chains_;
+  TightEdgeSearch search_;
+};
 
 template <class LinkProblem>
 ChainProblem PredecessorChains::first_problem(const dist_t* row, const vertex_t* pred_row, std::int64_t source,

@@ -1,6 +1,9 @@
 #include "apsp/verify.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -61,6 +64,29 @@ std::string lowest_row_violation(std::int64_t n, std::size_t edges, Check check)
   }
   return violation;
 }
+
+// Counts checked rows (on any thread) and reports the fraction done from the
+// calling thread, OpenMP thread 0 of the check's region, now and then.
+class RowProgress {
+ public:
+  RowProgress(std::int64_t n, const std::function<void(double)>& progress)
+      : n_(n), every_(n / 100 + 1), next_(every_), progress_(progress) {}
+  void row_done() {
+    const std::int64_t done = ++done_;
+    if (progress_ && omp_get_thread_num() == 0 && done >= next_) {
+      next_ = done + every_;
+      progress_(static_cast<double>(done) / static_cast<double>(n_));
+    }
+  }
+  void finish() const {
+    if (progress_) progress_(1.0);
+  }
+
+ private:
+  std::int64_t n_, every_, next_;
+  std::atomic<std::int64_t> done_{0};
+  const std::function<void(double)>& progress_;
+};
 
 VerifyReport report_of(std::string violation) {
   VerifyReport r;
@@ -144,30 +170,41 @@ std::string check_predecessor_row(const Csr& out, const dist_t* row, const verte
 
 }  // namespace
 
-VerifyReport verify(const Graph& normalized, const std::vector<dist_t>& d) {
+VerifyReport verify(const Graph& normalized, Span<const dist_t> d, const std::function<void(double)>& progress) {
   check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
   if (!shape.empty()) return report_of(std::move(shape));
   const Csr out = to_csr(normalized);
   const Csr in = transpose(out);
-  return report_of(lowest_row_violation<TightSearch>(n, normalized.edges.size(), [&](std::int64_t i, TightSearch& s) {
-    return check_distance_row(out, in, d.data() + i * n, i, s);
-  }));
+  RowProgress rows(n, progress);
+  VerifyReport report =
+      report_of(lowest_row_violation<TightSearch>(n, normalized.edges.size(), [&](std::int64_t i, TightSearch& s) {
+        std::string problem = check_distance_row(out, in, d.data() + i * n, i, s);
+        rows.row_done();
+        return problem;
+      }));
+  rows.finish();
+  return report;
 }
 
-VerifyReport verify_predecessors(const Graph& normalized, const std::vector<dist_t>& d,
-                                 const std::vector<vertex_t>& pred) {
+VerifyReport verify_predecessors(const Graph& normalized, Span<const dist_t> d, Span<const vertex_t> pred,
+                                 const std::function<void(double)>& progress) {
   check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
   if (shape.empty()) shape = shape_problem(n, pred.size(), "predecessor matrix");
   if (!shape.empty()) return report_of(std::move(shape));
   const Csr out = to_csr(normalized);
-  return report_of(lowest_row_violation<core::PredecessorChains>(
+  RowProgress rows(n, progress);
+  VerifyReport report = report_of(lowest_row_violation<core::PredecessorChains>(
       n, normalized.edges.size(), [&](std::int64_t i, core::PredecessorChains& chains) {
-        return check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, chains);
-  }));
+        std::string problem = check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, chains);
+        rows.row_done();
+        return problem;
+      }));
+  rows.finish();
+  return report;
 }
 
 std::string first_violation_in_row(const Graph& normalized, const dist_t* row, std::int64_t i) {

@@ -9,18 +9,22 @@
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
 #include "core/bellman_ford.hpp"
+#include "core/stages.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
 
 namespace apsp::cpu::detail {
 
-void bellman_ford(const Job& job, SolveResult& out) {
+void bellman_ford(const Job& job) {
+  StageClock clock(job.times);
+  // Each thread's rounds: int64 labels, parents, queued flags, two queues.
+  require_search_memory(job, "bellman-ford", 24, 0);
   const Csr csr = to_csr(job.graph);
   const core::CsrView<weight_t> g = core::csr_view(csr);
   const std::int64_t n = g.n;
   std::atomic<bool> cycle_seen{false};
   for_each_source(
-      job, out, [&] { return core::BellmanFord(n); },
+      job, [&] { return core::BellmanFord(n); },
       [&](core::BellmanFord& search, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
         if (cycle_seen.load(std::memory_order_relaxed)) return;
         if (!search.from_source(g, s)) {
@@ -36,7 +40,8 @@ void bellman_ford(const Job& job, SolveResult& out) {
     johnson_potentials(csr);  // throws NegativeCycleError naming a vertex on a cycle
     throw Error("bellman-ford: a negative cycle was proven from one source but not found from all");
   }
-  out.precision = Precision::int64;
+  job.precision = Precision::int64;
+  clock.lap("compute");
 }
 
 }  // namespace apsp::cpu::detail

@@ -1,10 +1,8 @@
 #include "apsp/cpu.hpp"
 
 #include <omp.h>
-#include <sys/sysinfo.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <new>
@@ -12,6 +10,7 @@
 
 #include "apsp/error.hpp"
 #include "core/algorithm_checks.hpp"
+#include "core/resources.hpp"
 #include "cpu/backend.hpp"
 
 namespace apsp::cpu {
@@ -54,30 +53,33 @@ std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
   return s.has_negative() ? "johnson" : "dijkstra";
 }
 
-void solve(const Graph& normalized, const SolveOptions& opts, SolveResult& out) {
-  check_normalized(normalized);
+std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts) {
   if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
+  return choose_algorithm(normalized, weight_stats(normalized));
+}
+
+void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  check_normalized(normalized);
   require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  const detail::CpuAlgorithm& algorithm = find(resolve_algorithm(normalized, opts));
   const WeightStats stats = weight_stats(normalized);
-  const std::string name = opts.algorithm == "auto" ? choose_algorithm(normalized, stats) : opts.algorithm;
-  const detail::CpuAlgorithm& algorithm = find(name);
   const detail::Job job{normalized,
                         stats,
                         opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats),
                         opts.predecessors,
                         opts.threads > 0 ? opts.threads : omp_get_max_threads(),
-                        opts.progress};
+                        opts.progress,
+                        sink,
+                        out.times,
+                        out.precision};
   out.n = normalized.n;
-  out.dist.clear();
-  out.pred.clear();
-  const auto start = std::chrono::steady_clock::now();
   try {
-    algorithm.run(job, out);
+    algorithm.run(job);
   } catch (const std::bad_alloc&) {  // the n x n matrices report their own size first
     throw ResourceError(std::string("out of memory running ") + algorithm.info.name + " on " +
                         std::to_string(normalized.n) + " vertices");
   }
-  out.times.compute = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.algorithm = algorithm.info.name;
   out.backend = Backend::cpu;
 }
@@ -111,14 +113,12 @@ void throw_out_of_memory(const char* what, std::int64_t bytes) {
 std::size_t matrix_bytes(std::int64_t n, std::size_t cell_bytes, const char* what) {
   const auto cells = static_cast<unsigned __int128>(n) * static_cast<unsigned __int128>(n);
   const unsigned __int128 bytes = cells * cell_bytes;
-  struct sysinfo info {};
-  const unsigned __int128 memory =
-      sysinfo(&info) == 0 ? static_cast<unsigned __int128>(info.totalram + info.totalswap) * info.mem_unit
-                          : std::numeric_limits<std::size_t>::max();
-  if (bytes > memory || bytes > std::numeric_limits<std::size_t>::max() - 64)
+  if (bytes > std::numeric_limits<std::size_t>::max() / 2)
     throw_out_of_memory(what, bytes > std::numeric_limits<std::int64_t>::max()
                                   ? std::numeric_limits<std::int64_t>::max()
                                   : static_cast<std::int64_t>(bytes));
+  resources::require_memory(static_cast<std::uint64_t>(bytes),
+                            std::string(what) + " (" + std::to_string(n) + " x " + std::to_string(n) + ")");
   return static_cast<std::size_t>(bytes);
 }
 

@@ -5,6 +5,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
+#include "core/stages.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
 
@@ -37,7 +38,10 @@ void wide_search(const core::CsrView<W>& g, WideWorker& w, vertex_t source, dist
 
 }  // namespace
 
-void dijkstra(const Job& job, SolveResult& out) {
+void dijkstra(const Job& job) {
+  StageClock clock(job.times);
+  // Labels and heap entries: int32 in the row itself and 8-byte entries, or int64 labels and 16-byte entries.
+  require_search_memory(job, "dijkstra", job.int32_arithmetic ? 8 : 24, 0);
   for (const Edge& e : job.graph.edges)
     if (e.w < 0)
       throw InputError("dijkstra needs non-negative weights (edge " + std::to_string(e.src) + "->" +
@@ -47,21 +51,28 @@ void dijkstra(const Job& job, SolveResult& out) {
   if (job.int32_arithmetic) {
     // Labels stay below (n-1) * max|w| < kInf / 2: search straight in the output row.
     for_each_source(
-        job, out, [] { return RadixHeap<std::int32_t>{}; },
+        job, [] { return RadixHeap<std::int32_t>{}; },
         [&](RadixHeap<std::int32_t>& heap, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
           dijkstra_from(g, s, dist_row, pred_row, heap);
         });
   } else {
     for_each_source(
-        job, out, [&] { return make_wide_worker(g.n); },
+        job, [&] { return make_wide_worker(g.n); },
         [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
           wide_search(g, w, s, dist_row, pred_row, [](std::int64_t) { return std::int64_t{0}; });
         });
   }
-  out.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;
+  job.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;
+  clock.lap("compute");
 }
 
-void johnson(const Job& job, SolveResult& out) {
+void johnson(const Job& job) {
+  StageClock clock(job.times);
+  // int64 labels and heap entries per thread; the reweighted edges, the
+  // potentials and the Bellman-Ford rounds that find them.
+  require_search_memory(job, "johnson", 24,
+                        8 * static_cast<std::uint64_t>(job.graph.edges.size()) +
+                            40 * static_cast<std::uint64_t>(job.graph.n));
   const Csr csr = to_csr(job.graph);
   const std::vector<std::int64_t> h = johnson_potentials(csr);  // throws NegativeCycleError
   // w + h[u] - h[v] >= 0 for every edge; it may exceed int32, hence int64.
@@ -70,12 +81,14 @@ void johnson(const Job& job, SolveResult& out) {
     for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
       reweighted[e] = csr.weight[e] + h[u] - h[csr.col[e]];
   const core::CsrView<std::int64_t> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
+  clock.lap("potentials");
   for_each_source(
-      job, out, [&] { return make_wide_worker(g.n); },
+      job, [&] { return make_wide_worker(g.n); },
       [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
         wide_search(g, w, s, dist_row, pred_row, [&](std::int64_t t) { return h[t] - h[s]; });
       });
-  out.precision = Precision::int64;
+  job.precision = Precision::int64;
+  clock.lap("compute");
 }
 
 }  // namespace apsp::cpu::detail

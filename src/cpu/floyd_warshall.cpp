@@ -38,7 +38,9 @@
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
 #include "core/tight_edges.hpp"
+#include "core/stages.hpp"
 #include "cpu/backend.hpp"
+#include "cpu/deliver.hpp"
 
 namespace apsp::cpu::detail {
 namespace {
@@ -279,58 +281,45 @@ class WorkMatrix {
   std::int64_t cells_ = 0;
 };
 
-// Appends output rows [first, first + rows) to out.dist (and out.pred), whose
-// capacity the caller reserved: value(i, j) and pred(i, j) read entry (i, j)
-// of the working matrices; values above infinity<D>() / 2 are unreachable.
-// Throws OverflowError for the first entry, in row-major order, that does not
-// fit the int32 output.
-template <class D, class Value, class Pred>
-void append_rows(const Job& job, std::int64_t first, std::int64_t rows, Value value, Pred pred, SolveResult& out) {
+// Hands the n x n distances (and predecessors) to the sink as int32 rows;
+// `at(i, j)` is where entry (i, j) lives in `d` and `p`. Values above
+// infinity<D>() / 2 are unreachable. Row blocks are converted in parallel,
+// straight into the sink's memory when it has some (deliver_rows).
+// With `repair_edges` (the graph's CSR), each predecessor row whose chains
+// loop (ties on zero-weight cycles in a blocked schedule) is rebuilt as a
+// tight-edge tree before it goes to the sink.
+template <class D, class Offset>
+void store(const Job& job, const D* d, const vertex_t* p, Offset at, const Csr* repair_edges) {
   const std::int64_t n = job.graph.n;
   constexpr D unreachable_above = infinity<D>() / 2;
-  const std::size_t start = out.dist.size();
-  out.dist.resize(start + static_cast<std::size_t>(rows * n));
-  if (job.predecessors) out.pred.resize(start + static_cast<std::size_t>(rows * n));
-  std::int64_t bad_row = rows;
-  std::string overflow;
-#pragma omp parallel for num_threads(job.threads) schedule(static)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const std::int64_t i = first + r;
-    dist_t* dist_row = out.dist.data() + start + r * n;
-    vertex_t* pred_row = job.predecessors ? out.pred.data() + start + r * n : nullptr;
-    for (std::int64_t j = 0; j < n; ++j) {
-      const D d = value(i, j);
-      const bool reachable = d <= unreachable_above;
-      if (pred_row) pred_row[j] = reachable && i != j ? pred(i, j) : -1;
-      if (!reachable) {
-        dist_row[j] = kInf;
-      } else if constexpr (std::is_same<D, dist_t>::value) {
-        dist_row[j] = d;
-      } else {
-        try {
-          dist_row[j] = to_output(d, i, j);
-        } catch (const OverflowError& e) {
-#pragma omp critical(apsp_fw_overflow)
-          if (r < bad_row) {
-            bad_row = r;
-            overflow = e.what();
+  deliver_rows(
+      job, [&] { return core::PredecessorRepair(repair_edges ? n : 0); },
+      [&](core::PredecessorRepair& repair, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const std::int64_t i = first + r;
+          for (std::int64_t j = 0; j < n; ++j) {
+            const std::int64_t x = at(i, j);
+            const bool reachable = d[x] <= unreachable_above;
+            if (!reachable)
+              dist[r * n + j] = kInf;
+            else if constexpr (std::is_same<D, dist_t>::value)
+              dist[r * n + j] = d[x];
+            else
+              dist[r * n + j] = to_output(d[x], i, j);
+            if (pred) pred[r * n + j] = reachable && i != j ? p[x] : -1;
           }
-          break;
         }
-      }
-    }
-  }
-  if (!overflow.empty()) throw OverflowError(overflow);
+        if (pred && repair_edges)
+          for (std::int64_t r = 0; r < rows; ++r)
+            repair.row(*repair_edges, dist + r * n, static_cast<vertex_t>(first + r), pred + r * n);
+      },
+      /*report_progress=*/false);
 }
 
-// Reserves the n x n output (untouched pages cost no memory until rows are
-// appended) and records the width the working matrices use.
-template <class D>
-void begin_output(const Job& job, SolveResult& out) {
-  const std::int64_t n = job.graph.n;
-  reserve_square_matrix(out.dist, n, "the distance matrix");
-  if (job.predecessors) reserve_square_matrix(out.pred, n, "the predecessor matrix");
-  out.precision = std::is_same<D, std::int32_t>::value ? Precision::int32 : Precision::int64;
+// Bytes of the result rows a solve hands to the sink, for the store stage's rate.
+std::uint64_t result_bytes(const Job& job) {
+  const auto cells = static_cast<std::uint64_t>(job.graph.n) * static_cast<std::uint64_t>(job.graph.n);
+  return cells * sizeof(dist_t) * (job.predecessors ? 2 : 1);
 }
 
 void check_dense_range(const Job& job, std::int64_t bound) {
@@ -341,18 +330,42 @@ void check_dense_range(const Job& job, std::int64_t bound) {
 }
 
 template <class D>
-void fw_seq_typed(const Job& job, SolveResult& out) {
+void fw_seq_typed(const Job& job) {
+  StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const std::int64_t n = job.graph.n;
-  std::vector<D> d = square_matrix<D>(n, inf, "the working distance matrix");
-  std::vector<vertex_t> p;
-  if (job.predecessors) p = square_matrix<vertex_t>(n, -1, "the working predecessor matrix");
-  for (std::int64_t i = 0; i < n; ++i) d[i * n + i] = 0;
+  // In int32 the working matrix is the result itself: it is computed in the
+  // sink's memory when the sink has some, and handed over without a copy.
+  D* d = nullptr;
+  vertex_t* p = nullptr;
+  if constexpr (std::is_same<D, dist_t>::value) {
+    const RowTargets targets(job);
+    d = targets.dist;
+    p = targets.pred;
+  }
+  const bool in_sink = d != nullptr;
+  HostVector<D> own_d;
+  HostVector<vertex_t> own_p;
+  if (!in_sink && n > 0) {
+    own_d = working_matrix<D>(n, "the working distance matrix");
+    d = own_d.data();
+    if (job.predecessors) {
+      own_p = working_matrix<vertex_t>(n, "the working predecessor matrix");
+      p = own_p.data();
+    }
+  }
+#pragma omp parallel for num_threads(job.threads) schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::fill(d + i * n, d + (i + 1) * n, inf);
+    d[i * n + i] = 0;
+    if (p) std::fill(p + i * n, p + (i + 1) * n, -1);
+  }
   for (const Edge& e : job.graph.edges) {
     d[e.src * n + e.dst] = e.w;
-    if (job.predecessors) p[e.src * n + e.dst] = e.src;
+    if (p) p[e.src * n + e.dst] = e.src;
   }
+  clock.lap("initialize");
   for (std::int64_t k = 0; k < n; ++k) {
     const D* row_k = &d[k * n];
     for (std::int64_t i = 0; i < n; ++i) {
@@ -362,20 +375,28 @@ void fw_seq_typed(const Job& job, SolveResult& out) {
       for (std::int64_t j = 0; j < n; ++j) {
         if (row_k[j] == inf || dik + row_k[j] >= row_i[j]) continue;
         row_i[j] = dik + row_k[j];
-        if (job.predecessors) p[i * n + j] = p[k * n + j];
+        if (p) p[i * n + j] = p[k * n + j];
       }
       if (row_i[i] < 0) throw NegativeCycleError(k);
     }
     if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
-  begin_output<D>(job, out);
-  append_rows<D>(
-      job, 0, n, [&](std::int64_t i, std::int64_t j) { return d[i * n + j]; },
-      [&](std::int64_t i, std::int64_t j) { return p[i * n + j]; }, out);
+  clock.lap("compute");
+  // In the sink's memory, unreachable entries are kInf and pred -1 already
+  // (an entry changes only to a finite sum, and a diagonal one never without
+  // a negative cycle): the rows only need handing over.
+  if (in_sink)
+    deliver_rows(
+        job, [] { return NoWorker{}; }, [](NoWorker&, std::int64_t, std::int64_t, dist_t*, vertex_t*) {},
+        /*report_progress=*/false);
+  else
+    store<D>(job, d, p, [n](std::int64_t i, std::int64_t j) { return i * n + j; }, nullptr);
+  clock.lap("store", result_bytes(job));
 }
 
 template <class D, bool kPred>
-void fw_blocked_typed(const Job& job, SolveResult& out) {
+void fw_blocked_typed(const Job& job) {
+  StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const auto step = pick_step<D, kPred>();
@@ -400,6 +421,7 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
     }
   for (std::int64_t v = 0; v < N; ++v) dist[at(v, v)] = 0;
   for (const Edge& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
+  clock.lap("initialize");
 
   auto block = [&](std::int64_t row, std::int64_t col) {
     const std::int64_t start = row * tile_row_cells + col * kTileCells;
@@ -431,45 +453,34 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
       if (dist[at(v, v)] < 0) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
-
-  // Copied out in groups of whole tile rows, about kCopyOutBytes of output
-  // each (one parallel region per group), each group's working rows handed
-  // back before the next: the peak is the result plus one group.
-  constexpr std::int64_t kCopyOutBytes = std::int64_t{4} << 20;
-  const std::int64_t tile_rows_per_group =
-      std::max<std::int64_t>(1, kCopyOutBytes / (kTile * std::max<std::int64_t>(n, 1) * std::int64_t{sizeof(dist_t)}));
-  begin_output<D>(job, out);
-  for (std::int64_t r = 0; r < tiles; r += tile_rows_per_group) {
-    const std::int64_t first_row = r * kTile, rows = std::min(tile_rows_per_group * kTile, n - first_row);
-    append_rows<D>(
-        job, first_row, rows, [&](std::int64_t i, std::int64_t j) { return dist[at(i, j)]; },
-        [&](std::int64_t i, std::int64_t j) { return pred[at(i, j)]; }, out);
-    dist.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
-    pred.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
-  }
-  if (kPred) core::repair_predecessor_rows(job.graph, out.dist.data(), out.pred.data(), job.threads);
+  clock.lap("compute");
+  job.precision = std::is_same<D, std::int32_t>::value ? Precision::int32 : Precision::int64;
+  const Csr repair_edges = kPred ? to_csr(job.graph) : Csr{};
+  store<D>(job, dist.data(), kPred ? pred.data() : nullptr, at, kPred ? &repair_edges : nullptr);
+  clock.lap("store", result_bytes(job));
 }
 
 }  // namespace
 
-void fw_seq(const Job& job, SolveResult& out) {
+void fw_seq(const Job& job) {
+  job.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;
   if (job.int32_arithmetic)
-    fw_seq_typed<std::int32_t>(job, out);
+    fw_seq_typed<std::int32_t>(job);
   else
-    fw_seq_typed<std::int64_t>(job, out);
+    fw_seq_typed<std::int64_t>(job);
 }
 
-void fw_blocked(const Job& job, SolveResult& out) {
+void fw_blocked(const Job& job) {
   if (job.int32_arithmetic) {
     if (job.predecessors)
-      fw_blocked_typed<std::int32_t, true>(job, out);
+      fw_blocked_typed<std::int32_t, true>(job);
     else
-      fw_blocked_typed<std::int32_t, false>(job, out);
+      fw_blocked_typed<std::int32_t, false>(job);
   } else {
     if (job.predecessors)
-      fw_blocked_typed<std::int64_t, true>(job, out);
+      fw_blocked_typed<std::int64_t, true>(job);
     else
-      fw_blocked_typed<std::int64_t, false>(job, out);
+      fw_blocked_typed<std::int64_t, false>(job);
   }
 }
 

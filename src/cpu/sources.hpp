@@ -4,13 +4,16 @@
 
 #include <omp.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/csr.hpp"
+#include "core/resources.hpp"
 #include "cpu/backend.hpp"
+#include "cpu/deliver.hpp"
 
 namespace apsp::cpu::detail {
 
@@ -89,40 +92,39 @@ void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t
   }
 }
 
+// Throws ResourceError (resources::require_memory) unless the memory of one
+// search per source fits, before any of it is allocated: the CSR (16 bytes
+// per vertex while it is built, 8 per edge), `shared_bytes` more (Johnson's
+// reweighted copy and potentials), and per thread `scratch_per_vertex` bytes
+// per vertex plus deliver_rows' staging. No n x n matrix is counted: rows go
+// to the sink as they are finished.
+inline void require_search_memory(const Job& job, const char* algorithm, std::uint64_t scratch_per_vertex,
+                                  std::uint64_t shared_bytes) {
+  const auto n = static_cast<std::uint64_t>(job.graph.n);
+  const std::uint64_t csr = 16 * (n + 1) + 8 * static_cast<std::uint64_t>(job.graph.edges.size());
+  const std::uint64_t per_thread = scratch_per_vertex * n + staging_bytes_per_thread(job);
+  resources::require_memory(csr + shared_bytes + static_cast<std::uint64_t>(job.threads) * per_thread,
+                            std::string(algorithm) + "'s working memory on " + std::to_string(n) + " vertices (" +
+                                std::to_string(job.threads) + " threads)");
+}
+
 // Runs solve_row(worker, source, dist_row, pred_row) for every source over
-// OpenMP, with one worker = make_worker() per thread. out.dist starts as kInf
-// and out.pred (when asked for) as -1. Exceptions from any thread stop the
-// others and are rethrown here; progress is reported from the calling thread
-// (now and then by OpenMP thread 0, and 1 at the end).
+// OpenMP, with one worker = make_worker() per thread, and hands the rows to
+// job.sink in blocks as they finish (deliver_rows: a file sink needs no n x n
+// host matrix). dist_row starts as kInf and pred_row (null unless
+// predecessors are asked for) as -1. Progress is the fraction of sources done.
 template <class MakeWorker, class SolveRow>
-void for_each_source(const Job& job, SolveResult& out, MakeWorker make_worker, SolveRow solve_row) {
+void for_each_source(const Job& job, MakeWorker make_worker, SolveRow solve_row) {
   const std::int64_t n = job.graph.n;
-  out.dist = square_matrix<dist_t>(n, kInf, "the distance matrix");
-  if (job.predecessors) out.pred = square_matrix<vertex_t>(n, -1, "the predecessor matrix");
-  FirstError errors;
-  std::atomic<std::int64_t> finished{0};
-  const std::int64_t report_every = n / 100 + 1;
-  std::int64_t next_report = report_every;
-#pragma omp parallel num_threads(job.threads)
-  {
-    std::optional<decltype(make_worker())> worker;
-    errors.run([&] { worker.emplace(make_worker()); });
-#pragma omp for schedule(dynamic, 4)
-    for (std::int64_t s = 0; s < n; ++s) {
-      if (errors.stopped()) continue;
-      errors.run([&] {
-        solve_row(*worker, static_cast<vertex_t>(s), &out.dist[s * n],
-                  job.predecessors ? &out.pred[s * n] : nullptr);
-        const std::int64_t done = ++finished;
-        if (omp_get_thread_num() == 0 && done >= next_report) {
-          next_report = done + report_every;
-          job.report(static_cast<double>(done) / static_cast<double>(n));
-        }
-      });
-    }
-  }
-  errors.rethrow();
-  job.report(1.0);
+  deliver_rows(
+      job, make_worker,
+      [&](auto& worker, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
+        std::fill(dist, dist + rows * n, kInf);
+        if (pred) std::fill(pred, pred + rows * n, -1);
+        for (std::int64_t r = 0; r < rows; ++r)
+          solve_row(worker, static_cast<vertex_t>(first + r), dist + r * n, pred ? pred + r * n : nullptr);
+      },
+      /*report_progress=*/true);
 }
 
 }  // namespace apsp::cpu::detail

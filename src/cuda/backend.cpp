@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
@@ -18,6 +20,9 @@
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
+#include "cuda/download.hpp"
+#include "cuda/staging.hpp"
+#include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/testing.hpp"
@@ -66,47 +71,7 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, st
   return 2 * hops_seen * std::int64_t{max_weight};
 }
 
-// Downloads the top-left n x n block of a device matrix in row chunks through
-// two pinned buffers; `finish(row0, rows, staged)` consumes each chunk on the host.
-template <typename T, typename Finish>
-void download_rows(const T* device, std::int64_t n, std::int64_t n_pad, cudaStream_t stream, Finish finish) {
-  if (n == 0) return;
-  // 4 Mi entries (16 MiB) per chunk: page-locking is slow, so the staging
-  // stays small; two chunks keep the copy engine and the host busy at once.
-  const std::int64_t rows_per_chunk = std::min(n, std::max<std::int64_t>(1, (std::int64_t{4} << 20) / n));
-  const std::size_t chunk_elems = static_cast<std::size_t>(rows_per_chunk * n);
-  PinnedBuffer<T> staging[2] = {PinnedBuffer<T>(chunk_elems), PinnedBuffer<T>(chunk_elems)};
-  Event copied[2];
-  std::int64_t pending_row[2] = {-1, -1}, pending_rows[2] = {0, 0};
-  auto drain = [&](int part) {
-    if (pending_row[part] < 0) return;
-    APSP_CUDA_CHECK(cudaEventSynchronize(copied[part].get()));
-    finish(pending_row[part], pending_rows[part], staging[part].get());
-    pending_row[part] = -1;
-  };
-  int part = 0;
-  for (std::int64_t row = 0; row < n; row += rows_per_chunk, part ^= 1) {
-    drain(part);
-    const std::int64_t rows = std::min(rows_per_chunk, n - row);
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(staging[part].get(), sizeof(T) * n, device + row * n_pad, sizeof(T) * n_pad,
-                                      sizeof(T) * n, rows, cudaMemcpyDeviceToHost, stream));
-    copied[part].record(stream);
-    pending_row[part] = row;
-    pending_rows[part] = rows;
-  }
-  drain(part);
-  drain(part ^ 1);
-}
 
-// Rebuilds pred row `source` as a breadth-first tree over tight edges
-// (d[s][u] + w(u,v) == d[s][v]): every reachable vertex has a tight in-edge
-// from its shortest path, and a BFS tree has no cycles whatever the ties.
-void rebuild_predecessor_row(const Csr& csr, const std::vector<dist_t>& dist, std::int64_t source,
-                             std::vector<vertex_t>& pred) {
-  core::TightEdgeSearch search(csr.n);
-  core::tight_predecessor_row(csr, dist.data() + source * csr.n, static_cast<vertex_t>(source),
-                              pred.data() + source * csr.n, search);
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -152,7 +117,7 @@ std::vector<std::string> algorithms() {
   return names;
 }
 
-void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
+void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts);
   const std::vector<DeviceInfo>& found = devices();
@@ -166,33 +131,45 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
   out.backend = Backend::cuda;
   const std::int64_t n = g.n;
   out.n = n;
-  out.dist.clear();
-  out.pred.clear();
   ProgressMeter meter(opts.progress);
   if (n == 0) {
+    out.verified = opts.verify;
     meter.finish();
     return;
   }
 
   Stream stream;
-  const auto upload_start = std::chrono::steady_clock::now();
+  auto stage_start = std::chrono::steady_clock::now();
   DeviceInstance instance(g, algo, opts.predecessors, stream.get());
-  out.times.host_to_device = seconds_since(upload_start);
+  out.times.add("host-to-device", seconds_since(stage_start));
   GpuProblem problem = instance.problem();
   problem.block = opts.block;
   problem.precision = opts.precision;
   problem.progress = meter.whole();
-  if (opts.precision == Precision::automatic)
+  if (opts.precision == Precision::automatic) {
+    stage_start = std::chrono::steady_clock::now();
     problem.distance_estimate = estimate_largest_distance(instance.reweighted().edges, n, problem.max_weight);
+    out.times.add("distance estimate", seconds_since(stage_start));
+  }
+  // The first use of the download's pinned staging pool allocates it (about
+  // 0.1 s); a side thread does that while the device computes.
+  std::thread staging_warmup([] { prepare_staging(); });
   Event compute_begin, compute_end;
   compute_begin.record(stream.get());
-  algo.run(problem);
-  compute_end.record(stream.get());
-  out.times.compute = elapsed_ms(compute_begin, compute_end) / 1000.0;
+  try {
+    algo.run(problem);
+    compute_end.record(stream.get());
+    out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
+  } catch (...) {
+    staging_warmup.join();
+    throw;
+  }
+  staging_warmup.join();
   out.precision = problem.used_precision;
 
   // The range certificate (range_rule.hpp): every algorithm computed in
   // int32 with kInf as infinity, or certified a narrower width itself.
+  stage_start = std::chrono::steady_clock::now();
   const Reweighted& rw = instance.reweighted();
   const std::int64_t n_pad = problem.n_pad;
   const RangeView<dist_t> result{problem.dist, n, n_pad, 0, kInf};
@@ -204,61 +181,50 @@ void solve(const Graph& g, const SolveOptions& opts, SolveResult& out) {
     if (rw.potential.empty()) throw OverflowError(what + ", beyond the int32 output range");
     throw ArithmeticRangeError(what + ", beyond the GPU's int32 arithmetic (the CPU backend computes in int64)");
   }
-
-  const std::vector<std::int64_t> broken_rows =
+  std::vector<std::int64_t> broken_rows =
       opts.predecessors ? rows_with_broken_predecessors(problem.pred, n, n_pad, stream.get()) : std::vector<std::int64_t>{};
+  out.times.add("range certificate", seconds_since(stage_start));
 
-  const auto download_start = std::chrono::steady_clock::now();
-  out.dist.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  const std::vector<std::int64_t>& h = rw.potential;
-  download_rows(problem.dist, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const dist_t* staged) {
-    dist_t* target = out.dist.data() + row0 * n;
-    // Row-parallel: the copy also first-touches the result's pages.
-    if (h.empty()) {
-#pragma omp parallel for schedule(static)
-      for (std::int64_t r = 0; r < rows; ++r)
-        std::memcpy(target + r * n, staged + r * n, static_cast<std::size_t>(n) * sizeof(dist_t));
-      return;
-    }
-    std::string overflow;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t r = 0; r < rows; ++r) {
-      const std::int64_t i = row0 + r;
-      for (std::int64_t j = 0; j < n; ++j) {
-        const dist_t v = staged[r * n + j];
-        if (v == kInf) {
-          target[r * n + j] = kInf;
-          continue;
-        }
-        const std::int64_t d = std::int64_t{v} - h[i] + h[j];
-        if (d >= kInf || d <= -kInf) {
-#pragma omp critical(apsp_download_overflow)
-          if (overflow.empty())
-            overflow = "distance " + std::to_string(i) + "->" + std::to_string(j) + " = " + std::to_string(d) +
-                       " does not fit the int32 output";
-          target[r * n + j] = kInf;
-          continue;
-        }
-        target[r * n + j] = static_cast<dist_t>(d);
-      }
-    }
-    if (!overflow.empty()) throw OverflowError(overflow);
-  });
-  if (opts.predecessors) {
-    out.pred.resize(out.dist.size());
-    download_rows(problem.pred, n, n_pad, stream.get(), [&](std::int64_t row0, std::int64_t rows, const vertex_t* staged) {
-#pragma omp parallel for schedule(static)
-      for (std::int64_t r = 0; r < rows; ++r)
-        std::memcpy(out.pred.data() + (row0 + r) * n, staged + r * n, static_cast<std::size_t>(n) * sizeof(vertex_t));
-    });
-    if (!broken_rows.empty()) {
-      const Csr csr = to_csr(g);
-#pragma omp parallel for schedule(dynamic)
-      for (std::size_t r = 0; r < broken_rows.size(); ++r) rebuild_predecessor_row(csr, out.dist, broken_rows[r], out.pred);
-      testing::hooks.repaired_rows += static_cast<std::int64_t>(broken_rows.size());
-    }
+  stage_start = std::chrono::steady_clock::now();
+  const DevicePotentials potentials(rw.potential, stream.get());
+  const DeviceRows rows = DeviceRows::of_int32(problem.dist, n, n_pad);
+  if (opts.verify) {
+    // The O(n * m) certificate on the device-resident, still reweighted
+    // result, before anything crosses the link.
+    const VerifyReport report = DeviceVerifier(g, rw.edges, stream.get()).verify(rows, potentials, stream.get());
+    if (!report.ok) throw VerifyError(report.first_violation);
+    out.verified = true;
+    out.times.add("verify (device)", seconds_since(stage_start));
+    stage_start = std::chrono::steady_clock::now();
   }
-  out.times.device_to_host = seconds_since(download_start);
+
+  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(dist_t);
+  download_to_sink(rows, Plane::distances, potentials, sink, DownloadOptions{}, stream.get());
+  out.times.add("device-to-host", seconds_since(stage_start), plane_bytes);
+  if (opts.predecessors) {
+    stage_start = std::chrono::steady_clock::now();
+    DownloadOptions pred_options;
+    std::sort(broken_rows.begin(), broken_rows.end());
+    std::unique_ptr<Csr> csr;
+    if (!broken_rows.empty()) {
+      csr = std::make_unique<Csr>(to_csr(g));
+      testing::hooks.repaired_rows += static_cast<std::int64_t>(broken_rows.size());
+      // The host rebuilds each broken row as a tight-edge tree from that
+      // row's distances, fetched again (un-reweighted) from the device.
+      pred_options.patch = [&](std::int64_t first_row, std::int64_t count, std::int32_t* data, std::int64_t stride) {
+        core::TightEdgeSearch search(n);
+        for (auto it = std::lower_bound(broken_rows.begin(), broken_rows.end(), first_row);
+             it != broken_rows.end() && *it < first_row + count; ++it) {
+          const std::vector<dist_t> row = download_distance_row(rows, potentials, *it, stream.get());
+          core::tight_predecessor_row(*csr, row.data(), static_cast<vertex_t>(*it), data + (*it - first_row) * stride,
+                                      search);
+        }
+      };
+    }
+    download_to_sink(DeviceRows::of_int32(problem.pred, n, n_pad), Plane::predecessors, DevicePotentials{}, sink,
+                     pred_options, stream.get());
+    out.times.add("predecessors device-to-host", seconds_since(stage_start), plane_bytes);
+  }
   meter.finish();
 }
 

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <charconv>
 #include <cstring>
 #include <new>
@@ -80,13 +82,98 @@ std::string InputFile::at_line(std::int64_t line) const { return path_ + ":" + s
 
 std::string InputFile::at_byte(std::uint64_t offset) const { return path_ + "@" + std::to_string(offset); }
 
-OutputFile::OutputFile(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+namespace {
+
+std::atomic<bool> g_unnamed_allowed{true};
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
-OutputFile::~OutputFile() {
-  if (fd_ >= 0) ::close(fd_);
+std::string base_name_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Gives the unnamed file `fd` the name `name`: linkat with AT_EMPTY_PATH
+// needs CAP_DAC_READ_SEARCH, the /proc/self/fd path works without it.
+bool link_unnamed(int fd, const std::string& name) {
+  if (::linkat(fd, "", AT_FDCWD, name.c_str(), AT_EMPTY_PATH) == 0) return true;
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  return ::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0;
+}
+
+// A fresh hidden name beside `target` for linking the finished file before
+// the rename; the caller retries when it exists.
+std::string hidden_name(const std::string& target, int attempt) {
+  static std::atomic<unsigned> counter{0};
+  return directory_of(target) + "/." + base_name_of(target) + ".apsp-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter++) + "-" + std::to_string(attempt);
+}
+
+// Links `fd` under a fresh hidden name beside `target`; returns the name, or
+// "" with errno set.
+std::string link_hidden(int fd, const std::string& target) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::string name = hidden_name(target, attempt);
+    if (link_unnamed(fd, name)) return name;
+    if (errno != EEXIST) return {};
+  }
+  return {};
+}
+
+// An unnamed temporary file in `directory`, or -1 where the file system (or
+// a sandbox) has no O_TMPFILE or cannot name one later: probed with a second
+// empty unnamed file, since a file's own name can only be given once.
+int open_unnamed(const std::string& directory, const std::string& target) {
+  if (!g_unnamed_allowed.load()) return -1;
+  const int probe = ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (probe < 0) return -1;
+  const std::string probe_name = link_hidden(probe, target);
+  ::close(probe);
+  if (probe_name.empty()) return -1;
+  ::unlink(probe_name.c_str());
+  return ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+}
+
+}  // namespace
+
+OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
+    // Replace the file the link points to, not the link.
+    if (char* resolved = ::realpath(path.c_str(), nullptr)) {
+      target_ = resolved;
+      std::free(resolved);
+    }
+  }
+  const bool exists = ::stat(target_.c_str(), &info) == 0;
+  if (exists && !S_ISREG(info.st_mode)) {
+    if (S_ISDIR(info.st_mode)) throw InputError("cannot open " + path + " for writing: " + reason(EISDIR));
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+    mode_ = Mode::direct;
+    return;
+  }
+  const std::string directory = directory_of(target_);
+  fd_ = open_unnamed(directory, target_);
+  mode_ = Mode::unnamed;
+  if (fd_ < 0) {
+    std::string pattern = directory + "/." + base_name_of(target_) + ".XXXXXX";
+    fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+    if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+    mode_ = Mode::named;
+    temporary_ = pattern;
+    if (!exists) ::fchmod(fd_, 0644);
+  }
+  if (exists) ::fchmod(fd_, info.st_mode & 07777);
+}
+
+OutputFile::~OutputFile() { discard(); }
+
+void OutputFile::fail_write(int error_number) const {
+  throw ResourceError("cannot write " + path_ + ": " + reason(error_number));
 }
 
 void OutputFile::write(const void* data, std::size_t size) {
@@ -96,18 +183,62 @@ void OutputFile::write(const void* data, std::size_t size) {
     const ssize_t put = ::write(fd_, next, size);
     if (put < 0) {
       if (errno == EINTR) continue;
-      throw ResourceError("cannot write " + path_ + ": " + reason(errno));
+      fail_write(errno);
     }
     next += put;
     size -= static_cast<std::size_t>(put);
   }
 }
 
+void OutputFile::write_at(std::uint64_t offset, const void* data, std::size_t size) {
+  const char* next = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t put = ::pwrite(fd_, next, size, static_cast<off_t>(offset));
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      fail_write(errno);
+    }
+    if (put == 0) fail_write(EIO);
+    next += put;
+    offset += static_cast<std::uint64_t>(put);
+    size -= static_cast<std::size_t>(put);
+  }
+}
+
 void OutputFile::close() {
+  if (fd_ < 0) throw ResourceError("cannot write " + path_ + ": the file was already closed or discarded");
+  if (mode_ == Mode::unnamed) {
+    temporary_ = link_hidden(fd_, target_);
+    if (temporary_.empty()) {
+      const int error_number = errno;
+      discard();
+      fail_write(error_number);
+    }
+    mode_ = Mode::named;
+  }
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) throw ResourceError("cannot write " + path_ + ": " + reason(errno));
+  if (::close(fd) != 0) {
+    const int error_number = errno;
+    discard();
+    fail_write(error_number);
+  }
+  if (mode_ == Mode::named && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
+    const int error_number = errno;
+    discard();
+    fail_write(error_number);
+  }
+  temporary_.clear();
 }
+
+void OutputFile::discard() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (mode_ == Mode::named && !temporary_.empty()) ::unlink(temporary_.c_str());
+  temporary_.clear();
+}
+
+void set_unnamed_temporaries_for_testing(bool allowed) { g_unnamed_allowed = allowed; }
 
 TextWriter& TextWriter::text(std::string_view text) {
   buffer_.append(text);

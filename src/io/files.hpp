@@ -38,10 +38,18 @@ class InputFile {
   std::string read_copy_;    // holds the bytes when the file could not be mapped
 };
 
-// A file opened for writing (created or truncated). A failed open throws
-// InputError; a failed write or close (disk full, I/O error) throws
-// ResourceError. close() must be called to learn about late write errors; the
-// destructor closes silently.
+// A file written atomically. The bytes go to a temporary file in the
+// target's directory: an unnamed one (O_TMPFILE) where the file system can
+// name it later, so that even a killed process leaves nothing behind, else a
+// hidden ".NAME.XXXXXX" removed on failure. close() renames it over the
+// target: a failed or interrupted write never leaves a truncated file, and an
+// existing file of that name (whose permissions the new one keeps) is
+// untouched until the new one is complete. A target that exists and is not a
+// regular file (/dev/stdout, a FIFO) is written directly.
+//
+// A failed open throws InputError; a failed write, close or rename (disk
+// full, I/O error) throws ResourceError. close() must be called to keep the
+// file; the destructor (or discard()) drops it.
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);
@@ -49,14 +57,31 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
+  // Appends at the end of what write() wrote so far (one writer at a time).
   void write(const void* data, std::size_t size);
+  // Writes at `offset` without moving the append position; thread-safe, so
+  // several threads may fill disjoint ranges. Do not mix with write().
+  void write_at(std::uint64_t offset, const void* data, std::size_t size);
+  // Completes the file: closes it and gives it the target's name.
   void close();
+  // Drops the temporary file (nothing happens to the target). Idempotent.
+  void discard() noexcept;
   const std::string& path() const { return path_; }
 
  private:
-  std::string path_;
+  enum class Mode { direct, unnamed, named };
+  [[noreturn]] void fail_write(int error_number) const;
+
+  std::string path_;    // as given, for messages
+  std::string target_;  // what close() renames over: path_, or where its symlink points
+  std::string temporary_;  // Mode::named: the hidden file's path
+  Mode mode_ = Mode::direct;
   int fd_ = -1;
 };
+
+// Test hook: false makes OutputFile use hidden named temporaries even where
+// unnamed ones work, so both paths can be tested on one machine.
+void set_unnamed_temporaries_for_testing(bool allowed);
 
 // Buffered text output over an OutputFile, flushed in large chunks.
 class TextWriter {

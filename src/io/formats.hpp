@@ -1,5 +1,6 @@
 // Readers and writers of each format, behind the public read_graph /
-// write_graph / read_matrix / write_matrix in io.cpp.
+// write_graph / read_matrix in io.cpp, and the pieces of the matrix formats
+// that the file sinks (src/sink/matrix_file.*) write matrices with.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,8 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
 Graph read_nthu_bin(const InputFile& file);
 void write_nthu_bin(const std::string& path, const Graph& g);
 std::vector<std::int32_t> read_bin_matrix(const InputFile& file, std::int64_t& n);
-void write_bin_matrix(const std::string& path, const std::vector<std::int32_t>& m);
+// The side n of the n x n int32 matrix a .bin file holds; InputError if none.
+std::int64_t bin_matrix_side(const InputFile& file);
 
 Graph read_dimacs(const InputFile& file);
 void write_dimacs(const std::string& path, const Graph& g);
@@ -40,7 +42,12 @@ Graph read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_
 void write_npy_graph(const std::string& path, const Graph& g);
 void check_npy_graph_output(const std::string& path, std::int64_t n);
 std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n);
-void write_npy_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n);
+// Sets n; returns where the cells lie in the file when they are C-order
+// little-endian int32 at an aligned offset (viewable in place), else null.
+const std::int32_t* npy_int32_cells(const InputFile& file, std::int64_t& n);
+// The .npy prelude and header of a C-order n x n array of `descr` ("<i4",
+// "<f8"), padded so that the data starts at a multiple of 64 bytes.
+std::string npy_header(std::int64_t n, const char* descr);
 
 // The labs' text matrix: "n" then n rows of n integers, no_edge_value (-1
 // unless given) = no edge. Output writes -1 for no edge, so it refuses -1
@@ -51,8 +58,17 @@ void check_text_matrix_graph_output(const std::string& path, std::int64_t n, wei
                                     weight_t max_weight);
 // Result matrices as text: n rows of n values, "INF" for unreachable.
 std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& n);
-void write_text_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n,
-                       std::int32_t unreachable);
+// Appends `rows` text rows of n space-separated values, each ended by '\n';
+// row r starts at cells + r * stride. Cells equal to shown_as_inf print "INF".
+void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t rows, std::int64_t n,
+                      std::int64_t stride, std::optional<std::int32_t> shown_as_inf);
+// Text matrices (results and dense graphs) are refused above this many vertices.
+inline constexpr std::int64_t kTextMaxVertices = 4096;
+// Throws UsageError naming `path` when n exceeds kTextMaxVertices.
+void refuse_large_text(const std::string& path, std::int64_t n);
+
+// Throws UsageError: `format` (dimacs, mtx) holds graphs, not matrices.
+[[noreturn]] void not_a_matrix_format(Format format, const std::string& path);
 
 // Throws InputError when n does not fit vertex_t or an edge has a vertex
 // outside 0..n-1: such a graph cannot be written in any format.

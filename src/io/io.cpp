@@ -9,6 +9,8 @@
 #include "apsp/error.hpp"
 #include "io/files.hpp"
 #include "io/formats.hpp"
+#include "sink/matrix_file.hpp"
+#include "sink/rows.hpp"
 
 namespace apsp::io {
 namespace {
@@ -31,15 +33,14 @@ Format resolve(Format format, const std::string& path) {
   return format == Format::automatic ? format_from_path(path) : format;
 }
 
-void check_square(const std::vector<std::int32_t>& m, std::int64_t n, const std::string& path) {
+void check_square(Span<const std::int32_t> m, std::int64_t n, const std::string& path) {
   if (n < 0 || static_cast<std::uint64_t>(m.size()) != static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n))
     throw UsageError("cannot write " + path + ": " + std::to_string(m.size()) +
                      " values do not form an n x n matrix for n = " + std::to_string(n));
 }
 
-[[noreturn]] void not_a_matrix_format(Format format, const std::string& path) {
-  throw UsageError(std::string("matrices are stored as .bin, .npy or .txt, not as ") + to_string(format) + " (" + path +
-                   ")");
+void refuse_graph_format(Format format, const std::string& path) {
+  if (format == Format::dimacs || format == Format::matrix_market) detail::not_a_matrix_format(format, path);
 }
 
 }  // namespace
@@ -103,24 +104,25 @@ void check_graph_output(const std::string& path, std::int64_t n, weight_t min_we
   }
 }
 
-void write_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n, Format format,
+void write_matrix(const std::string& path, Span<const std::int32_t> m, std::int64_t n, Format format,
                   std::int32_t unreachable) {
-  const Format resolved = resolve(format, path);
+  sink::MatrixFileWriter writer(path, format, unreachable, "matrix");
   check_square(m, n, path);
-  switch (resolved) {
-    case Format::automatic:
-    case Format::nthu_bin: return detail::write_bin_matrix(path, m);
-    case Format::npy: return detail::write_npy_matrix(path, m, n);
-    case Format::edge_list:
-    case Format::text_matrix: return detail::write_text_matrix(path, m, n, unreachable);
-    case Format::dimacs:
-    case Format::matrix_market: not_a_matrix_format(resolved, path);
+  writer.begin(n, Element::int32);
+  try {
+    sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
+      writer.put(first, rows, n, m.data() + first * n);
+    });
+    writer.commit();
+  } catch (...) {
+    writer.discard();
+    throw;
   }
 }
 
 std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n, Format format) {
   const Format resolved = resolve(format, path);
-  if (resolved == Format::dimacs || resolved == Format::matrix_market) not_a_matrix_format(resolved, path);
+  refuse_graph_format(resolved, path);
   return detail::read_matrix_from(detail::InputFile(path), n, resolved);
 }
 
@@ -161,6 +163,48 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
     throw ResourceError("out of memory while reading the matrix in " + file.path());
   }
   return {};
+}
+
+}  // namespace detail
+
+struct MatrixFile::Storage {
+  explicit Storage(const std::string& path) : file(path) {}
+  detail::InputFile file;
+  std::vector<std::int32_t> converted;  // when the file cannot be viewed in place
+};
+
+MatrixFile::MatrixFile(const std::string& path, Format format) {
+  const Format resolved = resolve(format, path);
+  refuse_graph_format(resolved, path);
+  storage_ = std::make_unique<Storage>(path);
+  const detail::InputFile& file = storage_->file;
+  try {
+    switch (resolved) {
+      case Format::npy:
+        data_ = detail::npy_int32_cells(file, n_);
+        if (!data_) storage_->converted = detail::read_npy_matrix(file, n_);
+        break;
+      case Format::edge_list:
+      case Format::text_matrix: storage_->converted = detail::read_text_matrix(file, n_); break;
+      default:
+        n_ = detail::bin_matrix_side(file);
+        data_ = reinterpret_cast<const std::int32_t*>(file.bytes().data());
+        break;
+    }
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("out of memory while reading the matrix in " + path);
+  }
+  in_place_ = data_ != nullptr;
+  if (!in_place_) data_ = storage_->converted.data();
+}
+
+MatrixFile::~MatrixFile() = default;
+
+namespace detail {
+
+void not_a_matrix_format(Format format, const std::string& path) {
+  throw UsageError(std::string("matrices are stored as .bin, .npy or .txt, not as ") + to_string(format) + " (" + path +
+                   ")");
 }
 
 }  // namespace detail

@@ -251,6 +251,11 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
   }
 }
 
+// C-order little-endian int32 cells: the layout of a result matrix in memory.
+bool stored_as_int32(const NpyArray& array) {
+  return array.kind == 'i' && array.item_size == sizeof(std::int32_t) && !array.fortran_order;
+}
+
 [[noreturn]] void cell_outside_int32(const InputFile& file, std::int64_t row, std::int64_t column,
                                      std::int64_t value, std::uint64_t offset) {
   throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
@@ -258,35 +263,15 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
                    file.at_byte(offset));
 }
 
-// The prelude and header of a C-order n x n array of dtype `descr` ("<i4",
-// "<f8"): the bytes a file holds before the cells.
-std::string npy_header(std::string_view descr, std::int64_t n) {
-  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" +
-                       std::to_string(n) + ", " + std::to_string(n) + "), }";
-  // NumPy pads the header with spaces and ends it with '\n' so that the data is aligned.
-  const std::size_t unpadded = kPreludeBytes + 2 + header.size() + 1;
-  header.append((kHeaderAlignment - unpadded % kHeaderAlignment) % kHeaderAlignment, ' ');
-  header.push_back('\n');
-  std::string prelude(kMagic);
-  prelude.push_back('\x01');
-  prelude.push_back('\x00');
-  prelude.push_back(static_cast<char>(header.size() & 0xff));
-  prelude.push_back(static_cast<char>(header.size() >> 8));
-  return prelude + header;
-}
-
-// Writes the header of an n x n array of dtype `descr`, then the n*n cells of
-// `cell_bytes` bytes each at `cells`.
-void write_npy(const std::string& path, std::string_view descr, const void* cells, std::size_t cell_bytes,
-               std::int64_t n) {
-  const std::string header = npy_header(descr, n);
-  OutputFile out(path);
-  out.write(header.data(), header.size());
-  out.write(cells, static_cast<std::size_t>(n * n) * cell_bytes);
-  out.close();
-}
-
 }  // namespace
+
+const std::int32_t* npy_int32_cells(const InputFile& file, std::int64_t& n) {
+  const NpyArray array = parse_npy(file);
+  n = array.rows;
+  const char* cells = file.bytes().data() + array.data_offset;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(cells) % alignof(std::int32_t) == 0;
+  return stored_as_int32(array) && aligned ? reinterpret_cast<const std::int32_t*>(cells) : nullptr;
+}
 
 Graph read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value) {
   const NpyArray array = parse_npy(file);
@@ -313,7 +298,7 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
     throw ResourceError("cannot allocate " + std::to_string(cells * sizeof(std::int32_t)) + " bytes for the matrix in " +
                         file.path());
   }
-  if (array.kind == 'i' && array.item_size == sizeof(std::int32_t) && !array.fortran_order) {
+  if (stored_as_int32(array)) {
     if (cells > 0) std::memcpy(m.data(), file.bytes().data() + array.data_offset, cells * sizeof(std::int32_t));
   } else {
     visit_cells(file, array, [&](std::int64_t row, std::int64_t column, std::optional<std::int64_t> value,
@@ -328,9 +313,35 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
   return m;
 }
 
-void write_npy_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n) {
-  write_npy(path, "<i4", m.data(), sizeof(std::int32_t), n);
+std::string npy_header(std::int64_t n, const char* descr) {
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(n) + ", " + std::to_string(n) + "), }";
+  // NumPy pads the header with spaces and ends it with '\n' so that the data is aligned.
+  const std::size_t unpadded = kPreludeBytes + 2 + header.size() + 1;
+  header.append((kHeaderAlignment - unpadded % kHeaderAlignment) % kHeaderAlignment, ' ');
+  header.push_back('\n');
+  std::string prelude(kMagic);
+  prelude.push_back('\x01');
+  prelude.push_back('\x00');
+  prelude.push_back(static_cast<char>(header.size() & 0xff));
+  prelude.push_back(static_cast<char>(header.size() >> 8));
+  return prelude + header;
 }
+
+namespace {
+
+// Writes the header of an n x n array of dtype `descr`, then the n*n cells of
+// `cell_bytes` bytes each at `cells`.
+void write_npy(const std::string& path, const char* descr, const void* cells, std::size_t cell_bytes,
+               std::int64_t n) {
+  const std::string header = npy_header(n, descr);
+  OutputFile out(path);
+  out.write(header.data(), header.size());
+  out.write(cells, static_cast<std::size_t>(n * n) * cell_bytes);
+  out.close();
+}
+
+}  // namespace
 
 void write_npy_graph(const std::string& path, const Graph& g) {
   const std::vector<double> cells =

@@ -79,7 +79,7 @@ void write_nthu_bin(const std::string& path, const Graph& g) {
   out.close();
 }
 
-std::vector<std::int32_t> read_bin_matrix(const InputFile& file, std::int64_t& n) {
+std::int64_t bin_matrix_side(const InputFile& file) {
   const std::uint64_t size = file.size();
   if (size % sizeof(std::int32_t) != 0)
     throw InputError("size " + std::to_string(size) + " bytes is not a whole number of int32 values",
@@ -90,21 +90,21 @@ std::vector<std::int32_t> read_bin_matrix(const InputFile& file, std::int64_t& n
   while ((side + 1) * (side + 1) <= count) ++side;
   if (side * side != count)
     throw InputError(std::to_string(count) + " int32 values do not form a square matrix", file.at_byte(size));
+  return static_cast<std::int64_t>(side);
+}
+
+std::vector<std::int32_t> read_bin_matrix(const InputFile& file, std::int64_t& n) {
+  const std::int64_t side = bin_matrix_side(file);
+  const std::uint64_t size = file.size();
   std::vector<std::int32_t> m;
   try {
-    m.resize(count);
+    m.resize(size / sizeof(std::int32_t));
   } catch (const std::bad_alloc&) {
     throw ResourceError("cannot allocate " + std::to_string(size) + " bytes for the matrix in " + file.path());
   }
-  if (count > 0) std::memcpy(m.data(), file.bytes().data(), size);
-  n = static_cast<std::int64_t>(side);
+  if (size > 0) std::memcpy(m.data(), file.bytes().data(), size);
+  n = side;
   return m;
-}
-
-void write_bin_matrix(const std::string& path, const std::vector<std::int32_t>& m) {
-  OutputFile out(path);
-  out.write(m.data(), m.size() * sizeof(std::int32_t));
-  out.close();
 }
 
 }  // namespace apsp::io::detail

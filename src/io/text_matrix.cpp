@@ -1,6 +1,7 @@
 // Dense text matrices. Graph input is the labs' format: the vertex count n,
 // then n*n integers (row-major, any line breaks), no_edge_value for no edge.
 // Result matrices are n lines of n space-separated values, "INF" for unreachable.
+#include <charconv>
 #include <limits>
 #include <new>
 #include <optional>
@@ -12,7 +13,6 @@
 namespace apsp::io::detail {
 namespace {
 
-constexpr std::int64_t kTextMaxVertices = 4096;
 constexpr std::string_view kInfText = "INF";
 
 // The tokens of a text file in order, across lines.
@@ -31,27 +31,6 @@ class TokenStream {
   TextCursor& text_;
   Tokens tokens_;
 };
-
-// Rows of n values; cells equal to `shown_as_inf` are written as INF.
-void write_rows(TextWriter& text, const std::int32_t* cells, std::int64_t n, std::optional<std::int32_t> shown_as_inf) {
-  for (std::int64_t row = 0; row < n; ++row) {
-    for (std::int64_t column = 0; column < n; ++column) {
-      if (column > 0) text.character(' ');
-      const std::int32_t cell = cells[row * n + column];
-      if (cell == shown_as_inf)
-        text.text(kInfText);
-      else
-        text.number(cell);
-    }
-    text.character('\n');
-  }
-}
-
-void refuse_large_text(const std::string& path, std::int64_t n) {
-  if (n > kTextMaxVertices)
-    throw UsageError("cannot write " + path + " as text: " + std::to_string(n) + " vertices exceed the text limit of " +
-                     std::to_string(kTextMaxVertices) + "; use .bin or .npy");
-}
 
 }  // namespace
 
@@ -81,12 +60,41 @@ Graph read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> 
   return g;
 }
 
+void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t rows, std::int64_t n,
+                      std::int64_t stride, std::optional<std::int32_t> shown_as_inf) {
+  char digits[16];
+  for (std::int64_t row = 0; row < rows; ++row) {
+    const std::int32_t* values = cells + row * stride;
+    for (std::int64_t column = 0; column < n; ++column) {
+      if (column > 0) out.push_back(' ');
+      if (values[column] == shown_as_inf) {
+        out.append(kInfText);
+      } else {
+        const auto end = std::to_chars(digits, digits + sizeof digits, values[column]).ptr;
+        out.append(digits, end);
+      }
+    }
+    out.push_back('\n');
+  }
+}
+
+void refuse_large_text(const std::string& path, std::int64_t n) {
+  if (n > kTextMaxVertices)
+    throw UsageError("cannot write " + path + " as text: " + std::to_string(n) + " vertices exceed the text limit of " +
+                     std::to_string(kTextMaxVertices) + "; use .bin or .npy");
+}
+
 void write_text_matrix_graph(const std::string& path, const Graph& g) {
   const std::vector<std::int32_t> cells =
       dense_cells_for_output(g, path, kTextMaxVertices, static_cast<std::int32_t>(kDefaultIntegerNoEdge));
   write_text_file(path, [&](TextWriter& text) {
     text.number(g.n).character('\n');
-    write_rows(text, cells.data(), g.n, std::nullopt);
+    std::string row;
+    for (std::int64_t r = 0; r < g.n; ++r) {
+      row.clear();
+      append_text_rows(row, cells.data() + r * g.n, 1, g.n, g.n, std::nullopt);
+      text.text(row);
+    }
   });
 }
 
@@ -145,12 +153,6 @@ std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& 
     throw InputError("found " + std::to_string(rows) + " rows, expected n = " + std::to_string(n),
                      text.at_last_line());
   return m;
-}
-
-void write_text_matrix(const std::string& path, const std::vector<std::int32_t>& m, std::int64_t n,
-                       std::int32_t unreachable) {
-  refuse_large_text(path, n);
-  write_text_file(path, [&](TextWriter& text) { write_rows(text, m.data(), n, unreachable); });
 }
 
 }  // namespace apsp::io::detail

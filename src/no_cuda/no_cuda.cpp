@@ -13,7 +13,7 @@ const std::vector<DeviceInfo>& devices() {
 
 std::vector<std::string> algorithms() { return {}; }
 
-void solve(const Graph&, const SolveOptions&, SolveResult&) {
+void solve(const Graph&, const SolveOptions&, Sink&, SolveSummary&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }
 

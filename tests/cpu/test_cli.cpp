@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,6 +24,7 @@
 #include "apsp/io.hpp"
 #include "apsp/verify.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
@@ -39,42 +43,21 @@ std::ostream& operator<<(std::ostream& os, const CliRun& r) {
             << "\n  stderr: " << r.err;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Each test works in a fresh directory and runs the CLI there with stdin from
 // /dev/null, as CI does.
-class Cli : public ::testing::Test {
+class Cli : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("apsp_cli_" + std::string(info->name()) + "_" + std::to_string(static_cast<long>(getpid())));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  CliRun run(const std::string& args) const {
+  // `shell_setup` runs in the same shell first (e.g. "ulimit -f 64").
+  CliRun run(const std::string& args, const std::string& shell_setup = "") const {
     CliRun r;
-    r.command = "apsp " + args;
-    const std::string shell = "cd '" + dir_.string() + "' && '" APSP_CLI_PATH "' " + args +
-                              " </dev/null >stdout.log 2>stderr.log";
+    r.command = (shell_setup.empty() ? "" : shell_setup + "; ") + "apsp " + args;
+    const std::string shell = "cd '" + dir_.string() + "' && " + (shell_setup.empty() ? "" : shell_setup + " && ") +
+                              "'" APSP_CLI_PATH "' " + args + " </dev/null >stdout.log 2>stderr.log";
     const int raw = std::system(shell.c_str());
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
-    r.out = slurp(dir_ / "stdout.log");
-    r.err = slurp(dir_ / "stderr.log");
+    r.out = read_text("stdout.log");
+    r.err = read_text("stderr.log");
     return r;
-  }
-
-  void write_text(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
   }
 
   // The NTHU .bin layout: int32 values, little-endian as on every target.
@@ -113,8 +96,6 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(r.err, "") << r;
     return r.out;
   }
-
-  fs::path dir_;
 };
 
 // The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S` writes,
@@ -164,8 +145,10 @@ TEST_F(Cli, NegativeAndImpossibleSizesFailCleanly) {
   // A well-formed file whose n x n result cannot fit in memory.
   write_ints("beyond_memory.bin", {2000000000, 0});
   expect_error("solve beyond_memory.bin", 3, "memory");
-  write_ints("large.bin", {300000, 0});
-  expect_error("solve large.bin -o out.bin", 3, "memory");
+  // Its rows would stream to a file (no n x n matrix in memory), but the
+  // 36 TB file cannot fit the disk: refused before solving.
+  write_ints("large.bin", {3000000, 0});
+  expect_error("solve large.bin -o out.bin", 3, "on the file system");
   EXPECT_FALSE(fs::exists(path("out.bin")));
   expect_error("gen random -n 2000000000 --seed 1 -o huge.bin", 3, "memory");
   expect_error("gen random -n 3000000000 -m 0 --seed 1 -o huge.bin", 1, "n exceeds int32: 3000000000");
@@ -249,6 +232,98 @@ TEST_F(Cli, HelpIsExit0OnStdout) {
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r;
   }
   EXPECT_NE(run("solve --help").out.find("--predecessors"), std::string::npos);
+  // What a size costs, before anyone tries it.
+  EXPECT_NE(run("solve --help").out.find("the distances take n^2 x 4 bytes"), std::string::npos);
+}
+
+// Bug 5 of issue 6: with n = 5000 a text output (limited to 4096 vertices)
+// was refused only after the whole solve. fw-seq would take minutes here.
+TEST_F(Cli, OutputLimitsAreCheckedBeforeSolving) {
+  // A cycle through all 5000 vertices: every pair is reachable, so fw-seq
+  // really does its 5000^3 relaxations if it starts.
+  std::vector<std::int32_t> cycle = {5000, 5000};
+  for (std::int32_t v = 0; v < 5000; ++v) cycle.insert(cycle.end(), {v, (v + 1) % 5000, 7});
+  write_ints("big.bin", cycle);
+  const auto start = std::chrono::steady_clock::now();
+  expect_error("solve big.bin --algo fw-seq -o d.txt", 1, "5000 vertices exceed the text limit of 4096");
+  expect_error("solve big.bin --algo fw-seq -o d.bin --predecessors p.mat", 1, "text limit of 4096");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+  EXPECT_FALSE(fs::exists(path("d.txt")));
+  EXPECT_FALSE(fs::exists(path("d.bin")));
+}
+
+// Outputs are written to a temporary file and renamed when complete: a
+// failed solve, and one killed half-way through its write (here by the file
+// size limit's SIGXFSZ), leave an existing file as it was and nothing else.
+TEST_F(Cli, AFailedOrKilledWriteLeavesTheOldFileAndNoTemporary) {
+  const test::Case cycle = test::negative_cycle_case(40, 5);
+  io::write_graph(path("cycle.bin"), cycle.graph);
+  expect_ok("gen random -n 400 --seed 3 -o g.bin");
+  write_text("d.bin", "the old result");
+  write_text("g2.bin", "the old graph");
+  const std::set<std::string> before = {"cycle.bin", "g.bin", "d.bin", "g2.bin", "stdout.log", "stderr.log"};
+  expect_error("solve cycle.bin -o d.bin", 2, "negative cycle");
+  for (const char* algo : {"fw-blocked", "dijkstra"}) {
+    // 400 x 400 x 4 bytes = 640 KB against a limit of 100 blocks.
+    const CliRun r = run(std::string("solve g.bin -o d.bin --algo ") + algo, "ulimit -f 100");
+    EXPECT_NE(r.status, 0) << r;
+  }
+  const CliRun killed_gen = run("gen rmat -n 4000 --seed 1 -o g2.bin", "ulimit -f 100");
+  EXPECT_NE(killed_gen.status, 0) << killed_gen;
+  EXPECT_EQ(read_text("d.bin"), "the old result");
+  EXPECT_EQ(read_text("g2.bin"), "the old graph");
+  std::set<std::string> after;
+  for (const auto& entry : fs::directory_iterator(dir_)) after.insert(entry.path().filename().string());
+  EXPECT_EQ(after, before);
+  // Without the limit both replace the old files.
+  expect_ok("solve g.bin -o d.bin");
+  EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 400u * 400u * 4u);
+}
+
+// The summary's stages, the CLI's and the library's, add up to the total
+// with "other" for the glue between them; stages that move bytes show a rate.
+TEST_F(Cli, StagesAddUpToTheTotal) {
+  expect_ok("gen rmat -n 300 --seed 2 -o g.bin");
+  for (const char* args : {"solve g.bin --algo fw-blocked -o d.bin --predecessors p.npy --verify",
+                           "solve g.bin --algo johnson -o d.txt", "solve g.bin --algo dijkstra"}) {
+    SCOPED_TRACE(args);
+    const std::string summary = expect_ok(args);
+    std::istringstream lines(summary);
+    std::string line;
+    double sum = 0, total = -1;
+    std::map<std::string, std::string> stage_lines;
+    while (std::getline(lines, line)) {
+      const auto ms = line.find(" ms");
+      if (ms == std::string::npos) continue;
+      std::istringstream words(line);
+      std::string name, word;
+      double value = 0;
+      while (words >> word) {
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+          value = std::stod(word);
+          break;
+        }
+        name += (name.empty() ? "" : " ") + word;
+      }
+      stage_lines[name] = line;
+      if (name == "total")
+        total = value;
+      else
+        sum += value;
+    }
+    ASSERT_GT(total, 0) << summary;
+    // Each printed value is rounded to 0.001 ms.
+    EXPECT_NEAR(sum, total, 0.001 * static_cast<double>(stage_lines.size())) << summary;
+    for (const char* stage : {"read", "normalize", "check graph", "open output", "compute", "commit", "other"})
+      EXPECT_EQ(stage_lines.count(stage), 1u) << "no '" << stage << "' in\n" << summary;
+    EXPECT_NE(stage_lines["read"].find("GB/s"), std::string::npos) << summary;
+    if (std::string(args).find("--verify") != std::string::npos) {
+      EXPECT_EQ(stage_lines.count("open files"), 1u) << summary;
+      for (const char* stage : {"store", "verify", "write"})
+        EXPECT_NE(stage_lines[stage].find("GB/s"), std::string::npos) << stage << " in\n" << summary;
+    }
+    if (std::string(args).find("johnson") != std::string::npos) EXPECT_EQ(stage_lines.count("potentials"), 1u);
+  }
 }
 
 // ---- resources: exit 3 ----------------------------------------------------
@@ -304,9 +379,10 @@ TEST_F(Cli, SolveMatchesTheReferenceWithEveryAlgorithmAndNegativeWeights) {
 TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
   expect_ok("gen grid -n 100 --seed 2 -o g.bin");
   const std::string summary = expect_ok("solve g.bin --algo fw-seq --backend cpu");
-  for (const char* words : {"n               100", "m               360 after normalization (360 as read)",
-                            "algorithm       fw-seq", "backend         cpu", "precision", "read", "host-to-device",
-                            "compute", "device-to-host", "write", "total", "updates/s"})
+  for (const char* words : {"n                100", "m                360 after normalization (360 as read)",
+                            "algorithm        fw-seq", "backend          cpu", "precision", "read", "normalize",
+                            "initialize", "compute", "store", "commit", "other", "total", "updates/s",
+                            "peak host memory"})
     EXPECT_NE(summary.find(words), std::string::npos) << "missing '" << words << "' in\n" << summary;
   EXPECT_EQ(summary.find("verify"), std::string::npos) << summary;
   EXPECT_LE(std::count(summary.begin(), summary.end(), '\n'), 24) << summary;
@@ -325,10 +401,10 @@ TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
     const auto at = summary.find("precision");
     return at == std::string::npos ? summary : summary.substr(at, summary.find('\n', at) - at);
   };
-  EXPECT_EQ(precision_of("small.txt --algo fw-blocked"), "precision       int32");
-  EXPECT_EQ(precision_of("small.txt --algo fw-blocked --precision int64"), "precision       int64");
-  EXPECT_EQ(precision_of("small.txt --algo johnson"), "precision       int64");
-  EXPECT_EQ(precision_of("wide.txt --algo fw-blocked -o d.bin"), "precision       int64");
+  EXPECT_EQ(precision_of("small.txt --algo fw-blocked"), "precision        int32");
+  EXPECT_EQ(precision_of("small.txt --algo fw-blocked --precision int64"), "precision        int64");
+  EXPECT_EQ(precision_of("small.txt --algo johnson"), "precision        int64");
+  EXPECT_EQ(precision_of("wide.txt --algo fw-blocked -o d.bin"), "precision        int64");
   std::int64_t n = 0;
   EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 1000000000);
   expect_error("solve small.txt --backend cuda --precision int64", 1, "--precision: int64 is a CPU mode");
@@ -467,8 +543,8 @@ TEST_F(Cli, GenIsDeterministicAndWritesWhatItSays) {
   expect_ok("gen rmat -n 128 --seed 5 -o a.bin");
   expect_ok("gen rmat -n 128 --seed 5 -o b.bin");
   expect_ok("gen rmat -n 128 --seed 6 -o c.bin");
-  EXPECT_EQ(slurp(dir_ / "a.bin"), slurp(dir_ / "b.bin"));
-  EXPECT_NE(slurp(dir_ / "a.bin"), slurp(dir_ / "c.bin"));
+  EXPECT_EQ(read_text("a.bin"), read_text("b.bin"));
+  EXPECT_NE(read_text("a.bin"), read_text("c.bin"));
   for (const char* kind : {"random", "scale-free", "rmat", "grid", "dense"}) {
     SCOPED_TRACE(kind);
     const std::string out = expect_ok(std::string("gen ") + kind + " -n 40 --density 0.3 --degree 2 --weights=-5:20 --seed 1 -o k.gr");

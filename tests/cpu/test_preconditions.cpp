@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apsp/cpu.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/path.hpp"
@@ -68,8 +69,9 @@ TEST(NormalizedPrecondition, EveryEntryPointRefusesABadGraph) {
       expect_input_error(bad, ("cpu::solve " + algorithm).c_str(), [&] {
         SolveOptions o;
         o.algorithm = algorithm;
-        SolveResult r;
-        cpu::solve(g, o, r);
+        SolveSummary r;
+        NullSink sink;
+        cpu::solve(g, o, sink, r);
       });
   }
 }

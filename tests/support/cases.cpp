@@ -157,7 +157,7 @@ std::vector<dist_t> reference_distances(const Graph& g) {
   return out;
 }
 
-std::string first_difference(const std::vector<dist_t>& expected, const std::vector<dist_t>& actual,
+std::string first_difference(Span<const dist_t> expected, Span<const dist_t> actual,
                              std::int64_t n) {
   if (expected.size() != actual.size()) {
     std::ostringstream s;
@@ -174,7 +174,7 @@ std::string first_difference(const std::vector<dist_t>& expected, const std::vec
   return {};
 }
 
-EntryCounts count_entries(const std::vector<dist_t>& d, std::int64_t n) {
+EntryCounts count_entries(Span<const dist_t> d, std::int64_t n) {
   EntryCounts c;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
@@ -192,7 +192,7 @@ std::string check_progress(const std::vector<double>& fractions) {
   return {};
 }
 
-std::string check_predecessors(const Graph& g, const std::vector<dist_t>& d, const std::vector<vertex_t>& pred) {
+std::string check_predecessors(const Graph& g, Span<const dist_t> d, Span<const vertex_t> pred) {
   const std::int64_t n = g.n;
   if (pred.size() != d.size()) return "pred has " + std::to_string(pred.size()) + " entries";
   // Lightest edge weight between each ordered pair, from the raw edge list.

@@ -1,5 +1,6 @@
 // Seeded graph cases shared by the CPU, CLI and GPU tests, and matrix checks
-// that print the failing parameters.
+// that print the failing parameters. Matrices are views (apsp::Span): pass a
+// std::vector, a SolveResult's HostVector or a mapped file.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
 
 namespace apsp::test {
 
@@ -37,7 +39,7 @@ bool lies_on_negative_cycle(const Graph& g, vertex_t v);
 std::vector<dist_t> reference_distances(const Graph& g);
 
 // Empty string when equal; else the first differing (i, j) and both values.
-std::string first_difference(const std::vector<dist_t>& expected, const std::vector<dist_t>& actual,
+std::string first_difference(Span<const dist_t> expected, Span<const dist_t> actual,
                              std::int64_t n);
 
 // Counts of finite off-diagonal and unreachable entries.
@@ -45,7 +47,7 @@ struct EntryCounts {
   std::int64_t finite_off_diagonal = 0;
   std::int64_t unreachable = 0;
 };
-EntryCounts count_entries(const std::vector<dist_t>& d, std::int64_t n);
+EntryCounts count_entries(Span<const dist_t> d, std::int64_t n);
 
 // Empty string when the fractions a solve reported through
 // SolveOptions::progress are non-empty, non-decreasing, start above 0 and
@@ -53,7 +55,6 @@ EntryCounts count_entries(const std::vector<dist_t>& d, std::int64_t n);
 std::string check_progress(const std::vector<double>& fractions);
 
 // Empty string when every pred path i->j has weight d[i][j]; else the problem.
-std::string check_predecessors(const Graph& g, const std::vector<dist_t>& d,
-                               const std::vector<vertex_t>& pred);
+std::string check_predecessors(const Graph& g, Span<const dist_t> d, Span<const vertex_t> pred);
 
 }  // namespace apsp::test

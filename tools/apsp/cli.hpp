@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/solver.hpp"
 
 namespace apsp::cli {
 
@@ -42,16 +44,14 @@ void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& p
 struct LoadedGraph {
   Graph normalized;
   std::int64_t edges_as_read = 0;
+  StageTimes times;  // "read" (with the file's bytes) and "normalize"
 };
 LoadedGraph load_graph(const GraphInput& in);
 
-// Reads an n x n int32 matrix (distances or predecessors) and checks that it
-// matches a graph of `n` vertices; throws InputError naming `path`.
-std::vector<std::int32_t> load_square_matrix(const std::string& path, std::int64_t n, const char* what);
-
-// Throws ResourceError when `bytes` exceed this machine's physical memory, so
-// that an impossible size fails with a message instead of an allocation abort.
-void require_memory(double bytes, const std::string& what);
+// An n x n int32 matrix (distances or predecessors) read in place where the
+// file allows (io::MatrixFile), checked to match a graph of `n` vertices;
+// throws InputError naming `path`.
+std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std::int64_t n, const char* what);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
 

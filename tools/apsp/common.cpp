@@ -1,7 +1,5 @@
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -24,33 +22,26 @@ LoadedGraph load_graph(const GraphInput& in) {
   opts.format = io::parse_format(in.format);
   opts.no_edge_value = in.no_edge;
   opts.undirected = in.undirected;
-  const Graph raw = io::read_graph(in.path, opts);
   LoadedGraph loaded;
+  auto start = std::chrono::steady_clock::now();
+  const Graph raw = io::read_graph(in.path, opts);
+  std::error_code no_size;
+  const auto bytes = std::filesystem::file_size(in.path, no_size);
+  loaded.times.add("read", seconds_since(start), no_size ? 0 : static_cast<std::uint64_t>(bytes));
+  start = std::chrono::steady_clock::now();
   loaded.edges_as_read = static_cast<std::int64_t>(raw.edges.size());
   loaded.normalized = normalize(raw);
+  loaded.times.add("normalize", seconds_since(start));
   return loaded;
 }
 
-std::vector<std::int32_t> load_square_matrix(const std::string& path, std::int64_t n, const char* what) {
-  std::int64_t rows = 0;
-  std::vector<std::int32_t> m = io::read_matrix(path, rows);
-  if (rows != n)
-    throw InputError(std::string("the ") + what + " matrix is " + std::to_string(rows) + " x " + std::to_string(rows) +
-                         " but the graph has " + std::to_string(n) + " vertices",
+std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std::int64_t n, const char* what) {
+  auto m = std::make_unique<io::MatrixFile>(path);
+  if (m->n() != n)
+    throw InputError(std::string("the ") + what + " matrix is " + std::to_string(m->n()) + " x " +
+                         std::to_string(m->n()) + " but the graph has " + std::to_string(n) + " vertices",
                      path);
   return m;
-}
-
-void require_memory(double bytes, const std::string& what) {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return;  // unknown: let the allocation decide
-  const double physical = static_cast<double>(pages) * static_cast<double>(page_size);
-  if (bytes <= physical) return;
-  char text[160];
-  std::snprintf(text, sizeof text, " needs %.3g GiB, more than this machine's %.3g GiB of memory",
-                bytes / (1u << 30), physical / (1u << 30));
-  throw ResourceError(what + text);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -34,26 +34,11 @@ void parse_weight_range(const std::string& text, GenerateOptions& opts) {
   opts.w_hi = std::stoi(m[2]);
 }
 
-// Edges the options will produce, for the memory check.
-double expected_edges(const GenerateOptions& o) {
-  const double n = static_cast<double>(o.n);
-  switch (o.kind) {
-    case GraphKind::random:
-    case GraphKind::rmat: return o.m >= 0 ? static_cast<double>(o.m) : 8 * n;
-    case GraphKind::scale_free: return 2 * n * o.degree;
-    case GraphKind::grid: return 4 * n;
-    case GraphKind::dense: return n * n * o.density;
-  }
-  return 0;
-}
-
 void run_gen(GenArgs& a) {
   a.opts.kind = parse_graph_kind(a.kind);
   parse_weight_range(a.weights, a.opts);
   const io::Format format = io::parse_format(a.format);
   io::check_graph_output(a.output, a.opts.n, a.opts.w_lo, a.opts.w_hi, format);  // fail before generating
-  require_memory(expected_edges(a.opts) * sizeof(Edge), "generating about " + std::to_string(static_cast<long long>(
-                                                            expected_edges(a.opts))) + " edges");
   const Graph g = generate(a.opts);
   io::write_graph(a.output, g, format);
   std::printf("%s: %s graph, n = %lld, m = %zu, weights %d:%d, seed %llu\n", a.output.c_str(), a.kind.c_str(),

@@ -21,22 +21,23 @@ struct PathArgs {
 void run_path(const PathArgs& a) {
   const LoadedGraph loaded = load_graph(a.input);
   const std::int64_t n = loaded.normalized.n;
-  const auto d = load_square_matrix(a.distances, n, "distance");
-  std::vector<vertex_t> pred;
-  if (!a.predecessors.empty()) pred = load_square_matrix(a.predecessors, n, "predecessor");
+  const auto d = open_square_matrix(a.distances, n, "distance");
+  std::unique_ptr<io::MatrixFile> pred;
+  if (!a.predecessors.empty()) pred = open_square_matrix(a.predecessors, n, "predecessor");
   const auto vertex = [n](std::int64_t v, const char* option) {
     if (v < 0 || v >= n)
       throw InputError(std::string(option) + " " + std::to_string(v) + " is outside 0.." + std::to_string(n - 1));
     return static_cast<vertex_t>(v);
   };
-  const auto path = shortest_path(loaded.normalized, d, pred, vertex(a.from, "--from"), vertex(a.to, "--to"));
+  const auto path = shortest_path(loaded.normalized, d->cells(), pred ? pred->cells() : Span<const vertex_t>{},
+                                  vertex(a.from, "--from"), vertex(a.to, "--to"));
   if (path.empty()) {
     std::printf("unreachable\n");
     return;
   }
   std::string text = std::to_string(path.front());
   for (std::size_t k = 1; k < path.size(); ++k) text += " -> " + std::to_string(path[k]);
-  std::printf("%s\nweight %d\n", text.c_str(), d[static_cast<std::size_t>(a.from * n + a.to)]);
+  std::printf("%s\nweight %d\n", text.c_str(), d->cells()[static_cast<std::size_t>(a.from * n + a.to)]);
 }
 
 }  // namespace

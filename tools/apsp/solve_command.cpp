@@ -1,7 +1,8 @@
-// apsp solve IN [-o OUT] [...]: read, solve, optionally verify and write, and
-// print a one-screen summary with the time of each stage.
+// apsp solve IN [-o OUT] [...]: read, solve into the output files (or into
+// memory with --verify, then check and write), and print a one-screen summary
+// with the time of each stage and the peak host memory.
 #include <omp.h>
-#include <unistd.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,9 +14,11 @@
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "apsp/registry.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 #include "cli.hpp"
+#include "progress.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -50,32 +53,46 @@ bool is_floyd_warshall_type(const std::string& algorithm) {
   return info != nullptr && info->work == Work::cubic;
 }
 
-// A bar on stderr, redrawn when the whole percentage changes; only for a terminal.
-class ProgressBar {
+// Stages of the whole command in the order they ran: the CLI's own (read,
+// normalize, verify, write...) around the library's.
+class Stages {
  public:
-  void draw(double fraction) {
-    const int percent = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100);
-    if (percent == shown_) return;
-    shown_ = percent;
-    const int filled = percent * kWidth / 100;
-    std::fprintf(stderr, "\rsolving [%.*s%*s] %3d%%", filled, "########################################",
-                 kWidth - filled, "", percent);
-    std::fflush(stderr);
+  Stages() : last_(std::chrono::steady_clock::now()) {}
+  void lap(const char* name, std::uint64_t bytes = 0) {
+    const auto now = std::chrono::steady_clock::now();
+    times_.add(name, std::chrono::duration<double>(now - last_).count(), bytes);
+    last_ = now;
   }
-  ~ProgressBar() {
-    if (shown_ >= 0) std::fprintf(stderr, "\r%*s\r", kWidth + 20, "");
+  // Appends the library's stages; the time since the last lap not covered by
+  // them is left for "other".
+  void append(const StageTimes& library) {
+    for (const Stage& stage : library.stages) times_.stages.push_back(stage);
+    last_ = std::chrono::steady_clock::now();
   }
+  const StageTimes& times() const { return times_; }
 
  private:
-  static constexpr int kWidth = 40;
-  int shown_ = -1;
+  StageTimes times_;
+  std::chrono::steady_clock::time_point last_;
 };
 
-void print_row(const char* label, const std::string& value) { std::printf("  %-15s %s\n", label, value.c_str()); }
-void print_time(const char* stage, double seconds) {
+void print_row(const char* label, const std::string& value) { std::printf("  %-16s %s\n", label, value.c_str()); }
+
+// "   12.345 ms" and, where bytes moved, "  3.21 GB/s" (10^9 bytes per second).
+void print_stage(const std::string& name, double seconds, std::uint64_t bytes) {
+  char text[64];
+  int length = std::snprintf(text, sizeof text, "%12.3f ms", seconds * 1e3);
+  if (bytes > 0 && seconds > 0)
+    std::snprintf(text + length, sizeof text - length, "  %8.2f GB/s", static_cast<double>(bytes) / seconds / 1e9);
+  print_row(name.c_str(), text);
+}
+
+std::string peak_host_memory() {
+  struct rusage usage {};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return "unknown";
   char text[32];
-  std::snprintf(text, sizeof text, "%12.3f ms", seconds * 1e3);
-  print_row(stage, text);
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(usage.ru_maxrss) / 1024.0);  // ru_maxrss is in KiB
+  return text;
 }
 
 void run_solve(const SolveArgs& a) {
@@ -88,65 +105,88 @@ void run_solve(const SolveArgs& a) {
   opts.threads = a.threads;
   opts.device = a.device;
   opts.predecessors = !a.predecessors_path.empty();
-  const io::Format out_format = io::parse_format(a.out_format);
-  if (!a.output.empty() && out_format == io::Format::automatic) io::format_from_path(a.output);  // fail before solving
-  if (opts.predecessors) io::format_from_path(a.predecessors_path);
+  // Output names and formats are checked before reading; sizes, disk space and
+  // memory once n is known, before solving.
+  std::unique_ptr<FileSink> files;
+  if (!a.output.empty() || opts.predecessors)
+    files = std::make_unique<FileSink>(MatrixFileTarget{a.output, io::parse_format(a.out_format)},
+                                       MatrixFileTarget{a.predecessors_path, io::Format::automatic});
 
+  Stages stages;
   const LoadedGraph loaded = load_graph(a.input);
-  const double read_s = seconds_since(start);
-  const std::int64_t n = loaded.normalized.n;
-  const double matrix_bytes = 4.0 * static_cast<double>(n) * static_cast<double>(n);
-  require_memory(matrix_bytes * (opts.predecessors ? 2 : 1),
-                 "the " + std::to_string(n) + " x " + std::to_string(n) + " result" +
-                     (opts.predecessors ? " with predecessors" : ""));
+  stages.append(loaded.times);
+  const Graph& g = loaded.normalized;
+  const std::int64_t n = g.n;
+  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(dist_t);
+  const std::uint64_t result_bytes = plane_bytes * (opts.predecessors ? 2 : 1);
 
-  std::unique_ptr<ProgressBar> bar;
-  if (isatty(STDERR_FILENO)) {
-    bar = std::make_unique<ProgressBar>();
-    opts.progress = [&bar](double fraction) { bar->draw(fraction); };
+  ProgressBar bar;
+  std::unique_ptr<ProgressSink> written;
+  if (files) written = std::make_unique<ProgressSink>(*files, bar);
+  opts.progress = [&](double fraction) {
+    bar.draw("solving", fraction);
+    if (fraction >= 1.0 && written) written->writing_started();
+  };
+
+  SolveSummary result;
+  // A GPU solve checks its result on the device before the download
+  // (SolveOptions::verify), so its rows can stream to the files too.
+  opts.verify = a.verify && choose_backend(g, opts) == Backend::cuda;
+  if (!a.verify || opts.verify) {
+    // Rows go straight to the files (or nowhere) as the solver finishes them.
+    NullSink nothing;
+    result = solve(g, opts, written ? static_cast<Sink&>(*written) : nothing);
+    stages.append(result.times);
+  } else {
+    // The check needs the distances in memory: solve into a host matrix,
+    // verify it, and only then write the files (begun first, so that a file
+    // that cannot be written fails before the solve).
+    if (written) written->begin(SinkLayout{n, Element::int32, opts.predecessors});
+    stages.lap("open files");
+    HostMatrixSink host;
+    result = solve(g, opts, host);
+    stages.append(result.times);
+    VerifyReport check = apsp::verify(g, host.distances(), [&](double f) { bar.draw("verifying", f); });
+    if (check.ok && opts.predecessors)
+      check = verify_predecessors(g, host.distances(), host.predecessors(),
+                                  [&](double f) { bar.draw("verifying", f); });
+    if (!check.ok) throw VerifyError(check.first_violation);
+    stages.lap("verify", result_bytes);
+    if (written) {
+      written->writing_started();
+      put_matrix(*written, Plane::distances, host.distances().data(), n);
+      if (opts.predecessors) put_matrix(*written, Plane::predecessors, host.predecessors().data(), n);
+      stages.lap("write", result_bytes);
+      written->commit();
+      stages.lap("commit");
+    }
   }
-  const SolveResult result = solve(loaded.normalized, opts);
-  bar.reset();
-
-  double verify_s = -1;
-  if (a.verify) {
-    const auto verify_start = std::chrono::steady_clock::now();
-    VerifyReport check = apsp::verify(loaded.normalized, result.dist);
-    if (check.ok && opts.predecessors) check = verify_predecessors(loaded.normalized, result.dist, result.pred);
-    if (!check.ok) throw Error("verify failed: " + check.first_violation);
-    verify_s = seconds_since(verify_start);
-  }
-
-  const auto write_start = std::chrono::steady_clock::now();
-  if (!a.output.empty()) io::write_matrix(a.output, result.dist, n, out_format);
-  if (opts.predecessors) io::write_matrix(a.predecessors_path, result.pred, n);
-  const double write_s = a.output.empty() && !opts.predecessors ? 0 : seconds_since(write_start);
+  written.reset();
+  const double total = seconds_since(start);
 
   std::printf("apsp solve %s\n", a.input.path.c_str());
   print_row("n", std::to_string(n));
-  print_row("m", std::to_string(loaded.normalized.edges.size()) + " after normalization (" +
-                     std::to_string(loaded.edges_as_read) + " as read)");
+  print_row("m", std::to_string(g.edges.size()) + " after normalization (" + std::to_string(loaded.edges_as_read) +
+                     " as read)");
   print_row("algorithm", result.algorithm);
   print_row("backend", to_string(result.backend));
   print_row("precision", to_string(result.precision));
   if (!result.note.empty()) print_row("note", result.note);
   if (result.backend == Backend::cpu) print_row("threads", std::to_string(a.threads > 0 ? a.threads : omp_get_max_threads()));
-  print_time("read", read_s);
-  print_time("host-to-device", result.times.host_to_device);
-  print_time("compute", result.times.compute);
-  print_time("device-to-host", result.times.device_to_host);
-  print_time("write", write_s);
-  if (verify_s >= 0) print_time("verify", verify_s);
-  print_time("total", seconds_since(start));
-  if (is_floyd_warshall_type(result.algorithm) && result.times.compute > 0) {
+  for (const Stage& stage : stages.times().stages) print_stage(stage.name, stage.seconds, stage.bytes);
+  const double other = total - stages.times().total();
+  print_stage("other", std::max(0.0, other), 0);
+  print_stage("total", total, 0);
+  const double compute = result.times.seconds("compute");
+  if (is_floyd_warshall_type(result.algorithm) && compute > 0) {
     char rate[32];
-    std::snprintf(rate, sizeof rate, "%12.4g",
-                  static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / result.times.compute);
+    std::snprintf(rate, sizeof rate, "%12.4g", static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / compute);
     print_row("updates/s", rate);
   }
+  print_row("peak host memory", peak_host_memory());
   if (!a.output.empty()) print_row("output", a.output);
   if (opts.predecessors) print_row("predecessors", a.predecessors_path);
-  if (verify_s >= 0) std::printf("verify: ok\n");
+  if (a.verify) std::printf("verify: ok\n");
 }
 
 }  // namespace
@@ -154,6 +194,12 @@ void run_solve(const SolveArgs& a) {
 Command add_solve_command(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
   CLI::App* cmd = app.add_subcommand("solve", "Compute all-pairs shortest distances");
+  cmd->footer(
+      "What a size costs: the distances take n^2 x 4 bytes (n = 32768: 4 GiB), the predecessors as much again.\n"
+      "Without --verify the rows go to the -o / --predecessors files as they are finished: dijkstra, johnson and\n"
+      "bellman-ford hold no n x n matrix then; fw-seq and fw-blocked hold their working matrix (fw-blocked with\n"
+      "predecessors: three). --verify holds the result in memory. Before any work, a result that does not fit the\n"
+      "memory available and a file that does not fit its disk are refused (exit 3).");
   add_graph_input_options(*cmd, args->input, "IN");
   cmd->add_option("-o,--output", args->output, "Distance matrix file (.bin .npy .txt); without it only the summary");
   cmd->add_option("--out-format", args->out_format, "Output format instead of the one the extension names")

@@ -1,4 +1,5 @@
-// apsp verify GRAPH DIST: certificate check of a distance matrix.
+// apsp verify GRAPH DIST: certificate check of a distance matrix, read in
+// place where the file allows (a mapped .bin or int32 .npy is not copied).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -6,6 +7,7 @@
 #include "apsp/error.hpp"
 #include "apsp/verify.hpp"
 #include "cli.hpp"
+#include "progress.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -17,8 +19,12 @@ struct VerifyArgs {
 
 void run_verify(const VerifyArgs& a) {
   const LoadedGraph loaded = load_graph(a.input);
-  const auto d = load_square_matrix(a.distances, loaded.normalized.n, "distance");
-  const VerifyReport report = verify(loaded.normalized, d);
+  const auto d = open_square_matrix(a.distances, loaded.normalized.n, "distance");
+  VerifyReport report;
+  {
+    ProgressBar bar;
+    report = verify(loaded.normalized, d->cells(), [&](double f) { bar.draw("verifying", f); });
+  }
   if (!report.ok) throw InputError(report.first_violation, a.distances);
   std::printf("ok\n");
 }

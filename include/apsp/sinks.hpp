@@ -1,0 +1,118 @@
+// The sinks the library provides (the interface is apsp/sink.hpp): a host
+// matrix, files in the matrix formats, and nothing at all.
+//
+// Every sink checks each row block against the layout it was given (plane,
+// element type, row range), and commit() checks that every row of every
+// announced plane arrived exactly once: a producer bug fails loudly instead of
+// leaving uninitialized rows behind.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/sink.hpp"
+
+namespace apsp {
+
+namespace sink {
+class RowLedger;
+class MatrixFileWriter;
+}  // namespace sink
+
+// Keeps the result in host memory: one n x n matrix per plane, allocated in
+// begin() without zero-filling (after checking that it fits the memory
+// available) and filled by whichever threads put the rows. Exposes
+// row_address(), so producers compute straight into it and put() copies
+// nothing. Only int32 distances are held for now.
+class HostMatrixSink : public Sink {
+ public:
+  HostMatrixSink();
+  ~HostMatrixSink() override;
+
+  void begin(const SinkLayout& layout) override;
+  void put(const RowBlock& block) override;
+  void commit() override;
+  void* row_address(Plane plane, std::int64_t row) override;
+
+  // Takes whole planes filled elsewhere instead of their rows: each must hold
+  // n*n values, and `pred` must be empty unless predecessors were announced.
+  // Counts as a put() of every row of those planes.
+  void adopt(HostVector<dist_t>&& dist, HostVector<vertex_t>&& pred);
+
+  std::int64_t n() const { return layout_.n; }
+  // The matrices, n*n row-major (pred empty without predecessors). Complete
+  // after commit(); moving them out leaves the sink empty.
+  HostVector<dist_t>& distances() { return dist_; }
+  HostVector<vertex_t>& predecessors() { return pred_; }
+
+ private:
+  SinkLayout layout_;
+  HostVector<dist_t> dist_;
+  HostVector<vertex_t> pred_;
+  std::unique_ptr<sink::RowLedger> ledger_;
+  std::uint64_t reserved_bytes_ = 0;  // counted by the memory check until released
+};
+
+// Drops the rows (a summary-only solve), after checking them like any sink.
+class NullSink : public Sink {
+ public:
+  NullSink();
+  ~NullSink() override;
+
+  void begin(const SinkLayout& layout) override;
+  void put(const RowBlock& block) override;
+  void commit() override;
+
+ private:
+  SinkLayout layout_;
+  std::unique_ptr<sink::RowLedger> ledger_;
+};
+
+// Where a FileSink writes one plane: a path ("" = drop that plane) and its
+// format (automatic = from the extension). .bin: raw row-major values; .npy:
+// the array with its header; .txt / .mat: text rows, "INF" for kInf
+// distances (up to 4096 vertices).
+struct MatrixFileTarget {
+  std::string path;
+  io::Format format = io::Format::automatic;
+};
+
+// Writes the distances and the predecessors to files. begin() checks the
+// format's limits and the free space of the disk (both before any work) and
+// creates unnamed temporary files beside the targets; put() writes the rows
+// at their offsets with pwrite (.bin, .npy; straight from the caller's
+// memory) or formats them on the calling thread and writes them in row order
+// (text; blocks from several threads format in parallel); commit() renames the
+// temporaries over the targets. A failed solve (discard(), or destruction
+// without commit()) leaves no file behind and an existing file untouched.
+class FileSink : public Sink {
+ public:
+  explicit FileSink(MatrixFileTarget distances, MatrixFileTarget predecessors = {});
+  ~FileSink() override;
+
+  void begin(const SinkLayout& layout) override;
+  void put(const RowBlock& block) override;
+  void commit() override;
+  void discard() noexcept override;
+
+  // Bytes written so far (text: after formatting), for rates.
+  std::uint64_t bytes_written() const;
+
+ private:
+  MatrixFileTarget targets_[2];
+  SinkLayout layout_;
+  std::unique_ptr<sink::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
+  std::unique_ptr<sink::RowLedger> ledger_;
+};
+
+// Puts every row of an n x n int32 matrix held in host memory (row-major,
+// stride n) into `sink`, which has begun with a layout of order n, as blocks
+// of about 1 MiB from several threads (for text files, formatting runs in
+// parallel). Writes a SolveResult into a FileSink, for example.
+void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n);
+
+}  // namespace apsp

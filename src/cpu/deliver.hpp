@@ -1,0 +1,104 @@
+// Private to the CPU backend: producing the result in row blocks over OpenMP
+// threads and handing each block to the sink as soon as it is finished.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+
+#include "apsp/matrix.hpp"
+#include "apsp/sink.hpp"
+#include "cpu/backend.hpp"
+#include "sink/rows.hpp"
+
+namespace apsp::cpu::detail {
+
+// Where the blocks of deliver_rows are produced: the sink's own memory when
+// it exposes row_address() for every plane of the job (nothing is copied),
+// else a staging buffer of each thread, put() into the sink block by block.
+struct RowTargets {
+  dist_t* dist = nullptr;    // row 0 of the sink's distances, or null
+  vertex_t* pred = nullptr;  // row 0 of the sink's predecessors, or null
+
+  explicit RowTargets(const Job& job) {
+    if (job.graph.n == 0) return;
+    dist = static_cast<dist_t*>(job.sink.row_address(Plane::distances, 0));
+    pred = job.predecessors ? static_cast<vertex_t*>(job.sink.row_address(Plane::predecessors, 0)) : nullptr;
+    if (job.predecessors && (dist == nullptr || pred == nullptr)) dist = pred = nullptr;
+  }
+  bool in_sink() const { return dist != nullptr; }
+};
+
+// Rows per block of deliver_rows.
+inline std::int64_t block_rows(const Job& job) {
+  return sink::staging_rows(job.graph.n, static_cast<std::size_t>(job.graph.n) * sizeof(dist_t), job.threads);
+}
+
+// Bytes of staging deliver_rows allocates per thread (0 in the sink's memory).
+inline std::uint64_t staging_bytes_per_thread(const Job& job) {
+  if (RowTargets(job).in_sink()) return 0;
+  return static_cast<std::uint64_t>(block_rows(job)) * static_cast<std::uint64_t>(job.graph.n) * sizeof(dist_t) *
+         (job.predecessors ? 2 : 1);
+}
+
+// Calls fill(worker, first_row, rows, dist, pred) for blocks of rows of the
+// n x n result, over job.threads OpenMP threads with one worker =
+// make_worker() per thread. fill writes rows [first_row, first_row + rows)
+// at stride n into `dist` (and `pred` when job.predecessors, else it is
+// null); the memory is the sink's or a staging buffer (RowTargets). Each
+// block is then put() into job.sink. Staging holds a few blocks of about
+// 1 MiB per thread, whatever n. Exceptions from any thread stop the others
+// and are rethrown here. With report_progress, the fraction of rows done is
+// reported from the calling thread (now and then by OpenMP thread 0, and 1 at
+// the end).
+template <class MakeWorker, class Fill>
+void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report_progress) {
+  const std::int64_t n = job.graph.n;
+  const RowTargets targets(job);
+  const std::int64_t block = block_rows(job);
+  const std::int64_t blocks = n > 0 ? (n + block - 1) / block : 0;
+  FirstError errors;
+  std::atomic<std::int64_t> finished{0};
+  const std::int64_t report_every = n / 100 + 1;
+  std::int64_t next_report = report_every;
+#pragma omp parallel num_threads(job.threads)
+  {
+    std::optional<decltype(make_worker())> worker;
+    HostVector<dist_t> staged_dist;
+    HostVector<vertex_t> staged_pred;
+    errors.run([&] {
+      worker.emplace(make_worker());
+      if (!targets.in_sink()) {
+        staged_dist.resize(static_cast<std::size_t>(block * n));
+        if (job.predecessors) staged_pred.resize(static_cast<std::size_t>(block * n));
+      }
+    });
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      if (errors.stopped()) continue;
+      errors.run([&] {
+        const std::int64_t first = b * block, rows = std::min(block, n - first);
+        dist_t* dist = targets.in_sink() ? targets.dist + first * n : staged_dist.data();
+        vertex_t* pred = !job.predecessors ? nullptr : targets.in_sink() ? targets.pred + first * n : staged_pred.data();
+        fill(*worker, first, rows, dist, pred);
+        job.sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n, dist});
+        if (pred) job.sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred});
+        const std::int64_t done = finished += rows;
+        if (report_progress && omp_get_thread_num() == 0 && done >= next_report) {
+          next_report = done + report_every;
+          job.report(static_cast<double>(done) / static_cast<double>(n));
+        }
+      });
+    }
+  }
+  errors.rethrow();
+  if (report_progress) job.report(1.0);
+}
+
+// A worker for deliver_rows callers that need no per-thread state.
+struct NoWorker {};
+
+}  // namespace apsp::cpu::detail

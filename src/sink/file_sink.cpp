@@ -1,0 +1,76 @@
+#include <algorithm>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "apsp/sinks.hpp"
+#include "sink/matrix_file.hpp"
+#include "sink/rows.hpp"
+
+namespace apsp {
+namespace {
+
+int index_of(Plane plane) { return plane == Plane::distances ? 0 : 1; }
+
+}  // namespace
+
+FileSink::FileSink(MatrixFileTarget distances, MatrixFileTarget predecessors)
+    : targets_{std::move(distances), std::move(predecessors)} {
+  // Fail at once on a path whose extension names no format, or a graph format.
+  for (int p = 0; p < 2; ++p)
+    if (!targets_[p].path.empty())
+      sink::MatrixFileWriter(targets_[p].path, targets_[p].format, std::nullopt, "matrix");
+}
+
+FileSink::~FileSink() { discard(); }
+
+void FileSink::begin(const SinkLayout& layout) {
+  if (!targets_[1].path.empty() && !layout.predecessors)
+    throw UsageError("a predecessors file (" + targets_[1].path + ") was given but the solve computes no predecessors",
+                     "predecessors");
+  discard();
+  layout_ = layout;
+  ledger_ = std::make_unique<sink::RowLedger>(layout);
+  const char* what[2] = {"distance matrix", "predecessor matrix"};
+  for (int p = 0; p < 2; ++p) {
+    if (targets_[p].path.empty()) continue;
+    // Distances print kInf as INF in text; predecessors print every value.
+    writers_[p] = std::make_unique<sink::MatrixFileWriter>(
+        targets_[p].path, targets_[p].format, p == 0 ? std::optional<std::int32_t>(kInf) : std::nullopt, what[p]);
+    writers_[p]->begin(layout.n, sink::element_of(layout, p == 0 ? Plane::distances : Plane::predecessors));
+  }
+}
+
+void FileSink::put(const RowBlock& block) {
+  if (!ledger_) throw UsageError("a row block arrived before begin()");
+  ledger_->record(block);
+  if (auto& writer = writers_[index_of(block.plane)]) writer->put(block.first_row, block.rows, block.row_stride, block.data);
+}
+
+void FileSink::commit() {
+  if (!ledger_) throw UsageError("commit() before begin()");
+  ledger_->require_complete();
+  for (auto& writer : writers_)
+    if (writer) writer->commit();
+}
+
+void FileSink::discard() noexcept {
+  for (auto& writer : writers_) {
+    if (writer) writer->discard();
+    writer.reset();
+  }
+}
+
+std::uint64_t FileSink::bytes_written() const {
+  std::uint64_t bytes = 0;
+  for (const auto& writer : writers_)
+    if (writer) bytes += writer->bytes_written();
+  return bytes;
+}
+
+void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n) {
+  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
+    sink.put(RowBlock{plane, Element::int32, first, rows, n, data + first * n});
+  });
+}
+
+}  // namespace apsp

@@ -1,0 +1,120 @@
+#include <omp.h>
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "apsp/sinks.hpp"
+#include "core/resources.hpp"
+#include "sink/rows.hpp"
+
+namespace apsp {
+namespace {
+
+// Copies of more cells than this are spread over threads (outside a parallel region).
+constexpr std::int64_t kParallelCopyCells = std::int64_t{1} << 18;
+
+template <class T>
+void allocate(HostVector<T>& v, std::int64_t n, const char* what) {
+  try {
+    v.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  } catch (const std::bad_alloc&) {
+    throw ResourceError(std::string("cannot allocate the ") + std::to_string(n) + " x " + std::to_string(n) + " " +
+                        what + " (" + resources::describe_bytes(static_cast<std::uint64_t>(n) * n * sizeof(T)) + ")");
+  }
+}
+
+}  // namespace
+
+HostMatrixSink::HostMatrixSink() = default;
+
+HostMatrixSink::~HostMatrixSink() { resources::release_memory(reserved_bytes_); }
+
+void HostMatrixSink::begin(const SinkLayout& layout) {
+  if (layout.distance_element != Element::int32)
+    throw UsageError(std::string("the host matrix holds int32 distances, not ") + to_string(layout.distance_element));
+  if (layout.n < 0) throw UsageError("matrix order " + std::to_string(layout.n) + " is negative");
+  resources::release_memory(reserved_bytes_);
+  reserved_bytes_ = 0;
+  dist_ = {};
+  pred_ = {};
+  layout_ = layout;
+  const auto cells = static_cast<std::uint64_t>(layout.n) * static_cast<std::uint64_t>(layout.n);
+  const std::uint64_t bytes = cells * sizeof(dist_t) * (layout.predecessors ? 2 : 1);
+  resources::require_memory(bytes, "the " + std::to_string(layout.n) + " x " + std::to_string(layout.n) +
+                                       (layout.predecessors ? " distance and predecessor matrices"
+                                                            : " distance matrix"));
+  allocate(dist_, layout.n, "distance matrix");
+  if (layout.predecessors) allocate(pred_, layout.n, "predecessor matrix");
+  // The pages are not touched yet: count them until this sink lets them go.
+  reserved_bytes_ = bytes;
+  resources::reserve_memory(bytes);
+  ledger_ = std::make_unique<sink::RowLedger>(layout);
+}
+
+void* HostMatrixSink::row_address(Plane plane, std::int64_t row) {
+  if (!ledger_ || row < 0 || row >= layout_.n) return nullptr;
+  if (plane == Plane::predecessors) return layout_.predecessors ? pred_.data() + row * layout_.n : nullptr;
+  return dist_.data() + row * layout_.n;
+}
+
+void HostMatrixSink::put(const RowBlock& block) {
+  if (!ledger_) throw UsageError("a row block arrived before begin()");
+  ledger_->record(block);
+  if (block.rows == 0) return;
+  auto* target = static_cast<unsigned char*>(row_address(block.plane, block.first_row));
+  if (target == block.data && block.row_stride == layout_.n) return;  // computed in place
+  const std::size_t row_bytes = static_cast<std::size_t>(layout_.n) * sizeof(dist_t);
+  const auto* source = static_cast<const unsigned char*>(block.data);
+  const std::size_t source_stride = static_cast<std::size_t>(block.row_stride) * sizeof(dist_t);
+  if (block.row_stride == layout_.n && block.rows * layout_.n <= kParallelCopyCells) {
+    std::memcpy(target, source, row_bytes * static_cast<std::size_t>(block.rows));
+    return;
+  }
+  // Row by row, in parallel for large blocks: the copy also first-touches
+  // the result's pages from several threads.
+#pragma omp parallel for schedule(static) if (block.rows * layout_.n > kParallelCopyCells && !omp_in_parallel())
+  for (std::int64_t r = 0; r < block.rows; ++r)
+    std::memcpy(target + static_cast<std::size_t>(r) * row_bytes, source + static_cast<std::size_t>(r) * source_stride,
+                row_bytes);
+}
+
+void HostMatrixSink::adopt(HostVector<dist_t>&& dist, HostVector<vertex_t>&& pred) {
+  if (!ledger_) throw UsageError("planes were adopted before begin()");
+  const auto cells = static_cast<std::size_t>(layout_.n) * static_cast<std::size_t>(layout_.n);
+  if (dist.size() != cells || pred.size() != (layout_.predecessors ? cells : 0))
+    throw UsageError("adopted planes hold " + std::to_string(dist.size()) + " and " + std::to_string(pred.size()) +
+                     " values; the " + std::to_string(layout_.n) + " x " + std::to_string(layout_.n) + " layout needs " +
+                     std::to_string(cells) + (layout_.predecessors ? " each" : " and none"));
+  dist_ = std::move(dist);
+  pred_ = std::move(pred);
+  ledger_->record(RowBlock{Plane::distances, Element::int32, 0, layout_.n, layout_.n, dist_.data()});
+  if (layout_.predecessors)
+    ledger_->record(RowBlock{Plane::predecessors, Element::int32, 0, layout_.n, layout_.n, pred_.data()});
+}
+
+void HostMatrixSink::commit() {
+  if (!ledger_) throw UsageError("commit() before begin()");
+  ledger_->require_complete();
+}
+
+NullSink::NullSink() = default;
+NullSink::~NullSink() = default;
+
+void NullSink::begin(const SinkLayout& layout) {
+  layout_ = layout;
+  ledger_ = std::make_unique<sink::RowLedger>(layout);
+}
+
+void NullSink::put(const RowBlock& block) {
+  if (!ledger_) throw UsageError("a row block arrived before begin()");
+  ledger_->record(block);
+}
+
+void NullSink::commit() {
+  if (!ledger_) throw UsageError("commit() before begin()");
+  ledger_->require_complete();
+}
+
+}  // namespace apsp

@@ -1,0 +1,142 @@
+#include "sink/matrix_file.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "core/resources.hpp"
+#include "io/files.hpp"
+#include "io/formats.hpp"
+
+namespace apsp::sink {
+namespace {
+
+// Text rows formatted as one piece; a larger block is split into pieces
+// formatted in parallel.
+constexpr std::int64_t kTextPieceRows = 16;
+
+const char* npy_descr(Element e) {
+  switch (e) {
+    case Element::int32: return "<i4";
+    case Element::float32: return "<f4";
+    case Element::float64: return "<f8";
+  }
+  return "?";
+}
+
+}  // namespace
+
+MatrixFileWriter::MatrixFileWriter(std::string path, io::Format format, std::optional<std::int32_t> shown_as_inf,
+                                   std::string what)
+    : path_(std::move(path)),
+      format_(format == io::Format::automatic ? io::format_from_path(path_) : format),
+      shown_as_inf_(shown_as_inf),
+      what_(std::move(what)) {
+  if (format_ == io::Format::dimacs || format_ == io::Format::matrix_market) io::detail::not_a_matrix_format(format_, path_);
+}
+
+MatrixFileWriter::~MatrixFileWriter() = default;
+
+bool MatrixFileWriter::text() const {
+  return format_ == io::Format::edge_list || format_ == io::Format::text_matrix;
+}
+
+void MatrixFileWriter::begin(std::int64_t n, Element element) {
+  n_ = n;
+  element_bytes_ = element_bytes(element);
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  std::string header;
+  std::uint64_t needed = 0;
+  if (text()) {
+    io::detail::refuse_large_text(path_, n);
+    if (element != Element::int32)
+      throw UsageError("cannot write " + path_ + " as text: the text formats hold int32 values, not " +
+                       apsp::to_string(element) + "; use .npy");
+    needed = 2 * cells;  // at least one digit and a separator per value
+  } else {
+    if (format_ == io::Format::npy) header = io::detail::npy_header(n, npy_descr(element));
+    needed = header.size() + cells * element_bytes_;
+  }
+  const std::string sized = "the " + std::to_string(n) + " x " + std::to_string(n) + " " + what_ + " in " + path_;
+  resources::require_disk_space(path_, needed, text() ? sized + " (at least)" : sized);
+  file_ = std::make_unique<io::detail::OutputFile>(path_);
+  header_bytes_ = header.size();
+  if (!header.empty()) file_->write_at(0, header.data(), header.size());
+  bytes_written_ = header.size();
+  next_row_ = 0;
+  append_at_ = 0;
+  pending_.clear();
+}
+
+void MatrixFileWriter::put(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data) {
+  if (!file_) throw UsageError("cannot write rows to " + path_ + ": the file was not begun or is already finished");
+  if (rows <= 0) return;
+  if (text())
+    put_text(first_row, rows, stride, data);
+  else
+    put_binary(first_row, rows, stride, data);
+}
+
+void MatrixFileWriter::put_binary(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data) {
+  const auto row_bytes = static_cast<std::uint64_t>(n_) * element_bytes_;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const std::uint64_t offset = header_bytes_ + static_cast<std::uint64_t>(first_row) * row_bytes;
+  if (stride == n_) {
+    file_->write_at(offset, bytes, static_cast<std::size_t>(rows * row_bytes));
+  } else {
+    for (std::int64_t r = 0; r < rows; ++r)
+      file_->write_at(offset + static_cast<std::uint64_t>(r) * row_bytes, bytes + r * stride * element_bytes_,
+                      static_cast<std::size_t>(row_bytes));
+  }
+  bytes_written_ += static_cast<std::uint64_t>(rows) * row_bytes;
+}
+
+void MatrixFileWriter::put_text(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data) {
+  const auto* cells = static_cast<const std::int32_t*>(data);
+  const std::int64_t pieces = (rows + kTextPieceRows - 1) / kTextPieceRows;
+  std::vector<std::string> texts(static_cast<std::size_t>(pieces));
+  // Inside a parallel region (a producer's worker thread) the blocks of the
+  // other threads are what runs in parallel.
+#pragma omp parallel for schedule(dynamic) if (pieces > 1 && !omp_in_parallel())
+  for (std::int64_t piece = 0; piece < pieces; ++piece) {
+    const std::int64_t first = piece * kTextPieceRows, count = std::min(kTextPieceRows, rows - first);
+    std::string& text = texts[static_cast<std::size_t>(piece)];
+    text.reserve(static_cast<std::size_t>(count * n_ * 4));
+    io::detail::append_text_rows(text, cells + first * stride, count, n_, stride, shown_as_inf_);
+  }
+  for (std::int64_t piece = 0; piece < pieces; ++piece) {
+    const std::int64_t first = piece * kTextPieceRows;
+    write_in_order(first_row + first, std::min(kTextPieceRows, rows - first),
+                   std::move(texts[static_cast<std::size_t>(piece)]));
+  }
+}
+
+void MatrixFileWriter::write_in_order(std::int64_t first_row, std::int64_t rows, std::string text) {
+  std::lock_guard<std::mutex> lock(order_mutex_);
+  pending_.emplace(first_row, Pending{rows, std::move(text)});
+  // One writer at a time appends whatever is next; the others only format.
+  for (auto next = pending_.begin(); next != pending_.end() && next->first == next_row_; next = pending_.begin()) {
+    file_->write_at(append_at_, next->second.text.data(), next->second.text.size());
+    append_at_ += next->second.text.size();
+    bytes_written_ += next->second.text.size();
+    next_row_ += next->second.rows;
+    pending_.erase(next);
+  }
+}
+
+void MatrixFileWriter::commit() {
+  if (!file_) throw UsageError("cannot finish " + path_ + ": the file was not begun or is already finished");
+  if (text() && (next_row_ != n_ || !pending_.empty()))
+    throw Error("cannot finish " + path_ + ": rows from " + std::to_string(next_row_) + " on were never written");
+  file_->close();
+  file_.reset();
+}
+
+void MatrixFileWriter::discard() noexcept {
+  if (file_) file_->discard();
+  file_.reset();
+}
+
+}  // namespace apsp::sink

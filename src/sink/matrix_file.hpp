@@ -1,0 +1,77 @@
+// Private to the sinks: one plane of an n x n matrix written to one file in a
+// matrix format. The file sink holds one per plane; io::write_matrix uses one
+// for a matrix already in memory.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "apsp/io.hpp"
+#include "apsp/sink.hpp"
+
+namespace apsp::io::detail {
+class OutputFile;
+}
+
+namespace apsp::sink {
+
+class MatrixFileWriter {
+ public:
+  // `format` automatic = from the path's extension. In the text formats,
+  // cells equal to shown_as_inf print "INF" (kInf for distances, nothing for
+  // predecessors). `what` names the matrix in messages ("distance matrix").
+  // Throws UsageError for a format that holds no matrices.
+  MatrixFileWriter(std::string path, io::Format format, std::optional<std::int32_t> shown_as_inf, std::string what);
+  ~MatrixFileWriter();
+
+  // Checks the format's limits for an n x n matrix of `element` (text: at
+  // most 4096 vertices, int32) and the disk space it needs, then opens the
+  // temporary file and writes the .npy header. Throws UsageError or
+  // ResourceError naming the sizes before anything is created.
+  void begin(std::int64_t n, Element element);
+  // Rows [first_row, first_row + rows), row r at data + r * stride elements.
+  // Thread-safe; blocks may come in any order. Binary formats write them at
+  // their offset; text formats format them here (blocks of more than a few
+  // rows over several threads) and write them in row order.
+  void put(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
+  // Every row must have been put (the caller's ledger checks that).
+  void commit();
+  void discard() noexcept;
+
+  std::uint64_t bytes_written() const { return bytes_written_.load(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  bool text() const;
+  void put_binary(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
+  void put_text(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
+  // Appends formatted rows once every row before them is written.
+  void write_in_order(std::int64_t first_row, std::int64_t rows, std::string text);
+
+  std::string path_;
+  io::Format format_;
+  std::optional<std::int32_t> shown_as_inf_;
+  std::string what_;
+  std::int64_t n_ = 0;
+  std::size_t element_bytes_ = 4;
+  std::uint64_t header_bytes_ = 0;
+  std::unique_ptr<io::detail::OutputFile> file_;
+  std::atomic<std::uint64_t> bytes_written_{0};
+
+  // Text: formatted blocks waiting for the rows before them.
+  struct Pending {
+    std::int64_t rows;
+    std::string text;
+  };
+  std::mutex order_mutex_;
+  std::int64_t next_row_ = 0;
+  std::uint64_t append_at_ = 0;
+  std::map<std::int64_t, Pending> pending_;
+};
+
+}  // namespace apsp::sink

@@ -1,0 +1,87 @@
+#include "sink/rows.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "apsp/error.hpp"
+
+namespace apsp {
+
+std::size_t element_bytes(Element e) {
+  switch (e) {
+    case Element::int32: return 4;
+    case Element::float32: return 4;
+    case Element::float64: return 8;
+  }
+  return 0;
+}
+
+const char* to_string(Element e) {
+  switch (e) {
+    case Element::int32: return "int32";
+    case Element::float32: return "float32";
+    case Element::float64: return "float64";
+  }
+  return "?";
+}
+
+namespace sink {
+
+const char* to_string(Plane plane) { return plane == Plane::distances ? "distances" : "predecessors"; }
+
+Element element_of(const SinkLayout& layout, Plane plane) {
+  return plane == Plane::distances ? layout.distance_element : Element::int32;
+}
+
+void check_block(const SinkLayout& layout, const RowBlock& b) {
+  const std::string what = std::string("row block of the ") + to_string(b.plane);
+  if (b.plane == Plane::predecessors && !layout.predecessors)
+    throw UsageError(what + ": the sink was not told that predecessors come");
+  if (b.element != element_of(layout, b.plane))
+    throw UsageError(what + " holds " + apsp::to_string(b.element) + ", the sink expects " +
+                     apsp::to_string(element_of(layout, b.plane)));
+  if (b.first_row < 0 || b.rows < 0 || b.first_row > layout.n - b.rows)
+    throw UsageError(what + ": rows [" + std::to_string(b.first_row) + ", " + std::to_string(b.first_row + b.rows) +
+                     ") are outside the " + std::to_string(layout.n) + " rows");
+  if (b.rows > 0 && (b.row_stride < layout.n || b.data == nullptr))
+    throw UsageError(what + ": stride " + std::to_string(b.row_stride) + " for rows of " + std::to_string(layout.n) +
+                     (b.data == nullptr ? " values and no data" : " values"));
+}
+
+RowLedger::RowLedger(const SinkLayout& layout) : layout_(layout) {
+  const auto words = static_cast<std::size_t>(std::max<std::int64_t>(0, layout.n) + 63) / 64;
+  arrived_[0].reset(new std::atomic<std::uint64_t>[words]());
+  if (layout.predecessors) arrived_[1].reset(new std::atomic<std::uint64_t>[words]());
+}
+
+void RowLedger::record(const RowBlock& block) {
+  check_block(layout_, block);
+  const int plane = block.plane == Plane::distances ? 0 : 1;
+  for (std::int64_t r = block.first_row; r < block.first_row + block.rows; ++r) {
+    const std::uint64_t bit = std::uint64_t{1} << (r % 64);
+    if (arrived_[plane][r / 64].fetch_or(bit) & bit)
+      throw UsageError("row " + std::to_string(r) + " of the " + to_string(block.plane) + " arrived twice");
+  }
+  count_[plane] += block.rows;
+}
+
+void RowLedger::require_complete() const {
+  for (const Plane plane : {Plane::distances, Plane::predecessors}) {
+    const int p = plane == Plane::distances ? 0 : 1;
+    if (!arrived_[p] || count_[p].load() == layout_.n) continue;
+    std::int64_t missing = 0;
+    while (missing < layout_.n && (arrived_[p][missing / 64].load() >> (missing % 64) & 1) != 0) ++missing;
+    throw Error("the solver delivered " + std::to_string(count_[p].load()) + " of the " + std::to_string(layout_.n) +
+                " rows of the " + to_string(plane) + " (row " + std::to_string(missing) + " never arrived)");
+  }
+}
+
+std::int64_t staging_rows(std::int64_t n, std::size_t row_bytes, int threads) {
+  constexpr std::int64_t kBlockBytes = std::int64_t{1} << 20, kMaxRows = 64;
+  const std::int64_t by_size = std::max<std::int64_t>(1, kBlockBytes / static_cast<std::int64_t>(std::max<std::size_t>(1, row_bytes)));
+  const std::int64_t by_balance = std::max<std::int64_t>(1, n / (4 * std::max(1, threads)));
+  return std::min({by_size, kMaxRows, by_balance});
+}
+
+}  // namespace sink
+}  // namespace apsp
