@@ -211,11 +211,19 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
       testing::hooks.repaired_rows += static_cast<std::int64_t>(broken_rows.size());
       // The host rebuilds each broken row as a tight-edge tree from that
       // row's distances, fetched again (un-reweighted) from the device.
+      // (A plain copy: the download in progress holds the staging pool.)
       pred_options.patch = [&](std::int64_t first_row, std::int64_t count, std::int32_t* data, std::int64_t stride) {
         core::TightEdgeSearch search(n);
+        const std::vector<std::int64_t>& h = rw.potential;
+        std::vector<dist_t> row(static_cast<std::size_t>(n));
         for (auto it = std::lower_bound(broken_rows.begin(), broken_rows.end(), first_row);
              it != broken_rows.end() && *it < first_row + count; ++it) {
-          const std::vector<dist_t> row = download_distance_row(rows, potentials, *it, stream.get());
+          APSP_CUDA_CHECK(cudaMemcpy(row.data(), problem.dist + *it * n_pad, static_cast<std::size_t>(n) * sizeof(dist_t),
+                                     cudaMemcpyDeviceToHost));
+          // The distances' download already proved every entry fits int32.
+          if (!h.empty())
+            for (std::int64_t j = 0; j < n; ++j)
+              if (row[j] != kInf) row[j] = static_cast<dist_t>(std::int64_t{row[j]} - h[*it] + h[j]);
           core::tight_predecessor_row(*csr, row.data(), static_cast<vertex_t>(*it), data + (*it - first_row) * stride,
                                       search);
         }
