@@ -123,10 +123,13 @@ void run_solve(const SolveArgs& a) {
   ProgressBar bar;
   std::unique_ptr<ProgressSink> written;
   if (files) written = std::make_unique<ProgressSink>(*files, bar);
-  opts.progress = [&](double fraction) {
-    bar.draw("solving", fraction);
-    if (fraction >= 1.0 && written) written->writing_started();
-  };
+  // Only a drawn bar listens: a listener makes the GPU solver wait for each
+  // round to report it (7% of fw's compute at n = 32768 on the H100).
+  if (bar.enabled())
+    opts.progress = [&](double fraction) {
+      bar.draw("solving", fraction);
+      if (fraction >= 1.0 && written) written->writing_started();
+    };
 
   SolveSummary result;
   // A GPU solve checks its result on the device before the download
