@@ -37,8 +37,15 @@ struct DeviceCsr {
 //    i->j, else -1; algorithms set pred[i][j] = pred[k][j] on improvement.
 // An algorithm leaves min(distance, kInf) in every entry (range_rule.hpp);
 // the dispatcher certifies the range afterwards.
+// Where the production solver leaves a certified int16 result for the
+// download (device_rows.hpp; owned by the dispatcher).
+struct Int16Result;
+
 struct GpuProblem {
   dist_t* dist = nullptr;
+  // When set, an int16 run that certifies leaves its result here and
+  // GpuProblem::dist untouched; when null it widens into dist.
+  Int16Result* int16_result = nullptr;
   vertex_t* pred = nullptr;
   std::int64_t n = 0;
   std::int64_t n_pad = 0;

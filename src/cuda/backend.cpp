@@ -21,6 +21,7 @@
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
+#include "cuda/device_rows.hpp"
 #include "cuda/download.hpp"
 #include "cuda/staging.hpp"
 #include "cuda/gpu_verify.hpp"
@@ -164,6 +165,8 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   problem.block = opts.block;
   problem.precision = opts.precision;
   problem.progress = meter.whole();
+  Int16Result int16_result;
+  problem.int16_result = &int16_result;
   if (opts.precision == Precision::automatic) {
     stage_start = std::chrono::steady_clock::now();
     problem.distance_estimate = estimate_largest_distance(instance.reweighted().edges, n, problem.max_weight);
@@ -193,8 +196,9 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   stage_start = std::chrono::steady_clock::now();
   const Reweighted& rw = instance.reweighted();
   const std::int64_t n_pad = problem.n_pad;
+  const bool narrow = int16_result.cells.get() != nullptr;  // certified by the int16 attempt itself
   const RangeView<dist_t> result{problem.dist, n, n_pad, 0, kInf};
-  if (!instance.certificate().holds(result)) {
+  if (!narrow && !instance.certificate().holds(result)) {
     // Without potentials the GPU's distances are the true ones: the output
     // cannot hold them either. With them, the CPU's int64 may.
     const std::string what = "a shortest-path distance" + std::string(rw.potential.empty() ? "" : " of the Johnson-reweighted graph") +
@@ -208,7 +212,8 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
 
   stage_start = std::chrono::steady_clock::now();
   const DevicePotentials potentials(rw.potential, stream.get());
-  const DeviceRows rows = DeviceRows::of_int32(problem.dist, n, n_pad);
+  const DeviceRows rows = narrow ? DeviceRows::of_int16(int16_result.cells.get(), n, int16_result.ld, int16_result.infinity)
+                                 : DeviceRows::of_int32(problem.dist, n, n_pad);
   if (opts.verify) {
     // The O(n * m) certificate on the device-resident, still reweighted
     // result, before anything crosses the link.

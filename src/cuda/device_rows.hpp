@@ -62,4 +62,13 @@ class DevicePotentials {
   DeviceBuffer<std::int64_t> device_;
 };
 
+// Where the production solver leaves a certified int16 result for the
+// download to fetch as int16 (half the bytes over the link) instead of
+// widening it into GpuProblem::dist (algorithm.hpp).
+struct Int16Result {
+  DeviceBuffer<std::int16_t> cells;  // n valid columns per row, leading dimension ld; kInf16 and above = unreachable
+  std::int64_t ld = 0;
+  std::int32_t infinity = 0;  // the int16 infinity the solver used
+};
+
 }  // namespace apsp::cuda

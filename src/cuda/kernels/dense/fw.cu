@@ -29,6 +29,7 @@
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
+#include "cuda/device_rows.hpp"
 #include "cuda/family.hpp"
 #include "cuda/kernels/dense/close_diagonal.cuh"
 #include "cuda/kernels/dense/int16_conversion.cuh"
@@ -160,6 +161,12 @@ bool try_int16(const GpuProblem& p, Phase3 phase3) {
   run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p, phase3);
   const RangeView<std::int16_t> view{narrow.get(), p.n, n_pad16, 0, kernels::kInf16};
   if (testing::hooks.fail_int16_certificate || !p.certificate->holds(view)) return false;
+  if (p.int16_result != nullptr) {
+    p.int16_result->cells = std::move(narrow);
+    p.int16_result->ld = n_pad16;
+    p.int16_result->infinity = kernels::kInf16;
+    return true;
+  }
   kernels::widen_from_int16<<<grid_for(p.n_pad * p.n_pad, kThreads), kThreads, 0, p.stream>>>(narrow.get(), n_pad16,
                                                                                               p.dist, p.n_pad);
   APSP_CUDA_CHECK_LAUNCH("widen_from_int16");
