@@ -11,6 +11,7 @@
 
 #include "apsp/matrix.hpp"
 #include "apsp/sink.hpp"
+#include "core/ceil_div.hpp"
 #include "cpu/backend.hpp"
 #include "sink/rows.hpp"
 
@@ -53,13 +54,16 @@ inline std::uint64_t staging_bytes_per_thread(const Job& job) {
 // 1 MiB per thread, whatever n. Exceptions from any thread stop the others
 // and are rethrown here. With report_progress, the fraction of rows done is
 // reported from the calling thread (now and then by OpenMP thread 0, and 1 at
-// the end).
+// the end). With first_row / row_count, only rows [first_row, first_row +
+// row_count) are produced (row_count < 0: through the last row).
 template <class MakeWorker, class Fill>
-void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report_progress) {
+void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report_progress, std::int64_t first_row = 0,
+                  std::int64_t row_count = -1) {
   const std::int64_t n = job.graph.n;
+  const std::int64_t end_row = row_count < 0 ? n : std::min(n, first_row + row_count);
   const RowTargets targets(job);
   const std::int64_t block = block_rows(job);
-  const std::int64_t blocks = n > 0 ? (n + block - 1) / block : 0;
+  const std::int64_t blocks = end_row > first_row ? ceil_div(end_row - first_row, block) : 0;
   FirstError errors;
   std::atomic<std::int64_t> finished{0};
   const std::int64_t report_every = n / 100 + 1;
@@ -80,7 +84,7 @@ void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report
     for (std::int64_t b = 0; b < blocks; ++b) {
       if (errors.stopped()) continue;
       errors.run([&] {
-        const std::int64_t first = b * block, rows = std::min(block, n - first);
+        const std::int64_t first = first_row + b * block, rows = std::min(block, end_row - first);
         dist_t* dist = targets.in_sink() ? targets.dist + first * n : staged_dist.data();
         vertex_t* pred = !job.predecessors ? nullptr : targets.in_sink() ? targets.pred + first * n : staged_pred.data();
         fill(*worker, first, rows, dist, pred);
@@ -89,7 +93,7 @@ void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report
         const std::int64_t done = finished += rows;
         if (report_progress && omp_get_thread_num() == 0 && done >= next_report) {
           next_report = done + report_every;
-          job.report(static_cast<double>(done) / static_cast<double>(n));
+          job.report(static_cast<double>(done) / static_cast<double>(end_row - first_row));
         }
       });
     }

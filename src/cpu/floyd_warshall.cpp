@@ -288,8 +288,10 @@ class WorkMatrix {
 // With `repair_edges` (the graph's CSR), each predecessor row whose chains
 // loop (ties on zero-weight cycles in a blocked schedule) is rebuilt as a
 // tight-edge tree before it goes to the sink.
+// Rows [first_row, first_row + row_count) only, with row_count >= 0.
 template <class D, class Offset>
-void store(const Job& job, const D* d, const vertex_t* p, Offset at, const Csr* repair_edges) {
+void store(const Job& job, const D* d, const vertex_t* p, Offset at, const Csr* repair_edges,
+           std::int64_t first_row = 0, std::int64_t row_count = -1) {
   const std::int64_t n = job.graph.n;
   constexpr D unreachable_above = infinity<D>() / 2;
   deliver_rows(
@@ -313,7 +315,7 @@ void store(const Job& job, const D* d, const vertex_t* p, Offset at, const Csr* 
           for (std::int64_t r = 0; r < rows; ++r)
             repair.row(*repair_edges, dist + r * n, static_cast<vertex_t>(first + r), pred + r * n);
       },
-      /*report_progress=*/false);
+      /*report_progress=*/false, first_row, row_count);
 }
 
 // Bytes of the result rows a solve hands to the sink, for the store stage's rate.
@@ -456,7 +458,19 @@ void fw_blocked_typed(const Job& job) {
   clock.lap("compute");
   job.precision = std::is_same<D, std::int32_t>::value ? Precision::int32 : Precision::int64;
   const Csr repair_edges = kPred ? to_csr(job.graph) : Csr{};
-  store<D>(job, dist.data(), kPred ? pred.data() : nullptr, at, kPred ? &repair_edges : nullptr);
+  // Stored in groups of whole tile rows, about kStoreGroupBytes of output
+  // each, every group's working pages handed back before the next: the peak
+  // is the result plus the working matrices that are left, never both whole.
+  constexpr std::int64_t kStoreGroupBytes = std::int64_t{4} << 20;
+  const std::int64_t tile_rows_per_group =
+      std::max<std::int64_t>(1, kStoreGroupBytes / (kTile * std::max<std::int64_t>(n, 1) * std::int64_t{sizeof(dist_t)}));
+  for (std::int64_t r = 0; r < tiles; r += tile_rows_per_group) {
+    const std::int64_t first_row = r * kTile, rows = std::min(tile_rows_per_group * kTile, n - first_row);
+    if (rows > 0)
+      store<D>(job, dist.data(), kPred ? pred.data() : nullptr, at, kPred ? &repair_edges : nullptr, first_row, rows);
+    dist.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
+    pred.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
+  }
   clock.lap("store", result_bytes(job));
 }
 
