@@ -22,20 +22,10 @@
 
 #include "apsp/error.hpp"
 #include "cpu/backend.hpp"
+#include "cpu/fw_tiles.hpp"
 
 namespace apsp::cpu::detail {
 namespace {
-
-constexpr std::int64_t kTile = 64;
-
-// kTile x kTile blocks, row-major and contiguous (row i starts at i * kTile). With
-// predecessors, `p` and `h` are the predecessor and hop-count blocks.
-template <class D>
-struct Block {
-  D* d;
-  vertex_t* p;
-  std::int32_t* h;
-};
 
 // c[i][j] = min(c[i][j], a + b[k][j]) for j < len, where a is the (i, k)
 // entry of the left operand, read by the caller. Rows i of c and k of b must
@@ -203,18 +193,6 @@ template <class D, bool kPred, int Bytes, int R, int W>
     }
 }
 
-enum class Step { diagonal, row_panel, column_panel, update };
-
-// One tile step of a round: `target` is updated; `left` and `right` are the
-// finished tiles it is relaxed through (the diagonal tile for the panels).
-template <class D>
-struct StepArgs {
-  Step step;
-  Block<D> target, left, right;
-};
-
-// Returns, for the diagonal step, the pivot (within the tile) whose step made
-// a diagonal entry negative, else -1.
 template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline std::int64_t step_body(const StepArgs<D>& s) {
   switch (s.step) {
@@ -398,6 +376,15 @@ void fw_blocked_typed(const Job& job, SolveResult& out) {
 }
 
 }  // namespace
+
+template <class D, bool kPred>
+StepFunction<D> tile_step() {
+  return pick_step<D, kPred>();
+}
+template StepFunction<std::int32_t> tile_step<std::int32_t, false>();
+template StepFunction<std::int32_t> tile_step<std::int32_t, true>();
+template StepFunction<std::int64_t> tile_step<std::int64_t, false>();
+template StepFunction<std::int64_t> tile_step<std::int64_t, true>();
 
 void fw_seq(const Job& job, SolveResult& out) {
   if (job.int32_arithmetic)
