@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,10 +93,18 @@ struct DistributedResult {
 // others with comm.abort().
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink);
 
+// A sink that writes every rank's rows into one raw .bin matrix per plane
+// (n x n int32, row-major), in place, for the ranks of `comm` on a shared
+// file system: a temporary file next to each target, renamed over it when
+// every rank's writes succeeded. Either path may be empty. Stand-in until the
+// file sinks take a communicator (then they replace it).
+std::unique_ptr<Sink> make_distributed_bin_file_sink(Communicator& comm, const std::string& distances_path,
+                                                     const std::string& predecessors_path);
+
 // Marks an error that every rank of a distributed call throws together, so
 // that one of them reports it (the CLI: rank 0) and none has to abort the
-// others. `origin_rank` is the lowest rank where it happened, or -1 when no
-// single rank did (a negative cycle is a verdict of all).
+// others. `origin_rank` is the lowest rank where it happened, or -1 when it
+// happened on every rank (a usage error, a negative cycle: a verdict of all).
 class AgreedFailure {
  public:
   explicit AgreedFailure(int origin_rank) : origin_rank_(origin_rank) {}
@@ -116,9 +125,9 @@ class Agreed final : public E, public AgreedFailure {
 // Runs `step` on every rank of `comm`, then agrees: if it threw on some
 // ranks, every rank throws the error of the lowest such rank as Agreed<E>,
 // E its type (UsageError, InputError, NegativeCycleError, OverflowError,
-// ResourceError, else Error), the message prefixed with "rank R: " when
-// there are several ranks. An Agreed error thrown inside `step` passes
-// through as it is. Collective; for steps that may fail on some ranks only,
+// ResourceError, else Error), the message prefixed with "rank R: " unless
+// every rank failed. An Agreed error thrown inside `step` passes through as
+// it is. Collective; for steps that may fail on some ranks only,
 // such as reading the input.
 void agree(Communicator& comm, const std::function<void()>& step);
 

@@ -65,8 +65,9 @@ void broadcast_text(Communicator& comm, std::string& text, int root) {
   text.assign(bytes.begin(), bytes.end());
 }
 
-[[noreturn]] void throw_agreed(const Failure& f, int origin, int ranks) {
-  const std::string message = ranks > 1 ? "rank " + std::to_string(origin) + ": " + f.message : f.message;
+// `origin` -1: every rank failed, so no rank is named.
+[[noreturn]] void throw_agreed(const Failure& f, int origin) {
+  const std::string message = origin >= 0 ? "rank " + std::to_string(origin) + ": " + f.message : f.message;
   switch (f.kind) {
     case Kind::usage: throw Agreed<UsageError>(origin, message, f.option);
     case Kind::input: throw Agreed<InputError>(origin, message);
@@ -93,13 +94,14 @@ void agree(Communicator& comm, const std::function<void()>& step) {
   }
   const std::int32_t origin = comm.all_reduce(failed ? comm.rank() : INT_MAX, ReduceOp::min);
   if (origin == INT_MAX) return;
+  const bool everywhere = comm.all_reduce(std::int32_t{failed}, ReduceOp::sum) == comm.size();
   std::int64_t header[2] = {static_cast<std::int64_t>(failure.kind), failure.vertex};
   comm.broadcast(header, 2, origin);
   failure.kind = static_cast<Kind>(header[0]);
   failure.vertex = header[1];
   broadcast_text(comm, failure.message, origin);
   broadcast_text(comm, failure.option, origin);
-  throw_agreed(failure, origin, comm.size());
+  throw_agreed(failure, everywhere ? -1 : origin);
 }
 
 }  // namespace apsp

@@ -2,6 +2,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -50,6 +53,38 @@ void require_memory(double bytes, const std::string& what) {
   std::snprintf(text, sizeof text, " needs %.3g GiB, more than this machine's %.3g GiB of memory",
                 bytes / (1u << 30), physical / (1u << 30));
   throw ResourceError(what + text);
+}
+
+int report_error(const std::string& message, ExitCode code, bool print) {
+  if (print) {
+    std::string line = message;
+    for (char& c : line)
+      if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "apsp: %s\n", line.c_str());
+  }
+  return static_cast<int>(code);
+}
+
+int report_current_exception(const std::string& prefix, bool print) {
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    // The library names the parameter; the CLI spells it as its flag.
+    std::string option = e.option();
+    for (char& c : option)
+      if (c == '_') c = '-';
+    return report_error(prefix + (option.empty() ? e.what() : "--" + option + ": " + e.what()), e.exit_code(), print);
+  } catch (const Error& e) {
+    return report_error(prefix + e.what(), e.exit_code(), print);
+  } catch (const std::bad_alloc&) {
+    return report_error(prefix + "out of memory", ExitCode::resource, print);
+  } catch (const std::length_error& e) {
+    return report_error(prefix + "out of memory: " + e.what(), ExitCode::resource, print);
+  } catch (const std::exception& e) {
+    return report_error(prefix + "internal error: " + e.what(), ExitCode::bad_input, print);
+  } catch (...) {
+    return report_error(prefix + "internal error: unknown exception", ExitCode::bad_input, print);
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
