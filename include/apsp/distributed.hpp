@@ -52,6 +52,10 @@ struct DistributedOptions {
   // cpu: fw-blocked's tile kernel on every rank (OpenMP inside the rank).
   Backend backend = Backend::cpu;
   bool predecessors = false;
+  // Each rank checks the rows it delivers as verify() and
+  // verify_predecessors() would (RowVerifier); a violation on any rank is an
+  // agreed Error "verify failed: ..." and nothing is committed.
+  bool verify = false;
   int threads = 0;  // CPU threads per rank; 0 = OpenMP default
   // This rank's fraction of rounds done (0..1], from the calling thread.
   std::function<void(double)> progress;
@@ -75,7 +79,8 @@ struct DistributedResult {
   std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)
   double setup_seconds = 0;      // this rank: checks, agreement, building its tiles
   double rounds_seconds = 0;     // this rank: the rounds
-  double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink
+  double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included
+  double verify_seconds = -1;    // this rank: checking its rows; -1 without verify
 };
 
 // Solves APSP with every rank of `comm`: collective, every rank passes the

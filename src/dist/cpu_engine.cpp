@@ -262,7 +262,7 @@ class CpuEngine final : public TileEngine {
     }
   }
 
-  void deliver(Communicator* process_row, Sink& sink) override {
+  void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
     const std::int64_t T = grid_.tiles;
     // Tile row I in full: tile J is tile J / pc of the part from process column J % pc.
     std::vector<Planes<D, kPred>> parts;
@@ -287,6 +287,7 @@ class CpuEngine final : public TileEngine {
       const std::int64_t first = grid_.global_row(a) * kTile, rows = std::min(kTile, n_ - first);
       if (rows <= 0) continue;  // a tile row of padding only
       to_rows(parts, first, rows, dist_rows.data(), kPred ? pred_rows.data() : nullptr);
+      if (check) check(first, rows, dist_rows.data(), kPred ? pred_rows.data() : nullptr);
       sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n_, dist_rows.data()});
       if (kPred) sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n_, pred_rows.data()});
     }

@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "apsp/comm.hpp"
+#include "apsp/graph.hpp"
 #include "apsp/sink.hpp"
 
 namespace apsp::dist {
@@ -39,6 +41,10 @@ struct TileSelection {
     return part == Part::early ? early : !early;
   }
 };
+
+// Sees each block of output rows (n values each, predecessors null when not
+// asked for) before the sink does: --verify.
+using RowCheck = std::function<void(std::int64_t first_row, std::int64_t rows, const dist_t* d, const vertex_t* pred)>;
 
 class TileEngine {
  public:
@@ -83,9 +89,10 @@ class TileEngine {
   // After the rounds. Throws OverflowError when a finite distance of this
   // rank does not fit the int32 output.
   virtual void check_output_range() = 0;
-  // Hands the rows this rank delivers to `sink` (put only); with several
-  // process columns, gathers each tile row on one rank of `process_row`.
-  virtual void deliver(Communicator* process_row, Sink& sink) = 0;
+  // Hands the rows this rank delivers to `sink` (put only), each block to
+  // `check` first when it is set; with several process columns, gathers each
+  // tile row on one rank of `process_row`.
+  virtual void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) = 0;
 };
 
 }  // namespace apsp::dist

@@ -11,6 +11,7 @@
 
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
+#include "apsp/verify.hpp"
 #include "dist/cpu_engine.hpp"
 #include "dist/schedule.hpp"
 
@@ -136,7 +137,24 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
 
     const auto output_start = std::chrono::steady_clock::now();
     agree(comm, [&] { engine->check_output_range(); });
-    engine->deliver(process_row.get(), sink);
+    std::unique_ptr<RowVerifier> verifier;
+    std::string violation;
+    dist::RowCheck check;
+    if (opts.verify) {
+      verifier = std::make_unique<RowVerifier>(normalized);
+      result.verify_seconds = 0;
+      check = [&](std::int64_t first, std::int64_t rows, const dist_t* d, const vertex_t* pred) {
+        if (!violation.empty()) return;
+        const auto verify_start = std::chrono::steady_clock::now();
+        const VerifyReport report = verifier->check(first, rows, d, pred);
+        if (!report.ok) violation = report.first_violation;
+        result.verify_seconds += seconds_since(verify_start);
+      };
+    }
+    engine->deliver(process_row.get(), sink, check);
+    agree(comm, [&] {
+      if (!violation.empty()) throw Error("verify failed: " + violation);
+    });
     agree(comm, [&] { sink.commit(); });
     result.output_seconds = seconds_since(output_start);
 

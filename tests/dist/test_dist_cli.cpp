@@ -121,7 +121,7 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
       {1, "--distribution rows"},         {2, "--distribution rows"},
       {2, "--distribution 2d"},           {3, "--distribution 2d --grid 1x3 --no-lookahead"},
       {3, ""},                            {4, "--distribution 2d"},
-      {4, "--distribution rows --no-lookahead"}, {6, "--distribution 2d --grid 2x3"},
+      {4, "--distribution rows --no-lookahead"}, {6, "--distribution 2d --grid 2x3 --verify"},
       {6, "--distribution 2d --grid 3x2 --no-lookahead"}, {6, "--distribution rows"},
   };
   for (const Launch& l : launches) {
@@ -134,6 +134,7 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
     for (const char* row : {"  grid ", "  compute ", "  communication ", "  wait ", "min / median / max"})
       EXPECT_NE(r.out.find(row), std::string::npos) << row << r;
     EXPECT_EQ(r.err, "") << r;
+    if (l.options.find("--verify") != std::string::npos) EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
     fs::remove(dir_ / "d.bin");
     fs::remove(dir_ / "p.bin");
   }

@@ -4,6 +4,8 @@
 // the same checks on MPI ranks).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "apsp/comm.hpp"
 #include "apsp/distributed.hpp"
 #include "dist/checks/dist_checks.hpp"
+#include "dist/checks/row_collector.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {
@@ -77,6 +80,43 @@ TEST(DistributedSolverTiles, TileCasesOnSquareAndWideGrids) {
 
 TEST(DistributedSolverErrors, AgreedOnEveryRank) {
   for (int ranks : {1, 3}) on_threads(ranks, test::check_agreed_errors);
+}
+
+// A rank that fails alone in the middle of the rounds (here its progress
+// callback throws, as a device error would) leaves the others waiting in a
+// collective: aborting the group wakes them, every sink is discarded, and
+// the first error is the one that comes out.
+TEST(DistributedSolverErrors, OneRankFailingMidSolveStopsEveryRank) {
+  const test::Case c{"random_n600", test::generated(GraphKind::random, 600, 3000, 1, 50, 17)};
+  for (const test::DistConfig& config : {test::DistConfig{Distribution::rows, 0, 0, true},
+                                         test::DistConfig{Distribution::grid, 2, 2, false}}) {
+    SCOPED_TRACE(config.name());
+    std::atomic<int> discarded{0}, committed{0};
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      on_threads(4, [&](Communicator& comm) {
+        test::RowCollector sink;
+        DistributedOptions o = config.options();
+        if (comm.rank() == 2)
+          o.progress = [](double fraction) {
+            if (fraction >= 0.5) throw ResourceError("rank 2 lost its device");
+          };
+        try {
+          solve_distributed(comm, c.graph, o, sink);
+        } catch (...) {
+          discarded += sink.discards;
+          throw;
+        }
+        committed += sink.commits;
+      });
+      ADD_FAILURE() << "no error came out";
+    } catch (const ResourceError& e) {
+      EXPECT_STREQ(e.what(), "rank 2 lost its device");
+    }
+    EXPECT_EQ(discarded.load(), 4);
+    EXPECT_EQ(committed.load(), 0);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  }
 }
 
 TEST(DistributedSolverErrors, SingleCommunicatorRunsTheDistributedPath) {

@@ -72,6 +72,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
   if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
   opts.threads = s.threads;
   opts.predecessors = !s.predecessors_path.empty();
+  opts.verify = s.verify;
   require_bin(s.output, s.out_format, "output");
   require_bin(s.predecessors_path, "auto", "predecessors");
   return opts;
@@ -115,6 +116,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_time("setup", r.setup_seconds);
   print_time("rounds", r.rounds_seconds);
   print_time("output", r.output_seconds);
+  if (r.verify_seconds >= 0) print_time("verify", r.verify_seconds);
   print_time("total", total_s);
   std::printf("  per rank        min / median / max\n");
   print_spread("compute", r.ranks, &RankTimes::compute);
@@ -128,6 +130,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   }
   if (!s.output.empty()) print_row("output", s.output);
   if (!s.predecessors_path.empty()) print_row("predecessors", s.predecessors_path);
+  if (r.verify_seconds >= 0) std::printf("verify: ok\n");
 }
 
 // Test hook: with APSP_TEST_FAIL_RANK=R in the environment, rank R fails

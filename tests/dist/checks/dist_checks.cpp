@@ -121,6 +121,7 @@ void check_matches_fw_blocked(Communicator& comm, const Case& c, const DistConfi
   RowCollector sink;
   DistributedOptions o = config.options();
   o.predecessors = predecessors;
+  o.verify = true;
   std::vector<double> progress;
   o.progress = [&progress](double f) { progress.push_back(f); };
   DistributedResult r;
@@ -136,6 +137,7 @@ void check_matches_fw_blocked(Communicator& comm, const Case& c, const DistConfi
   EXPECT_EQ(sink.layout.n, n);
   EXPECT_EQ(sink.layout.predecessors, predecessors);
   EXPECT_EQ(r.ranks.size(), static_cast<std::size_t>(comm.size()));
+  EXPECT_GE(r.verify_seconds, 0.0);
   if (config.distribution == Distribution::rows) {
     EXPECT_EQ(r.grid_rows, comm.size());
     EXPECT_EQ(r.grid_cols, 1);

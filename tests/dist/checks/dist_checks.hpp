@@ -25,7 +25,7 @@ struct DistConfig {
 // with look-ahead on and off.
 std::vector<DistConfig> configs_for(int ranks);
 
-// Solves `c` on `comm` and checks that every row arrives at exactly one rank
+// Solves `c` on `comm` (with verify) and checks that every row arrives at exactly one rank
 // and equals the single-process fw-blocked row (distances, and predecessors
 // when asked), that the sinks saw begin and commit once, and that the result
 // has finite and unreachable entries.
