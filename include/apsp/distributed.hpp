@@ -50,7 +50,11 @@ struct DistributedOptions {
   int grid_cols = 0;
   bool lookahead = true;
   // cpu: fw-blocked's tile kernel on every rank (OpenMP inside the rank).
+  // cuda: the production GPU kernels on one device per rank (int32, Johnson
+  // potentials computed by every rank; no predecessors yet). automatic = cpu.
   Backend backend = Backend::cpu;
+  // backend cuda: this rank's device; -1 = the communicator's (comm.device()), else 0.
+  int device = -1;
   bool predecessors = false;
   // Each rank checks the rows it delivers as verify() and
   // verify_predecessors() would (RowVerifier); a violation on any rank is an
@@ -73,7 +77,7 @@ struct DistributedResult {
   int grid_rows = 1;
   int grid_cols = 1;
   std::int64_t tile = 0;   // b
-  std::string algorithm;   // "fw-blocked" on the CPU
+  std::string algorithm;   // "fw-blocked" on the CPU, "fw" on GPUs
   Backend backend = Backend::cpu;
   Precision precision = Precision::int32;
   std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)

@@ -9,6 +9,7 @@
 // the other ranks; without, everything runs here, panel steps in parallel
 // too. Either way only one OpenMP team is busy at a time.
 #include "dist/cpu_engine.hpp"
+#include "dist/output.hpp"
 
 #include <omp.h>
 
@@ -263,34 +264,21 @@ class CpuEngine final : public TileEngine {
   }
 
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
-    const std::int64_t T = grid_.tiles;
-    // Tile row I in full: tile J is tile J / pc of the part from process column J % pc.
-    std::vector<Planes<D, kPred>> parts;
-    for (int c = 0; c < grid_.cols; ++c) parts.emplace_back(ProcessGrid::count(T, grid_.cols, c));
-    std::vector<dist_t> dist_rows(static_cast<std::size_t>(kTile * n_));
-    std::vector<vertex_t> pred_rows(kPred ? dist_rows.size() : 0);
-    for (std::int64_t a = 0; a < rows_; ++a) {
-      const int gatherer = static_cast<int>(a % grid_.cols);
-      if (gatherer != grid_.col) {
-        send_part(*process_row, a, gatherer);
-        continue;
-      }
-      for (int c = 0; c < grid_.cols; ++c) {
-        Planes<D, kPred>& part = parts[static_cast<std::size_t>(c)];
-        if (c == grid_.col) {
-          copy_cells(part, 0, own_, local_index(a, 0), cols_);
-          continue;
+    // This rank's part of tile row a, tiles side by side, row-major.
+    auto fill = [&](std::int64_t a, D* d, vertex_t* p) {
+      const std::int64_t width = cols_ * kTile;
+      for (std::int64_t b = 0; b < cols_; ++b) {
+        const Block<D> t = own(a, b);
+        for (std::int64_t x = 0; x < kTile; ++x) {
+          std::memcpy(d + x * width + b * kTile, t.d + x * kTile, sizeof(D) * kTile);
+          if (p) std::memcpy(p + x * width + b * kTile, t.p + x * kTile, sizeof(vertex_t) * kTile);
         }
-        for (const Message& m : part.message(0, ProcessGrid::count(T, grid_.cols, c)))
-          process_row->receive(m.data, m.count, m.type, c);
       }
-      const std::int64_t first = grid_.global_row(a) * kTile, rows = std::min(kTile, n_ - first);
-      if (rows <= 0) continue;  // a tile row of padding only
-      to_rows(parts, first, rows, dist_rows.data(), kPred ? pred_rows.data() : nullptr);
-      if (check) check(first, rows, dist_rows.data(), kPred ? pred_rows.data() : nullptr);
-      sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n_, dist_rows.data()});
-      if (kPred) sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n_, pred_rows.data()});
-    }
+    };
+    deliver_rows<D>(grid_, n_, kTile, kPred, process_row, fill,
+                    [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, dist_t* dist,
+                        vertex_t* pred) { to_rows(parts, first, rows, dist, pred); },
+                    sink, check);
   }
 
  private:
@@ -328,11 +316,6 @@ class CpuEngine final : public TileEngine {
     }
   }
 
-  static void copy_cells(Planes<D, kPred>& to, std::int64_t to_tile, Planes<D, kPred>& from, std::int64_t from_tile,
-                         std::int64_t tiles) {
-    for (std::int64_t t = 0; t < tiles; ++t) copy_tile(to.tile(to_tile + t), from.tile(from_tile + t));
-  }
-
   // Tile (I, J) before round 0: the diagonal 0, no edge unreachable; with
   // predecessors, fw-blocked's start (predecessor i, one hop; none on the
   // diagonal). Padding vertices stay isolated.
@@ -360,27 +343,25 @@ class CpuEngine final : public TileEngine {
     }
   }
 
-  void send_part(Communicator& process_row, std::int64_t a, int gatherer) {
-    for (const Message& m : own_.message(local_index(a, 0), cols_)) process_row.send(m.data, m.count, m.type, gatherer);
-  }
-
   // Rows [first, first + rows) of the int32 output from the gathered tile
   // row: values above infinity / 2 are unreachable, as in fw-blocked.
-  void to_rows(std::vector<Planes<D, kPred>>& parts, std::int64_t first, std::int64_t rows, dist_t* dist,
-               vertex_t* pred) {
+  void to_rows(const TileRowParts<D>& parts, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
     constexpr D unreachable_above = cpu::detail::infinity<D>() / 2;
     const std::int64_t T = grid_.tiles;
+    const int pc = grid_.cols;
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::int64_t x = 0; x < rows; ++x) {
       const std::int64_t i = first + x;
       for (std::int64_t J = 0; J < T; ++J) {
-        const Block<D> t = parts[static_cast<std::size_t>(J % grid_.cols)].tile(J / grid_.cols);
+        const std::size_t c = static_cast<std::size_t>(J % pc);
+        const std::int64_t width = static_cast<std::int64_t>(parts.d[c].size()) / kTile;
+        const std::int64_t at = x * width + (J / pc) * kTile;
         for (std::int64_t y = 0; y < kTile && J * kTile + y < n_; ++y) {
           const std::int64_t j = J * kTile + y;
-          const D v = t.d[x * kTile + y];
+          const D v = parts.d[c][static_cast<std::size_t>(at + y)];
           const bool reachable = v <= unreachable_above;
           dist[x * n_ + j] = reachable ? static_cast<dist_t>(v) : kInf;
-          if (kPred) pred[x * n_ + j] = reachable && i != j ? t.p[x * kTile + y] : -1;
+          if (pred) pred[x * n_ + j] = reachable && i != j ? parts.p[c][static_cast<std::size_t>(at + y)] : -1;
         }
       }
     }

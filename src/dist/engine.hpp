@@ -72,6 +72,12 @@ class TileEngine {
   virtual void update_column_panel(std::int64_t k, int slot) = 0;
   // This process row's part of tile column k, in the slot.
   virtual Messages column_panel_message(std::int64_t k, int slot) = 0;
+  // Every panel of round k is in `slot` (the last broadcast has returned):
+  // an engine may prepare its operands for the updates here.
+  virtual void panels_ready(std::int64_t k, int slot) {
+    (void)k;
+    (void)slot;
+  }
 
   // Round k's update of the selected tiles through the panels in `slot`:
   // start_update returns at once and the work runs in the background (a

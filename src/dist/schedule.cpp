@@ -68,6 +68,7 @@ struct PanelPhase {
     broadcast_all(comms.process_column, engine.row_panel_message(k, slot), grid.owner_row(k), engine);
     if (pivot_col) engine.update_column_panel(k, slot);
     broadcast_all(comms.process_row, engine.column_panel_message(k, slot), grid.owner_col(k), engine);
+    engine.panels_ready(k, slot);
   }
 };
 

@@ -13,6 +13,7 @@
 #include "apsp/error.hpp"
 #include "apsp/verify.hpp"
 #include "dist/cpu_engine.hpp"
+#include "dist/gpu_engine.hpp"
 #include "dist/schedule.hpp"
 
 namespace apsp {
@@ -90,13 +91,13 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     Graph normalized;
     WeightStats stats;
     dist::ProcessGrid grid;
-    const std::int64_t tile = dist::cpu_tile();
+    const bool on_gpu = opts.backend == Backend::cuda;
+    const std::int64_t tile = on_gpu ? dist::gpu_tile() : dist::cpu_tile();
     agree(comm, [&] {
-      if (opts.backend != Backend::cpu)
-        throw UsageError(std::string("the distributed solver runs on the cpu backend; ") + to_string(opts.backend) +
-                             " is not available to it in this build",
-                         "backend");
       if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads), "threads");
+      if (on_gpu && opts.predecessors)
+        throw UsageError("the distributed GPU solver does not track predecessors yet; use the cpu backend",
+                         "predecessors");
       normalized = normalize(g);
       stats = weight_stats(normalized);
       grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
@@ -106,20 +107,27 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     result.grid_rows = grid.rows;
     result.grid_cols = grid.cols;
     result.tile = tile;
-    result.algorithm = "fw-blocked";
-    result.backend = Backend::cpu;
+    result.algorithm = on_gpu ? "fw" : "fw-blocked";
+    result.backend = on_gpu ? Backend::cuda : Backend::cpu;
     result.precision = Precision::int32;
 
     std::unique_ptr<Communicator> process_row = grid.cols > 1 ? comm.split(grid.row, grid.col) : nullptr;
     std::unique_ptr<Communicator> process_column = grid.rows > 1 ? comm.split(grid.col, grid.row) : nullptr;
     std::unique_ptr<dist::TileEngine> engine;
     agree(comm, [&] {
-      dist::CpuEngineOptions engine_options;
-      engine_options.int32_arithmetic = fits_int32_arithmetic(normalized, stats);
-      engine_options.predecessors = opts.predecessors;
-      engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
-      engine_options.lookahead = opts.lookahead;
-      engine = dist::make_cpu_engine(normalized, grid, engine_options);
+      if (on_gpu) {
+        dist::GpuEngineOptions engine_options;
+        engine_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
+        engine_options.lookahead = opts.lookahead;
+        engine = dist::make_gpu_engine(normalized, grid, engine_options);
+      } else {
+        dist::CpuEngineOptions engine_options;
+        engine_options.int32_arithmetic = fits_int32_arithmetic(normalized, stats);
+        engine_options.predecessors = opts.predecessors;
+        engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+        engine_options.lookahead = opts.lookahead;
+        engine = dist::make_cpu_engine(normalized, grid, engine_options);
+      }
       sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
     });
     result.setup_seconds = seconds_since(start);
@@ -127,7 +135,9 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     const auto rounds_start = std::chrono::steady_clock::now();
     dist::RoundOptions round_options;
     round_options.lookahead = opts.lookahead;
-    round_options.check_negative_cycles = stats.has_negative();
+    // The GPU engine works on Johnson-reweighted, non-negative weights: its
+    // potentials already refused any negative cycle.
+    round_options.check_negative_cycles = stats.has_negative() && !on_gpu;
     round_options.tile = tile;
     round_options.padded_order = grid.tiles * tile;
     round_options.progress = &opts.progress;

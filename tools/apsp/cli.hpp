@@ -61,9 +61,11 @@ struct DistributedArgs {
   std::string distribution;  // rows or 2d; empty = not asked
   std::string grid;          // RxC for 2d
   bool no_lookahead = false;
+  std::string devices;       // GPUs: one process over them, or the ranks of a node in turn
+  std::string comm = "auto";  // under mpirun: auto, mpi or nccl
 };
 void add_distributed_options(CLI::App& cmd, DistributedArgs& args);
-// True under an MPI launcher or with --distribution: `solve` then runs
+// True under an MPI launcher, with --distribution or --devices: `solve` then runs
 // run_distributed_solve instead of the single-process solver.
 bool runs_distributed(const DistributedArgs& args);
 struct DistributedSolve {

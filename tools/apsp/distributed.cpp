@@ -11,12 +11,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "apsp/comm.hpp"
+#include "apsp/cuda.hpp"
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
@@ -64,7 +66,8 @@ DistributedOptions options_of(const DistributedSolve& s) {
   }
   opts.lookahead = !s.distributed.no_lookahead;
   opts.backend = parse_backend(s.backend);
-  if (opts.backend == Backend::automatic) opts.backend = Backend::cpu;
+  if (opts.backend == Backend::automatic)
+    opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
   if (s.algorithm != "auto" && s.algorithm != "fw-blocked")
     throw UsageError("the distributed solver runs blocked Floyd-Warshall (auto or fw-blocked), not '" + s.algorithm + "'");
   if (parse_precision(s.precision) == Precision::int16)
@@ -145,6 +148,91 @@ void inject_failure(const Communicator& comm, DistributedOptions& opts) {
   };
 }
 
+// "0,1,3": device ordinals.
+std::vector<int> parse_devices(const std::string& text) {
+  static const std::regex list("[0-9]{1,4}(,[0-9]{1,4})*");
+  if (!std::regex_match(text, list)) throw UsageError("'" + text + "' is not a list of device numbers (e.g. 0,1)", "devices");
+  std::vector<int> out;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    out.push_back(std::stoi(text.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return out;
+}
+
+// An integer from the first of these environment variables that is set, else `otherwise`.
+int from_environment(std::initializer_list<const char*> names, int otherwise) {
+  for (const char* name : names) {
+    const char* value = std::getenv(name);
+    if (value && *value) return std::atoi(value);
+  }
+  return otherwise;
+}
+
+// Ranks on this node and this rank's place among them, as the launcher says.
+int local_rank() { return from_environment({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
+int local_size() { return from_environment({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}, 1); }
+
+bool on_gpu(const DistributedSolve& s) {
+  return s.backend == "cuda" || s.backend == "gpu" || (s.backend == "auto" && !s.distributed.devices.empty());
+}
+
+// The GPU of this rank (backend cuda): the node's ranks take the listed
+// devices (or all of the node's) in turn. -1 on the CPU.
+int rank_device(const DistributedSolve& s) {
+  if (!on_gpu(s)) return -1;
+  std::vector<int> devices = s.distributed.devices.empty() ? std::vector<int>{} : parse_devices(s.distributed.devices);
+  if (devices.empty())
+    for (const auto& d : cuda::devices()) devices.push_back(d.ordinal);
+  if (devices.empty()) throw ResourceError("the distributed GPU solver found no CUDA device");
+  return devices[static_cast<std::size_t>(local_rank()) % devices.size()];
+}
+
+// The communicator of an MPI launch: mpi, or nccl for one GPU per rank
+// (auto picks nccl when the build has it and the node's ranks have a GPU
+// each). Without a launcher: one rank.
+std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int device) {
+  const std::string& kind = s.distributed.comm;
+  if (kind != "auto" && kind != "mpi" && kind != "nccl")
+    throw UsageError("unknown communicator '" + kind + "' (expected auto, mpi or nccl)", "comm");
+  if (!launched_by_mpi()) {
+    if (kind != "auto") throw UsageError("--comm " + kind + " needs an MPI launch (mpirun)", "comm");
+    return make_single_communicator(device);
+  }
+  const bool own_gpu = device >= 0 && local_size() <= static_cast<int>(cuda::devices().size());
+  if (kind == "nccl" || (kind == "auto" && own_gpu && comm_support().nccl)) return make_nccl_communicator(device);
+  return make_mpi_communicator(device);
+}
+
+std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
+  if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<DiscardRows>();
+  return make_distributed_bin_file_sink(comm, s.output, s.predecessors_path);
+}
+
+// --devices without mpirun: one rank per GPU, each a thread of this process
+// over a local communicator group (NCCL between distinct GPUs).
+void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::time_point start) {
+  const std::vector<int> devices = parse_devices(s.distributed.devices);
+  DistributedOptions opts = options_of(s);
+  if (opts.backend != Backend::cuda) throw UsageError("--devices runs the GPU solver; drop --backend cpu", "devices");
+  const std::vector<std::unique_ptr<Communicator>> group =
+      make_local_communicators(static_cast<int>(devices.size()), devices);
+  const double startup_s = seconds_since(start);
+  const auto read_start = std::chrono::steady_clock::now();
+  const LoadedGraph loaded = load_graph(s.input);
+  const double read_s = seconds_since(read_start);
+  std::vector<DistributedResult> results(group.size());
+  run_on_threads(group, [&](Communicator& comm) {
+    DistributedOptions mine = opts;
+    mine.device = comm.device();
+    const std::unique_ptr<Sink> sink = make_sink(comm, s);
+    results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
+  });
+  print_summary(s, *group.front(), loaded, results.front(), s.threads > 0 ? s.threads : omp_get_max_threads(),
+                startup_s, read_s, seconds_since(start));
+}
+
 bool current_exception_is_agreed() {
   try {
     throw;
@@ -162,13 +250,28 @@ void add_distributed_options(CLI::App& cmd, DistributedArgs& args) {
                  "Distributed solver layout: rows or 2d (the default under mpirun is rows)");
   cmd.add_option("--grid", args.grid, "2d process grid RxC (default: the most square one)");
   cmd.add_flag("--no-lookahead", args.no_lookahead, "Distributed solver: send the next panels only after each round");
+  cmd.add_option("--devices", args.devices,
+                 "Distributed GPU solver: without mpirun, one process on these GPUs (e.g. 0,1); under mpirun, the "
+                 "GPUs the ranks of a node take in turn");
+  cmd.add_option("--comm", args.comm, "Distributed solver under mpirun: auto, mpi or nccl")->capture_default_str();
 }
 
-bool runs_distributed(const DistributedArgs& args) { return !args.distribution.empty() || launched_by_mpi(); }
+bool runs_distributed(const DistributedArgs& args) {
+  return !args.distribution.empty() || !args.devices.empty() || launched_by_mpi();
+}
 
 void run_distributed_solve(const DistributedSolve& s) {
   const auto start = std::chrono::steady_clock::now();
-  const std::unique_ptr<Communicator> comm = launched_by_mpi() ? make_mpi_communicator() : make_single_communicator();
+  if (!s.distributed.devices.empty() && !launched_by_mpi()) return run_on_local_devices(s, start);
+  std::unique_ptr<Communicator> comm;
+  int device = -1;
+  try {
+    device = rank_device(s);
+    comm = make_communicator(s, device);
+  } catch (...) {
+    // No communicator to agree through: every rank reports (they fail alike).
+    throw ExitStatus{report_current_exception()};
+  }
   const double startup_s = seconds_since(start);
   const auto read_start = std::chrono::steady_clock::now();
   try {
@@ -176,15 +279,12 @@ void run_distributed_solve(const DistributedSolve& s) {
     LoadedGraph loaded;
     agree(*comm, [&] {
       opts = options_of(s);
+      opts.device = device;
       loaded = load_graph(s.input);
     });
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);
-    std::unique_ptr<Sink> sink;
-    if (s.output.empty() && s.predecessors_path.empty())
-      sink = std::make_unique<DiscardRows>();
-    else
-      sink = make_distributed_bin_file_sink(*comm, s.output, s.predecessors_path);
+    const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
     if (comm->rank() == 0)
       print_summary(s, *comm, loaded, result, s.threads > 0 ? s.threads : omp_get_max_threads(), startup_s, read_s,
