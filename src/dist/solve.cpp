@@ -128,8 +128,10 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
         engine_options.lookahead = opts.lookahead;
         engine = dist::make_cpu_engine(normalized, grid, engine_options);
       }
-      sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
     });
+    // Apart: a sink's begin() may make collective calls of its own, which no
+    // rank may skip because its engine failed.
+    agree(comm, [&] { sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors}); });
     result.setup_seconds = seconds_since(start);
 
     const auto rounds_start = std::chrono::steady_clock::now();
