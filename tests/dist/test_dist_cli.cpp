@@ -14,6 +14,8 @@
 #include <iterator>
 #include <string>
 
+#include "apsp/cuda.hpp"
+
 namespace apsp {
 namespace {
 
@@ -194,6 +196,25 @@ TEST_F(DistributedCli, NegativeCycleSeenOffRankZeroIsReportedOnce) {
     EXPECT_NE(r.err.find("apsp: negative cycle through vertex 100"), std::string::npos) << r;
     expect_no_output_files();
   }
+}
+
+// On the GPU machine: ranks sharing its GPU (mpi communicator) and one
+// process over it (--devices), against the CPU result.
+TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  make_graph_and_reference();
+  for (const std::string& args : {std::string("--comm mpi --distribution rows"),
+                                  std::string("--comm mpi --distribution 2d --no-lookahead")}) {
+    const ProcessRun r = mpirun(2, "solve g.bin --backend cuda " + args + " -o d.bin --verify");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
+    EXPECT_NE(r.out.find("backend         cuda"), std::string::npos) << r;
+    fs::remove(dir_ / "d.bin");
+  }
+  const ProcessRun local = apsp("solve g.bin --devices 0 -o d.bin");
+  ASSERT_EQ(local.status, 0) << local;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << local;
+  EXPECT_NE(local.out.find("communicator    local, 1 rank"), std::string::npos) << local;
 }
 
 TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
