@@ -91,9 +91,11 @@ class Communicator {
   // Sends `count` elements at `data` from `root` to every rank (in place).
   void broadcast(void* data, std::size_t count, DataType type, int root, Memory memory = Memory::host,
                  void* stream = nullptr);
-  // Point to point: blocks until `peer` has the data (send) or it has arrived
-  // (receive). Messages between two ranks arrive in the order they were sent;
-  // a receive must name the count its send used.
+  // Point to point. send returns once `data` may be reused (it may wait for
+  // the matching receive, so two ranks must not both send first to each
+  // other with large messages); receive returns when the data has arrived.
+  // Messages between two ranks arrive in the order they were sent; a receive
+  // must name the count its send used.
   void send(const void* data, std::size_t count, DataType type, int peer, Memory memory = Memory::host,
             void* stream = nullptr);
   void receive(void* data, std::size_t count, DataType type, int peer, Memory memory = Memory::host,
