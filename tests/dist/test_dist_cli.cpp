@@ -56,9 +56,9 @@ int count_lines_starting(const std::string& text, const std::string& prefix) {
 
 class DistributedCli : public ::testing::Test {
  protected:
+  static bool have_mpirun() { return !std::string(APSP_MPIRUN).empty() && access(APSP_MPIRUN, X_OK) == 0; }
+
   void SetUp() override {
-    if (std::string(APSP_MPIRUN).empty() || access(APSP_MPIRUN, X_OK) != 0)
-      GTEST_SKIP() << "mpirun not found at configure time (scripts/setup-deps installs Open MPI)";
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = fs::temp_directory_path() /
            ("apsp_dist_cli_" + std::string(info->name()) + "_" + std::to_string(static_cast<long>(getpid())));
@@ -68,6 +68,7 @@ class DistributedCli : public ::testing::Test {
   void TearDown() override {
     if (!HasFailure() && !dir_.empty()) fs::remove_all(dir_);
   }
+
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
@@ -115,8 +116,11 @@ class DistributedCli : public ::testing::Test {
 
   fs::path dir_;
 };
+#define SKIP_WITHOUT_MPIRUN() \
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not found at configure time (scripts/setup-deps installs Open MPI)"
 
 TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
+  SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   struct Launch {
     int ranks;
@@ -156,6 +160,7 @@ TEST_F(DistributedCli, DistributionWithoutMpirunRunsOneRank) {
 }
 
 TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
+  SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   {
     std::ofstream bad(dir_ / "bad.bin", std::ios::binary);
@@ -174,6 +179,7 @@ TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
 }
 
 TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
+  SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   for (const char* layout : {"rows", "2d"}) {
     const ProcessRun r = mpirun(3, std::string("solve g.bin --distribution ") + layout + " --threads 1 -o d.bin",
@@ -188,6 +194,7 @@ TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
 }
 
 TEST_F(DistributedCli, NegativeCycleSeenOffRankZeroIsReportedOnce) {
+  SKIP_WITHOUT_MPIRUN();
   // Vertex 100 lies in tile 1: rank 1 of rows and of a 2 x 2 grid sees the
   // cycle 10 -> 100 -> 10 first.
   ASSERT_EQ(apsp("gen random -n 200 -m 800 --weights 1:20 --seed 9 -o cycle.txt").status, 0);
@@ -204,6 +211,7 @@ TEST_F(DistributedCli, NegativeCycleSeenOffRankZeroIsReportedOnce) {
 // On the GPU machine: ranks sharing its GPU (mpi communicator) and one
 // process over it (--devices), against the CPU result.
 TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
+  SKIP_WITHOUT_MPIRUN();
   if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
   make_graph_and_reference();
   for (const std::string& args : {std::string("--comm mpi --distribution rows"),
@@ -221,6 +229,7 @@ TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
 }
 
 TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
+  SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   struct Bad {
     std::string args, message;

@@ -111,7 +111,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_row("communicator", std::string(comm.kind()) + ", " + std::to_string(comm.size()) +
                                 (comm.size() == 1 ? " rank" : " ranks"));
   print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
-                        (r.grid_cols == 1 ? "rows" : "2d") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
+                        (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
                         (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
   print_time("startup", startup_s);
