@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "comm/staging.hpp"
-#include "cuda/check.cuh"
+#include "cuda/check.hpp"
 
 namespace apsp::comm {
 namespace {

@@ -13,7 +13,7 @@
 #include "comm/features.hpp"
 #include "comm/staging.hpp"
 #include "comm/transport.hpp"
-#include "cuda/check.cuh"
+#include "cuda/check.hpp"
 
 namespace apsp::comm {
 namespace {

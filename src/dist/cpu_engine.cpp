@@ -21,6 +21,7 @@
 #include <functional>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -28,6 +29,8 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "core/first_error.hpp"
+#include "core/tight_edges.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/fw_tiles.hpp"
 
@@ -36,10 +39,9 @@ namespace {
 
 using cpu::detail::Block;
 using cpu::detail::kTile;
+using cpu::detail::kTileCells;
 using cpu::detail::Step;
 using cpu::detail::StepArgs;
-
-constexpr std::int64_t kCells = kTile * kTile;
 
 // Seconds during which at least one kernel ran, from any thread.
 class BusyClock {
@@ -129,28 +131,24 @@ class Worker {
 };
 
 // `tiles` tiles of each plane: distances, and with predecessors the
-// predecessor and hop-count planes of fw-blocked's lexicographic order.
+// predecessor plane.
 template <class D, bool kPred>
 struct Planes {
   std::vector<D> d;
   std::vector<vertex_t> p;
-  std::vector<std::int32_t> h;
 
   explicit Planes(std::int64_t tiles)
-      : d(static_cast<std::size_t>(tiles * kCells)),
-        p(kPred ? static_cast<std::size_t>(tiles * kCells) : 0),
-        h(kPred ? static_cast<std::size_t>(tiles * kCells) : 0) {}
+      : d(static_cast<std::size_t>(tiles * kTileCells)), p(kPred ? static_cast<std::size_t>(tiles * kTileCells) : 0) {}
 
   Block<D> tile(std::int64_t t) {
-    const std::size_t at = static_cast<std::size_t>(t * kCells);
-    return Block<D>{d.data() + at, kPred ? p.data() + at : nullptr, kPred ? h.data() + at : nullptr};
+    const std::size_t at = static_cast<std::size_t>(t * kTileCells);
+    return Block<D>{d.data() + at, kPred ? p.data() + at : nullptr};
   }
   Messages message(std::int64_t first, std::int64_t count) {
-    const std::size_t at = static_cast<std::size_t>(first * kCells), cells = static_cast<std::size_t>(count * kCells);
+    const std::size_t at = static_cast<std::size_t>(first * kTileCells), cells = static_cast<std::size_t>(count * kTileCells);
     Messages m{{d.data() + at, cells, DataTypeOf<D>::value}};
     if (kPred) {
       m.push_back({p.data() + at, cells, DataType::int32});
-      m.push_back({h.data() + at, cells, DataType::int32});
     }
     return m;
   }
@@ -167,6 +165,7 @@ class CpuEngine final : public TileEngine {
         threads_(options.threads),
         overlap_(options.lookahead),
         step_(cpu::detail::tile_step<D, kPred>()),
+        repair_edges_(kPred ? to_csr(g) : Csr{}),
         own_(rows_ * cols_),
         slots_{Slot(rows_, cols_), Slot(rows_, cols_)} {
     if (overlap_) worker_ = std::make_unique<Worker>();
@@ -309,26 +308,21 @@ class CpuEngine final : public TileEngine {
   }
 
   static void copy_tile(Block<D> to, Block<D> from) {
-    std::memcpy(to.d, from.d, sizeof(D) * kCells);
-    if (kPred) {
-      std::memcpy(to.p, from.p, sizeof(vertex_t) * kCells);
-      std::memcpy(to.h, from.h, sizeof(std::int32_t) * kCells);
-    }
+    std::memcpy(to.d, from.d, sizeof(D) * kTileCells);
+    if (kPred) std::memcpy(to.p, from.p, sizeof(vertex_t) * kTileCells);
   }
 
   // Tile (I, J) before round 0: the diagonal 0, no edge unreachable; with
-  // predecessors, fw-blocked's start (predecessor i, one hop; none on the
-  // diagonal). Padding vertices stay isolated.
+  // predecessors, fw-blocked's start (predecessor i everywhere; the diagonal
+  // and unreachable entries become -1 on delivery). Padding vertices stay
+  // isolated.
   static void fill_identity(Block<D> t, std::int64_t I, std::int64_t J) {
     constexpr D inf = cpu::detail::infinity<D>();
     for (std::int64_t x = 0; x < kTile; ++x)
       for (std::int64_t y = 0; y < kTile; ++y) {
         const bool diagonal = I == J && x == y;
         t.d[x * kTile + y] = diagonal ? 0 : inf;
-        if (kPred) {
-          t.p[x * kTile + y] = static_cast<vertex_t>(I * kTile + x);
-          t.h[x * kTile + y] = diagonal ? 0 : 1;
-        }
+        if (kPred) t.p[x * kTile + y] = static_cast<vertex_t>(I * kTile + x);
       }
   }
 
@@ -344,25 +338,44 @@ class CpuEngine final : public TileEngine {
   }
 
   // Rows [first, first + rows) of the int32 output from the gathered tile
-  // row: values above infinity / 2 are unreachable, as in fw-blocked.
+  // row: values above infinity / 2 are unreachable, as in fw-blocked. As in
+  // fw-blocked's store, a predecessor row whose chains loop (ties on
+  // zero-weight cycles in the blocked schedule) is rebuilt as a tight-edge
+  // tree (core::PredecessorRepair), so every delivered row is a tree.
   void to_rows(const TileRowParts<D>& parts, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
-    constexpr D unreachable_above = cpu::detail::infinity<D>() / 2;
     const std::int64_t T = grid_.tiles;
     const int pc = grid_.cols;
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (std::int64_t x = 0; x < rows; ++x) {
-      const std::int64_t i = first + x;
-      for (std::int64_t J = 0; J < T; ++J) {
-        const std::size_t c = static_cast<std::size_t>(J % pc);
-        const std::int64_t width = static_cast<std::int64_t>(parts.d[c].size()) / kTile;
-        const std::int64_t at = x * width + (J / pc) * kTile;
-        for (std::int64_t y = 0; y < kTile && J * kTile + y < n_; ++y) {
-          const std::int64_t j = J * kTile + y;
-          const D v = parts.d[c][static_cast<std::size_t>(at + y)];
-          const bool reachable = v <= unreachable_above;
-          dist[x * n_ + j] = reachable ? static_cast<dist_t>(v) : kInf;
-          if (pred) pred[x * n_ + j] = reachable && i != j ? parts.p[c][static_cast<std::size_t>(at + y)] : -1;
-        }
+    FirstError errors;
+#pragma omp parallel num_threads(threads_)
+    {
+      std::optional<core::PredecessorRepair> repair;
+      if (pred) errors.run([&] { repair.emplace(n_); });
+#pragma omp for schedule(static)
+      for (std::int64_t x = 0; x < rows; ++x) {
+        if (errors.stopped()) continue;
+        to_row(parts, first + x, T, pc, dist + x * n_, pred ? pred + x * n_ : nullptr);
+        if (pred) repair->row(repair_edges_, dist + x * n_, static_cast<vertex_t>(first + x), pred + x * n_);
+      }
+    }
+    errors.rethrow();
+  }
+
+  // Global row i of the gathered tile row (local row i mod b) into the n
+  // entries of dist_row and, when not null, pred_row.
+  void to_row(const TileRowParts<D>& parts, std::int64_t i, std::int64_t T, int pc, dist_t* dist_row,
+              vertex_t* pred_row) const {
+    constexpr D unreachable_above = cpu::detail::infinity<D>() / 2;
+    const std::int64_t x = i % kTile;
+    for (std::int64_t J = 0; J < T; ++J) {
+      const std::size_t c = static_cast<std::size_t>(J % pc);
+      const std::int64_t width = static_cast<std::int64_t>(parts.d[c].size()) / kTile;
+      const std::int64_t at = x * width + (J / pc) * kTile;
+      for (std::int64_t y = 0; y < kTile && J * kTile + y < n_; ++y) {
+        const std::int64_t j = J * kTile + y;
+        const D v = parts.d[c][static_cast<std::size_t>(at + y)];
+        const bool reachable = v <= unreachable_above;
+        dist_row[j] = reachable ? static_cast<dist_t>(v) : kInf;
+        if (pred_row) pred_row[j] = reachable && i != j ? parts.p[c][static_cast<std::size_t>(at + y)] : -1;
       }
     }
   }
@@ -373,6 +386,7 @@ class CpuEngine final : public TileEngine {
   const int threads_;
   const bool overlap_;
   const cpu::detail::StepFunction<D> step_;
+  const Csr repair_edges_;  // the graph's CSR, with predecessors (core::PredecessorRepair)
   Planes<D, kPred> own_;
   Slot slots_[2];
   std::vector<std::int64_t> selected_;  // the tiles of the update in progress
@@ -386,7 +400,7 @@ std::unique_ptr<TileEngine> make(const Graph& g, const ProcessGrid& grid, const 
     return std::make_unique<CpuEngine<D, kPred>>(g, grid, options);
   } catch (const std::bad_alloc&) {
     const double bytes = static_cast<double>(grid.local_rows() * grid.local_cols() + 2 * (1 + grid.local_rows() + grid.local_cols())) *
-                         static_cast<double>(kCells) * static_cast<double>(sizeof(D) + (kPred ? 8 : 0));
+                         static_cast<double>(kTileCells) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
     throw ResourceError("cannot allocate this rank's " + std::to_string(grid.local_rows()) + " x " +
                         std::to_string(grid.local_cols()) + " tiles of " + std::to_string(kTile) + " x " +
                         std::to_string(kTile) + " (" + std::to_string(static_cast<std::int64_t>(bytes)) + " bytes)");

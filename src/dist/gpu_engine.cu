@@ -1,5 +1,5 @@
 // The GPU engine of distributed blocked FW: one rank's tiles on its device,
-// updated by the production kernels (src/cuda/kernels/fw_production.cuh) run
+// updated by the production kernels (src/cuda/kernels/dense/) run
 // on sub-blocks. int32, non-negative (Johnson-reweighted) weights.
 //
 // Storage: the rank's R x C tiles of b = 128 as one row-major matrix of
@@ -29,10 +29,13 @@
 #include <vector>
 
 #include "apsp/error.hpp"
-#include "cuda/check.cuh"
-#include "cuda/instance.cuh"
-#include "cuda/kernels/fw_production.cuh"
-#include "cuda/memory.cuh"
+#include "cuda/check.hpp"
+#include "cuda/instance.hpp"
+#include "cuda/kernels/common/words.cuh"
+#include "cuda/kernels/dense/close_diagonal.cuh"
+#include "cuda/kernels/dense/traits.cuh"
+#include "cuda/kernels/dense/update_rest.cuh"
+#include "cuda/memory.hpp"
 #include "dist/gpu_engine.hpp"
 #include "dist/output.hpp"
 #include "dist/reweighted_rows.hpp"

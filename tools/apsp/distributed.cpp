@@ -27,8 +27,9 @@
 namespace apsp::cli {
 namespace {
 
-// The result of a solve without -o: rows are dropped. (The null sink of
-// src/sink replaces it when it lands.)
+// The result of a solve without -o: this rank's rows are dropped. Not the
+// library's NullSink: that one requires every row of the matrix at commit(),
+// and a rank delivers only its own.
 class DiscardRows final : public Sink {
  public:
   void begin(const SinkLayout&) override {}
