@@ -229,10 +229,10 @@ VerifyReport RowVerifier::check(std::int64_t first_row, std::int64_t rows, const
       [&](std::int64_t i, TightSearch& s) { return check_distance_row(out_, in_, d + (i - first_row) * n, i, s); },
       first_row, rows);
   if (violation.empty() && pred)
-    violation = lowest_row_violation<ChainWalk>(
+    violation = lowest_row_violation<core::PredecessorChains>(
         n, edges,
-        [&](std::int64_t i, ChainWalk& walk) {
-          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, walk);
+        [&](std::int64_t i, core::PredecessorChains& chains) {
+          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, chains);
         },
         first_row, rows);
   return report_of(std::move(violation));

@@ -15,7 +15,7 @@
 
 namespace apsp::dist {
 
-// One plane (distances, predecessors, hop counts) of a panel to broadcast.
+// One plane (distances or predecessors) of a panel to broadcast.
 struct Message {
   void* data;
   std::size_t count;

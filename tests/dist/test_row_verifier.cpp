@@ -27,7 +27,7 @@ TEST(RowVerifier, AgreesWithVerifyOnEveryBlock) {
   }
   // A wrong distance in row 80 and a wrong predecessor in row 20: found by
   // the blocks holding them (with verify's own message), not by the others.
-  std::vector<dist_t> bad = r.dist;
+  HostVector<dist_t> bad = r.dist;
   bad[80 * n + 3] = bad[80 * n + 3] == kInf ? 7 : bad[80 * n + 3] + 1;
   const VerifyReport whole = verify(g, bad);
   ASSERT_FALSE(whole.ok);
@@ -35,7 +35,7 @@ TEST(RowVerifier, AgreesWithVerifyOnEveryBlock) {
   EXPECT_FALSE(block.ok);
   EXPECT_EQ(block.first_violation, whole.first_violation);
   EXPECT_TRUE(verifier.check(0, 37, bad.data()).ok);
-  std::vector<vertex_t> bad_pred = r.pred;
+  HostVector<vertex_t> bad_pred = r.pred;
   for (std::int64_t j = 0; j < n; ++j)
     if (j != 20 && r.dist[20 * n + j] != kInf) {
       bad_pred[20 * n + j] = static_cast<vertex_t>(j);  // j -> j is no edge

@@ -21,7 +21,7 @@ namespace {
 int device_of(const Communicator& comm) { return comm.device() >= 0 ? comm.device() : 0; }
 
 // Every delivered row equals `expected` (n x n) and every row arrives once.
-void expect_rows(Communicator& comm, const RowCollector& sink, const std::vector<dist_t>& expected, std::int64_t n) {
+void expect_rows(Communicator& comm, const RowCollector& sink, const HostVector<dist_t>& expected, std::int64_t n) {
   std::vector<std::int64_t> counts(static_cast<std::size_t>(n), 0);
   std::string mismatch;
   for (const auto& [row, values] : sink.distances) {
@@ -152,7 +152,7 @@ void check_gpu_matches_single_gpu(Communicator& comm, std::int64_t n, const Dist
   expect_rows(comm, sink, expected.dist, n);
   if (comm.rank() == 0)
     std::printf("[ timing ] n=%lld %s P=%d: single-GPU fw compute %.3f s, distributed rounds %.3f s\n",
-                static_cast<long long>(n), config.name().c_str(), comm.size(), expected.times.compute, r.rounds_seconds);
+                static_cast<long long>(n), config.name().c_str(), comm.size(), expected.times.seconds("compute"), r.rounds_seconds);
 }
 
 }  // namespace apsp::test
