@@ -34,4 +34,19 @@ VerifyReport verify(const Graph& normalized, Span<const dist_t> d,
 VerifyReport verify_predecessors(const Graph& normalized, Span<const dist_t> d, Span<const vertex_t> pred,
                                  const std::function<void(double)>& progress = {});
 
+// The same checks on rows of the matrices as they come (a distributed or
+// streamed result): the graph's adjacency is built once. check() is const
+// and may run on several threads.
+class RowVerifier {
+ public:
+  explicit RowVerifier(const Graph& normalized);
+  // Rows [first_row, first_row + rows): d (and pred, when not null) hold
+  // them row-major, n values each. The first violation of the lowest row.
+  VerifyReport check(std::int64_t first_row, std::int64_t rows, const dist_t* d, const vertex_t* pred = nullptr) const;
+
+ private:
+  Csr out_;
+  Csr in_;
+};
+
 }  // namespace apsp

@@ -32,20 +32,24 @@ std::string shape_problem(std::int64_t n, std::size_t entries, const char* what)
          std::to_string(n) + " = " + std::to_string(expected);
 }
 
-// Runs `check(i, scratch)` for every row i, with one Scratch(n) per thread,
-// and returns the violation of the lowest failing row, so the answer does not
-// depend on the thread count. Rows after a known failure are skipped. Threads
-// start only when the O(n * (n + m)) work outweighs their start-up.
+// Runs `check(i, scratch)` for every row i in [first, first + rows) (all n
+// rows by default), with one Scratch(n) per thread, and returns the violation
+// of the lowest failing row, so the answer does not depend on the thread
+// count. Rows after a known failure are skipped. Threads start only when the
+// O(rows * (n + m)) work outweighs their start-up.
 template <class Scratch, class Check>
-std::string lowest_row_violation(std::int64_t n, std::size_t edges, Check check) {
-  const bool parallel = static_cast<double>(n) * static_cast<double>(n + static_cast<std::int64_t>(edges)) > 4e6;
+std::string lowest_row_violation(std::int64_t n, std::size_t edges, Check check, std::int64_t first = 0,
+                                 std::int64_t rows = -1) {
+  const std::int64_t end = rows < 0 ? n : first + rows;
+  const bool parallel =
+      static_cast<double>(end - first) * static_cast<double>(n + static_cast<std::int64_t>(edges)) > 4e6;
   std::string violation;
   std::int64_t first_bad_row = std::numeric_limits<std::int64_t>::max();
 #pragma omp parallel if (parallel)
   {
     Scratch scratch(n);
 #pragma omp for schedule(dynamic, 16)
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t i = first; i < end; ++i) {
       std::int64_t known_bad;
 #pragma omp atomic read
       known_bad = first_bad_row;
@@ -211,6 +215,27 @@ std::string first_violation_in_row(const Graph& normalized, const dist_t* row, s
   const Csr out = to_csr(normalized);
   TightSearch scratch(normalized.n);
   return check_distance_row(out, transpose(out), row, i, scratch);
+}
+
+RowVerifier::RowVerifier(const Graph& normalized) : out_(to_csr(normalized)), in_(transpose(out_)) {}
+
+VerifyReport RowVerifier::check(std::int64_t first_row, std::int64_t rows, const dist_t* d,
+                                const vertex_t* pred) const {
+  const std::int64_t n = out_.n;
+  const std::size_t edges = out_.col.size();
+  // Row i of the block is d + (i - first_row) * n.
+  std::string violation = lowest_row_violation<TightSearch>(
+      n, edges,
+      [&](std::int64_t i, TightSearch& s) { return check_distance_row(out_, in_, d + (i - first_row) * n, i, s); },
+      first_row, rows);
+  if (violation.empty() && pred)
+    violation = lowest_row_violation<core::PredecessorChains>(
+        n, edges,
+        [&](std::int64_t i, core::PredecessorChains& chains) {
+          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, chains);
+        },
+        first_row, rows);
+  return report_of(std::move(violation));
 }
 
 }  // namespace apsp

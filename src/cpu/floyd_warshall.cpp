@@ -41,20 +41,10 @@
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/deliver.hpp"
+#include "cpu/fw_tiles.hpp"
 
 namespace apsp::cpu::detail {
 namespace {
-
-constexpr std::int64_t kTile = 64;
-constexpr std::int64_t kTileCells = kTile * kTile;
-
-// kTile x kTile blocks, row-major and contiguous (row i starts at i * kTile).
-// With predecessors, `p` is the predecessor block.
-template <class D>
-struct Block {
-  D* d;
-  vertex_t* p;
-};
 
 // c[i][j] = min(c[i][j], a + b[k][j]) for j < len, where a is the (i, k)
 // entry of the left operand, read by the caller. Rows i of c and k of b must
@@ -185,16 +175,6 @@ template <class D, bool kPred, int Bytes, int R, int W>
     }
 }
 
-enum class Step { diagonal, row_panel, column_panel, update };
-
-// One tile step of a round: `target` is updated; `left` and `right` are the
-// finished tiles it is relaxed through (the diagonal tile for the panels).
-template <class D>
-struct StepArgs {
-  Step step;
-  Block<D> target, left, right;
-};
-
 // Returns, for the diagonal step, the pivot (within the tile) whose step made
 // a diagonal entry negative, else -1.
 template <class D, bool kPred, int Bytes, int R, int W>
@@ -226,7 +206,7 @@ std::int64_t step_baseline(const StepArgs<D>& s) {
 }
 
 template <class D, bool kPred>
-auto pick_step() -> std::int64_t (*)(const StepArgs<D>&) {
+StepFunction<D> pick_step() {
   __builtin_cpu_init();
   const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
@@ -475,6 +455,15 @@ void fw_blocked_typed(const Job& job) {
 }
 
 }  // namespace
+
+template <class D, bool kPred>
+StepFunction<D> tile_step() {
+  return pick_step<D, kPred>();
+}
+template StepFunction<std::int32_t> tile_step<std::int32_t, false>();
+template StepFunction<std::int32_t> tile_step<std::int32_t, true>();
+template StepFunction<std::int64_t> tile_step<std::int64_t, false>();
+template StepFunction<std::int64_t> tile_step<std::int64_t, true>();
 
 void fw_seq(const Job& job) {
   job.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;

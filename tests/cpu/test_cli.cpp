@@ -98,18 +98,7 @@ class Cli : public test::ScratchDirTest {
   }
 };
 
-// The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S` writes,
-// rebuilt in-process so results can be checked against the reference.
-Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed) {
-  GenerateOptions o;
-  o.kind = kind;
-  o.n = n;
-  o.m = m;
-  o.w_lo = lo;
-  o.w_hi = hi;
-  o.seed = seed;
-  return generate(o);
-}
+using test::generated;  // `apsp gen`'s graphs rebuilt in-process, to check results against the reference
 
 // ---- bad input: exit 2 ----------------------------------------------------
 

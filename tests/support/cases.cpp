@@ -110,6 +110,17 @@ std::vector<Case> tile_cases() {
   return cases;
 }
 
+Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed) {
+  GenerateOptions o;
+  o.kind = kind;
+  o.n = n;
+  o.m = m;
+  o.w_lo = lo;
+  o.w_hi = hi;
+  o.seed = seed;
+  return generate(o);
+}
+
 Case negative_cycle_case(std::int64_t n, std::uint64_t seed) {
   GenerateOptions o;
   o.kind = GraphKind::random;

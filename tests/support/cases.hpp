@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
 
@@ -26,6 +27,9 @@ std::vector<Case> standard_cases();
 // A few larger or tile-straddling sizes for the GPU kernels: tile-1, tile,
 // tile+1 for tiles 32, 64, 128, 256 and some primes.
 std::vector<Case> tile_cases();
+
+// The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S` writes.
+Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed);
 
 // A case with a negative cycle, and the vertices on it.
 Case negative_cycle_case(std::int64_t n, std::uint64_t seed);

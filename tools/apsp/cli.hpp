@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/solver.hpp"
@@ -54,5 +55,47 @@ LoadedGraph load_graph(const GraphInput& in);
 std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std::int64_t n, const char* what);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
+
+// The distributed solve (distributed.cpp): --distribution, --grid and
+// --no-lookahead, and the solve options it reads.
+struct DistributedArgs {
+  std::string distribution;  // rows or 2d; empty = not asked
+  std::string grid;          // RxC for 2d
+  bool no_lookahead = false;
+  std::string devices;       // GPUs: one process over them, or the ranks of a node in turn
+  std::string comm = "auto";  // under mpirun: auto, mpi or nccl
+};
+void add_distributed_options(CLI::App& cmd, DistributedArgs& args);
+// True under an MPI launcher, with --distribution or --devices: `solve` then runs
+// run_distributed_solve instead of the single-process solver.
+bool runs_distributed(const DistributedArgs& args);
+struct DistributedSolve {
+  const GraphInput& input;
+  const std::string& output;
+  const std::string& out_format;
+  const std::string& predecessors_path;
+  const std::string& algorithm;
+  const std::string& backend;
+  const std::string& precision;
+  const std::string& block;
+  int threads;
+  bool verify;
+  const DistributedArgs& distributed;
+};
+void run_distributed_solve(const DistributedSolve& s);
+
+// Prints "apsp: MESSAGE" as one line on stderr (unless `print` is false) and
+// returns the exit code.
+int report_error(const std::string& message, ExitCode code, bool print = true);
+// The same for the exception being handled (call inside a catch block): a
+// UsageError's option is spelled as its flag, "--precision: ...". `prefix`
+// goes before the message ("rank 2: ").
+int report_current_exception(const std::string& prefix = {}, bool print = true);
+
+// Thrown by a command that has reported its error itself: main() returns
+// `code` without printing again.
+struct ExitStatus {
+  int code;
+};
 
 }  // namespace apsp::cli

@@ -1,5 +1,9 @@
 #include <chrono>
+#include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -42,6 +46,39 @@ std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std:
                          std::to_string(m->n()) + " but the graph has " + std::to_string(n) + " vertices",
                      path);
   return m;
+}
+
+int report_error(const std::string& message, ExitCode code, bool print) {
+  if (print) {
+    std::string line = message;
+    for (char& c : line)
+      if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "apsp: %s\n", line.c_str());
+  }
+  return static_cast<int>(code);
+}
+
+int report_current_exception(const std::string& prefix, bool print) {
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    // The library names the parameter; the CLI spells it as its flag.
+    // The flags are the field names with '-' for '_', except --algo.
+    std::string option = e.option() == "algorithm" ? "algo" : e.option();
+    for (char& c : option)
+      if (c == '_') c = '-';
+    return report_error(prefix + (option.empty() ? e.what() : "--" + option + ": " + e.what()), e.exit_code(), print);
+  } catch (const Error& e) {
+    return report_error(prefix + e.what(), e.exit_code(), print);
+  } catch (const std::bad_alloc&) {
+    return report_error(prefix + "out of memory", ExitCode::resource, print);
+  } catch (const std::length_error& e) {
+    return report_error(prefix + "out of memory: " + e.what(), ExitCode::resource, print);
+  } catch (const std::exception& e) {
+    return report_error(prefix + "internal error: " + e.what(), ExitCode::bad_input, print);
+  } catch (...) {
+    return report_error(prefix + "internal error: unknown exception", ExitCode::bad_input, print);
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "apsp/comm.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/registry.hpp"
 #include "cli.hpp"
@@ -28,6 +29,12 @@ void run_info() {
   for (const auto& dev : devices)
     std::printf("  device %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", dev.ordinal, dev.name.c_str(), dev.sm_major,
                 dev.sm_minor, dev.multiprocessors, static_cast<double>(dev.total_memory) / (1u << 30));
+  const CommSupport comm = comm_support();
+  std::string communicators = "single, local";
+  if (comm.mpi) communicators += ", mpi (" + comm.mpi_library + (comm.cuda_aware_mpi ? ", CUDA-aware)" : ")");
+  if (comm.nccl) communicators += ", nccl " + comm.nccl_version;
+  if (!comm.mpi) communicators += " (built without MPI)";
+  std::printf("communicators: %s\n", communicators.c_str());
   for (Backend backend : {Backend::cpu, Backend::cuda}) {
     const std::string built = names_on(backend, true), missing = names_on(backend, false);
     std::printf("algorithms (%s): %s\n", to_string(backend), built.empty() ? "(none)" : built.c_str());

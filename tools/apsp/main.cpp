@@ -1,10 +1,6 @@
 // `apsp`: solve, generate, verify and query all-pairs shortest paths.
 // Exit codes: 0 ok, 1 usage, 2 bad input or negative cycle, 3 out of memory
 // or another resource (see README.md). Every error is one line on stderr.
-#include <cstdio>
-#include <exception>
-#include <new>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,18 +8,6 @@
 
 #include "apsp/error.hpp"
 #include "cli.hpp"
-
-namespace {
-
-int report(const std::string& message, apsp::ExitCode code) {
-  std::string line = message;
-  for (char& c : line)
-    if (c == '\n' || c == '\r') c = ' ';
-  std::fprintf(stderr, "apsp: %s\n", line.c_str());
-  return static_cast<int>(code);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   try {
@@ -36,7 +20,7 @@ int main(int argc, char** argv) {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help
-      return report(e.what() + std::string(" (see apsp --help)"), apsp::ExitCode::usage);
+      return apsp::cli::report_error(e.what() + std::string(" (see apsp --help)"), apsp::ExitCode::usage);
     }
     for (const auto& command : commands)
       if (command.parser->parsed()) {
@@ -44,22 +28,9 @@ int main(int argc, char** argv) {
         return static_cast<int>(apsp::ExitCode::ok);
       }
     throw apsp::UsageError("a subcommand is required: solve, gen, verify, path or info (see apsp --help)");
-  } catch (const apsp::UsageError& e) {
-    // The library names the parameter; the CLI spells it as its flag.
-    // The flags are the field names with '-' for '_', except --algo.
-    std::string option = e.option() == "algorithm" ? "algo" : e.option();
-    for (char& c : option)
-      if (c == '_') c = '-';
-    return report(option.empty() ? e.what() : "--" + option + ": " + e.what(), e.exit_code());
-  } catch (const apsp::Error& e) {
-    return report(e.what(), e.exit_code());
-  } catch (const std::bad_alloc&) {
-    return report("out of memory", apsp::ExitCode::resource);
-  } catch (const std::length_error& e) {
-    return report(std::string("out of memory: ") + e.what(), apsp::ExitCode::resource);
-  } catch (const std::exception& e) {
-    return report(std::string("internal error: ") + e.what(), apsp::ExitCode::bad_input);
+  } catch (const apsp::cli::ExitStatus& status) {
+    return status.code;  // already reported
   } catch (...) {
-    return report("internal error: unknown exception", apsp::ExitCode::bad_input);
+    return apsp::cli::report_current_exception();
   }
 }

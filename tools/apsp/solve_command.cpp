@@ -35,6 +35,7 @@ struct SolveArgs {
   int threads = 0;
   int device = 0;
   bool verify = false;
+  DistributedArgs distributed;
 };
 
 // "WxH" with positive W and H, e.g. "32x8".
@@ -96,6 +97,10 @@ std::string peak_host_memory() {
 }
 
 void run_solve(const SolveArgs& a) {
+  if (runs_distributed(a.distributed))
+    return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
+                                                  a.backend, a.precision, a.block, a.threads, a.verify,
+                                                  a.distributed});
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
   opts.algorithm = a.algorithm;
@@ -215,6 +220,7 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  add_distributed_options(*cmd, args->distributed);
   return Command{cmd, [args] { run_solve(*args); }};
 }
 

@@ -1,0 +1,216 @@
+// Communicators: how the ranks of a distributed solve talk to each other.
+//
+// Algorithm code (src/dist) is written against this interface only; the
+// implementations in src/comm are the only files that include mpi.h or
+// nccl.h. Kinds:
+//   single  one rank; every collective is a copy or a no-op, so the
+//           distributed code path runs in any build.
+//   local   several ranks in one process, one thread each (run_on_threads):
+//           host buffers through shared memory; device buffers through NCCL
+//           (ncclCommInitAll over the ranks' devices) when the build has it,
+//           else staged through host memory. One process driving the GPUs of
+//           a node, and the in-process test harness of the distributed code.
+//   mpi     one rank per process under mpirun: host buffers through MPI;
+//           device buffers through pinned host staging, or passed to MPI
+//           directly when the MPI library is CUDA-aware. Ranks may share one
+//           GPU.
+//   nccl    one rank per process and per GPU: device buffers through NCCL
+//           (bootstrapped by broadcasting the ncclUniqueId over MPI), host
+//           buffers through MPI.
+// Every call is collective over the communicator's ranks unless it says
+// otherwise (send, receive), and every rank must make the same collective
+// calls in the same order.
+//
+// Buffers are typed (DataType) and live in host or device memory (Memory).
+// `stream` is a cudaStream_t passed as void* so that this header stays
+// host-only; it matters for device buffers only. Host-buffer calls complete
+// before they return. Device-buffer calls are ordered on `stream`: the nccl
+// and local-with-NCCL kinds only enqueue the operation (it completes in
+// stream order); the staged kinds wait for the stream, move the data and
+// return when the result is in the device buffer.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apsp/error.hpp"
+
+namespace apsp {
+
+enum class DataType { uint8, int32, int64, float64 };
+enum class ReduceOp { min, max, sum };
+enum class Memory { host, device };
+
+std::size_t data_type_bytes(DataType t);
+const char* to_string(DataType t);
+
+template <class T>
+struct DataTypeOf;
+template <>
+struct DataTypeOf<std::uint8_t> {
+  static constexpr DataType value = DataType::uint8;
+};
+template <>
+struct DataTypeOf<std::int32_t> {
+  static constexpr DataType value = DataType::int32;
+};
+template <>
+struct DataTypeOf<std::int64_t> {
+  static constexpr DataType value = DataType::int64;
+};
+template <>
+struct DataTypeOf<double> {
+  static constexpr DataType value = DataType::float64;
+};
+
+// What the calls of a single or local communicator throw once some rank
+// aborted the group (Communicator::abort).
+class CommAborted : public ResourceError {
+ public:
+  using ResourceError::ResourceError;
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+
+  // "single", "local", "mpi" or "nccl".
+  virtual const char* kind() const = 0;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // The CUDA device this rank's device buffers live on; -1 when none.
+  virtual int device() const { return -1; }
+
+  // Sends `count` elements at `data` from `root` to every rank (in place).
+  void broadcast(void* data, std::size_t count, DataType type, int root, Memory memory = Memory::host,
+                 void* stream = nullptr);
+  // Point to point. send returns once `data` may be reused (it may wait for
+  // the matching receive, so two ranks must not both send first to each
+  // other with large messages); receive returns when the data has arrived.
+  // Messages between two ranks arrive in the order they were sent; a receive
+  // must name the count its send used.
+  void send(const void* data, std::size_t count, DataType type, int peer, Memory memory = Memory::host,
+            void* stream = nullptr);
+  void receive(void* data, std::size_t count, DataType type, int peer, Memory memory = Memory::host,
+               void* stream = nullptr);
+  // output[i] = op over all ranks of input[i]; input == output is allowed.
+  void all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op,
+                  Memory memory = Memory::host, void* stream = nullptr);
+  void barrier();
+  // Collective: a communicator of the ranks that passed the same `color`,
+  // ordered by `key` (then by rank here). Used for the process rows and
+  // columns of a 2D grid.
+  std::unique_ptr<Communicator> split(int color, int key);
+
+  // Stops every rank after a failure this rank cannot report through a
+  // collective (the others may be waiting for it). mpi and nccl: ends every
+  // process of the job with `exit_code` and does not return. single and
+  // local: every rank blocked in, or later calling, this communicator or one
+  // split from the same group throws ResourceError; then it returns. Never
+  // throws.
+  void abort(int exit_code) noexcept;
+
+  // Typed forms of the calls above.
+  template <class T>
+  void broadcast(T* data, std::size_t count, int root, Memory memory = Memory::host, void* stream = nullptr) {
+    broadcast(static_cast<void*>(data), count, DataTypeOf<T>::value, root, memory, stream);
+  }
+  template <class T>
+  void send(const T* data, std::size_t count, int peer, Memory memory = Memory::host, void* stream = nullptr) {
+    send(static_cast<const void*>(data), count, DataTypeOf<T>::value, peer, memory, stream);
+  }
+  template <class T>
+  void receive(T* data, std::size_t count, int peer, Memory memory = Memory::host, void* stream = nullptr) {
+    receive(static_cast<void*>(data), count, DataTypeOf<T>::value, peer, memory, stream);
+  }
+  template <class T>
+  void all_reduce(const T* input, T* output, std::size_t count, ReduceOp op, Memory memory = Memory::host,
+                  void* stream = nullptr) {
+    all_reduce(static_cast<const void*>(input), static_cast<void*>(output), count, DataTypeOf<T>::value, op, memory,
+               stream);
+  }
+  // One host value reduced over all ranks.
+  template <class T>
+  T all_reduce(T value, ReduceOp op) {
+    all_reduce(&value, &value, 1, op);
+    return value;
+  }
+
+  // Wall seconds this rank has spent inside calls of this communicator
+  // (not of communicators split from it), from any thread.
+  double seconds_in_calls() const { return static_cast<double>(nanoseconds_in_calls_.load()) * 1e-9; }
+
+ protected:
+  Communicator(int rank, int size) : rank_(rank), size_(size) {}
+
+  // The implementations. Arguments are checked by the public calls first:
+  // ranks are in range, counts fit in memory, and device buffers are only
+  // passed to a communicator built with CUDA.
+  virtual void do_broadcast(void* data, std::size_t bytes, DataType type, std::size_t count, int root,
+                            Memory memory, void* stream) = 0;
+  virtual void do_send(const void* data, std::size_t bytes, int peer, Memory memory, void* stream) = 0;
+  virtual void do_receive(void* data, std::size_t bytes, int peer, Memory memory, void* stream) = 0;
+  virtual void do_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op,
+                             Memory memory, void* stream) = 0;
+  virtual void do_barrier() = 0;
+  virtual std::unique_ptr<Communicator> do_split(int color, int key) = 0;
+  virtual void do_abort(int exit_code) noexcept = 0;
+
+ private:
+  void check_rank(int r, const char* role) const;
+  void check_memory(Memory memory) const;
+  template <class F>
+  void timed(F&& call);
+
+  int rank_;
+  int size_;
+  std::atomic<std::int64_t> nanoseconds_in_calls_{0};
+};
+
+// What this build has, for `apsp info`.
+struct CommSupport {
+  bool mpi = false;             // the mpi kind (and so the CLI under mpirun)
+  std::string mpi_library;      // e.g. "Open MPI v4.1.4"; empty without MPI
+  bool cuda_aware_mpi = false;  // device buffers go to MPI directly
+  bool nccl = false;            // the nccl kind, and NCCL device transport in local
+  std::string nccl_version;     // e.g. "2.28.9"; empty without NCCL
+};
+CommSupport comm_support();
+
+// True when this process was started by an MPI launcher (mpirun, srun with
+// PMI/PMIx): OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK is set.
+bool launched_by_mpi();
+
+// One rank. `device` is the CUDA device for device buffers (-1: host only).
+std::unique_ptr<Communicator> make_single_communicator(int device = -1);
+
+// The job's MPI_COMM_WORLD. Initializes MPI on first use (threads: serialized,
+// since a look-ahead thread calls it while the main thread computes) and
+// finalizes it at process exit. `device` as above. ResourceError when the
+// build has no MPI.
+std::unique_ptr<Communicator> make_mpi_communicator(int device = -1);
+
+// MPI_COMM_WORLD for host buffers and one NCCL communicator over the ranks'
+// devices (one GPU per rank) for device buffers; sets NCCL_NVLS_ENABLE=0
+// unless the environment sets it. ResourceError without MPI, NCCL or CUDA.
+std::unique_ptr<Communicator> make_nccl_communicator(int device);
+
+// `ranks` communicators of one process, for one thread each (run_on_threads).
+// `devices` is empty (host buffers only) or names one CUDA device per rank.
+std::vector<std::unique_ptr<Communicator>> make_local_communicators(int ranks, const std::vector<int>& devices = {});
+
+// Runs body(rank's communicator) on one thread per communicator of a local
+// group and waits for all. When a body throws, the group is aborted (the
+// others' calls throw instead of waiting forever) and the first exception
+// that is not such an abort is rethrown.
+void run_on_threads(const std::vector<std::unique_ptr<Communicator>>& group,
+                    const std::function<void(Communicator&)>& body);
+
+}  // namespace apsp

@@ -1,0 +1,143 @@
+// Distributed all-pairs shortest paths: blocked Floyd-Warshall over the ranks
+// of a Communicator (apsp/comm.hpp). Each rank builds only the tiles it owns
+// from the edge list, and hands the rows it ends up with to its own Sink:
+// the matrix is never gathered on one host unless a sink does it.
+//
+// Layouts, with T = ceil(n / b) tiles of b x b per side and P ranks:
+//   rows  block rows: tile row I lives on rank I mod P. Each round the owner
+//         of the pivot row closes the pivot tile, updates its pivot row and
+//         broadcasts that b x n strip to every rank; every rank updates its
+//         pivot-column tiles and then the rest of its rows.
+//   2d    a pr x pc process grid (any P: pr * pc = P, non-square too): tile
+//         (I, J) lives on grid rank (I mod pr, J mod pc). The pivot tile goes
+//         along its process row, the pivot row panel down the process
+//         columns and the pivot column panel along the process rows, so a
+//         rank receives O(n b / pr + n b / pc) per round instead of O(n b).
+// rows is the 2d schedule on a P x 1 grid, where the pivot tile travels
+// inside the row strip. With look-ahead the tiles of round k+1's panels are
+// updated first, and round k+1's pivot and panels are closed and sent while
+// the rest of round k's update runs.
+//
+// The result is exactly what the single-process fw-blocked gives (the same
+// tile kernels in the same order per tile), predecessors included.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "apsp/error.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/sink.hpp"
+#include "apsp/solver.hpp"
+
+namespace apsp {
+
+enum class Distribution { rows, grid };
+
+const char* to_string(Distribution d);            // "rows", "2d"
+Distribution parse_distribution(const std::string& s);  // throws UsageError (option "distribution")
+
+struct DistributedOptions {
+  Distribution distribution = Distribution::rows;
+  // 2d: the process grid, grid_rows * grid_cols = ranks; 0 x 0 picks the most
+  // square one with grid_rows <= grid_cols (6 ranks: 2 x 3; 3 ranks: 1 x 3).
+  int grid_rows = 0;
+  int grid_cols = 0;
+  bool lookahead = true;
+  // cpu: fw-blocked's tile kernel on every rank (OpenMP inside the rank).
+  // cuda: the production GPU kernels on one device per rank (int32, Johnson
+  // potentials computed by every rank; no predecessors yet). automatic = cpu.
+  Backend backend = Backend::cpu;
+  // backend cuda: this rank's device; -1 = the communicator's (comm.device()), else 0.
+  int device = -1;
+  bool predecessors = false;
+  // Each rank checks the rows it delivers as verify() and
+  // verify_predecessors() would (RowVerifier); a violation on any rank is an
+  // agreed Error "verify failed: ..." and nothing is committed.
+  bool verify = false;
+  int threads = 0;  // CPU threads per rank; 0 = OpenMP default
+  // This rank's fraction of rounds done (0..1], from the calling thread.
+  std::function<void(double)> progress;
+};
+
+// Seconds one rank spent in the rounds, split three ways.
+struct RankTimes {
+  double compute = 0;        // some tile kernel of this rank was running
+  double communication = 0;  // inside communicator calls (overlaps compute with look-ahead)
+  double wait = 0;           // rounds time with no kernel running: exposed communication and imbalance
+};
+
+struct DistributedResult {
+  std::int64_t n = 0;
+  int grid_rows = 1;
+  int grid_cols = 1;
+  std::int64_t tile = 0;   // b
+  std::string algorithm;   // "fw-blocked" on the CPU, "fw" on GPUs
+  Backend backend = Backend::cpu;
+  Precision precision = Precision::int32;
+  std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)
+  double setup_seconds = 0;      // this rank: checks, agreement, building its tiles
+  double rounds_seconds = 0;     // this rank: the rounds
+  double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included
+  double verify_seconds = -1;    // this rank: checking its rows; -1 without verify
+};
+
+// Solves APSP with every rank of `comm`: collective, every rank passes the
+// same graph (it need not be normalized) and options. The sink of each rank
+// gets begin() and commit() on every rank and put() for the rows this rank
+// delivers: rows layout, the rows of its tile rows; 2d, the rows of every
+// pc-th of its process row's tile rows, gathered from the process row. On
+// failure every sink gets discard().
+//
+// Errors that every rank learns at the same point (bad input on some rank,
+// graphs that differ between ranks, a sink that cannot begin or commit,
+// memory, a negative cycle, a distance beyond int32) are thrown on every
+// rank as Agreed<E> (E the error's own type, see below). Any other error is
+// thrown on the rank where it happened only; the caller then stops the
+// others with comm.abort().
+DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink);
+
+// A sink that writes every rank's rows into one raw .bin matrix per plane
+// (n x n int32, row-major), in place, for the ranks of `comm` on a shared
+// file system: a temporary file next to each target, renamed over it when
+// every rank's writes succeeded. Either path may be empty. Stand-in until the
+// file sinks take a communicator (then they replace it).
+std::unique_ptr<Sink> make_distributed_bin_file_sink(Communicator& comm, const std::string& distances_path,
+                                                     const std::string& predecessors_path);
+
+// Marks an error that every rank of a distributed call throws together, so
+// that one of them reports it (the CLI: rank 0) and none has to abort the
+// others. `origin_rank` is the lowest rank where it happened, or -1 when it
+// happened on every rank (a usage error, a negative cycle: a verdict of all).
+class AgreedFailure {
+ public:
+  explicit AgreedFailure(int origin_rank) : origin_rank_(origin_rank) {}
+  virtual ~AgreedFailure() = default;
+  int origin_rank() const { return origin_rank_; }
+
+ private:
+  int origin_rank_;
+};
+
+template <class E>
+class Agreed final : public E, public AgreedFailure {
+ public:
+  template <class... Args>
+  explicit Agreed(int origin_rank, Args&&... args) : E(std::forward<Args>(args)...), AgreedFailure(origin_rank) {}
+};
+
+// Runs `step` on every rank of `comm`, then agrees: if it threw on some
+// ranks, every rank throws the error of the lowest such rank as Agreed<E>,
+// E its type (UsageError, InputError, NegativeCycleError, OverflowError,
+// ResourceError, else Error), the message prefixed with "rank R: " unless
+// every rank failed. An Agreed error thrown inside `step` passes through as
+// it is. Collective; for steps that may fail on some ranks only,
+// such as reading the input.
+void agree(Communicator& comm, const std::function<void()>& step);
+
+}  // namespace apsp

@@ -1,0 +1,60 @@
+// Device buffers through host memory, with the CUDA runtime (see staging.hpp).
+#include <cuda_runtime.h>
+
+#include <memory>
+
+#include "comm/staging.hpp"
+#include "cuda/check.hpp"
+
+namespace apsp::comm {
+namespace {
+
+cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+// One page-locked buffer per thread: every rank of a local group is its own
+// thread, so ranks never share one.
+struct PinnedScratch {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+  ~PinnedScratch() {
+    if (data) cudaFreeHost(data);
+  }
+  void* reserve(std::size_t wanted) {
+    if (wanted <= bytes) return data;
+    if (data) APSP_CUDA_CHECK(cudaFreeHost(data));
+    data = nullptr;
+    bytes = 0;
+    APSP_CUDA_CHECK(cudaMallocHost(&data, wanted));
+    bytes = wanted;
+    return data;
+  }
+};
+
+thread_local PinnedScratch scratch;
+
+}  // namespace
+
+void use_device(int device) {
+  if (device >= 0) APSP_CUDA_CHECK(cudaSetDevice(device));
+}
+
+void wait_for_stream(void* stream) { APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream))); }
+
+void copy_device_to_device(void* to, const void* from, std::size_t bytes, void* stream) {
+  if (bytes > 0 && to != from)
+    APSP_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, as_stream(stream)));
+}
+
+StagedBuffer::StagedBuffer(const void* device_data, std::size_t bytes, void* stream, bool load)
+    : host_(scratch.reserve(bytes > 0 ? bytes : 1)), bytes_(bytes), stream_(stream) {
+  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  if (load && bytes > 0) APSP_CUDA_CHECK(cudaMemcpy(host_, device_data, bytes, cudaMemcpyDeviceToHost));
+}
+
+void StagedBuffer::store(void* device_data) const {
+  if (bytes_ == 0) return;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(device_data, host_, bytes_, cudaMemcpyHostToDevice, as_stream(stream_)));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream_)));
+}
+
+}  // namespace apsp::comm

@@ -1,0 +1,174 @@
+// NCCL: device-buffer collectives for the nccl communicator (one rank per
+// process and GPU, bootstrapped over the host communicator) and for local
+// groups on distinct GPUs (ncclCommInitAll).
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "apsp/comm.hpp"
+#include "apsp/error.hpp"
+#include "comm/features.hpp"
+#include "comm/staging.hpp"
+#include "comm/transport.hpp"
+#include "cuda/check.hpp"
+
+namespace apsp::comm {
+namespace {
+
+[[noreturn]] void throw_nccl_error(ncclResult_t status, ncclComm_t comm, const char* call, const char* file, int line) {
+  std::string message = ncclGetErrorString(status);
+  if (comm) {
+    const char* last = ncclGetLastError(comm);
+    if (last && *last) message += std::string(": ") + last;
+  }
+  throw DeviceError(call, message, file, line);
+}
+
+#define APSP_NCCL_CHECK(comm, call)                                                             \
+  do {                                                                                          \
+    const ncclResult_t apsp_nccl_status_ = (call);                                              \
+    if (apsp_nccl_status_ != ncclSuccess) throw_nccl_error(apsp_nccl_status_, comm, #call, __FILE__, __LINE__); \
+  } while (0)
+
+ncclDataType_t nccl_type(DataType t) {
+  switch (t) {
+    case DataType::uint8: return ncclUint8;
+    case DataType::int32: return ncclInt32;
+    case DataType::int64: return ncclInt64;
+    case DataType::float64: return ncclFloat64;
+  }
+  return ncclUint8;
+}
+
+ncclRedOp_t nccl_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::min: return ncclMin;
+    case ReduceOp::max: return ncclMax;
+    case ReduceOp::sum: return ncclSum;
+  }
+  return ncclMin;
+}
+
+cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+// The lent machines have no NVLink SHARP / multicast: keep NCCL from trying
+// it, unless the environment says otherwise.
+void disable_nvls() { setenv("NCCL_NVLS_ENABLE", "0", 0); }
+
+class NcclTransport final : public DeviceTransport {
+ public:
+  NcclTransport(ncclComm_t comm, int device) : comm_(comm), device_(device) {}
+  ~NcclTransport() override {
+    if (comm_) ncclCommDestroy(comm_);
+  }
+
+  void broadcast(void* data, std::size_t count, DataType type, int root, void* stream) override {
+    use_device(device_);
+    APSP_NCCL_CHECK(comm_, ncclBroadcast(data, data, count, nccl_type(type), root, comm_, as_stream(stream)));
+  }
+  void send(const void* data, std::size_t bytes, int peer, void* stream) override {
+    use_device(device_);
+    APSP_NCCL_CHECK(comm_, ncclSend(data, bytes, ncclUint8, peer, comm_, as_stream(stream)));
+  }
+  void receive(void* data, std::size_t bytes, int peer, void* stream) override {
+    use_device(device_);
+    APSP_NCCL_CHECK(comm_, ncclRecv(data, bytes, ncclUint8, peer, comm_, as_stream(stream)));
+  }
+  void all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op,
+                  void* stream) override {
+    use_device(device_);
+    APSP_NCCL_CHECK(comm_, ncclAllReduce(input, output, count, nccl_type(type), nccl_op(op), comm_, as_stream(stream)));
+  }
+  std::unique_ptr<DeviceTransport> split(int color, int key) override {
+    use_device(device_);
+    ncclComm_t part = nullptr;
+    APSP_NCCL_CHECK(comm_, ncclCommSplit(comm_, color, key, &part, nullptr));
+    return std::make_unique<NcclTransport>(part, device_);
+  }
+  void abort() noexcept override {
+    if (comm_) ncclCommAbort(comm_);
+    comm_ = nullptr;
+  }
+
+ private:
+  ncclComm_t comm_;
+  int device_;
+};
+
+// Host buffers through the host communicator, device buffers through NCCL.
+class NcclCommunicator final : public Communicator {
+ public:
+  NcclCommunicator(std::unique_ptr<Communicator> host, std::unique_ptr<DeviceTransport> device_transport, int device)
+      : Communicator(host->rank(), host->size()),
+        host_(std::move(host)),
+        transport_(std::move(device_transport)),
+        device_(device) {}
+  const char* kind() const override { return "nccl"; }
+  int device() const override { return device_; }
+
+ protected:
+  void do_broadcast(void* data, std::size_t, DataType type, std::size_t count, int root, Memory memory,
+                    void* stream) override {
+    if (memory == Memory::device) return transport_->broadcast(data, count, type, root, stream);
+    host_->broadcast(data, count, type, root);
+  }
+  void do_send(const void* data, std::size_t bytes, int peer, Memory memory, void* stream) override {
+    if (memory == Memory::device) return transport_->send(data, bytes, peer, stream);
+    host_->send(data, bytes, DataType::uint8, peer);
+  }
+  void do_receive(void* data, std::size_t bytes, int peer, Memory memory, void* stream) override {
+    if (memory == Memory::device) return transport_->receive(data, bytes, peer, stream);
+    host_->receive(data, bytes, DataType::uint8, peer);
+  }
+  void do_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op, Memory memory,
+                     void* stream) override {
+    if (memory == Memory::device) return transport_->all_reduce(input, output, count, type, op, stream);
+    host_->all_reduce(input, output, count, type, op);
+  }
+  void do_barrier() override { host_->barrier(); }
+  std::unique_ptr<Communicator> do_split(int color, int key) override {
+    std::unique_ptr<Communicator> host_part = host_->split(color, key);
+    return std::make_unique<NcclCommunicator>(std::move(host_part), transport_->split(color, key), device_);
+  }
+  void do_abort(int exit_code) noexcept override {
+    transport_->abort();
+    host_->abort(exit_code);
+  }
+
+ private:
+  std::unique_ptr<Communicator> host_;
+  std::unique_ptr<DeviceTransport> transport_;
+  int device_;
+};
+
+}  // namespace
+
+std::string nccl_version() {
+  return std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH);
+}
+
+std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const std::vector<int>& devices) {
+  disable_nvls();
+  std::vector<ncclComm_t> comms(devices.size(), nullptr);
+  APSP_NCCL_CHECK(nullptr, ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()));
+  std::vector<std::unique_ptr<DeviceTransport>> out;
+  for (std::size_t r = 0; r < devices.size(); ++r) out.push_back(std::make_unique<NcclTransport>(comms[r], devices[r]));
+  return out;
+}
+
+std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device) {
+  disable_nvls();
+  use_device(device);
+  ncclUniqueId id{};
+  if (host_world->rank() == 0) APSP_NCCL_CHECK(nullptr, ncclGetUniqueId(&id));
+  host_world->broadcast(reinterpret_cast<std::uint8_t*>(&id), sizeof id, 0);
+  ncclComm_t comm = nullptr;
+  APSP_NCCL_CHECK(nullptr, ncclCommInitRank(&comm, host_world->size(), id, host_world->rank()));
+  auto transport = std::make_unique<NcclTransport>(comm, device);
+  return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(transport), device);
+}
+
+}  // namespace apsp::comm

@@ -1,0 +1,39 @@
+// Private to src/comm: moving device buffers through host memory, for the
+// communicators whose transport works on host memory (local without NCCL,
+// single, and MPI that is not CUDA-aware). Host-safe; builds without CUDA
+// get versions that throw ResourceError.
+#pragma once
+
+#include <cstddef>
+
+namespace apsp::comm {
+
+// Makes `device` the calling thread's current CUDA device (-1: nothing).
+void use_device(int device);
+
+// Waits until the work queued on `stream` (a cudaStream_t) is done.
+void wait_for_stream(void* stream);
+
+// Copies `bytes` from device to device in `stream` order (asynchronous).
+void copy_device_to_device(void* to, const void* from, std::size_t bytes, void* stream);
+
+// A host copy of a device buffer for one call. The constructor waits for
+// `stream` and copies the device data to page-locked host memory when
+// `load` is set; store() copies the host data back and waits for it. The
+// pinned memory is kept per thread and reused, growing as needed, so a
+// thread holds at most one StagedBuffer at a time.
+class StagedBuffer {
+ public:
+  StagedBuffer(const void* device_data, std::size_t bytes, void* stream, bool load);
+  StagedBuffer(const StagedBuffer&) = delete;
+  StagedBuffer& operator=(const StagedBuffer&) = delete;
+  void* host() const { return host_; }
+  void store(void* device_data) const;
+
+ private:
+  void* host_ = nullptr;
+  std::size_t bytes_ = 0;
+  void* stream_ = nullptr;
+};
+
+}  // namespace apsp::comm

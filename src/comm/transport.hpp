@@ -1,0 +1,38 @@
+// Private to src/comm: device-buffer collectives of one rank, as NCCL gives
+// them. The nccl communicator and a local group on distinct GPUs use one;
+// the other kinds stage device buffers through host memory instead.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apsp/comm.hpp"
+
+namespace apsp::comm {
+
+class DeviceTransport {
+ public:
+  virtual ~DeviceTransport() = default;
+  // All enqueue on `stream` (a cudaStream_t) and return.
+  virtual void broadcast(void* data, std::size_t count, DataType type, int root, void* stream) = 0;
+  virtual void send(const void* data, std::size_t bytes, int peer, void* stream) = 0;
+  virtual void receive(void* data, std::size_t bytes, int peer, void* stream) = 0;
+  virtual void all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op,
+                          void* stream) = 0;
+  // Collective over the transport's ranks, like Communicator::split.
+  virtual std::unique_ptr<DeviceTransport> split(int color, int key) = 0;
+  // Stops pending and later operations (ncclCommAbort); never throws.
+  virtual void abort() noexcept = 0;
+};
+
+// One transport per device of one process (ncclCommInitAll), for the ranks of
+// a local group; the devices must be distinct. Empty when the build has no NCCL.
+std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const std::vector<int>& devices);
+
+// The nccl communicator (declared in apsp/comm.hpp) is built in nccl.cpp from
+// an MPI world communicator and this rank's device.
+std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device);
+
+}  // namespace apsp::comm

@@ -1,0 +1,14 @@
+// The distributed solver's GPU engine in builds without nvcc: refused with a
+// clear error (src/dist/gpu_engine.cu is the real one).
+#include "apsp/error.hpp"
+#include "dist/gpu_engine.hpp"
+
+namespace apsp::dist {
+
+std::int64_t gpu_tile() { return 128; }
+
+std::unique_ptr<TileEngine> make_gpu_engine(const Graph&, const ProcessGrid&, const GpuEngineOptions&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
+}  // namespace apsp::dist

@@ -1,0 +1,49 @@
+// Checks of the distributed solver, written for every rank of one group: the
+// thread harness (local communicators) and the mpirun harness run the same
+// ones. Collective, and no rank skips a collective call when an expectation
+// failed on it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "apsp/distributed.hpp"
+#include "support/cases.hpp"
+
+namespace apsp::test {
+
+struct DistConfig {
+  Distribution distribution = Distribution::rows;
+  int grid_rows = 0, grid_cols = 0;  // 2d only
+  bool lookahead = true;
+  std::string name() const;  // e.g. "2d_2x3_lookahead"
+  DistributedOptions options() const;
+};
+
+// rows (the P x 1 grid), and 2d on every other grid pr x pc = ranks, each
+// with look-ahead on and off.
+std::vector<DistConfig> configs_for(int ranks);
+
+// Solves `c` on `comm` (with verify) and checks that every row arrives at exactly one rank
+// and equals the single-process fw-blocked row (distances, and predecessors
+// when asked), that the sinks saw begin and commit once, and that the result
+// has finite and unreachable entries.
+void check_matches_fw_blocked(Communicator& comm, const Case& c, const DistConfig& config, bool predecessors);
+
+// Negative cycles that only a rank other than 0 can see (from 2 ranks on):
+// inside one pivot tile off rank 0, and a two-vertex cycle that shows during
+// a round's update of a diagonal tile off rank 0. Every rank throws
+// Agreed<NegativeCycleError> naming the vertex fw-blocked names; sinks are
+// discarded.
+void check_negative_cycles(Communicator& comm, const DistConfig& config);
+
+// Weights too large for int32 arithmetic (the int64 path, as fw-blocked),
+// and a distance beyond the int32 output, refused on every rank.
+void check_large_weights(Communicator& comm, const DistConfig& config);
+
+// Every rank throws the same Agreed error: graphs that differ between ranks,
+// a grid that does not fit the ranks, one rank's failing step.
+void check_agreed_errors(Communicator& comm);
+
+}  // namespace apsp::test

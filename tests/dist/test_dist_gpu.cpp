@@ -1,0 +1,52 @@
+// The distributed GPU solver and device buffers in process: local groups of
+// 1, 2 and 4 threads sharing device 0 (device buffers staged through host
+// memory). Every test skips without a CUDA device; the lead runs them on the
+// GPU machine (tests/dist/mpi has the same checks on MPI ranks).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "dist/checks/dist_checks.hpp"
+#include "dist/checks/gpu_checks.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device"
+
+void on_gpu_threads(int ranks, const std::function<void(Communicator&)>& body) {
+  run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)), body);
+}
+
+TEST(DistributedGpu, DeviceBuffersOnLocalGroupsSharingOneGpu) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {1, 2, 4}) on_gpu_threads(ranks, test::check_device_collectives);
+}
+
+TEST(DistributedGpu, TileAndStandardCasesMatchFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  const std::vector<test::Case> standard = test::standard_cases();
+  for (std::size_t i = 0; i < standard.size(); i += 4) cases.push_back(standard[i]);
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(comm, c, config);
+      });
+}
+
+TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {
+  SKIP_WITHOUT_GPU();
+  for (std::int64_t n : {2048, 1999})
+    for (const test::DistConfig& config :
+         {test::DistConfig{Distribution::rows, 0, 0, true}, test::DistConfig{Distribution::grid, 2, 2, false}}) {
+      const int ranks = config.distribution == Distribution::rows ? 2 : 4;
+      on_gpu_threads(ranks, [&](Communicator& comm) { test::check_gpu_matches_single_gpu(comm, n, config); });
+    }
+}
+
+}  // namespace
+}  // namespace apsp

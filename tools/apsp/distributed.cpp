@@ -1,0 +1,304 @@
+// apsp solve on several ranks: under mpirun (one rank per process), or with
+// --distribution in one process (the single communicator). Every rank reads
+// the input, solves its part and writes its rows into the one output file;
+// rank 0 prints the summary. An error every rank sees together (bad input on
+// some rank, a negative cycle, ...) is printed once, by rank 0, and every
+// rank exits with its code; any other error is printed by its rank, which
+// then aborts the job through the communicator.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "apsp/cuda.hpp"
+#include "apsp/distributed.hpp"
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "cli.hpp"
+
+namespace apsp::cli {
+namespace {
+
+// The result of a solve without -o: this rank's rows are dropped. Not the
+// library's NullSink: that one requires every row of the matrix at commit(),
+// and a rank delivers only its own.
+class DiscardRows final : public Sink {
+ public:
+  void begin(const SinkLayout&) override {}
+  void put(const RowBlock&) override {}
+  void commit() override {}
+};
+
+// "RxC" with positive R and C, e.g. "2x3".
+void parse_grid(const std::string& text, DistributedOptions& opts) {
+  static const std::regex shape("([1-9][0-9]{0,5})x([1-9][0-9]{0,5})");
+  std::smatch m;
+  if (!std::regex_match(text, m, shape))
+    throw UsageError("'" + text + "' is not RxC with positive integers (e.g. 2x3)", "grid");
+  opts.grid_rows = std::stoi(m[1]);
+  opts.grid_cols = std::stoi(m[2]);
+}
+
+// Distributed output is raw .bin for now (see make_distributed_bin_file_sink).
+void require_bin(const std::string& path, const std::string& format, const char* option) {
+  if (path.empty()) return;
+  const io::Format f = format == "auto" ? io::format_from_path(path) : io::parse_format(format);
+  if (f != io::Format::nthu_bin)
+    throw UsageError(std::string("the distributed solver writes .bin matrices (raw int32 rows, each rank writing its "
+                                 "own in place); ") +
+                         io::to_string(f) + " is not supported there yet",
+                     option);
+}
+
+DistributedOptions options_of(const DistributedSolve& s) {
+  DistributedOptions opts;
+  opts.distribution = parse_distribution(s.distributed.distribution.empty() ? "rows" : s.distributed.distribution);
+  if (!s.distributed.grid.empty()) {
+    if (opts.distribution != Distribution::grid) throw UsageError("a grid shape needs --distribution 2d", "grid");
+    parse_grid(s.distributed.grid, opts);
+  }
+  opts.lookahead = !s.distributed.no_lookahead;
+  opts.backend = parse_backend(s.backend);
+  if (opts.backend == Backend::automatic)
+    opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
+  if (s.algorithm != "auto" && s.algorithm != "fw-blocked")
+    throw UsageError("the distributed solver runs blocked Floyd-Warshall (auto or fw-blocked), not '" + s.algorithm + "'");
+  if (parse_precision(s.precision) == Precision::int16)
+    throw UsageError("the distributed solver computes in int32 (int64 where sums could overflow)", "precision");
+  if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
+  opts.threads = s.threads;
+  opts.predecessors = !s.predecessors_path.empty();
+  opts.verify = s.verify;
+  require_bin(s.output, s.out_format, "output");
+  require_bin(s.predecessors_path, "auto", "predecessors");
+  return opts;
+}
+
+void print_row(const char* label, const std::string& value) { std::printf("  %-15s %s\n", label, value.c_str()); }
+void print_time(const char* stage, double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%12.3f ms", seconds * 1e3);
+  print_row(stage, text);
+}
+
+// "min / median / max ms" of one of the ranks' times.
+void print_spread(const char* label, const std::vector<RankTimes>& ranks, double RankTimes::*field) {
+  std::vector<double> v;
+  for (const RankTimes& t : ranks) v.push_back(t.*field * 1e3);
+  std::sort(v.begin(), v.end());
+  const double median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  char text[96];
+  std::snprintf(text, sizeof text, "%12.3f / %.3f / %.3f ms", v.front(), median, v.back());
+  print_row(label, text);
+}
+
+void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedGraph& loaded,
+                   const DistributedResult& r, int threads, double startup_s, double read_s, double total_s) {
+  std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
+  print_row("n", std::to_string(r.n));
+  print_row("m", std::to_string(loaded.normalized.edges.size()) + " after normalization (" +
+                     std::to_string(loaded.edges_as_read) + " as read)");
+  print_row("algorithm", r.algorithm);
+  print_row("backend", to_string(r.backend));
+  print_row("precision", to_string(r.precision));
+  print_row("communicator", std::string(comm.kind()) + ", " + std::to_string(comm.size()) +
+                                (comm.size() == 1 ? " rank" : " ranks"));
+  print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
+                        (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
+                        (s.distributed.no_lookahead ? "off" : "on"));
+  print_row("threads", std::to_string(threads) + " per rank");
+  print_time("startup", startup_s);
+  print_time("read", read_s);
+  print_time("setup", r.setup_seconds);
+  print_time("rounds", r.rounds_seconds);
+  print_time("output", r.output_seconds);
+  if (r.verify_seconds >= 0) print_time("verify", r.verify_seconds);
+  print_time("total", total_s);
+  std::printf("  per rank        min / median / max\n");
+  print_spread("compute", r.ranks, &RankTimes::compute);
+  print_spread("communication", r.ranks, &RankTimes::communication);
+  print_spread("wait", r.ranks, &RankTimes::wait);
+  if (r.rounds_seconds > 0) {
+    char rate[32];
+    const double n = static_cast<double>(r.n);
+    std::snprintf(rate, sizeof rate, "%12.4g", n * n * n / r.rounds_seconds);
+    print_row("updates/s", rate);
+  }
+  if (!s.output.empty()) print_row("output", s.output);
+  if (!s.predecessors_path.empty()) print_row("predecessors", s.predecessors_path);
+  if (r.verify_seconds >= 0) std::printf("verify: ok\n");
+}
+
+// Test hook: with APSP_TEST_FAIL_RANK=R in the environment, rank R fails
+// halfway through the rounds, as a device error there would, so that tests
+// can check that every rank stops (tests/dist/test_dist_cli.cpp).
+void inject_failure(const Communicator& comm, DistributedOptions& opts) {
+  const char* failing = std::getenv("APSP_TEST_FAIL_RANK");
+  if (!failing || std::to_string(comm.rank()) != failing) return;
+  opts.progress = [rank = comm.rank()](double fraction) {
+    if (fraction >= 0.5)
+      throw ResourceError("injected failure on rank " + std::to_string(rank) + " (APSP_TEST_FAIL_RANK)");
+  };
+}
+
+// "0,1,3": device ordinals.
+std::vector<int> parse_devices(const std::string& text) {
+  static const std::regex list("[0-9]{1,4}(,[0-9]{1,4})*");
+  if (!std::regex_match(text, list)) throw UsageError("'" + text + "' is not a list of device numbers (e.g. 0,1)", "devices");
+  std::vector<int> out;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    out.push_back(std::stoi(text.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return out;
+}
+
+// An integer from the first of these environment variables that is set, else `otherwise`.
+int from_environment(std::initializer_list<const char*> names, int otherwise) {
+  for (const char* name : names) {
+    const char* value = std::getenv(name);
+    if (value && *value) return std::atoi(value);
+  }
+  return otherwise;
+}
+
+// Ranks on this node and this rank's place among them, as the launcher says.
+int local_rank() { return from_environment({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
+int local_size() { return from_environment({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}, 1); }
+
+bool on_gpu(const DistributedSolve& s) {
+  return s.backend == "cuda" || s.backend == "gpu" || (s.backend == "auto" && !s.distributed.devices.empty());
+}
+
+// The GPU of this rank (backend cuda): the node's ranks take the listed
+// devices (or all of the node's) in turn. -1 on the CPU.
+int rank_device(const DistributedSolve& s) {
+  if (!on_gpu(s)) return -1;
+  std::vector<int> devices = s.distributed.devices.empty() ? std::vector<int>{} : parse_devices(s.distributed.devices);
+  if (devices.empty())
+    for (const auto& d : cuda::devices()) devices.push_back(d.ordinal);
+  if (devices.empty()) throw ResourceError("the distributed GPU solver found no CUDA device");
+  return devices[static_cast<std::size_t>(local_rank()) % devices.size()];
+}
+
+// The communicator of an MPI launch: mpi, or nccl for one GPU per rank
+// (auto picks nccl when the build has it and the node's ranks have a GPU
+// each). Without a launcher: one rank.
+std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int device) {
+  const std::string& kind = s.distributed.comm;
+  if (kind != "auto" && kind != "mpi" && kind != "nccl")
+    throw UsageError("unknown communicator '" + kind + "' (expected auto, mpi or nccl)", "comm");
+  if (!launched_by_mpi()) {
+    if (kind != "auto") throw UsageError("--comm " + kind + " needs an MPI launch (mpirun)", "comm");
+    return make_single_communicator(device);
+  }
+  const bool own_gpu = device >= 0 && local_size() <= static_cast<int>(cuda::devices().size());
+  if (kind == "nccl" || (kind == "auto" && own_gpu && comm_support().nccl)) return make_nccl_communicator(device);
+  return make_mpi_communicator(device);
+}
+
+std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
+  if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<DiscardRows>();
+  return make_distributed_bin_file_sink(comm, s.output, s.predecessors_path);
+}
+
+// --devices without mpirun: one rank per GPU, each a thread of this process
+// over a local communicator group (NCCL between distinct GPUs).
+void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::time_point start) {
+  const std::vector<int> devices = parse_devices(s.distributed.devices);
+  DistributedOptions opts = options_of(s);
+  if (opts.backend != Backend::cuda) throw UsageError("--devices runs the GPU solver; drop --backend cpu", "devices");
+  const std::vector<std::unique_ptr<Communicator>> group =
+      make_local_communicators(static_cast<int>(devices.size()), devices);
+  const double startup_s = seconds_since(start);
+  const auto read_start = std::chrono::steady_clock::now();
+  const LoadedGraph loaded = load_graph(s.input);
+  const double read_s = seconds_since(read_start);
+  std::vector<DistributedResult> results(group.size());
+  run_on_threads(group, [&](Communicator& comm) {
+    DistributedOptions mine = opts;
+    mine.device = comm.device();
+    const std::unique_ptr<Sink> sink = make_sink(comm, s);
+    results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
+  });
+  print_summary(s, *group.front(), loaded, results.front(), s.threads > 0 ? s.threads : omp_get_max_threads(),
+                startup_s, read_s, seconds_since(start));
+}
+
+bool current_exception_is_agreed() {
+  try {
+    throw;
+  } catch (const AgreedFailure&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+void add_distributed_options(CLI::App& cmd, DistributedArgs& args) {
+  cmd.add_option("--distribution", args.distribution,
+                 "Distributed solver layout: rows or 2d (the default under mpirun is rows)");
+  cmd.add_option("--grid", args.grid, "2d process grid RxC (default: the most square one)");
+  cmd.add_flag("--no-lookahead", args.no_lookahead, "Distributed solver: send the next panels only after each round");
+  cmd.add_option("--devices", args.devices,
+                 "Distributed GPU solver: without mpirun, one process on these GPUs (e.g. 0,1); under mpirun, the "
+                 "GPUs the ranks of a node take in turn");
+  cmd.add_option("--comm", args.comm, "Distributed solver under mpirun: auto, mpi or nccl")->capture_default_str();
+}
+
+bool runs_distributed(const DistributedArgs& args) {
+  return !args.distribution.empty() || !args.devices.empty() || launched_by_mpi();
+}
+
+void run_distributed_solve(const DistributedSolve& s) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!s.distributed.devices.empty() && !launched_by_mpi()) return run_on_local_devices(s, start);
+  std::unique_ptr<Communicator> comm;
+  int device = -1;
+  try {
+    device = rank_device(s);
+    comm = make_communicator(s, device);
+  } catch (...) {
+    // No communicator to agree through: every rank reports (they fail alike).
+    throw ExitStatus{report_current_exception()};
+  }
+  const double startup_s = seconds_since(start);
+  const auto read_start = std::chrono::steady_clock::now();
+  try {
+    DistributedOptions opts;
+    LoadedGraph loaded;
+    agree(*comm, [&] {
+      opts = options_of(s);
+      opts.device = device;
+      loaded = load_graph(s.input);
+    });
+    const double read_s = seconds_since(read_start);
+    inject_failure(*comm, opts);
+    const std::unique_ptr<Sink> sink = make_sink(*comm, s);
+    const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
+    if (comm->rank() == 0)
+      print_summary(s, *comm, loaded, result, s.threads > 0 ? s.threads : omp_get_max_threads(), startup_s, read_s,
+                    seconds_since(start));
+  } catch (...) {
+    // Every rank has this error: rank 0 says it once.
+    if (current_exception_is_agreed() || comm->size() == 1)
+      throw ExitStatus{report_current_exception({}, comm->rank() == 0)};
+    // Only this rank has it, and the others may be waiting for it.
+    const int code = report_current_exception("rank " + std::to_string(comm->rank()) + ": ");
+    comm->abort(code);
+    throw ExitStatus{code};
+  }
+}
+
+}  // namespace apsp::cli
