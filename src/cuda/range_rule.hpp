@@ -25,13 +25,8 @@
 #include <cstdint>
 
 #include "apsp/graph.hpp"
+#include "core/ceil_div.hpp"  // APSP_HOST_DEVICE
 #include "cuda/algorithm.hpp"
-
-#if defined(__CUDACC__)
-#define APSP_HOST_DEVICE __host__ __device__
-#else
-#define APSP_HOST_DEVICE
-#endif
 
 namespace apsp::cuda {
 
