@@ -52,24 +52,14 @@ struct Peak {
 template <bool kPacked>
 double measure_peak_kind() {
   constexpr int kChains = 16, kThreads = 256;
-  int sms = 0;
-  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const int blocks = sms * 8;
+  const int blocks = apsp::bench::peak_blocks();
   const int steps = 1 << 16;
   apsp::cuda::DeviceBuffer<int> sink(kThreads);
-  Stream stream;
-  Event begin, end;
-  std::vector<double> rates;
-  for (int rep = 0; rep < 6; ++rep) {
-    begin.record(stream.get());
-    apsp::bench::peak_chains<kChains, kPacked><<<blocks, kThreads, 0, stream.get()>>>(rep + 3, steps, sink.get());
-    APSP_CUDA_CHECK_LAUNCH("peak_chains");
-    end.record(stream.get());
-    const double seconds = apsp::cuda::elapsed_ms(begin, end) / 1e3;
-    if (rep > 0) rates.push_back(double(blocks) * kThreads * kChains * steps * (kPacked ? 2 : 1) / seconds);
-  }
-  std::sort(rates.begin(), rates.end());
-  return rates[rates.size() / 2];
+  return apsp::bench::median_peak_rate(
+      [&](cudaStream_t stream, int rep) {
+        apsp::bench::peak_chains<kChains, kPacked><<<blocks, kThreads, 0, stream>>>(rep + 3, steps, sink.get());
+      },
+      double(blocks) * kThreads * kChains * steps * (kPacked ? 2 : 1));
 }
 
 Peak measure_peak() { return Peak{measure_peak_kind<false>(), measure_peak_kind<true>()}; }

@@ -29,18 +29,23 @@ class Progress {
 
   Progress(const GpuProblem& problem, std::int64_t total, std::int64_t stride = kPivotStride,
            bool wait_for_work = false)
-      : problem_(problem), total_(total), stride_(stride), wait_for_work_(wait_for_work) {}
+      : Progress(problem.stream, problem.progress, total, stride, wait_for_work) {}
+  // The same for work queued on `stream` that reports into `span`.
+  Progress(cudaStream_t stream, ProgressSpan span, std::int64_t total, std::int64_t stride = kPivotStride,
+           bool wait_for_work = false)
+      : stream_(stream), span_(span), total_(total), stride_(stride), wait_for_work_(wait_for_work) {}
 
   void reached(std::int64_t done) {
-    if (!problem_.progress || total_ <= 0) return;
+    if (!span_ || total_ <= 0) return;
     if (done - reported_ < stride_ && done < total_) return;
     reported_ = done;
-    if (wait_for_work_) APSP_CUDA_CHECK(cudaStreamSynchronize(problem_.stream));
-    problem_.progress.report(static_cast<double>(done) / static_cast<double>(total_));
+    if (wait_for_work_) APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    span_.report(static_cast<double>(done) / static_cast<double>(total_));
   }
 
  private:
-  const GpuProblem& problem_;
+  cudaStream_t stream_;
+  ProgressSpan span_;
   std::int64_t total_;
   std::int64_t stride_;
   bool wait_for_work_;

@@ -1,8 +1,15 @@
 // Arithmetic policies of the production kernels: how distances sit in 32-bit
-// words (one int32, two int16, or an int32 carrying a predecessor tag) and
-// the add-min on such words. Weights are non-negative and each policy's
-// infinity leaves room for the sum of two stored values, so a + b never
-// wraps and an infinite operand never undercuts a finite entry.
+// words (one int32, two int16, an int32 carrying a predecessor tag, or one
+// float32) and the add-min on such words. Integer weights are non-negative
+// and each integer policy's infinity leaves room for the sum of two stored
+// values, so a + b never wraps and an infinite operand never undercuts a
+// finite entry; float32 uses IEEE +inf, which absorbs any finite weight, so
+// it takes negative weights as they are.
+//
+// Every policy also says how phases 1 and 2 (which hold one distance per
+// 32-bit word whatever the storage) see an element: to_word / from_word
+// convert between storage_t and that word, and Scalar is the add-min they
+// apply to such words.
 #pragma once
 
 #include <cstdint>
@@ -23,15 +30,19 @@ inline constexpr std::int32_t kInfTagged = (1 << 22) - 1;  // in distance units
 // Distances per 32-bit word and the arithmetic on words.
 struct Int32Words {
   using storage_t = std::int32_t;
+  using Scalar = Int32Words;
   static constexpr int kPerWord = 1;
   static constexpr bool kTagged = false;
   static constexpr std::int32_t kInfinity = kInf;
   __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) { return __viaddmin_s32(a, b, c); }
   // The A operand word for one distance: the distance itself.
   __device__ static std::int32_t broadcast(std::int32_t v) { return v; }
+  __device__ static std::int32_t to_word(std::int32_t v) { return v; }
+  __device__ static std::int32_t from_word(std::int32_t w) { return w; }
 };
 
 struct Int16Words {
+  using Scalar = Int32Words;
   using storage_t = std::int16_t;
   static constexpr int kPerWord = 2;
   static constexpr bool kTagged = false;
@@ -43,6 +54,8 @@ struct Int16Words {
   __device__ static std::int32_t broadcast(std::int32_t v) {
     return static_cast<std::int32_t>((static_cast<std::uint32_t>(v) & 0xffffu) | (static_cast<std::uint32_t>(v) << 16));
   }
+  __device__ static std::int32_t to_word(std::int16_t v) { return v; }
+  __device__ static std::int16_t from_word(std::int32_t w) { return static_cast<std::int16_t>(w); }
 };
 
 // int32 words holding d << kTagBits | tag (predecessor mode).
@@ -50,6 +63,22 @@ struct TaggedWords : Int32Words {
   static constexpr bool kTagged = true;
   static constexpr std::int32_t kInfinity = kInfTagged << kTagBits;
 };
+// One float32 per word, IEEE +inf as infinity: FADD + FMNMX per update.
+// The words hold the floats' bits, so the int4 loads and cp.async copies of
+// the integer policies move them unchanged.
+struct Float32Words {
+  using storage_t = float;
+  using Scalar = Float32Words;
+  static constexpr int kPerWord = 1;
+  static constexpr bool kTagged = false;
+  __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
+    return __float_as_int(fminf(__int_as_float(a) + __int_as_float(b), __int_as_float(c)));
+  }
+  __device__ static std::int32_t broadcast(std::int32_t v) { return v; }
+  __device__ static std::int32_t to_word(float v) { return __float_as_int(v); }
+  __device__ static float from_word(std::int32_t w) { return __int_as_float(w); }
+};
+
 static_assert(2 * (std::int64_t{kInfTagged} << kTagBits) + kTagMask < (std::int64_t{1} << 31),
               "two tagged infinities and a tag must not overflow int32");
 

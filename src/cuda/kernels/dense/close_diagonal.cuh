@@ -16,7 +16,6 @@ namespace apsp::cuda::kernels {
 template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads)
     close_diagonal(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
-  using storage_t = typename W::storage_t;
   __shared__ __align__(16) std::int32_t row_k[2][T::kTile];
   __shared__ __align__(16) std::int32_t col_k[2][T::kTile];
   const int tid = threadIdx.x, tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
@@ -26,7 +25,7 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
   for (int r = 0; r < 8; ++r)
 #pragma unroll
-    for (int x = 0; x < 8; ++x) c[r][x] = d[(pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x)];
+    for (int x = 0; x < 8; ++x) c[r][x] = W::to_word(d[(pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x)]);
 
   auto publish = [&](int k, int buffer) {
 #pragma unroll
@@ -54,7 +53,7 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
       for (int x = 0; x < 8; ++x) b[x] += k + 1;
     }
-    add_min_fragment<Int32Words>(c, a, b);
+    add_min_fragment<typename W::Scalar>(c, a, b);
     if (k + 1 < T::kTile) publish(k + 1, buffer ^ 1);
     __syncthreads();
   }
@@ -63,7 +62,7 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
     for (int x = 0; x < 8; ++x) {
       const std::int64_t at = (pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x);
-      d[at] = static_cast<storage_t>(settle_tag<W>(c[r][x], mid, at, pivot));
+      d[at] = W::from_word(settle_tag<W>(c[r][x], mid, at, pivot));
     }
 }
 

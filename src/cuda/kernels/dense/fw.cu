@@ -30,6 +30,7 @@
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_rows.hpp"
+#include "cuda/fw_real.hpp"
 #include "cuda/family.hpp"
 #include "cuda/kernels/dense/close_diagonal.cuh"
 #include "cuda/kernels/dense/int16_conversion.cuh"
@@ -50,10 +51,13 @@ namespace {
 using Traits = kernels::ProductionTraits;
 using Persistent = kernels::PersistentTraits;
 static_assert(Traits::kTile == kProductionPad, "the registry pads to the production tile");
+static_assert(real_fw_pad<float>() == Traits::kTile, "the float32 matrix is padded to the production tile");
 static_assert(Persistent::kTile == Traits::kTile, "both phase-3 versions share the pivot kernel");
 
 // Which phase-3 kernel the rounds use (the kernel ladder, docs/perf.md).
-enum class Phase3 { tile_per_block, persistent };
+// tile_per_block_wide is tile_per_block with WideRegisterTraits (float32).
+enum class Phase3 { tile_per_block, tile_per_block_wide, persistent };
+using Wide = kernels::WideRegisterTraits;
 
 constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
 constexpr std::size_t kPersistentSharedBytes =
@@ -87,6 +91,8 @@ template <class W>
 void configure_kernels() {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kUpdateRestSharedBytes)));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Wide, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kUpdateRestSharedBytes)));
   if constexpr (!W::kTagged)
     APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest_persistent<Persistent, W>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -95,12 +101,12 @@ void configure_kernels() {
                                        static_cast<int>(kPivotSharedBytes)));
 }
 
-// All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place),
-// reporting into p.progress after each round that ends a 1/64 of them and
-// after the last. mid and row_tagged are used in predecessor mode
+// All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place) on
+// `stream`, reporting into `span` after each round that ends a 1/64 of them
+// and after the last. mid and row_tagged are used in predecessor mode
 // (W::kTagged) only.
 template <class W>
-void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& p, Phase3 phase3,
+void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, Phase3 phase3,
                 std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr) {
   configure_kernels<W>();
   int grid_persistent = 0;
@@ -109,29 +115,33 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, const GpuProblem& 
   const int nb = static_cast<int>(n_pad / Traits::kTile);
   DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
   // Each report waits for the rounds so far: the bar shows finished work.
-  Progress progress(p, nb, std::max(1, nb / 64), /*wait_for_work=*/true);
+  Progress progress(stream, span, nb, std::max(1, nb / 64), /*wait_for_work=*/true);
   for (int kb = 0; kb < nb; ++kb) {
-    kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, p.stream>>>(d, n_pad, kb, mid);
+    kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, stream>>>(d, n_pad, kb, mid);
     APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
-      kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, p.stream>>>(
+      kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, stream>>>(
           d, panel_t.get(), n_pad, kb, nb, mid, row_tagged);
       APSP_CUDA_CHECK_LAUNCH("update_panels");
     }
     const int tiles_x = W::kPerWord == 1 ? nb - 1 : nb / 2;
-    if (nb > 1 && phase3 == Phase3::tile_per_block) {
+    if (nb > 1 && phase3 != Phase3::persistent) {
       const dim3 grid(tiles_x, nb - 1);
       const std::int32_t* b_rows = W::kTagged ? row_tagged
                                               : reinterpret_cast<const std::int32_t*>(d) +
                                                     std::int64_t{kb} * Traits::kTile * (n_pad / W::kPerWord);
-      kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, p.stream>>>(
-          d, panel_t.get(), b_rows, n_pad, kb, mid);
+      if (phase3 == Phase3::tile_per_block_wide)
+        kernels::update_rest<Wide, W><<<grid, Wide::kThreads, kUpdateRestSharedBytes, stream>>>(
+            d, panel_t.get(), b_rows, n_pad, kb, mid);
+      else
+        kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(
+            d, panel_t.get(), b_rows, n_pad, kb, mid);
       APSP_CUDA_CHECK_LAUNCH("update_rest");
     } else if (nb > 1) {
       if constexpr (!W::kTagged) {  // the persistent kernel has no predecessor mode (the registry says so)
         const int tiles_total = tiles_x * (nb - 1);
         kernels::update_rest_persistent<Persistent, W>
-            <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, p.stream>>>(
+            <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, stream>>>(
                 d, panel_t.get(), n_pad, kb, tiles_x, tiles_total);
         APSP_CUDA_CHECK_LAUNCH("update_rest_persistent");
       }
@@ -158,7 +168,7 @@ bool try_int16(const GpuProblem& p, Phase3 phase3) {
   constexpr int kThreads = 256;
   kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(), n_pad16);
   APSP_CUDA_CHECK_LAUNCH("narrow_to_int16");
-  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p, phase3);
+  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p.stream, p.progress, phase3);
   const RangeView<std::int16_t> view{narrow.get(), p.n, n_pad16, 0, kernels::kInf16};
   if (testing::hooks.fail_int16_certificate || !p.certificate->holds(view)) return false;
   if (p.int16_result != nullptr) {
@@ -190,7 +200,8 @@ bool try_predecessor_mode(const GpuProblem& p) {
   const int grid = grid_for(cells, kThreads);
   kernels::pack_tagged<<<grid, kThreads, 0, p.stream>>>(p.dist, tagged.get(), p.pred, cells);
   APSP_CUDA_CHECK_LAUNCH("pack_tagged");
-  run_rounds<kernels::TaggedWords>(tagged.get(), p.n_pad, p, Phase3::tile_per_block, p.pred, row_tagged.get());
+  run_rounds<kernels::TaggedWords>(tagged.get(), p.n_pad, p.stream, p.progress, Phase3::tile_per_block, p.pred,
+                                  row_tagged.get());
   const RangeView<std::int32_t> view{tagged.get(), p.n, p.n_pad, kernels::kTagBits, kernels::kInfTagged};
   if (testing::hooks.fail_tagged_range || !p.certificate->holds(view)) return false;
   kernels::unpack_tagged<<<grid, kThreads, 0, p.stream>>>(tagged.get(), p.dist, p.pred, p.n_pad);
@@ -216,7 +227,7 @@ bool try_predecessor_mode(const GpuProblem& p) {
 // The fallback for distances beyond the tagged range: int32 rounds, then
 // each predecessor read off a tight in-edge (kernels/dense/tight_predecessors.cuh).
 void run_predecessors_from_tight_edges(const GpuProblem& p) {
-  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p, Phase3::tile_per_block);
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p.stream, p.progress, Phase3::tile_per_block);
   Graph reweighted;
   reweighted.n = p.n;
   reweighted.edges = *p.edges;
@@ -268,13 +279,21 @@ void run_blocked_production(GpuProblem& p, Phase3 phase3) {
     p.used_precision = Precision::int16;
     return;
   }
-  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, reporting_into(p, p.progress.rest()), phase3);
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p.stream, p.progress.rest(), phase3);
   p.used_precision = Precision::int32;
 }
 
 }  // namespace
 
 void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_per_block); }
+
+void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant) {
+  if (n_pad % Traits::kTile != 0)
+    throw UsageError("the float32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
+  run_rounds<kernels::Float32Words>(d, n_pad, stream, span,
+                                    variant == RealFwVariant::two_blocks_per_sm ? Phase3::tile_per_block
+                                                                                : Phase3::tile_per_block_wide);
+}
 void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 
 }  // namespace apsp::cuda

@@ -34,6 +34,12 @@ struct PersistentTraits : ProductionTraits {
   static_assert(kTile % kChunk == 0, "k-chunks must tile the pivot block");
   static_assert(kChunk * kTile / 4 % kThreads == 0, "each thread copies whole int4s of a stage");
 };
+// Phase 3 with the register cap lifted (one block per SM, up to 255
+// registers a thread): float32's FADD + FMNMX keep a temporary per update,
+// and under the two-block cap of 128 registers update_rest spills.
+struct WideRegisterTraits : ProductionTraits {
+  static constexpr int kMinBlocksPerSm = 1;
+};
 static_assert(ProductionTraits::kTile < (1 << kTagBits), "a tag names one of kTile rows, plus 0 for none");
 
 }  // namespace apsp::cuda::kernels

@@ -16,7 +16,6 @@ template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads)
     update_panels(typename W::storage_t* __restrict__ d, std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb,
                   int nb, std::int32_t* __restrict__ mid, std::int32_t* __restrict__ row_tagged) {
-  using storage_t = typename W::storage_t;
   extern __shared__ int4 shared_words[];
   std::int32_t* const diag = reinterpret_cast<std::int32_t*>(shared_words);
   std::int32_t* const panel = diag + T::kTile * T::kPivotStride;
@@ -30,8 +29,8 @@ __global__ void __launch_bounds__(T::kThreads)
   const std::int64_t col0 = row_panel ? other_origin : pivot;
   for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
     const int i = idx / T::kTile, j = idx % T::kTile;
-    diag[i * T::kPivotStride + j] = d[(pivot + i) * ld + pivot + j];
-    panel[i * T::kPivotStride + j] = d[(row0 + i) * ld + col0 + j];
+    diag[i * T::kPivotStride + j] = W::to_word(d[(pivot + i) * ld + pivot + j]);
+    panel[i * T::kPivotStride + j] = W::to_word(d[(row0 + i) * ld + col0 + j]);
   }
   __syncthreads();
 
@@ -59,7 +58,7 @@ __global__ void __launch_bounds__(T::kThreads)
 #pragma unroll
       for (int x = 0; x < 8; ++x) bv[x] += m + 1;
     }
-    add_min_fragment<Int32Words>(c, a, bv);
+    add_min_fragment<typename W::Scalar>(c, a, bv);
   }
   __syncthreads();  // everyone is done reading `panel` before it is overwritten
 #pragma unroll
@@ -72,7 +71,7 @@ __global__ void __launch_bounds__(T::kThreads)
   __syncthreads();
   for (int idx = tid; idx < T::kTile * T::kTile; idx += T::kThreads) {
     const int i = idx / T::kTile, j = idx % T::kTile;
-    d[(row0 + i) * ld + col0 + j] = static_cast<storage_t>(panel[i * T::kPivotStride + j]);
+    d[(row0 + i) * ld + col0 + j] = W::from_word(panel[i * T::kPivotStride + j]);
     // Phase 3's B operand in predecessor mode: row i of the panel, tagged i + 1.
     if constexpr (W::kTagged)
       if (row_panel) row_tagged[std::int64_t{i} * ld + col0 + j] = panel[i * T::kPivotStride + j] | (i + 1);
