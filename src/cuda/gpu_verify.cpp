@@ -121,6 +121,7 @@ DeviceVerifier::DeviceVerifier(const Graph& normalized, const std::vector<Edge>&
 
 void DeviceVerifier::check_matrix(const DeviceRows& matrix, const DevicePotentials& potentials) const {
   check_device_rows(matrix, "GPU verify");
+  if (matrix.real()) throw UsageError("GPU verify: the device certificate checks int32 and int16 distances only");
   if (matrix.n != normalized_.n)
     throw UsageError("GPU verify: a " + std::to_string(matrix.n) + "-row matrix for a " +
                      std::to_string(normalized_.n) + "-vertex graph");
