@@ -15,6 +15,8 @@ std::vector<std::string> algorithms();
 // the thresholds are measured (docs/perf.md). Throws InputError unless the
 // graph is normalized (check_normalized).
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s);
+// One line saying what choose_algorithm picks and why (the model's costs).
+std::string choice_reason(const Graph& normalized, const WeightStats& s);
 
 // The algorithm solve() runs for `opts` on `normalized` ("auto" resolved by
 // choose_algorithm). Throws UsageError for an unknown name or bad threads.

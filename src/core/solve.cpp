@@ -9,6 +9,7 @@
 #include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
 #include "core/algorithm_checks.hpp"
+#include "core/auto_choice.hpp"
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
@@ -94,12 +95,22 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   clock.lap(ready ? "check graph" : "normalize");
   out.n = normalized.n;
   out.backend = resolve_backend(normalized, opts);
-  require_options_honoured(opts.algorithm, out.backend, opts);
+  SolveOptions run = opts;
+  if (out.backend == Backend::cuda && opts.algorithm == "auto") {
+    // "auto" on the GPU: fw or sssp by the cost model (core/auto_choice.hpp),
+    // resolved before the option checks so they name the method that runs.
+    const core::GpuChoice choice = core::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    run.algorithm = choice.algorithm;
+    out.note = choice.why;
+  }
+  require_options_honoured(run.algorithm, out.backend, run);
   if (out.backend == Backend::cuda && opts.precision == Precision::int64)
     throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
   if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
-  SolveOptions run = opts;
-  if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  if (out.backend == Backend::cpu) {
+    run.algorithm = cpu::resolve_algorithm(normalized, opts);
+    if (opts.algorithm == "auto") out.note = cpu::choice_reason(normalized, weight_stats(normalized));
+  }
   ProgressMeter meter(opts.progress);
   try {
     // Options are checked: from here on the sink may hold memory or files.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <new>
 #include <string>
@@ -42,15 +43,41 @@ std::vector<std::string> algorithms() {
   return names;
 }
 
-std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
+namespace {
+
+// The model's costs per (source, vertex) pair, in nanoseconds.
+struct CpuCosts {
+  double search = 0;
+  double fw = 0;
+  double degree = 0;
+};
+
+CpuCosts cpu_costs(const Graph& normalized, const WeightStats& s) {
   check_normalized(normalized);
+  CpuCosts c;
   const double n = static_cast<double>(normalized.n);
-  const double degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
-  const double search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, degree))) *
-                        (s.has_negative() ? kJohnsonFactor : 1.0);
-  const double fw = kFwPerRelaxation * n;
-  if (search >= fw) return "fw-blocked";
+  c.degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
+  c.search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, c.degree))) *
+             (s.has_negative() ? kJohnsonFactor : 1.0);
+  c.fw = kFwPerRelaxation * n;
+  return c;
+}
+
+}  // namespace
+
+std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
+  const CpuCosts c = cpu_costs(normalized, s);
+  if (c.search >= c.fw) return "fw-blocked";
   return s.has_negative() ? "johnson" : "dijkstra";
+}
+
+std::string choice_reason(const Graph& normalized, const WeightStats& s) {
+  const CpuCosts c = cpu_costs(normalized, s);
+  const std::string search = s.has_negative() ? "johnson" : "dijkstra";
+  char line[200];
+  std::snprintf(line, sizeof line, "auto picked %s: model %.3g ns per pair for %s against %.3g for fw-blocked (m/n = %.1f)",
+                choose_algorithm(normalized, s).c_str(), c.search, search.c_str(), c.fw, c.degree);
+  return line;
 }
 
 std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts) {
