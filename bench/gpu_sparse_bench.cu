@@ -160,6 +160,9 @@ double time_sssp(const apsp::Graph& g, apsp::cuda::SparseVariant variant, double
       if (instance.range_escaped()) throw apsp::Error("sssp: distances beyond int32 on a benchmark graph");
       for (const std::int64_t source : checked_sources(g.n)) {
         instance.run(source, 1, rows.get(), nullptr, g.n);
+        // The instance's stream does not synchronize with the legacy default
+        // stream (cudaStreamNonBlocking): wait for the row before reading it.
+        APSP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
         std::vector<apsp::dist_t> row(static_cast<std::size_t>(g.n));
         APSP_CUDA_CHECK(cudaMemcpy(row.data(), rows.get(), row.size() * sizeof(apsp::dist_t), cudaMemcpyDeviceToHost));
         check_row(g, row, source, std::string("sssp ") + apsp::cuda::to_string(variant));
