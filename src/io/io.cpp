@@ -83,6 +83,8 @@ Graph read_graph(const std::string& path, const ReadOptions& opts) {
   return detail::read_graph_from(detail::InputFile(path), opts);
 }
 
+AnyGraph read_any_graph(const std::string& path, const ReadOptions& opts) { return read_graph(path, opts); }
+
 void write_graph(const std::string& path, const Graph& g, Format format) {
   switch (resolve(format, path)) {
     case Format::automatic:
