@@ -109,26 +109,27 @@ void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, Prog
   meter.finish();
 }
 
-// Real weights: an explicit backend or a named algorithm's backend, else the
-// CPU (the GPU takes int32 weights only until its float fw lands).
+// Real weights: an explicit backend or a named algorithm's backend; under
+// auto the GPU (fw in float32 / float64) from the same size as int32 graphs,
+// when a device is present and no integer mode is asked for.
 template <class W>
-Backend resolve_backend_real(const BasicGraph<W>&, const SolveOptions& opts) {
+Backend resolve_backend_real(const BasicGraph<W>& g, const SolveOptions& opts) {
   if (opts.backend != Backend::automatic) return opts.backend;
   if (opts.algorithm != "auto") {
     const AlgorithmInfo* named = find_algorithm(opts.algorithm);
     if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic);
     return named->backend;
   }
+  if (opts.precision != Precision::automatic && opts.precision != Precision::int32) return Backend::cpu;
+  if (g.n >= kGpuMinVertices && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
 }
 
 // The one place a real-valued solve meets the GPU backend: every float32 /
 // float64 solve on Backend::cuda comes here, after the sink has begun.
 template <class W>
-void solve_on_cuda_real(const BasicGraph<W>&, const SolveOptions&, Sink&, SolveSummary&) {
-  throw UsageError(std::string("the CUDA backend takes int32 weights only for now, not ") +
-                       to_string(weight_type_of<W>) + "; use the CPU backend",
-                   "backend");
+void solve_on_cuda_real(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  cuda::solve(normalized, opts, sink, out);
 }
 
 template <class W>

@@ -17,6 +17,7 @@
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_rows.hpp"
+#include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/testing.hpp"
@@ -31,10 +32,6 @@ constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
 // With a progress listener, a chunk of rows is computed in about this many
 // launches, so the bar moves while the device works.
 constexpr std::int64_t kLaunchesPerChunkWithProgress = 16;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {

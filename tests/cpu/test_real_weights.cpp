@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "apsp/cpu.hpp"
+#include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
@@ -223,19 +224,29 @@ TEST(RealWeights, NanAndMinusInfinityWeightsAreRefusedPlusInfinityIsNoEdge) {
   EXPECT_EQ(r.dist[0 * 3 + 1], 1.0);
 }
 
-TEST(RealWeights, AutomaticBackendIsTheCpuAndCudaIsRefusedForNow) {
+// Under auto a real graph goes to the GPU from the int32 size threshold on
+// when there is a device (fw in float32 / float64), else to the CPU; the
+// GPU's teaching kernels take int32 weights only.
+TEST(RealWeights, AutomaticBackendFollowsTheDeviceAndGpuTeachingKernelsTakeInt32Only) {
   GraphF32 g;
   g.n = 2000;
   g.edges = {{0, 1, 0.5f}};
+  EXPECT_EQ(choose_backend(g, SolveOptions{}), cuda::devices().empty() ? Backend::cpu : Backend::cuda);
+  g.n = 100;
   EXPECT_EQ(choose_backend(g, SolveOptions{}), Backend::cpu);
-  SolveOptions on_gpu;
-  on_gpu.backend = Backend::cuda;
+  SolveOptions naive;
+  naive.backend = Backend::cuda;
+  naive.algorithm = "naive";
   g.n = 2;
+  if (!cuda::compiled_in()) {
+    EXPECT_THROW(solve(g, naive), ResourceError);
+    return;
+  }
   try {
-    solve(g, on_gpu);
-    ADD_FAILURE() << "the CUDA backend took float32 weights";
+    solve(g, naive);
+    ADD_FAILURE() << "the naive GPU kernel took float32 weights";
   } catch (const UsageError& e) {
-    EXPECT_EQ(e.option(), "backend");
+    EXPECT_EQ(e.option(), "algorithm");
     EXPECT_NE(std::string(e.what()).find("int32 weights only"), std::string::npos) << e.what();
   }
 }
