@@ -32,15 +32,6 @@
 #include "core/tight_edges.hpp"
 
 namespace apsp::cuda {
-namespace {
-
-// The registry line of `name`; "auto" is the production solver.
-const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
-  const std::string wanted = name == "auto" ? gpu_auto_algorithm()->name : name;
-  for (const GpuAlgorithm& a : gpu_algorithm_table())
-    if (wanted == a.info.name) return a;
-  throw_unknown_algorithm(name, Backend::cuda);
-}
 
 // Twice the largest hop distance seen by breadth-first searches from two
 // sources, times the largest weight: a cheap guess at the largest finite
@@ -72,6 +63,17 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, st
   }
   return 2 * hops_seen * std::int64_t{max_weight};
 }
+
+namespace {
+
+// The registry line of `name`; "auto" is the production solver.
+const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
+  const std::string wanted = name == "auto" ? gpu_auto_algorithm()->name : name;
+  for (const GpuAlgorithm& a : gpu_algorithm_table())
+    if (wanted == a.info.name) return a;
+  throw_unknown_algorithm(name, Backend::cuda);
+}
+
 
 
 

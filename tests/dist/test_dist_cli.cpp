@@ -240,7 +240,7 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
       {"--distribution 2d --grid 2x2", "apsp: --grid: a 2 x 2 grid does not have the 3 ranks of the communicator"},
       {"--distribution rows -o d.npy", "apsp: --output: the distributed solver writes .bin matrices"},
       {"--distribution rows --algo dijkstra", "apsp: the distributed solver runs blocked Floyd-Warshall"},
-      {"--distribution rows --precision int16", "apsp: --precision: the distributed solver computes in int32"},
+      {"--distribution rows --precision int16", "apsp: --precision: the distributed CPU solver computes in int32"},
   };
   for (const Bad& b : cases) {
     const ProcessRun r = mpirun(3, "solve g.bin --threads 1 " + b.args);

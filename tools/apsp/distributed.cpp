@@ -71,8 +71,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
     opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
   if (s.algorithm != "auto" && s.algorithm != "fw-blocked")
     throw UsageError("the distributed solver runs blocked Floyd-Warshall (auto or fw-blocked), not '" + s.algorithm + "'");
-  if (parse_precision(s.precision) == Precision::int16)
-    throw UsageError("the distributed solver computes in int32 (int64 where sums could overflow)", "precision");
+  opts.precision = parse_precision(s.precision);
   if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
   opts.threads = s.threads;
   opts.predecessors = !s.predecessors_path.empty();
