@@ -66,7 +66,10 @@ Peak measure_peak() { return Peak{measure_peak_kind<false>(), measure_peak_kind<
 
 const GpuAlgorithm& algorithm(const std::string& name) {
   for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
-    if (name == a.info.name) return a;
+    if (name == a.info.name) {
+      if (a.sparse_variant >= 0) throw apsp::UsageError(name + " is timed by apsp_bench_gpu_sparse_bench", "algos");
+      return a;
+    }
   throw apsp::UsageError("unknown GPU algorithm " + name, "algos");
 }
 
@@ -217,7 +220,8 @@ int main(int argc, char** argv) {
                        100 * peak.packed16_measured / peak.packed16(), 0});
     if (algos.empty())
       for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
-        if (!predecessors || a.info.takes_predecessors) algos.emplace_back(a.info.name);
+        // The batched SSSP ladder has its own benchmark (gpu_sparse_bench.cu).
+        if ((!predecessors || a.info.takes_predecessors) && a.sparse_variant < 0) algos.emplace_back(a.info.name);
     apsp::SolveOptions opts;
     opts.precision = apsp::parse_precision(precision);
     opts.predecessors = predecessors;

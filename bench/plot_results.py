@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws the GPU benchmark's CSV (apsp_bench_gpu_bench --csv) as PNG figures.
+"""Draws the GPU benchmarks' CSV (apsp_bench_gpu_bench --csv, apsp_bench_gpu_sparse_bench --csv) as PNG figures.
 
 usage: bench/plot_results.py RESULTS.csv OUTDIR
 
@@ -8,6 +8,8 @@ Figures (each only when the CSV has rows of that mode):
   throughput.png   updates/s per kernel and n, against the measured peak
   block_sweep.png  the naive kernel's block-shape sweep
   crossover.png    end-to-end solve time on the CPU and the GPU by n
+  sparse.png       sparse graphs: each method's speedup over fw int32 per family and n
+                   (hatched bars: fw estimated from n^3, not run)
 """
 import csv
 import sys
@@ -118,6 +120,35 @@ def plot_crossover(rows, out):
     save(fig, out / "crossover.png")
 
 
+def plot_sparse(rows, out):
+    sparse = [r for r in rows if r["mode"] == "sparse" and not r["method"].startswith("stream")]
+    if not sparse:
+        return
+    groups = list(dict.fromkeys(f'{r["family"]}\nn = {r["n"]}' for r in sparse))
+    methods = list(dict.fromkeys(r["method"] for r in sparse))
+    table = {(f'{r["family"]}\nn = {r["n"]}', r["method"]): r for r in sparse}
+    fig, ax = plt.subplots(figsize=(max(8, 1.4 * len(groups)), 5))
+    width = 0.8 / max(1, len(methods))
+    for m_index, method in enumerate(methods):
+        labelled = False
+        for g_index, group in enumerate(groups):
+            r = table.get((group, method))
+            if r is None:
+                continue
+            ax.bar(g_index + m_index * width, float(r["speedup_vs_fw_int32"]), width,
+                   color=f"C{m_index}", hatch="//" if r["estimated"] == "1" else None,
+                   label=None if labelled else method)
+            labelled = True
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
+    ax.set_xticklabels(groups, fontsize=8)
+    ax.set_yscale("log")
+    ax.axhline(1, color="k", linewidth=0.8)
+    ax.set_ylabel("speedup over fw int32 (compute, graph resident), log scale")
+    ax.set_title("Sparse graphs: fw against the batched SSSP ladder and auto")
+    ax.legend(fontsize=8)
+    save(fig, out / "sparse.png")
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -125,7 +156,7 @@ def main(argv):
     rows = read_rows(argv[1])
     out = Path(argv[2])
     out.mkdir(parents=True, exist_ok=True)
-    for plot in (plot_speedup, plot_throughput, plot_block_sweep, plot_crossover):
+    for plot in (plot_speedup, plot_throughput, plot_block_sweep, plot_crossover, plot_sparse):
         plot(rows, out)
     return 0
 

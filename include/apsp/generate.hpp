@@ -8,13 +8,17 @@
 
 namespace apsp {
 
-enum class GraphKind { random, scale_free, rmat, grid, dense };
+// random: G(n, m), m arcs with uniform endpoints ("uniform" is the same kind);
+// geometric: points in the unit square, each joined both ways to its
+// `degree` nearest neighbours, weights affine in the Euclidean length
+// (w_lo for length 0, w_hi for the longest edge); a stand-in for road networks.
+enum class GraphKind { random, scale_free, rmat, grid, dense, geometric };
 
 struct GenerateOptions {
   GraphKind kind = GraphKind::random;
   std::int64_t n = 0;
   std::int64_t m = -1;         // edges (random, rmat); -1 = 8*n
-  int degree = 4;              // edges per new vertex (scale_free)
+  int degree = 4;              // edges per new vertex (scale_free); nearest neighbours (geometric)
   double density = 0.5;        // edge probability (dense)
   weight_t w_lo = 1;           // weights uniform in [w_lo, w_hi]
   weight_t w_hi = 100;

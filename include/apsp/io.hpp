@@ -46,8 +46,17 @@ struct ReadOptions {
   bool undirected = false;  // add each edge both ways
 };
 
-// Reads a graph. Throws InputError naming the file and the line or byte offset
-// of the first problem; ResourceError if the declared size cannot be held.
+// Reads a graph with the weight type as read: int32 when every weight is an
+// integer token (or integral cell) inside int32, float64 otherwise (a real
+// weight such as 2.5 or 1e-3, or an integer beyond int32). Real weights in
+// DIMACS, Matrix Market "real", edge lists, text matrices and float .npy;
+// NaN in a sparse format is an InputError naming the position, +inf there
+// means no edge. Throws InputError naming the file and the line or byte
+// offset of the first problem; ResourceError if the declared size cannot be
+// held.
+AnyGraph read_any_graph(const std::string& path, const ReadOptions& opts = {});
+// Reads a graph with int32 weights: as read_any_graph, but a weight that is
+// not an integer inside int32 is an InputError naming its position.
 Graph read_graph(const std::string& path, const ReadOptions& opts = {});
 void write_graph(const std::string& path, const Graph& g, Format format = Format::automatic);
 // Throws UsageError when write_graph cannot write a graph of n vertices with

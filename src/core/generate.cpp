@@ -35,6 +35,9 @@ void check(const GenerateOptions& o) {
     throw UsageError("with HI < 0 every cycle would be negative (" + range + "); the range needs HI >= 0", "weights");
   if (o.degree < 1) throw UsageError("must be >= 1, got " + std::to_string(o.degree), "degree");
   if (o.density < 0 || o.density > 1) throw UsageError("must be in [0, 1], got " + std::to_string(o.density), "density");
+  if (o.kind == GraphKind::geometric && o.w_lo < 0)
+    throw UsageError("geometric weights grow with Euclidean length, so the range " + range + " needs LO >= 0",
+                     "weights");
 }
 
 // Random weights in [lo, hi]. With lo < 0 the weight is base + p(u) - p(v)
@@ -69,7 +72,8 @@ double expected_edges(const GenerateOptions& o) {
   switch (o.kind) {
     case GraphKind::random:
     case GraphKind::rmat: return o.m >= 0 ? static_cast<double>(o.m) : 8 * n;
-    case GraphKind::scale_free: return 2 * n * o.degree;
+    case GraphKind::scale_free:
+    case GraphKind::geometric: return 2 * n * o.degree;
     case GraphKind::grid: return 4 * n;
     case GraphKind::dense: return n * n * o.density;
   }
@@ -81,15 +85,108 @@ void add(Graph& g, Rng& rng, const WeightMaker& wm, std::int64_t u, std::int64_t
   g.edges.push_back(Edge{a, b, wm(rng, a, b)});
 }
 
+// The geometric kind: n points uniform in the unit square, each joined to its
+// k nearest neighbours (ties by index), every such pair in both directions
+// once. Neighbours are found through a grid of about two points per cell,
+// searching square rings of cells outward until the ring's inner distance
+// exceeds the k-th best: O(n k log k) for uniform points.
+void add_geometric(Graph& g, Rng& rng, const GenerateOptions& o) {
+  const std::int64_t n = o.n;
+  const std::int64_t k = std::min<std::int64_t>(o.degree, n - 1);
+  std::vector<double> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+  for (std::int64_t v = 0; v < n; ++v) {
+    x[v] = unit(rng);
+    y[v] = unit(rng);
+  }
+  if (k <= 0) return;
+  const std::int64_t side = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(n) / 2)));
+  const double cell_size = 1.0 / static_cast<double>(side);
+  auto cell_of = [&](double c) { return std::min<std::int64_t>(side - 1, static_cast<std::int64_t>(c * side)); };
+  // Points bucketed by cell (counting sort): cell c holds by_cell[cell_start[c] .. cell_start[c + 1]).
+  std::vector<std::int64_t> cell_start(static_cast<std::size_t>(side * side) + 1, 0);
+  for (std::int64_t v = 0; v < n; ++v) ++cell_start[static_cast<std::size_t>(cell_of(y[v]) * side + cell_of(x[v])) + 1];
+  for (std::size_t c = 0; c + 1 < cell_start.size(); ++c) cell_start[c + 1] += cell_start[c];
+  std::vector<vertex_t> by_cell(static_cast<std::size_t>(n));
+  {
+    std::vector<std::int64_t> fill(cell_start.begin(), cell_start.end() - 1);
+    for (std::int64_t v = 0; v < n; ++v)
+      by_cell[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of(y[v]) * side + cell_of(x[v]))]++)] =
+          static_cast<vertex_t>(v);
+  }
+  auto squared = [&](std::int64_t a, std::int64_t b) {
+    const double dx = x[a] - x[b], dy = y[a] - y[b];
+    return dx * dx + dy * dy;
+  };
+  // Each unordered pair once, as (min << 32 | max).
+  std::vector<std::uint64_t> pairs;
+  pairs.reserve(static_cast<std::size_t>(n * k));
+  using Candidate = std::pair<double, vertex_t>;  // (squared distance, vertex): a max-heap keeps the k best
+  std::vector<Candidate> best;
+  for (std::int64_t v = 0; v < n; ++v) {
+    best.clear();
+    const std::int64_t cx = cell_of(x[v]), cy = cell_of(y[v]);
+    for (std::int64_t r = 0; r <= side; ++r) {
+      if (static_cast<std::int64_t>(best.size()) == k) {
+        // Every point in ring r or beyond is at least (r - 1) cells away in x or y.
+        const double reach = static_cast<double>(r - 1) * cell_size;
+        if (r >= 1 && reach * reach > best.front().first) break;
+      }
+      for (std::int64_t gy = cy - r; gy <= cy + r; ++gy) {
+        if (gy < 0 || gy >= side) continue;
+        const bool edge_row = gy == cy - r || gy == cy + r;
+        for (std::int64_t gx = cx - r; gx <= cx + r; gx += edge_row ? 1 : 2 * std::max<std::int64_t>(r, 1)) {
+          if (gx < 0 || gx >= side) continue;
+          const std::size_t c = static_cast<std::size_t>(gy * side + gx);
+          for (std::int64_t at = cell_start[c]; at < cell_start[c + 1]; ++at) {
+            const vertex_t u = by_cell[static_cast<std::size_t>(at)];
+            if (u == v) continue;
+            const Candidate cand{squared(u, v), u};
+            if (static_cast<std::int64_t>(best.size()) < k) {
+              best.push_back(cand);
+              std::push_heap(best.begin(), best.end());
+            } else if (cand < best.front()) {
+              std::pop_heap(best.begin(), best.end());
+              best.back() = cand;
+              std::push_heap(best.begin(), best.end());
+            }
+          }
+        }
+      }
+    }
+    for (const Candidate& c : best) {
+      const auto a = static_cast<std::uint64_t>(std::min<std::int64_t>(v, c.second));
+      const auto b = static_cast<std::uint64_t>(std::max<std::int64_t>(v, c.second));
+      pairs.push_back(a << 32 | b);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  double longest = 0;
+  for (const std::uint64_t p : pairs)
+    longest = std::max(longest, squared(static_cast<std::int64_t>(p >> 32), static_cast<std::int64_t>(p & 0xffffffffu)));
+  longest = std::sqrt(longest);
+  const double span = static_cast<double>(o.w_hi) - static_cast<double>(o.w_lo);
+  g.edges.reserve(2 * pairs.size());
+  for (const std::uint64_t p : pairs) {
+    const auto a = static_cast<vertex_t>(p >> 32), b = static_cast<vertex_t>(p & 0xffffffffu);
+    const double fraction = longest > 0 ? std::sqrt(squared(a, b)) / longest : 0;
+    const auto w = static_cast<weight_t>(std::min<double>(o.w_hi, std::llround(o.w_lo + span * fraction)));
+    g.edges.push_back(Edge{a, b, w});
+    g.edges.push_back(Edge{b, a, w});
+  }
+}
+
 }  // namespace
 
 GraphKind parse_graph_kind(const std::string& s) {
-  if (s == "random") return GraphKind::random;
+  if (s == "random" || s == "uniform") return GraphKind::random;
   if (s == "scale-free") return GraphKind::scale_free;
   if (s == "rmat") return GraphKind::rmat;
   if (s == "grid") return GraphKind::grid;
   if (s == "dense") return GraphKind::dense;
-  throw UsageError("unknown graph kind '" + s + "' (expected random, scale-free, rmat, grid or dense)");
+  if (s == "geometric") return GraphKind::geometric;
+  throw UsageError("unknown graph kind '" + s +
+                   "' (expected random (or uniform), scale-free, rmat, grid, dense or geometric)");
 }
 
 Graph generate(const GenerateOptions& o) {
@@ -162,6 +259,9 @@ Graph generate(const GenerateOptions& o) {
       for (std::int64_t u = 0; u < n; ++u)
         for (std::int64_t v = 0; v < n; ++v)
           if (u != v && unit(rng) < o.density) add(g, rng, wm, u, v);
+      break;
+    case GraphKind::geometric:
+      add_geometric(g, rng, o);
       break;
   }
   return g;

@@ -5,12 +5,21 @@
 
 namespace apsp {
 
-std::vector<std::int64_t> johnson_potentials(const Csr& g) {
+namespace {
+
+template <class W>
+auto potentials_of(const BasicCsr<W>& g) {
   check_csr(g);
-  core::BellmanFord search(g.n);
+  core::BasicBellmanFord<W> search(g.n);
   const std::int64_t on_cycle = search.from_all(core::csr_view(g));
   if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
   return search.take_labels();
 }
+
+}  // namespace
+
+std::vector<std::int64_t> johnson_potentials(const Csr& g) { return potentials_of(g); }
+std::vector<double> johnson_potentials(const CsrF32& g) { return potentials_of(g); }
+std::vector<double> johnson_potentials(const CsrF64& g) { return potentials_of(g); }
 
 }  // namespace apsp

@@ -94,11 +94,13 @@ void require_options_honoured(const std::string& name, Backend backend, const So
                           : backend == Backend::cpu ? std::string("the CPU backend")
                                                     : "'" + std::string(runs_as.front()->name) + "'";
   for (const AlgorithmInfo* a : runs_as) {
-    if (opts.predecessors && !a->takes_predecessors)
-      throw UsageError(who + " does not track predecessors (" +
-                           names_with([](const AlgorithmInfo& x) { return x.takes_predecessors; }, backend, true) +
-                           " does)",
+    if (opts.predecessors && !a->takes_predecessors) {
+      const std::string tracking =
+          names_with([](const AlgorithmInfo& x) { return x.takes_predecessors; }, backend, true);
+      throw UsageError(who + " does not track predecessors (" + tracking +
+                           (tracking.find(" and ") == std::string::npos ? " does)" : " do)"),
                        "predecessors");
+    }
     if (opts.precision == Precision::int16 && !a->takes_int16)
       throw UsageError(who + " computes in int32 or wider only; int16 is a mode of " +
                            names_with([](const AlgorithmInfo& x) { return x.takes_int16; }, Backend::automatic, false),

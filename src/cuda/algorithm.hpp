@@ -74,6 +74,10 @@ struct GpuAlgorithm {
   int pad_multiple;  // n_pad = n rounded up to this
   bool needs_csr;    // GpuProblem::csr is filled
   void (*run)(GpuProblem&);
+  // >= 0: a step of the batched single-source ladder (SparseVariant,
+  // sparse_variant.hpp), solved by solve_sparse (sparse_solver.hpp) without
+  // a GpuProblem or an n x n device matrix; run is then null.
+  int sparse_variant = -1;
 };
 
 // Every GPU algorithm, in the order `apsp info` lists them (registry.cpp).

@@ -27,7 +27,9 @@
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/sparse_solver.hpp"
 #include "cuda/testing.hpp"
+#include "core/auto_choice.hpp"
 #include "core/csr.hpp"
 #include "core/tight_edges.hpp"
 
@@ -35,33 +37,10 @@ namespace apsp::cuda {
 
 // Twice the largest hop distance seen by breadth-first searches from two
 // sources, times the largest weight: a cheap guess at the largest finite
-// distance, O(n + m) per source over the (src, dst)-sorted edge list. Only a
-// hint for choosing the int16 attempt; the GPU result is certified.
+// distance. Only a hint for choosing the int16 attempt; the GPU result is
+// certified.
 std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, std::int64_t n, weight_t max_weight) {
-  const std::vector<std::int64_t> row_start =
-      core::row_offsets(n, sorted_edges.size(), [&](std::size_t k) { return sorted_edges[k].src; });
-  std::int64_t hops_seen = 0;
-  std::vector<std::int32_t> hops(static_cast<std::size_t>(n));
-  std::vector<vertex_t> frontier, next;
-  for (std::int64_t source : {std::int64_t{0}, n / 2}) {
-    std::fill(hops.begin(), hops.end(), -1);
-    hops[source] = 0;
-    frontier.assign(1, static_cast<vertex_t>(source));
-    for (std::int32_t level = 1; !frontier.empty(); ++level) {
-      next.clear();
-      for (vertex_t u : frontier)
-        for (std::int64_t e = row_start[u]; e < row_start[u + 1]; ++e) {
-          const vertex_t v = sorted_edges[static_cast<std::size_t>(e)].dst;
-          if (hops[v] < 0) {
-            hops[v] = level;
-            next.push_back(v);
-          }
-        }
-      if (!next.empty()) hops_seen = std::max<std::int64_t>(hops_seen, level);
-      frontier.swap(next);
-    }
-  }
-  return 2 * hops_seen * std::int64_t{max_weight};
+  return 2 * core::largest_hop_depth(sorted_edges, n, {0, n / 2}) * std::int64_t{max_weight};
 }
 
 namespace {
@@ -73,9 +52,6 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
     if (wanted == a.info.name) return a;
   throw_unknown_algorithm(name, Backend::cuda);
 }
-
-
-
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -160,6 +136,12 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   }
 
   Stream stream;
+  if (algo.sparse_variant >= 0) {
+    // The batched single-source path: the graph and a chunk of rows on the device.
+    solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());
+    meter.finish();
+    return;
+  }
   auto stage_start = std::chrono::steady_clock::now();
   DeviceInstance instance(g, algo, opts.predecessors, stream.get());
   out.times.add("host-to-device", seconds_since(stage_start));
@@ -200,14 +182,7 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   const std::int64_t n_pad = problem.n_pad;
   const bool narrow = int16_result.cells.get() != nullptr;  // certified by the int16 attempt itself
   const RangeView<dist_t> result{problem.dist, n, n_pad, 0, kInf};
-  if (!narrow && !instance.certificate().holds(result)) {
-    // Without potentials the GPU's distances are the true ones: the output
-    // cannot hold them either. With them, the CPU's int64 may.
-    const std::string what = "a shortest-path distance" + std::string(rw.potential.empty() ? "" : " of the Johnson-reweighted graph") +
-                             " reaches " + std::to_string(kInf) + " or more";
-    if (rw.potential.empty()) throw OverflowError(what + ", beyond the int32 output range");
-    throw ArithmeticRangeError(what + ", beyond the GPU's int32 arithmetic (the CPU backend computes in int64)");
-  }
+  if (!narrow && !instance.certificate().holds(result)) throw_range_refusal(!rw.potential.empty());
   std::vector<std::int64_t> broken_rows =
       opts.predecessors ? rows_with_broken_predecessors(problem.pred, n, n_pad, stream.get()) : std::vector<std::int64_t>{};
   out.times.add("range certificate", seconds_since(stage_start));

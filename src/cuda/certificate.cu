@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
+
+#include "apsp/error.hpp"
 
 #include "cuda/check.hpp"
 #include "cuda/kernels/certificate/predecessor_tree.cuh"
@@ -75,6 +78,13 @@ bool RangeCertificate::holds(const RangeView<std::int32_t>& view) { return check
 bool RangeCertificate::holds(const RangeView<std::int16_t>& view) { return check(view); }
 int RangeCertificate::largest_finite(const RangeView<std::int32_t>& view) { return largest(view); }
 int RangeCertificate::largest_finite(const RangeView<std::int16_t>& view) { return largest(view); }
+
+void throw_range_refusal(bool reweighted) {
+  const std::string what = "a shortest-path distance" + std::string(reweighted ? " of the Johnson-reweighted graph" : "") +
+                           " reaches " + std::to_string(kInf) + " or more";
+  if (!reweighted) throw OverflowError(what + ", beyond the int32 output range");
+  throw ArithmeticRangeError(what + ", beyond the GPU's int32 arithmetic (the CPU backend computes in int64)");
+}
 
 std::vector<std::int64_t> rows_with_broken_predecessors(const vertex_t* pred, std::int64_t n, std::int64_t n_pad,
                                                          cudaStream_t stream) {

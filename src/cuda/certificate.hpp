@@ -51,6 +51,12 @@ class RangeCertificate {
   bool uploaded_ = false;
 };
 
+// The error for a result whose range certificate failed: OverflowError when
+// the distances are the graph's own (no potentials: the output cannot hold
+// them either), ArithmeticRangeError when they are Johnson-reweighted (the
+// CPU's int64 may still solve the graph).
+[[noreturn]] void throw_range_refusal(bool reweighted);
+
 // Sources whose predecessor row is not a tree rooted at the source (a chain
 // that loops, which ties on zero-weight cycles can cause in blocked
 // algorithms and in predecessors read off tight edges).

@@ -17,8 +17,10 @@ namespace apsp::cuda {
 
 // How the device matrix stores one entry.
 enum class Stored {
-  int32,  // dist_t with kInf for unreachable (and vertex_t for predecessors)
-  int16,  // the int16 mode's matrix: values >= int16_infinity are unreachable
+  int32,    // dist_t with kInf for unreachable (and vertex_t for predecessors)
+  int16,    // the int16 mode's matrix: values >= int16_infinity are unreachable
+  float32,  // real-valued distances, +inf for unreachable (no potentials)
+  float64,
 };
 
 // Rows 0..n-1, columns 0..n-1 of a device matrix with leading dimension ld
@@ -36,7 +38,16 @@ struct DeviceRows {
   static DeviceRows of_int16(const std::int16_t* data, std::int64_t n, std::int64_t ld, std::int32_t infinity) {
     return DeviceRows{data, Stored::int16, n, ld, infinity};
   }
-  std::size_t element_bytes() const { return stored == Stored::int16 ? 2 : 4; }
+  static DeviceRows of_real(const float* data, std::int64_t n, std::int64_t ld) {
+    return DeviceRows{data, Stored::float32, n, ld, 0};
+  }
+  static DeviceRows of_real(const double* data, std::int64_t n, std::int64_t ld) {
+    return DeviceRows{data, Stored::float64, n, ld, 0};
+  }
+  bool real() const { return stored == Stored::float32 || stored == Stored::float64; }
+  std::size_t element_bytes() const {
+    return stored == Stored::int16 ? 2 : stored == Stored::float64 ? 8 : 4;
+  }
 };
 
 // Throws UsageError (naming `who`) when `m` is not a readable matrix

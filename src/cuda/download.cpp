@@ -28,6 +28,7 @@ constexpr std::size_t kWidenPieceBytes = std::size_t{512} << 10;
 struct Plan {
   bool device_staging = false;  // a kernel writes int32 rows to device staging, then one contiguous copy
   bool host_widening = false;   // int16 crosses the link; the host widens
+  Element element = Element::int32;  // what the sink receives
   std::size_t link_element_bytes = 4;
   std::int64_t rows_per_block = 0;  // rows whose link bytes fill one pinned buffer
 };
@@ -37,7 +38,8 @@ Plan plan_for(const DeviceRows& m, bool has_potentials, Int16Widening widening) 
   const bool int16 = m.stored == Stored::int16;
   p.host_widening = int16 && !has_potentials && widening == Int16Widening::host;
   p.device_staging = has_potentials || (int16 && !p.host_widening);
-  p.link_element_bytes = p.host_widening ? 2 : 4;
+  p.element = m.stored == Stored::float32 ? Element::float32 : m.stored == Stored::float64 ? Element::float64 : Element::int32;
+  p.link_element_bytes = p.host_widening ? 2 : m.real() ? m.element_bytes() : 4;
   const std::size_t row_bytes = static_cast<std::size_t>(m.n) * p.link_element_bytes;
   if (row_bytes > Traits::kBufferBytes)
     throw ResourceError("a row of " + std::to_string(m.n) + " entries exceeds the " +
@@ -55,7 +57,8 @@ Plan plan_for(const DeviceRows& m, bool has_potentials, Int16Widening widening) 
 // used as it is.
 class SinkMemory {
  public:
-  SinkMemory(Sink& sink, Plane plane, std::int64_t first_row, std::int64_t rows, std::int64_t n, bool wanted) {
+  SinkMemory(Sink& sink, Plane plane, std::int64_t first_row, std::int64_t rows, std::int64_t n, std::size_t element_bytes,
+             bool wanted) {
     if (!wanted) return;
     void* base = sink.row_address(plane, first_row);
     if (!base) return;
@@ -65,7 +68,7 @@ class SinkMemory {
       return;
     }
     cudaGetLastError();  // an unknown pointer is not an error here
-    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(n) * sizeof(std::int32_t);
+    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(n) * element_bytes;
     if (cudaHostRegister(base, bytes, cudaHostRegisterDefault) != cudaSuccess) {
       cudaGetLastError();  // not page-lockable: fall back to staging
       return;
@@ -158,6 +161,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
                      " are not inside a " + std::to_string(n) + "-row matrix");
   if (plane == Plane::predecessors && (matrix.stored != Stored::int32 || !potentials.empty()))
     throw UsageError("download_to_sink: predecessors are stored as int32 and carry no potentials");
+  if (matrix.real() && (!potentials.empty() || options.patch || plane == Plane::predecessors))
+    throw UsageError("download_to_sink: real-valued rows are distances without potentials or a patch");
   if (!potentials.empty() && potentials.size() != n)
     throw UsageError("download_to_sink: " + std::to_string(potentials.size()) + " potentials for " +
                      std::to_string(n) + " vertices");
@@ -181,7 +186,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
     device_overflow = DeviceBuffer<unsigned long long>(Traits::kBuffers);
   }
   const std::size_t slot_elements = static_cast<std::size_t>(plan.rows_per_block) * static_cast<std::size_t>(n);
-  const SinkMemory sink_memory(sink, plane, first, count, n, options.register_sink_memory && !plan.host_widening);
+  const SinkMemory sink_memory(sink, plane, first, count, n, plan.link_element_bytes,
+                               options.register_sink_memory && !plan.host_widening);
   stats.registered_sink = sink_memory.active();
   // Declared after the buffers the copies use: its destructor waits for the
   // streams, so on an error they are idle before those buffers go away.
@@ -212,21 +218,24 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
       in_sink_memory = data != nullptr;
       if (!data) data = lease.widen_buffer();
     }
+    // What the sink receives: int32 rows (widened or as copied), or the
+    // real-valued rows as copied.
+    const std::size_t sink_element_bytes = element_bytes(plan.element);
     auto block_of = [&](std::int64_t first_in_block, std::int64_t rows) {
       RowBlock b;
       b.plane = plane;
-      b.element = Element::int32;
+      b.element = plan.element;
       b.first_row = f.first_row + first_in_block;
       b.rows = rows;
       b.row_stride = n;
-      b.data = data + first_in_block * n;
+      b.data = reinterpret_cast<const char*>(data) + static_cast<std::size_t>(first_in_block * n) * sink_element_bytes;
       return b;
     };
     // Without a patch, each thread puts the rows it widened in pieces small
     // enough to be still in its cache; a sink's own memory needs one put()
     // (it skips it).
     const bool put_per_part = !options.patch && !in_sink_memory;
-    const std::size_t block_bytes = static_cast<std::size_t>(f.rows * n) * sizeof(std::int32_t);
+    const std::size_t block_bytes = static_cast<std::size_t>(f.rows * n) * sink_element_bytes;
     if (plan.host_widening || put_per_part) {
       const auto* staged = static_cast<const std::int16_t*>(f.host);
       const std::int64_t rows_per_piece =

@@ -10,11 +10,7 @@
 #include "download.hpp"
 
 namespace apsp::cuda {
-namespace {
 
-// Strongly connected components of the zero-weight edges of `out`
-// (iterative Tarjan, O(n + m)), each named by its lowest vertex.
-// `any_cycle` tells whether some component has more than one vertex.
 std::vector<vertex_t> zero_weight_components(const Csr& out, bool& any_cycle) {
   const std::int64_t n = out.n;
   std::vector<std::int64_t> index(static_cast<std::size_t>(n), -1), low(static_cast<std::size_t>(n), 0);
@@ -73,6 +69,8 @@ std::vector<vertex_t> zero_weight_components(const Csr& out, bool& any_cycle) {
   return component;
 }
 
+namespace {
+
 template <typename T>
 DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
   DeviceBuffer<T> device(host.size());
@@ -121,6 +119,7 @@ DeviceVerifier::DeviceVerifier(const Graph& normalized, const std::vector<Edge>&
 
 void DeviceVerifier::check_matrix(const DeviceRows& matrix, const DevicePotentials& potentials) const {
   check_device_rows(matrix, "GPU verify");
+  if (matrix.real()) throw UsageError("GPU verify: the device certificate checks int32 and int16 distances only");
   if (matrix.n != normalized_.n)
     throw UsageError("GPU verify: a " + std::to_string(matrix.n) + "-row matrix for a " +
                      std::to_string(normalized_.n) + "-vertex graph");

@@ -55,6 +55,12 @@ class DeviceVerifier {
   DeviceInEdges edges_;
 };
 
+// Strongly connected components of the zero-weight edges of `out`
+// (iterative Tarjan, O(n + m)), each named by its lowest vertex.
+// `any_cycle` tells whether some component has more than one vertex, i.e.
+// whether the graph has a zero-weight cycle.
+std::vector<vertex_t> zero_weight_components(const Csr& out, bool& any_cycle);
+
 // One-shot form: DeviceVerifier(normalized, matrix_edges).verify(matrix, potentials).
 VerifyReport verify_on_device(const Graph& normalized, const std::vector<Edge>& matrix_edges, const DeviceRows& matrix,
                               const DevicePotentials& potentials, cudaStream_t stream);

@@ -32,7 +32,7 @@ constexpr Role production = Role::production;
 }  // namespace
 
 const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
-  // {name, backend, work, role, predecessors, int16, block, available}, pad, needs_csr, run
+  // {name, backend, work, role, predecessors, int16, block, available}, pad, needs_csr, run[, sparse_variant]
   static const std::vector<GpuAlgorithm> table = {
       {{"naive", cuda, cubic, teaching, true, false, true, kBuilt}, 1, false, APSP_GPU_RUN(run_naive)},
       {{"coalesced", cuda, cubic, teaching, true, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_coalesced)},
@@ -46,6 +46,9 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       {{"blocked-64", cuda, cubic, teaching, true, false, false, kBuilt}, 64, false, APSP_GPU_RUN(run_blocked64)},
       {{"fw-persistent", cuda, cubic, teaching, false, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_persistent)},
       {{"fw", cuda, cubic, production, true, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_production)},
+      // The batched single-source ladder (kernels/sparse/sssp.cu): v1, then the production v2.
+      {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, false, nullptr, 0},
+      {{"sssp", cuda, Work::per_source, production, true, false, false, kBuilt}, 1, false, nullptr, 1},
   };
   return table;
 }

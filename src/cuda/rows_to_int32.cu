@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
 #include "check.hpp"
 #include "kernels/download/rows_to_int32.cuh"
@@ -10,6 +11,7 @@ namespace apsp::cuda {
 
 void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int64_t rows, const std::int64_t* potentials,
                           std::int32_t* out, unsigned long long* first_overflow, cudaStream_t stream) {
+  if (m.real()) throw UsageError("rows_to_int32: real-valued rows are not widened to int32");
   if (rows <= 0 || m.n == 0) return;
   constexpr int kThreads = 256;
   // Enough blocks per row to cover it, and rows spread over the y dimension

@@ -19,6 +19,13 @@ struct Hooks {
   // Predecessor rows the dispatcher rebuilt on the host because their GPU
   // tree was broken (counts up; tests read the difference).
   std::atomic<std::int64_t> repaired_rows{0};
+  // sssp: when > 0, the device memory (bytes) its result rows may take, so
+  // small graphs stream their rows to the sink in several chunks.
+  std::atomic<std::int64_t> sparse_row_budget{0};
+  // sssp: keep the working row in global memory even when it fits in shared memory.
+  std::atomic<bool> sparse_global_row{false};
+  // sssp: chunks of rows computed and handed to the sink (counts up).
+  std::atomic<std::int64_t> sparse_chunks{0};
 };
 
 inline Hooks hooks;

@@ -78,9 +78,16 @@ const char* to_string(Format f) {
   return "?";
 }
 
-Graph read_graph(const std::string& path, const ReadOptions& opts) {
+AnyGraph read_any_graph(const std::string& path, const ReadOptions& opts) {
   resolve(opts.format, path);  // an unknown extension fails before the file is opened
-  return detail::read_graph_from(detail::InputFile(path), opts);
+  return std::move(detail::read_graph_from(detail::InputFile(path), opts).graph);
+}
+
+Graph read_graph(const std::string& path, const ReadOptions& opts) {
+  resolve(opts.format, path);
+  detail::ReadGraph read = detail::read_graph_from(detail::InputFile(path), opts);
+  if (read.not_int32) throw *read.not_int32;
+  return std::get<Graph>(std::move(read.graph));
 }
 
 void write_graph(const std::string& path, const Graph& g, Format format) {
@@ -128,20 +135,23 @@ std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n, 
 
 namespace detail {
 
-Graph read_graph_from(const InputFile& file, const ReadOptions& opts) {
+ReadGraph read_graph_from(const InputFile& file, const ReadOptions& opts) {
   const Format format = resolve(opts.format, file.path());
   try {
-    Graph g;
+    GraphBuilder g;
     switch (format) {
       case Format::automatic:
-      case Format::nthu_bin: g = read_nthu_bin(file); break;
-      case Format::dimacs: g = read_dimacs(file); break;
-      case Format::matrix_market: g = read_matrix_market(file); break;
-      case Format::edge_list: g = read_edge_list(file); break;
-      case Format::npy: g = read_npy_graph(file, opts.no_edge_value); break;
-      case Format::text_matrix: g = read_text_matrix_graph(file, opts.no_edge_value); break;
+      case Format::nthu_bin: {
+        const Graph bin = read_nthu_bin(file);  // int32 weights by definition
+        return ReadGraph{opts.undirected ? symmetrize(bin) : bin, std::nullopt};
+      }
+      case Format::dimacs: read_dimacs(file, g); break;
+      case Format::matrix_market: read_matrix_market(file, g); break;
+      case Format::edge_list: read_edge_list(file, g); break;
+      case Format::npy: read_npy_graph(file, opts.no_edge_value, g); break;
+      case Format::text_matrix: read_text_matrix_graph(file, opts.no_edge_value, g); break;
     }
-    return opts.undirected ? symmetrize(g) : g;
+    return g.finish(opts.undirected);
   } catch (const std::bad_alloc&) {
     throw ResourceError("out of memory while reading the graph in " + file.path());
   }

@@ -2,6 +2,8 @@
 // cycle when the weight range goes below zero.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -120,6 +122,115 @@ TEST(Generate, RejectsBadOptionsAndKindNames) {
   o = options(GraphKind::scale_free, 10, 1, 5, 1);
   o.degree = 0;
   EXPECT_THROW(generate(o), UsageError);
+}
+
+GenerateOptions geometric(std::int64_t n, int k, std::uint64_t seed, weight_t lo = 1, weight_t hi = 100) {
+  GenerateOptions o = options(GraphKind::geometric, n, lo, hi, seed);
+  o.degree = k;
+  return o;
+}
+
+// Vertices reached from 0 over the edges of g.
+std::int64_t reached_from_zero(const Graph& g) {
+  if (g.n == 0) return 0;
+  const Csr c = to_csr(normalize(g));
+  std::vector<char> seen(static_cast<std::size_t>(g.n), 0);
+  std::vector<vertex_t> stack{0};
+  seen[0] = 1;
+  std::int64_t count = 1;
+  while (!stack.empty()) {
+    const vertex_t u = stack.back();
+    stack.pop_back();
+    for (std::int64_t e = c.row_start[u]; e < c.row_start[u + 1]; ++e)
+      if (!seen[c.col[e]]) {
+        seen[c.col[e]] = 1;
+        ++count;
+        stack.push_back(c.col[e]);
+      }
+  }
+  return count;
+}
+
+TEST(GenerateGeometric, IsSymmetricWithoutDuplicatesAndReproducible) {
+  for (std::int64_t n : {2, 3, 17, 500}) {
+    for (int k : {1, 3, 6}) {
+      const GenerateOptions o = geometric(n, k, static_cast<std::uint64_t>(n * 10 + k));
+      SCOPED_TRACE("n=" + std::to_string(n) + " k=" + std::to_string(k));
+      const Graph g = generate(o);
+      EXPECT_TRUE(same_edges(g, generate(o)));
+      GenerateOptions other = o;
+      other.seed += 1;
+      if (n >= 17) EXPECT_FALSE(same_edges(g, generate(other)));
+      const Graph norm = normalize(g);
+      EXPECT_EQ(norm.edges.size(), g.edges.size()) << "duplicate edges or self-loops";
+      const Csr c = to_csr(norm);
+      for (const Edge& e : g.edges) {
+        const weight_t* back = nullptr;
+        for (std::int64_t x = c.row_start[e.dst]; x < c.row_start[e.dst + 1]; ++x)
+          if (c.col[x] == e.src) back = &c.weight[x];
+        ASSERT_NE(back, nullptr) << e.src << "->" << e.dst << " has no reverse edge";
+        EXPECT_EQ(*back, e.w);
+        EXPECT_GE(e.w, 1);
+        EXPECT_LE(e.w, 100);
+      }
+      // Every vertex has at least min(k, n - 1) neighbours, and each pair appears
+      // once per direction: between n * k and 2 * n * k arcs.
+      const auto m = static_cast<std::int64_t>(g.edges.size());
+      const std::int64_t kk = std::min<std::int64_t>(k, n - 1);
+      EXPECT_GE(m, n * kk);
+      EXPECT_LE(m, 2 * n * kk);
+      for (std::int64_t v = 0; v < n; ++v) EXPECT_GE(c.row_start[v + 1] - c.row_start[v], kk) << "vertex " << v;
+    }
+  }
+}
+
+TEST(GenerateGeometric, EdgeCasesOfNAndK) {
+  EXPECT_EQ(generate(geometric(0, 4, 1)).n, 0);
+  EXPECT_TRUE(generate(geometric(0, 4, 1)).edges.empty());
+  const Graph one = generate(geometric(1, 4, 1));
+  EXPECT_EQ(one.n, 1);
+  EXPECT_TRUE(one.edges.empty());
+  // n = 2: one pair, both ways, the longest edge: weight w_hi.
+  const Graph two = generate(geometric(2, 4, 1));
+  ASSERT_EQ(two.edges.size(), 2u);
+  EXPECT_EQ(two.edges[0].w, 100);
+  // k >= n: the complete graph, both directions.
+  const Graph complete = generate(geometric(9, 50, 2));
+  EXPECT_EQ(complete.edges.size(), 9u * 8u);
+  // A zero weight range: every edge weighs w_lo.
+  for (const Edge& e : generate(geometric(40, 3, 3, 5, 5)).edges) EXPECT_EQ(e.w, 5);
+}
+
+TEST(GenerateGeometric, IsConnectedForSensibleKAndWeightsGrowWithLength) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const Graph g = generate(geometric(3000, 6, seed, 0, 1000));
+    EXPECT_EQ(reached_from_zero(g), g.n) << "seed " << seed;
+    // Weights are proportional to length (w_lo = 0): the mean edge of 6-NN on
+    // n uniform points is short, far below the longest.
+    double sum = 0;
+    for (const Edge& e : g.edges) sum += e.w;
+    EXPECT_LT(sum / static_cast<double>(g.edges.size()), 500.0);
+  }
+}
+
+TEST(GenerateGeometric, RefusesNegativeWeightsAndParsesNames) {
+  EXPECT_EQ(parse_graph_kind("geometric"), GraphKind::geometric);
+  EXPECT_EQ(parse_graph_kind("uniform"), GraphKind::random);
+  EXPECT_THROW(generate(geometric(10, 3, 1, -5, 5)), UsageError);
+  try {
+    generate(geometric(10, 3, 1, -5, 5));
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "weights");
+  }
+}
+
+// The benchmark's sizes generate in seconds (grid-bucketed neighbour search).
+TEST(GenerateGeometric, LargeNIsFast) {
+  const auto start = std::chrono::steady_clock::now();
+  const Graph g = generate(geometric(126146, 4, 1));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(static_cast<std::int64_t>(g.edges.size()), 4 * g.n);
+  EXPECT_LT(seconds, 20.0);
 }
 
 }  // namespace

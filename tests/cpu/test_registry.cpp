@@ -43,16 +43,20 @@ TEST(Registry, NamesAreUniqueAndBackendsMatchTheirLists) {
   EXPECT_EQ(cuda_names, list_algorithms(Backend::cuda));
 }
 
-// "auto" on the GPU is the one production CUDA entry, and it honours every
-// option a GPU solve can take but a block shape.
-TEST(Registry, OneProductionGpuSolver) {
+// "auto" on the GPU picks between the two production CUDA entries, fw (the
+// first: what "auto" names when options only fw honours are set) and sssp;
+// both track predecessors, only fw has the int16 mode.
+TEST(Registry, TwoProductionGpuSolvers) {
   std::vector<const AlgorithmInfo*> production;
   for (const AlgorithmInfo& a : algorithm_registry())
     if (a.backend == Backend::cuda && a.role == Role::production) production.push_back(&a);
-  ASSERT_EQ(production.size(), 1u);
-  EXPECT_STREQ(production.front()->name, "fw");
-  EXPECT_TRUE(production.front()->takes_predecessors);
-  EXPECT_TRUE(production.front()->takes_int16);
+  ASSERT_EQ(production.size(), 2u);
+  EXPECT_STREQ(production[0]->name, "fw");
+  EXPECT_STREQ(production[1]->name, "sssp");
+  for (const AlgorithmInfo* a : production) EXPECT_TRUE(a->takes_predecessors) << a->name;
+  EXPECT_TRUE(production[0]->takes_int16);
+  EXPECT_FALSE(production[1]->takes_int16);
+  EXPECT_EQ(production[1]->work, Work::per_source);
 }
 
 // The rows of the README table whose header starts "| Algorithm | Backend |":
@@ -129,7 +133,7 @@ TEST(Registry, PersistentKernelRefusesPredecessors) {
   o.predecessors = true;
   for (Backend b : {Backend::cuda, Backend::automatic}) {
     o.backend = b;
-    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw does)");
+    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw and sssp do)");
   }
 }
 

@@ -1,0 +1,352 @@
+// Sparse-graph benchmark: fw (int32, int16) against the batched SSSP ladder
+// (sssp-frontier, sssp with a sweep of near-far delta scales) and what "auto"
+// picks, on the issue's graph families, graph resident on the device, CUDA
+// events, warm-up then medians. fw above --fw-max-n is not run: its time is
+// estimated as n^3 / 14.8e12 s (int32) or n^3 / 28.1e12 s (int16), the rates
+// measured at n = 32768 (docs/results/2026-11-22-h100), and the row says so.
+// Every measured configuration checks sampled rows once, untimed, with the
+// CPU verifier's row check (the O(m) certificate of a row).
+//
+//   apsp_bench_gpu_sparse_bench compare --csv sparse.csv
+//   apsp_bench_gpu_sparse_bench compare --families grid --sizes 65536 --methods sssp,sssp-frontier
+//   apsp_bench_gpu_sparse_bench stream --family grid --n 100000 --out /scratch/d.bin --row-budget-gib 8 --csv sparse.csv
+//
+// compare: families rmat (m = 8n), uniform (m = 8n), grid, geometric (k = 4),
+// dense-half (each ordered pair with probability 1/2); --sizes for the first
+// two and dense-half (dense-half capped at --dense-max-n), --grid-sizes,
+// --geometric-sizes. Columns: family, n, m, method, ms (median compute),
+// speedup over fw int32 at that size, estimated (1: not run), note.
+// stream: apsp::solve with sssp into a file sink (--out) and a null sink;
+// wall time and its split (StageTimes) per run.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "apsp/cuda.hpp"
+#include "apsp/sinks.hpp"
+#include "core/auto_choice.hpp"
+#include "core/verify_row.hpp"
+#include "cuda/algorithm.hpp"
+#include "cuda/check.hpp"
+#include "cuda/instance.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/sparse_solver.hpp"
+#include "cuda/testing.hpp"
+
+namespace {
+
+using apsp::cuda::Event;
+using apsp::cuda::Stream;
+
+// fw's measured rates at n = 32768 on the H100 (docs/results/2026-11-22-h100).
+constexpr double kFwInt32Rate = 14.8e12;
+constexpr double kFwInt16Rate = 28.1e12;
+// Rows checked per configuration (evenly spaced sources).
+constexpr std::int64_t kCheckedRows = 8;
+// Rows the sssp benchmark computes per launch into its rotating buffer: the
+// compute is timed without holding the whole matrix.
+constexpr std::int64_t kSsspBufferRows = 8192;
+
+struct Row {
+  std::string family;
+  std::int64_t n = 0, m = 0;
+  std::string method;
+  double ms = 0;
+  double speedup = 0;
+  bool estimated = false;
+  std::string note;
+};
+
+apsp::Graph family_graph(const std::string& family, std::int64_t n, std::uint64_t seed) {
+  apsp::GenerateOptions o;
+  o.n = n;
+  o.seed = seed;
+  o.w_lo = 1;
+  o.w_hi = 100;
+  if (family == "rmat") o.kind = apsp::GraphKind::rmat;
+  else if (family == "uniform") o.kind = apsp::GraphKind::random;
+  else if (family == "grid") o.kind = apsp::GraphKind::grid;
+  else if (family == "geometric") o.kind = apsp::GraphKind::geometric;
+  else if (family == "dense-half") {
+    o.kind = apsp::GraphKind::dense;
+    o.density = 0.5;
+  } else {
+    throw apsp::UsageError("unknown family '" + family + "' (rmat, uniform, grid, geometric, dense-half)", "families");
+  }
+  return apsp::normalize(apsp::generate(o));
+}
+
+const apsp::cuda::GpuAlgorithm& gpu_algorithm(const std::string& name) {
+  for (const apsp::cuda::GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
+    if (name == a.info.name) return a;
+  throw apsp::UsageError("no GPU algorithm " + name, "methods");
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Sources whose rows are checked.
+std::vector<std::int64_t> checked_sources(std::int64_t n) {
+  std::vector<std::int64_t> s;
+  for (std::int64_t k = 0; k < kCheckedRows; ++k) s.push_back(n * k / kCheckedRows);
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+void check_row(const apsp::Graph& g, const std::vector<apsp::dist_t>& row, std::int64_t source, const std::string& what) {
+  const std::string violation = apsp::first_violation_in_row(g, row.data(), source);
+  if (!violation.empty()) throw apsp::Error(what + ": row " + std::to_string(source) + ": " + violation);
+}
+
+// fw on a resident instance in `precision`; median seconds of the kernel.
+double time_fw(const apsp::Graph& g, apsp::Precision precision, int warmup, int reps, std::string& used) {
+  Stream stream;
+  const apsp::cuda::GpuAlgorithm& fw = gpu_algorithm("fw");
+  apsp::cuda::DeviceInstance instance(g, fw, false, stream.get(), /*keep_pristine=*/true);
+  std::vector<double> seconds;
+  for (int rep = 0; rep < warmup + reps; ++rep) {
+    instance.restore();
+    apsp::cuda::GpuProblem p = instance.problem();
+    p.precision = precision;
+    p.distance_estimate = precision == apsp::Precision::int16 ? 0 : std::int64_t{1} << 40;
+    p.int16_result = nullptr;  // an int16 result widens into dist, so the check reads int32
+    Event begin, end;
+    begin.record(stream.get());
+    fw.run(p);
+    end.record(stream.get());
+    const double s = apsp::cuda::elapsed_ms(begin, end) / 1e3;
+    used = apsp::to_string(p.used_precision);
+    if (rep >= warmup) seconds.push_back(s);
+    if (rep == 0)
+      for (const std::int64_t source : checked_sources(g.n)) {
+        std::vector<apsp::dist_t> row(static_cast<std::size_t>(g.n));
+        APSP_CUDA_CHECK(cudaMemcpy(row.data(), p.dist + source * p.n_pad, row.size() * sizeof(apsp::dist_t),
+                                   cudaMemcpyDeviceToHost));
+        check_row(g, row, source, "fw " + used);
+      }
+  }
+  return median(seconds);
+}
+
+// The sssp ladder step `variant` with near-far delta scale `scale`: all n
+// rows into a rotating buffer of kSsspBufferRows rows; median seconds.
+double time_sssp(const apsp::Graph& g, apsp::cuda::SparseVariant variant, double scale, int warmup, int reps,
+                 std::string& note) {
+  Stream stream;
+  const apsp::cuda::Reweighted rw = apsp::cuda::reweight(g);
+  apsp::cuda::SparseInstance instance(rw.edges, g.n, rw.max_weight, variant, false,
+                                      apsp::cuda::near_far_delta(rw.edges, scale), stream.get());
+  const std::int64_t buffer_rows = std::min(g.n, kSsspBufferRows);
+  apsp::cuda::DeviceBuffer<apsp::dist_t> rows(static_cast<std::size_t>(buffer_rows * g.n));
+  std::vector<double> seconds;
+  for (int rep = 0; rep < warmup + reps; ++rep) {
+    Event begin, end;
+    begin.record(stream.get());
+    for (std::int64_t first = 0; first < g.n; first += buffer_rows)
+      instance.run(first, std::min(buffer_rows, g.n - first), rows.get(), nullptr, g.n);
+    end.record(stream.get());
+    const double s = apsp::cuda::elapsed_ms(begin, end) / 1e3;
+    if (rep >= warmup) seconds.push_back(s);
+    if (rep == 0) {
+      if (instance.range_escaped()) throw apsp::Error("sssp: distances beyond int32 on a benchmark graph");
+      for (const std::int64_t source : checked_sources(g.n)) {
+        instance.run(source, 1, rows.get(), nullptr, g.n);
+        // The instance's stream does not synchronize with the legacy default
+        // stream (cudaStreamNonBlocking): wait for the row before reading it.
+        APSP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        std::vector<apsp::dist_t> row(static_cast<std::size_t>(g.n));
+        APSP_CUDA_CHECK(cudaMemcpy(row.data(), rows.get(), row.size() * sizeof(apsp::dist_t), cudaMemcpyDeviceToHost));
+        check_row(g, row, source, std::string("sssp ") + apsp::cuda::to_string(variant));
+      }
+    }
+  }
+  note = std::string(instance.shared_row() ? "row in shared memory" : "row in global memory") + ", " +
+         std::to_string(instance.blocks()) + " blocks, delta " + std::to_string(instance.delta());
+  return median(seconds);
+}
+
+void print_rows(const std::vector<Row>& rows, const std::string& csv) {
+  std::printf("%-11s %8s %10s %-22s %12s %9s %4s  %s\n", "family", "n", "m", "method", "ms", "speedup", "est", "note");
+  for (const Row& r : rows)
+    std::printf("%-11s %8lld %10lld %-22s %12.3f %9.2f %4d  %s\n", r.family.c_str(), static_cast<long long>(r.n),
+                static_cast<long long>(r.m), r.method.c_str(), r.ms, r.speedup, r.estimated ? 1 : 0, r.note.c_str());
+  if (csv.empty()) return;
+  std::ifstream exists(csv);
+  const bool header = !exists.good() || exists.peek() == std::ifstream::traits_type::eof();
+  std::ofstream out(csv, std::ios::app);
+  if (!out) throw apsp::InputError("cannot write " + csv);
+  if (header) out << "mode,family,n,m,method,ms,speedup_vs_fw_int32,estimated,note\n";
+  for (const Row& r : rows)
+    out << "sparse," << r.family << ',' << r.n << ',' << r.m << ',' << r.method << ',' << r.ms << ',' << r.speedup << ','
+        << (r.estimated ? 1 : 0) << ",\"" << r.note << "\"\n";
+}
+
+struct CompareArgs {
+  std::vector<std::string> families = {"rmat", "uniform", "grid", "geometric", "dense-half"};
+  std::vector<std::int64_t> sizes = {4096, 16384, 32768};
+  std::vector<std::int64_t> grid_sizes = {4096, 16384, 65536};
+  std::vector<std::int64_t> geometric_sizes = {16384, 126146};
+  std::vector<std::string> methods = {"fw-int32", "fw-int16", "sssp-frontier", "sssp", "auto"};
+  std::vector<double> delta_scales = {apsp::cuda::kNearFarDeltaScale};
+  std::int64_t fw_max_n = 32768;
+  std::int64_t dense_max_n = 16384;
+  int warmup = 1, reps = 3;
+  std::uint64_t seed = 1;
+};
+
+std::vector<Row> compare(const CompareArgs& a) {
+  std::vector<Row> rows;
+  auto wants = [&](const std::string& m) { return std::find(a.methods.begin(), a.methods.end(), m) != a.methods.end(); };
+  for (const std::string& family : a.families) {
+    const std::vector<std::int64_t>& sizes =
+        family == "grid" ? a.grid_sizes : family == "geometric" ? a.geometric_sizes : a.sizes;
+    for (const std::int64_t n : sizes) {
+      if (family == "dense-half" && n > a.dense_max_n) continue;
+      const apsp::Graph g = family_graph(family, n, a.seed);
+      const auto m = static_cast<std::int64_t>(g.edges.size());
+      const double cube = static_cast<double>(n) * n * n;
+      std::map<std::string, double> ms;  // measured or estimated, by method
+      std::vector<Row> here;
+      auto add = [&](const std::string& method, double seconds, bool estimated, const std::string& note) {
+        ms[method] = seconds * 1e3;
+        here.push_back(Row{family, n, m, method, seconds * 1e3, 0, estimated, note});
+      };
+      const bool run_fw = n <= a.fw_max_n;
+      // fw int32 is every row's reference, so it is always there (estimated when not run).
+      if (run_fw) {
+        std::string used;
+        add("fw-int32", time_fw(g, apsp::Precision::int32, a.warmup, a.reps, used), false, used);
+      } else {
+        add("fw-int32", cube / kFwInt32Rate, true, "estimated as n^3 / 14.8e12 s");
+      }
+      if (wants("fw-int16")) {
+        if (run_fw) {
+          std::string used;
+          const double s = time_fw(g, apsp::Precision::int16, a.warmup, a.reps, used);
+          add("fw-int16", s, false, used == "int16" ? "int16" : "int16 certificate failed: ran " + used);
+        } else {
+          add("fw-int16", cube / kFwInt16Rate, true, "estimated as n^3 / 28.1e12 s (if the distances fit int16)");
+        }
+      }
+      for (const auto variant : {apsp::cuda::SparseVariant::frontier, apsp::cuda::SparseVariant::near_far}) {
+        const std::string name = variant == apsp::cuda::SparseVariant::frontier ? "sssp-frontier" : "sssp";
+        if (!wants(name)) continue;
+        const std::vector<double> scales =
+            variant == apsp::cuda::SparseVariant::frontier ? std::vector<double>{0} : a.delta_scales;
+        for (const double scale : scales) {
+          std::string note;
+          const double used_scale = variant == apsp::cuda::SparseVariant::frontier ? apsp::cuda::kNearFarDeltaScale : scale;
+          const double s = time_sssp(g, variant, used_scale, a.warmup, a.reps, note);
+          const bool sweep = variant == apsp::cuda::SparseVariant::near_far && a.delta_scales.size() > 1;
+          const std::string method = sweep ? name + "@" + std::to_string(scale).substr(0, 5) : name;
+          add(method, s, false, note);
+          // The default scale is what "sssp" (and auto) runs.
+          if (sweep && scale == apsp::cuda::kNearFarDeltaScale) ms[name] = s * 1e3;
+        }
+      }
+      if (wants("auto")) {
+        const auto start = std::chrono::steady_clock::now();
+        const apsp::core::GpuChoice choice = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});
+        const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        // fw under auto is fw with --precision auto: int16 when it certifies.
+        const std::string ran = choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32") : "sssp";
+        if (ms.count(ran)) {
+          here.push_back(Row{family, n, m, "auto", ms[ran], 0, ran.rfind("fw", 0) == 0 && !run_fw,
+                             "ran " + ran + " (host probe " + std::to_string(probe_s * 1e3).substr(0, 6) + " ms); " +
+                                 choice.why});
+        }
+      }
+      for (Row& r : here) r.speedup = ms["fw-int32"] / r.ms;
+      print_rows(here, "");
+      rows.insert(rows.end(), here.begin(), here.end());
+    }
+  }
+  return rows;
+}
+
+struct StreamArgs {
+  std::string family = "grid";
+  std::int64_t n = 100000;
+  std::string out;  // empty: the null sink only
+  double row_budget_gib = 0;  // > 0: device memory for result rows, so they stream in chunks
+  std::uint64_t seed = 1;
+};
+
+std::vector<Row> stream(const StreamArgs& a) {
+  const apsp::Graph g = family_graph(a.family, a.n, a.seed);
+  apsp::cuda::testing::hooks.sparse_row_budget = static_cast<std::int64_t>(a.row_budget_gib * 1073741824.0);
+  std::vector<Row> rows;
+  auto run = [&](apsp::Sink& sink, const std::string& method) {
+    apsp::SolveOptions o;
+    o.backend = apsp::Backend::cuda;
+    o.algorithm = "sssp";
+    const auto start = std::chrono::steady_clock::now();
+    const apsp::SolveSummary s = apsp::solve(g, o, sink);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string split;
+    for (const apsp::Stage& stage : s.times.stages)
+      split += (split.empty() ? "" : "; ") + stage.name + " " + std::to_string(stage.seconds).substr(0, 7) + " s";
+    rows.push_back(Row{a.family, a.n, static_cast<std::int64_t>(g.edges.size()), method, wall * 1e3, 0, false,
+                       "wall " + std::to_string(wall).substr(0, 7) + " s: " + split});
+  };
+  apsp::NullSink nothing;
+  run(nothing, "stream-null");
+  if (!a.out.empty()) {
+    apsp::FileSink file(apsp::MatrixFileTarget{a.out});
+    run(file, "stream-file");
+  }
+  return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Sparse graphs: fw against the batched SSSP ladder and auto"};
+  app.require_subcommand(1);
+  CompareArgs c;
+  StreamArgs s;
+  std::string csv;
+  CLI::App* cmp = app.add_subcommand("compare", "methods x families x sizes, graph resident");
+  cmp->add_option("--families", c.families)->delimiter(',');
+  cmp->add_option("--sizes", c.sizes, "n for rmat, uniform, dense-half")->delimiter(',');
+  cmp->add_option("--grid-sizes", c.grid_sizes)->delimiter(',');
+  cmp->add_option("--geometric-sizes", c.geometric_sizes)->delimiter(',');
+  cmp->add_option("--methods", c.methods, "fw-int32, fw-int16, sssp-frontier, sssp, auto")->delimiter(',');
+  cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
+  cmp->add_option("--fw-max-n", c.fw_max_n, "above this n fw is estimated, not run");
+  cmp->add_option("--dense-max-n", c.dense_max_n, "largest dense-half graph");
+  cmp->add_option("--warmup", c.warmup);
+  cmp->add_option("--reps", c.reps);
+  cmp->add_option("--seed", c.seed);
+  cmp->add_option("--csv", csv, "append rows to this CSV file");
+  CLI::App* str = app.add_subcommand("stream", "sssp through apsp::solve into a null sink and a file sink");
+  str->add_option("--family", s.family);
+  str->add_option("--n", s.n);
+  str->add_option("--out", s.out, "the file sink's path (n^2 x 4 bytes); empty: null sink only");
+  str->add_option("--row-budget-gib", s.row_budget_gib,
+                  "device memory for result rows (default: all that is free; the rows then stream only when "
+                  "the matrix does not fit)");
+  str->add_option("--seed", s.seed);
+  str->add_option("--csv", csv, "append rows to this CSV file");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device found");
+    const auto dev = apsp::cuda::devices().front();
+    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors, dev.total_memory / 1073741824.0);
+    const std::vector<Row> rows = cmp->parsed() ? compare(c) : stream(s);
+    print_rows(rows, csv);
+  } catch (const apsp::Error& e) {
+    std::fprintf(stderr, "apsp_bench_gpu_sparse_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,344 @@
+// Batched single-source shortest paths for APSP on sparse graphs ("sssp" and
+// its ladder, docs/perf.md "Sparse graphs"). One thread block computes one
+// source's row at a time and then takes the next source from a shared
+// counter, so blocks stay resident and a slow source does not hold a wave.
+//
+// Per source, with weights >= 0 (the dispatcher reweights negative graphs):
+//   dist[v]    tentative distance: shared memory when the row fits, else the
+//              output row itself in global memory (L2);
+//   queued     bitmap: v is in the next frontier (pushed once per round);
+//   in_far     bitmap: v is in the far pile (pushed once until split);
+//   frontier / next / far / kept: vertex queues in global scratch (n each).
+// A round relaxes the out-edges of every frontier vertex with atomicMin; a
+// strict improvement below the threshold pushes the head into the next
+// frontier, one at or above it into the far pile (near-far). When the
+// frontier is empty the far pile is split: entries below the old threshold
+// are stale (scanned already at their current distance), those below
+// min(far) + delta form the new frontier, the rest stay. The frontier
+// variant has no threshold: every improvement joins the next frontier.
+// Correctness does not depend on the order: every improved vertex is scanned
+// again with its new distance, so the row ends at the fixpoint, the exact
+// distances (min(D, kInf): a sum reaching kInf is never offered, and the
+// range check below reports such rows).
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#include "cuda/check.hpp"
+#include "cuda/kernels/sparse/traits.cuh"
+#include "cuda/memory.hpp"
+#include "cuda/range_rule.hpp"
+#include "cuda/sparse_rows.hpp"
+
+namespace apsp::cuda::kernels {
+namespace {
+
+namespace cg = cooperative_groups;
+using Policy = SparseInt32;
+using dist_type = Policy::dist_type;
+
+// The block's shared bookkeeping (the row and bitmaps are dynamic shared
+// memory or global scratch).
+struct SparseBlockState {
+  unsigned long long source_index;
+  int frontier_count;
+  int next_count;
+  int far_count;
+  int kept_count;
+  int far_min;
+  dist_type threshold;  // improvements below it join the frontier
+};
+
+// Appends v to queue[*count] with one atomicAdd per group of lanes that
+// append together.
+__device__ __forceinline__ void append(vertex_t* queue, int* count, vertex_t v) {
+  const cg::coalesced_group group = cg::coalesced_threads();
+  int base = 0;
+  if (group.thread_rank() == 0) base = atomicAdd(count, static_cast<int>(group.size()));
+  base = group.shfl(base, 0);
+  queue[base + static_cast<int>(group.thread_rank())] = v;
+}
+
+// Sets bit v of `bits`; true when this call set it.
+__device__ __forceinline__ bool claim(unsigned* bits, vertex_t v) {
+  const unsigned bit = 1u << (v & 31);
+  return (atomicOr(bits + (v >> 5), bit) & bit) == 0;
+}
+
+__device__ __forceinline__ void release(unsigned* bits, vertex_t v) { atomicAnd(bits + (v >> 5), ~(1u << (v & 31))); }
+
+__device__ __forceinline__ dist_type read(const dist_type* at) { return *static_cast<const volatile dist_type*>(at); }
+
+struct RowState {
+  dist_type* dist;
+  unsigned* queued;
+  unsigned* in_far;
+  vertex_t* next;
+  vertex_t* far;
+  SparseBlockState* st;
+};
+
+// Offers du + w(e) to the head of edge e.
+__device__ __forceinline__ void relax_edge(const DeviceCsr& g, std::int64_t e, dist_type du, dist_type threshold,
+                                           const RowState& row) {
+  const vertex_t v = g.col[e];
+  const dist_type candidate = du + g.weight[e];  // both < 2^30: no overflow
+  if (candidate >= read(row.dist + v)) return;    // a stale read only costs the atomic below
+  if (candidate >= Policy::atomic_min(row.dist + v, candidate)) return;
+  if (candidate < threshold) {
+    if (claim(row.queued, v)) append(row.next, &row.st->next_count, v);
+  } else if (claim(row.in_far, v)) {
+    append(row.far, &row.st->far_count, v);
+  }
+}
+
+// Relaxes the out-edges of frontier[0 .. count). Every lane of a warp runs
+// the same number of outer iterations, so the warp votes are complete.
+template <class Traits>
+__device__ __forceinline__ void relax_frontier(const DeviceCsr& g, const vertex_t* frontier, int count, dist_type threshold,
+                               const RowState& row) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = static_cast<int>(threadIdx.x) % Traits::kWarp;
+  for (int base = static_cast<int>(threadIdx.x) - lane; base < count; base += Traits::kThreads) {
+    const int i = base + lane;
+    std::int64_t begin = 0, end = 0;
+    dist_type du = 0;
+    if (i < count) {
+      const vertex_t u = frontier[i];
+      du = read(row.dist + u);
+      begin = g.row_start[u];
+      end = g.row_start[u + 1];
+    }
+    const bool heavy = end - begin >= Traits::kWarpDegree;
+    for (unsigned heavy_lanes = __ballot_sync(kAll, heavy); heavy_lanes != 0; heavy_lanes &= heavy_lanes - 1) {
+      const int leader = __ffs(heavy_lanes) - 1;
+      const std::int64_t b = __shfl_sync(kAll, begin, leader), e = __shfl_sync(kAll, end, leader);
+      const dist_type d = __shfl_sync(kAll, du, leader);
+      for (std::int64_t x = b + lane; x < e; x += Traits::kWarp) relax_edge(g, x, d, threshold, row);
+    }
+    if (!heavy)
+      for (std::int64_t x = begin; x < end; ++x) relax_edge(g, x, du, threshold, row);
+    __syncwarp();
+  }
+}
+
+// The minimum over lanes, then over warps into *target (atomicMin).
+__device__ __forceinline__ void block_min(int value, int* target) {
+  for (int offset = 16; offset > 0; offset /= 2) value = min(value, __shfl_down_sync(0xffffffffu, value, offset));
+  if (threadIdx.x % 32 == 0 && value != INT_MAX) atomicMin(target, value);
+}
+
+template <SparseVariant kVariant, bool kSharedRow>
+__global__ void __launch_bounds__(SparseTraits<kSharedRow>::kThreads) sparse_rows(SparseRowsLaunch a) {
+  using Traits = SparseTraits<kSharedRow>;
+  extern __shared__ unsigned char shared_bytes[];
+  __shared__ SparseBlockState st;
+  const std::int64_t n = a.out.n;
+  const std::int64_t words = sparse_bitmap_words(n);
+  const int tid = static_cast<int>(threadIdx.x);
+  vertex_t* const queues = a.queues + static_cast<std::int64_t>(blockIdx.x) * 4 * n;
+  RowState row;
+  if constexpr (kSharedRow) {
+    row.dist = reinterpret_cast<dist_type*>(shared_bytes);
+    row.queued = reinterpret_cast<unsigned*>(row.dist + n);
+  } else {
+    row.queued = a.bitmaps + static_cast<std::int64_t>(blockIdx.x) * 2 * words;
+  }
+  row.in_far = row.queued + words;
+  row.st = &st;
+  vertex_t* frontier = queues;
+  row.next = queues + n;
+  row.far = queues + 2 * n;
+  vertex_t* kept = queues + 3 * n;
+
+  for (;;) {
+    if (tid == 0) st.source_index = atomicAdd(a.next_source, 1ull);
+    __syncthreads();
+    const auto k = static_cast<std::int64_t>(st.source_index);
+    if (k >= a.sources) break;
+    const auto source = static_cast<vertex_t>(a.first_source + k);
+    dist_type* const out_row = a.dist + k * a.ld;
+    if constexpr (!kSharedRow) row.dist = out_row;
+    for (std::int64_t v = tid; v < n; v += Traits::kThreads) row.dist[v] = Policy::kInfinity;
+    for (std::int64_t w = tid; w < 2 * words; w += Traits::kThreads) row.queued[w] = 0;  // queued and in_far
+    __syncthreads();
+    if (tid == 0) {
+      row.dist[source] = 0;
+      frontier[0] = source;
+      st.frontier_count = 1;
+      st.next_count = 0;
+      st.far_count = 0;
+      st.kept_count = 0;
+      st.threshold = kVariant == SparseVariant::frontier ? INT_MAX : a.delta;
+    }
+    for (;;) {
+      // Near phase: rounds until the frontier is empty.
+      for (;;) {
+        __syncthreads();
+        const int count = st.frontier_count;
+        if (count == 0) break;
+        relax_frontier<Traits>(a.out, frontier, count, st.threshold, row);
+        __syncthreads();
+        const int next_count = st.next_count;
+        // The next frontier's vertices may be pushed again from the next round on.
+        for (int i = tid; i < next_count; i += Traits::kThreads) release(row.queued, row.next[i]);
+        __syncthreads();
+        if (tid == 0) {
+          st.frontier_count = next_count;
+          st.next_count = 0;
+        }
+        vertex_t* const done = frontier;
+        frontier = row.next;
+        row.next = done;
+      }
+      if constexpr (kVariant == SparseVariant::frontier) break;
+      // Far phase: the live far entries' smallest distance sets the next threshold.
+      if (tid == 0) st.far_min = INT_MAX;
+      __syncthreads();
+      const int far_count = st.far_count;
+      const dist_type old_threshold = st.threshold;
+      int smallest = INT_MAX;
+      for (int i = tid; i < far_count; i += Traits::kThreads) {
+        const dist_type d = row.dist[row.far[i]];
+        if (d >= old_threshold) smallest = min(smallest, d);
+      }
+      block_min(smallest, &st.far_min);
+      __syncthreads();
+      const int far_min = st.far_min;
+      if (far_min == INT_MAX) break;  // only stale entries: every vertex was scanned at its distance
+      const long long raised = static_cast<long long>(far_min) + a.delta;
+      const dist_type threshold = raised < INT_MAX ? static_cast<dist_type>(raised) : INT_MAX;
+      for (int i = tid; i < far_count; i += Traits::kThreads) {
+        const vertex_t v = row.far[i];
+        const dist_type d = row.dist[v];
+        if (d < threshold) {
+          release(row.in_far, v);
+          if (d >= old_threshold) append(frontier, &st.frontier_count, v);
+        } else {
+          append(kept, &st.kept_count, v);
+        }
+      }
+      __syncthreads();
+      if (tid == 0) {
+        st.far_count = st.kept_count;
+        st.kept_count = 0;
+        st.threshold = threshold;
+      }
+      vertex_t* const split = row.far;
+      row.far = kept;
+      kept = split;
+    }
+    __syncthreads();
+    // The row is final. Its range check (range_rule.hpp), the copy out of
+    // shared memory, and the predecessors.
+    const RangeView<dist_type> view{row.dist, n, 0, 0, Policy::kInfinity};
+    bool escaped = false;
+    for (std::int64_t v = tid; v < n; v += Traits::kThreads) {
+      escaped = escaped || cell_escapes_range(view, a.out, a.max_weight, 0, v);
+      if constexpr (kSharedRow) out_row[v] = row.dist[v];
+    }
+    if (escaped) *a.range_escaped = 1;
+    if (a.pred != nullptr) {
+      // A tight in-edge of positive weight comes first: predecessors then
+      // only tie along zero-weight edges, and form a tree unless the graph
+      // has a zero-weight cycle (the launcher checks those rows).
+      vertex_t* const pred_row = a.pred + k * a.ld;
+      for (std::int64_t v = tid; v < n; v += Traits::kThreads) {
+        const dist_type dv = row.dist[v];
+        vertex_t tight = -1, tight_zero = -1;
+        if (v != source && dv < Policy::kInfinity)
+          for (std::int64_t e = a.in.row_start[v]; e < a.in.row_start[v + 1]; ++e) {
+            const vertex_t u = a.in.col[e];
+            const dist_type du = row.dist[u];
+            if (du >= Policy::kInfinity || du + a.in.weight[e] != dv) continue;
+            if (a.in.weight[e] > 0) {
+              tight = u;
+              break;
+            }
+            if (tight_zero < 0) tight_zero = u;
+          }
+        pred_row[v] = tight >= 0 ? tight : tight_zero;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+template <SparseVariant kVariant, bool kSharedRow>
+void launch(const SparseRowsLaunch& a, cudaStream_t stream) {
+  using Traits = SparseTraits<kSharedRow>;
+  const std::size_t shared = kSharedRow ? sparse_shared_bytes(a.out.n) : 0;
+  if (kSharedRow)
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(sparse_rows<kVariant, kSharedRow>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared)));
+  sparse_rows<kVariant, kSharedRow><<<a.blocks, Traits::kThreads, shared, stream>>>(a);
+  APSP_CUDA_CHECK_LAUNCH("sparse_rows");
+}
+
+template <SparseVariant kVariant, bool kSharedRow>
+int resident(std::int64_t n) {
+  using Traits = SparseTraits<kSharedRow>;
+  const std::size_t shared = kSharedRow ? sparse_shared_bytes(n) : 0;
+  if (kSharedRow)
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(sparse_rows<kVariant, kSharedRow>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared)));
+  int per_sm = 0;
+  APSP_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sparse_rows<kVariant, kSharedRow>, Traits::kThreads, shared));
+  int device = 0, sms = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return std::max(1, per_sm) * sms;
+}
+
+}  // namespace
+}  // namespace apsp::cuda::kernels
+
+namespace apsp::cuda {
+
+std::size_t sparse_scratch_bytes(std::int64_t n, bool shared_row) {
+  const auto queues = static_cast<std::size_t>(4 * n) * sizeof(vertex_t);
+  const auto bitmaps = shared_row ? 0 : static_cast<std::size_t>(2 * sparse_bitmap_words(n)) * sizeof(unsigned);
+  return queues + bitmaps;
+}
+
+std::size_t sparse_shared_bytes(std::int64_t n) {
+  return static_cast<std::size_t>(n) * sizeof(dist_t) + static_cast<std::size_t>(2 * sparse_bitmap_words(n)) * sizeof(unsigned);
+}
+
+bool sparse_shared_row_fits(std::int64_t n) {
+  int device = 0, optin = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  // The static SparseBlockState takes a few bytes of the same budget.
+  return sparse_shared_bytes(n) + sizeof(kernels::SparseBlockState) <= static_cast<std::size_t>(optin);
+}
+
+int sparse_resident_blocks(SparseVariant variant, bool shared_row, std::int64_t n) {
+  if (variant == SparseVariant::frontier)
+    return shared_row ? kernels::resident<SparseVariant::frontier, true>(n) : kernels::resident<SparseVariant::frontier, false>(n);
+  return shared_row ? kernels::resident<SparseVariant::near_far, true>(n) : kernels::resident<SparseVariant::near_far, false>(n);
+}
+
+void launch_sparse_rows(const SparseRowsLaunch& a, cudaStream_t stream) {
+  if (a.sources <= 0) return;
+  if (a.out.n < 1 || a.ld < a.out.n || a.blocks < 1 || a.delta < 1 || a.queues == nullptr || a.next_source == nullptr ||
+      a.range_escaped == nullptr || (!a.shared_row && a.bitmaps == nullptr) || (a.pred != nullptr && a.in.row_start == nullptr))
+    throw UsageError("launch_sparse_rows: incomplete launch description for " + std::to_string(a.out.n) + " vertices");
+  APSP_CUDA_CHECK(cudaMemsetAsync(a.next_source, 0, sizeof(unsigned long long), stream));
+  if (a.variant == SparseVariant::frontier) {
+    if (a.shared_row)
+      kernels::launch<SparseVariant::frontier, true>(a, stream);
+    else
+      kernels::launch<SparseVariant::frontier, false>(a, stream);
+  } else {
+    if (a.shared_row)
+      kernels::launch<SparseVariant::near_far, true>(a, stream);
+    else
+      kernels::launch<SparseVariant::near_far, false>(a, stream);
+  }
+}
+
+}  // namespace apsp::cuda

@@ -1,0 +1,133 @@
+// The "auto" rule of the GPU (core/auto_choice.hpp): fw for dense graphs and
+// whenever an option only fw honours is set, sssp for sparse graphs of every
+// family the benchmark measures; the probe's degree spread and hop depth; the
+// one-line reasons of both backends. Pure host code: runs without a GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "apsp/cpu.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/graph.hpp"
+#include "core/auto_choice.hpp"
+
+namespace apsp {
+namespace {
+
+Graph generated(GraphKind kind, std::int64_t n, int degree = 4, double density = 0.5) {
+  GenerateOptions o;
+  o.kind = kind;
+  o.n = n;
+  o.degree = degree;
+  o.density = density;
+  o.seed = 11;
+  return normalize(generate(o));
+}
+
+std::string gpu_pick(const Graph& g, const SolveOptions& opts = {}) {
+  return core::choose_gpu_algorithm(core::probe_graph(g), opts).algorithm;
+}
+
+TEST(AutoChoice, ProbeSeesSizesSpreadAndDepth) {
+  Graph path;
+  path.n = 100;
+  for (vertex_t v = 0; v + 1 < 100; ++v) path.edges.push_back(Edge{v, v + 1, 3});
+  const core::GraphProbe p = core::probe_graph(path);
+  EXPECT_EQ(p.n, 100);
+  EXPECT_EQ(p.m, 99);
+  EXPECT_EQ(p.max_out_degree, 1);
+  EXPECT_EQ(p.hop_depth, 99);  // from source 0 the whole path
+  EXPECT_EQ(p.max_weight, 3);
+  EXPECT_FALSE(p.negative);
+
+  Graph star;
+  star.n = 1000;
+  for (vertex_t v = 1; v < 1000; ++v) {
+    star.edges.push_back(Edge{0, v, 1});
+  }
+  for (vertex_t v = 1; v < 1000; ++v) star.edges.push_back(Edge{v, 0, -1});
+  const core::GraphProbe s = core::probe_graph(normalize(star));
+  EXPECT_EQ(s.max_out_degree, 999);
+  EXPECT_GT(s.degree_spread(), 400);
+  EXPECT_EQ(s.hop_depth, 2);  // from a leaf: to the hub, then to every leaf
+  EXPECT_TRUE(s.negative);
+
+  EXPECT_EQ(core::probe_graph(Graph{}).hop_depth, 0);
+}
+
+TEST(AutoChoice, LargestHopDepthIgnoresSourcesOutsideTheGraph) {
+  const Graph g = generated(GraphKind::grid, 100);  // 10 x 10
+  EXPECT_EQ(core::largest_hop_depth(g.edges, g.n, {0}), 18);
+  EXPECT_EQ(core::largest_hop_depth(g.edges, g.n, {-1, 100}), 0);
+}
+
+TEST(AutoChoice, SparseFamiliesGoToSssp) {
+  for (GraphKind kind : {GraphKind::rmat, GraphKind::random, GraphKind::grid, GraphKind::geometric}) {
+    const Graph g = generated(kind, 16384);
+    SCOPED_TRACE(static_cast<int>(kind));
+    const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
+    EXPECT_EQ(c.algorithm, "sssp") << c.why;
+    EXPECT_LT(c.sssp_seconds, c.fw_seconds);
+    EXPECT_EQ(c.why.rfind("auto picked sssp: ", 0), 0u) << c.why;
+    EXPECT_EQ(c.why.find('\n'), std::string::npos);
+  }
+}
+
+TEST(AutoChoice, DenseGraphsKeepFw) {
+  const Graph g = generated(GraphKind::dense, 2048, 4, 0.5);
+  const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
+  EXPECT_EQ(c.algorithm, "fw") << c.why;
+  EXPECT_GT(c.sssp_seconds, 10 * c.fw_seconds);
+}
+
+// Small sparse graphs: fw's n^3 is tiny, sssp's per-source overheads win out.
+TEST(AutoChoice, TinySparseGraphsKeepFw) {
+  EXPECT_EQ(gpu_pick(generated(GraphKind::rmat, 256)), "fw");
+}
+
+TEST(AutoChoice, OptionsOnlyFwHonoursForceFw) {
+  const Graph g = generated(GraphKind::grid, 16384);
+  SolveOptions int16;
+  int16.precision = Precision::int16;
+  const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), int16);
+  EXPECT_EQ(c.algorithm, "fw");
+  EXPECT_NE(c.why.find("int16"), std::string::npos) << c.why;
+  SolveOptions block;
+  block.block = BlockShape{8, 8};
+  EXPECT_EQ(gpu_pick(g, block), "fw");
+  SolveOptions predecessors;
+  predecessors.predecessors = true;
+  EXPECT_EQ(gpu_pick(g, predecessors), "sssp");
+}
+
+// The model is monotone where it must be: more edges per vertex never make
+// sssp cheaper, and at a fixed density a larger n favours sssp no less.
+TEST(AutoChoice, ModelGrowsWithEdgesAndHopDepth) {
+  core::GraphProbe p;
+  p.n = 32768;
+  p.m = 8 * p.n;
+  p.max_out_degree = 16;
+  p.hop_depth = 10;
+  p.max_weight = 100;
+  const double base = core::choose_gpu_algorithm(p, {}).sssp_seconds;
+  core::GraphProbe denser = p;
+  denser.m *= 4;
+  EXPECT_GT(core::choose_gpu_algorithm(denser, {}).sssp_seconds, base);
+  core::GraphProbe deeper = p;
+  deeper.hop_depth = 1000;
+  EXPECT_GT(core::choose_gpu_algorithm(deeper, {}).sssp_seconds, base);
+  core::GraphProbe hub = p;
+  hub.max_out_degree = 20000;
+  EXPECT_GT(core::choose_gpu_algorithm(hub, {}).sssp_seconds, base);
+}
+
+TEST(AutoChoice, CpuReasonNamesThePick) {
+  const Graph sparse = generated(GraphKind::rmat, 2000);
+  const std::string reason = cpu::choice_reason(sparse, weight_stats(sparse));
+  EXPECT_EQ(reason.rfind("auto picked " + cpu::choose_algorithm(sparse, weight_stats(sparse)) + ": ", 0), 0u) << reason;
+  const Graph dense = generated(GraphKind::dense, 600, 4, 0.9);
+  EXPECT_NE(cpu::choice_reason(dense, weight_stats(dense)).find("picked fw-blocked"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace apsp
