@@ -18,8 +18,11 @@
 // updated first, and round k+1's pivot and panels are closed and sent while
 // the rest of round k's update runs.
 //
-// The result is exactly what the single-process fw-blocked gives (the same
-// tile kernels in the same order per tile), predecessors included.
+// On the CPU the result is exactly what the single-process fw-blocked gives
+// (the same tile kernels in the same order per tile), predecessors included.
+// On GPUs the distances are those of the single-GPU fw (int16 attempts
+// certified, as there); predecessors are each row's breadth-first tree over
+// its tight edges.
 #pragma once
 
 #include <cstdint>
@@ -50,9 +53,14 @@ struct DistributedOptions {
   int grid_cols = 0;
   bool lookahead = true;
   // cpu: fw-blocked's tile kernel on every rank (OpenMP inside the rank).
-  // cuda: the production GPU kernels on one device per rank (int32, Johnson
-  // potentials computed by every rank; no predecessors yet). automatic = cpu.
+  // cuda: the production GPU kernels on one device per rank (Johnson
+  // potentials computed by every rank). automatic = cpu.
   Backend backend = Backend::cpu;
+  // cuda: automatic attempts int16 when the one-GPU rule would, int16 always
+  // attempts it (UsageError when the weights leave no room); an attempt
+  // whose range certificate fails on any rank reruns in int32. cpu: int32 or
+  // int64 by the weights whatever is asked, except int16 (UsageError).
+  Precision precision = Precision::automatic;
   // backend cuda: this rank's device; -1 = the communicator's (comm.device()), else 0.
   int device = -1;
   bool predecessors = false;

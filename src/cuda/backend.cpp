@@ -35,7 +35,6 @@
 #include "core/tight_edges.hpp"
 
 namespace apsp::cuda {
-namespace {
 
 // Twice the largest hop distance seen by breadth-first searches from two
 // sources, times the largest weight: a cheap guess at the largest finite
@@ -44,8 +43,6 @@ namespace {
 std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, std::int64_t n, weight_t max_weight) {
   return 2 * core::largest_hop_depth(sorted_edges, n, {0, n / 2}) * std::int64_t{max_weight};
 }
-
-}  // namespace
 
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
   const std::string wanted = name == "auto" ? gpu_auto_algorithm()->name : name;

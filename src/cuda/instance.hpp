@@ -26,6 +26,11 @@ struct Reweighted {
 // reaches kInf (the GPU's int32 range; the CPU computes in int64).
 Reweighted reweight(const Graph& normalized);
 
+// A cheap guess at the largest finite distance over the (src, dst)-sorted
+// non-negative edges (backend.cpp): the hint that decides whether automatic
+// precision attempts int16. The result is certified either way.
+std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, std::int64_t n, weight_t max_weight);
+
 class DeviceInstance {
  public:
   // Checks free device memory, then uploads and builds everything `algo`

@@ -274,7 +274,7 @@ class CpuEngine final : public TileEngine {
         }
       }
     };
-    deliver_rows<D>(grid_, n_, kTile, kPred, process_row, fill,
+    deliver_rows<D>(grid_, n_, kTile, kPred, kPred, process_row, fill,
                     [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, dist_t* dist,
                         vertex_t* pred) { to_rows(parts, first, rows, dist, pred); },
                     sink, check);

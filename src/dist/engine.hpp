@@ -12,6 +12,7 @@
 #include "apsp/comm.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/sink.hpp"
+#include "apsp/solver.hpp"
 
 namespace apsp::dist {
 
@@ -91,6 +92,14 @@ class TileEngine {
 
   // Seconds during which some kernel of this engine was running.
   virtual double busy_seconds() const = 0;
+
+  // The width the tiles hold: int32 (the CPU engine's int64 included: its
+  // output is int32), or int16 for a GPU attempt that must be certified.
+  virtual Precision precision() const { return Precision::int32; }
+  // After the rounds of an int16 attempt: whether this rank's part of the
+  // range certificate holds. Every rank must agree (solve_distributed takes
+  // the minimum) before delivering; otherwise the rounds run again in int32.
+  virtual bool range_certified() { return true; }
 
   // After the rounds. Throws OverflowError when a finite distance of this
   // rank does not fit the int32 output.

@@ -26,42 +26,43 @@ struct TileRowParts {
 };
 
 // fill(a, d, p) writes this rank's part of its local tile row a (p null
-// without predecessors); to_rows(first, rows, parts, dist, pred) converts
-// rows [first, first + rows) of a gathered tile row into n-wide int32 rows
-// (pred null without predecessors). Collective over `process_row` (null
-// when pc == 1).
+// unless tile_predecessors: the tiles hold a predecessor plane that is
+// gathered too); to_rows(first, rows, parts, dist, pred) converts rows
+// [first, first + rows) of a gathered tile row into n-wide int32 rows (pred
+// null without predecessors; with them but without tile_predecessors it
+// computes them). Collective over `process_row` (null when pc == 1).
 template <class D, class Fill, class ToRows>
-void deliver_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t b, bool predecessors,
+void deliver_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t b, bool predecessors, bool tile_predecessors,
                   Communicator* process_row, Fill&& fill, ToRows&& to_rows, Sink& sink, const RowCheck& check) {
   const std::int64_t T = grid.tiles;
   const std::size_t mine = static_cast<std::size_t>(b * grid.local_cols() * b);
   std::vector<D> own_d(mine);
-  std::vector<vertex_t> own_p(predecessors ? mine : 0);
+  std::vector<vertex_t> own_p(tile_predecessors ? mine : 0);
   TileRowParts<D> parts;
   for (int c = 0; c < grid.cols; ++c) {
     const std::size_t size = static_cast<std::size_t>(b * ProcessGrid::count(T, grid.cols, c) * b);
     parts.d.emplace_back(size);
-    parts.p.emplace_back(predecessors ? size : 0);
+    parts.p.emplace_back(tile_predecessors ? size : 0);
   }
   std::vector<dist_t> dist_rows(static_cast<std::size_t>(b * n));
   std::vector<vertex_t> pred_rows(predecessors ? dist_rows.size() : 0);
   for (std::int64_t a = 0; a < grid.local_rows(); ++a) {
     const int gatherer = static_cast<int>(a % grid.cols);
     if (gatherer != grid.col) {
-      fill(a, own_d.data(), predecessors ? own_p.data() : nullptr);
+      fill(a, own_d.data(), tile_predecessors ? own_p.data() : nullptr);
       process_row->send(own_d.data(), own_d.size(), gatherer);
-      if (predecessors) process_row->send(own_p.data(), own_p.size(), gatherer);
+      if (tile_predecessors) process_row->send(own_p.data(), own_p.size(), gatherer);
       continue;
     }
     for (int c = 0; c < grid.cols; ++c) {
       std::vector<D>& d = parts.d[static_cast<std::size_t>(c)];
       std::vector<vertex_t>& p = parts.p[static_cast<std::size_t>(c)];
       if (c == grid.col) {
-        fill(a, d.data(), predecessors ? p.data() : nullptr);
+        fill(a, d.data(), tile_predecessors ? p.data() : nullptr);
         continue;
       }
       process_row->receive(d.data(), d.size(), c);
-      if (predecessors) process_row->receive(p.data(), p.size(), c);
+      if (tile_predecessors) process_row->receive(p.data(), p.size(), c);
     }
     const std::int64_t first = grid.global_row(a) * b, rows = std::min(b, n - first);
     if (rows <= 0) continue;  // a tile row of padding only

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/tight_edges.hpp"
 
 namespace apsp::dist {
 
@@ -59,6 +60,17 @@ void reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const Pro
                                                             h[static_cast<std::size_t>(j)]);
       }
     }
+  }
+}
+
+void tight_edge_predecessor_rows(const Csr& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
+                                 const dist_t* dist, vertex_t* pred) {
+#pragma omp parallel
+  {
+    core::TightEdgeSearch search(n);
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t x = 0; x < rows; ++x)
+      core::tight_predecessor_row(out_edges, dist + x * n, static_cast<vertex_t>(first + x), pred + x * n, search);
   }
 }
 

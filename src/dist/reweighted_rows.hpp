@@ -1,5 +1,5 @@
 // Private to src/dist: the host side of the GPU engine's output, in a .cpp
-// so that it runs on the rank's OpenMP threads. Values are Johnson-reweighted
+// so that it runs on the rank's OpenMP threads (predecessors included). Values are Johnson-reweighted
 // int32 distances d' with kInf for unreachable; the real distance is
 // d' - h[i] + h[j] (h empty: no reweighting).
 #pragma once
@@ -25,5 +25,12 @@ void check_reweighted_part(const std::int32_t* part, const ProcessGrid& grid, st
 void reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid, std::int64_t b,
                               std::int64_t n, std::int64_t first, std::int64_t rows,
                               const std::vector<std::int64_t>& h, dist_t* dist);
+
+// pred rows [first, first + rows) (n-wide) from their real distances (dist,
+// n-wide): row x is the breadth-first tree over the tight out-edges of
+// `out_edges` (the normalized graph's CSR) from source first + x
+// (core::tight_predecessor_row), on this rank's OpenMP threads.
+void tight_edge_predecessor_rows(const Csr& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
+                                 const dist_t* dist, vertex_t* pred);
 
 }  // namespace apsp::dist

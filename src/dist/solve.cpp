@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -95,9 +96,13 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     const std::int64_t tile = on_gpu ? dist::gpu_tile() : dist::cpu_tile();
     agree(comm, [&] {
       if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads), "threads");
-      if (on_gpu && opts.predecessors)
-        throw UsageError("the distributed GPU solver does not track predecessors yet; use the cpu backend",
-                         "predecessors");
+      if (!on_gpu && opts.precision == Precision::int16)
+        throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
+                         "for the cuda backend",
+                         "precision");
+      if (on_gpu && opts.precision == Precision::int64)
+        throw UsageError("the distributed GPU solver computes in int32 or int16, not int64; use the cpu backend",
+                         "precision");
       normalized = normalize(g);
       stats = weight_stats(normalized);
       grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
@@ -114,12 +119,14 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     std::unique_ptr<Communicator> process_row = grid.cols > 1 ? comm.split(grid.row, grid.col) : nullptr;
     std::unique_ptr<Communicator> process_column = grid.rows > 1 ? comm.split(grid.col, grid.row) : nullptr;
     std::unique_ptr<dist::TileEngine> engine;
+    dist::GpuEngineOptions gpu_options;
+    gpu_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
+    gpu_options.lookahead = opts.lookahead;
+    gpu_options.precision = opts.precision;
+    gpu_options.predecessors = opts.predecessors;
     agree(comm, [&] {
       if (on_gpu) {
-        dist::GpuEngineOptions engine_options;
-        engine_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
-        engine_options.lookahead = opts.lookahead;
-        engine = dist::make_gpu_engine(normalized, grid, engine_options);
+        engine = dist::make_gpu_engine(normalized, grid, gpu_options);
       } else {
         dist::CpuEngineOptions engine_options;
         engine_options.int32_arithmetic = fits_int32_arithmetic(normalized, stats);
@@ -142,9 +149,31 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     round_options.check_negative_cycles = stats.has_negative() && !on_gpu;
     round_options.tile = tile;
     round_options.padded_order = grid.tiles * tile;
-    round_options.progress = &opts.progress;
     const dist::Communicators comms{comm, process_row.get(), process_column.get()};
-    const RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
+    // Every rank attempts int16 or none does (the same graph and options).
+    // An attempt covers the first third of the progress (it runs at about
+    // twice the int32 rate), a rerun the rest.
+    const bool attempt = engine->precision() == Precision::int16;
+    const double attempt_share = attempt ? 1.0 / 3.0 : 0.0;
+    std::function<void(double)> progress;
+    if (opts.progress) progress = [&](double f) { opts.progress(attempt ? f * attempt_share : f); };
+    round_options.progress = &progress;
+    RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
+    if (attempt) {
+      bool certified = false;
+      agree(comm, [&] { certified = engine->range_certified(); });
+      if (comm.all_reduce(std::int64_t{certified}, ReduceOp::min) == 0) {
+        agree(comm, [&] { engine = dist::widen_gpu_engine(std::move(engine), grid, gpu_options); });
+        if (opts.progress) progress = [&](double f) { opts.progress(attempt_share + (1 - attempt_share) * f); };
+        const RankTimes rerun = dist::run_rounds(*engine, grid, comms, round_options);
+        mine.compute += rerun.compute;
+        mine.communication += rerun.communication;
+        mine.wait += rerun.wait;
+      } else if (opts.progress) {
+        opts.progress(1.0);
+      }
+    }
+    result.precision = engine->precision();
     result.rounds_seconds = seconds_since(rounds_start);
 
     const auto output_start = std::chrono::steady_clock::now();

@@ -191,6 +191,18 @@ TEST_F(SinkTest, EverySinkChecksItsRows) {
   EXPECT_EQ(files(), std::set<std::string>{});  // the file sink left nothing
 }
 
+// A rank of a distributed solve delivers only its own rows: NullSink with
+// Rows::some commits them, and still refuses a row given twice.
+TEST_F(SinkTest, NullSinkForSomeRowsCommitsAPart) {
+  const std::int64_t n = 70;
+  const auto d = distance_pattern(n);
+  NullSink sink(NullSink::Rows::some);
+  sink.begin(SinkLayout{n, Element::int32, false});
+  sink.put(RowBlock{Plane::distances, Element::int32, 10, 20, n, &d[10 * n]});
+  EXPECT_THROW(sink.put(RowBlock{Plane::distances, Element::int32, 29, 1, n, &d[29 * n]}), UsageError);
+  EXPECT_NO_THROW(sink.commit());
+}
+
 TEST_F(SinkTest, FileSinkWritesEveryFormatFromShuffledBlocks) {
   for (const char* ext : {"bin", "npy", "txt", "mat"})
     for (const std::int64_t n : kSizes) {

@@ -139,7 +139,7 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
     EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
     EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "refp.bin")) << r;
     EXPECT_EQ(count_lines_starting(r.out, "apsp solve g.bin (distributed)"), 1) << r;  // rank 0 only
-    EXPECT_NE(r.out.find("communicator    mpi, " + std::to_string(l.ranks) + " rank"), std::string::npos) << r;
+    EXPECT_NE(r.out.find("communicator     mpi, " + std::to_string(l.ranks) + " rank"), std::string::npos) << r;
     for (const char* row : {"  grid ", "  compute ", "  communication ", "  wait ", "min / median / max"})
       EXPECT_NE(r.out.find(row), std::string::npos) << row << r;
     EXPECT_EQ(r.err, "") << r;
@@ -156,7 +156,7 @@ TEST_F(DistributedCli, DistributionWithoutMpirunRunsOneRank) {
   const ProcessRun r = apsp("solve g.bin --distribution 2d --threads 1 -o d.bin");
   ASSERT_EQ(r.status, 0) << r;
   EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
-  EXPECT_NE(r.out.find("communicator    single, 1 rank"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("communicator     single, 1 rank"), std::string::npos) << r;
 }
 
 TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
@@ -219,13 +219,13 @@ TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
     const ProcessRun r = mpirun(2, "solve g.bin --backend cuda " + args + " -o d.bin --verify");
     ASSERT_EQ(r.status, 0) << r;
     EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
-    EXPECT_NE(r.out.find("backend         cuda"), std::string::npos) << r;
+    EXPECT_NE(r.out.find("backend          cuda"), std::string::npos) << r;
     fs::remove(dir_ / "d.bin");
   }
   const ProcessRun local = apsp("solve g.bin --devices 0 -o d.bin");
   ASSERT_EQ(local.status, 0) << local;
   EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << local;
-  EXPECT_NE(local.out.find("communicator    local, 1 rank"), std::string::npos) << local;
+  EXPECT_NE(local.out.find("communicator     local, 1 rank"), std::string::npos) << local;
 }
 
 TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
@@ -240,7 +240,7 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
       {"--distribution 2d --grid 2x2", "apsp: --grid: a 2 x 2 grid does not have the 3 ranks of the communicator"},
       {"--distribution rows -o d.npy", "apsp: --output: the distributed solver writes .bin matrices"},
       {"--distribution rows --algo dijkstra", "apsp: the distributed solver runs blocked Floyd-Warshall"},
-      {"--distribution rows --precision int16", "apsp: --precision: the distributed solver computes in int32"},
+      {"--distribution rows --precision int16", "apsp: --precision: the distributed CPU solver computes in int32"},
   };
   for (const Bad& b : cases) {
     const ProcessRun r = mpirun(3, "solve g.bin --threads 1 " + b.args);

@@ -48,5 +48,37 @@ TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {
     }
 }
 
+// int16 as on one GPU: certified where the distances fit (automatic and
+// forced), rerun in int32 where they pass the int16 infinity (forced; the
+// automatic estimate goes straight to int32). n = 1537: 13 tile columns, so
+// the 1 x 2 and 2 x 2 grids have odd local column counts (a padding tile
+// column in int16).
+TEST(DistributedGpu, Int16AttemptsAreCertifiedOrRerunInInt32) {
+  SKIP_WITHOUT_GPU();
+  const Graph friendly = test::int16_friendly_graph(1500), overflowing = test::int16_overflowing_graph(700);
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        test::check_gpu_precision(comm, "friendly", friendly, config, Precision::automatic, Precision::int16);
+        test::check_gpu_precision(comm, "friendly", friendly, config, Precision::int16, Precision::int16);
+        test::check_gpu_precision(comm, "overflowing", overflowing, config, Precision::int16, Precision::int32);
+        test::check_gpu_precision(comm, "overflowing", overflowing, config, Precision::automatic, Precision::int32);
+      });
+}
+
+TEST(DistributedGpu, PredecessorsAreTightEdgeTrees) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  const std::vector<test::Case> standard = test::standard_cases();
+  for (std::size_t i = 0; i < standard.size(); i += 4) cases.push_back(standard[i]);
+  cases.push_back(test::Case{"int16_friendly", test::int16_friendly_graph(700)});
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_predecessors(comm, c, config, Precision::automatic);
+        test::check_gpu_predecessors(comm, cases.back(), config, Precision::int32);
+      });
+}
+
 }  // namespace
 }  // namespace apsp

@@ -56,6 +56,12 @@ std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std:
 
 double seconds_since(std::chrono::steady_clock::time_point start);
 
+// Summary lines (solve, distributed solve): "  LABEL            VALUE".
+void print_row(const char* label, const std::string& value);
+// A stage's line: "   12.345 ms" and, where bytes moved, "  3.21 GB/s"
+// (10^9 bytes per second).
+void print_stage(const std::string& name, double seconds, std::uint64_t bytes = 0);
+
 // The distributed solve (distributed.cpp): --distribution, --grid and
 // --no-lookahead, and the solve options it reads.
 struct DistributedArgs {

@@ -12,6 +12,16 @@
 
 namespace apsp::cli {
 
+void print_row(const char* label, const std::string& value) { std::printf("  %-16s %s\n", label, value.c_str()); }
+
+void print_stage(const std::string& name, double seconds, std::uint64_t bytes) {
+  char text[64];
+  int length = std::snprintf(text, sizeof text, "%12.3f ms", seconds * 1e3);
+  if (bytes > 0 && seconds > 0)
+    std::snprintf(text + length, sizeof text - length, "  %8.2f GB/s", static_cast<double>(bytes) / seconds / 1e9);
+  print_row(name.c_str(), text);
+}
+
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name) {
   cmd.add_option(positional_name, in.path, "Graph file (.bin .gr .mtx .txt .el .edges .npy .mat .dense)")->required();
   cmd.add_option("--format", in.format, "Input format instead of the one the extension names")->capture_default_str();

@@ -22,20 +22,11 @@
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
+#include "apsp/sinks.hpp"
 #include "cli.hpp"
 
 namespace apsp::cli {
 namespace {
-
-// The result of a solve without -o: this rank's rows are dropped. Not the
-// library's NullSink: that one requires every row of the matrix at commit(),
-// and a rank delivers only its own.
-class DiscardRows final : public Sink {
- public:
-  void begin(const SinkLayout&) override {}
-  void put(const RowBlock&) override {}
-  void commit() override {}
-};
 
 // "RxC" with positive R and C, e.g. "2x3".
 void parse_grid(const std::string& text, DistributedOptions& opts) {
@@ -71,8 +62,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
     opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
   if (s.algorithm != "auto" && s.algorithm != "fw-blocked")
     throw UsageError("the distributed solver runs blocked Floyd-Warshall (auto or fw-blocked), not '" + s.algorithm + "'");
-  if (parse_precision(s.precision) == Precision::int16)
-    throw UsageError("the distributed solver computes in int32 (int64 where sums could overflow)", "precision");
+  opts.precision = parse_precision(s.precision);
   if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
   opts.threads = s.threads;
   opts.predecessors = !s.predecessors_path.empty();
@@ -80,13 +70,6 @@ DistributedOptions options_of(const DistributedSolve& s) {
   require_bin(s.output, s.out_format, "output");
   require_bin(s.predecessors_path, "auto", "predecessors");
   return opts;
-}
-
-void print_row(const char* label, const std::string& value) { std::printf("  %-15s %s\n", label, value.c_str()); }
-void print_time(const char* stage, double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%12.3f ms", seconds * 1e3);
-  print_row(stage, text);
 }
 
 // "min / median / max ms" of one of the ranks' times.
@@ -115,14 +98,14 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                         (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
                         (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
-  print_time("startup", startup_s);
-  print_time("read", read_s);
-  print_time("setup", r.setup_seconds);
-  print_time("rounds", r.rounds_seconds);
-  print_time("output", r.output_seconds);
-  if (r.verify_seconds >= 0) print_time("verify", r.verify_seconds);
-  print_time("total", total_s);
-  std::printf("  per rank        min / median / max\n");
+  print_stage("startup", startup_s);
+  print_stage("read", read_s);
+  print_stage("setup", r.setup_seconds);
+  print_stage("rounds", r.rounds_seconds);
+  print_stage("output", r.output_seconds);
+  if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
+  print_stage("total", total_s);
+  print_row("per rank", "min / median / max");
   print_spread("compute", r.ranks, &RankTimes::compute);
   print_spread("communication", r.ranks, &RankTimes::communication);
   print_spread("wait", r.ranks, &RankTimes::wait);
@@ -207,7 +190,7 @@ std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int d
 }
 
 std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
-  if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<DiscardRows>();
+  if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<NullSink>(NullSink::Rows::some);
   return make_distributed_bin_file_sink(comm, s.output, s.predecessors_path);
 }
 

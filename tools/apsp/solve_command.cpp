@@ -77,17 +77,6 @@ class Stages {
   std::chrono::steady_clock::time_point last_;
 };
 
-void print_row(const char* label, const std::string& value) { std::printf("  %-16s %s\n", label, value.c_str()); }
-
-// "   12.345 ms" and, where bytes moved, "  3.21 GB/s" (10^9 bytes per second).
-void print_stage(const std::string& name, double seconds, std::uint64_t bytes) {
-  char text[64];
-  int length = std::snprintf(text, sizeof text, "%12.3f ms", seconds * 1e3);
-  if (bytes > 0 && seconds > 0)
-    std::snprintf(text + length, sizeof text - length, "  %8.2f GB/s", static_cast<double>(bytes) / seconds / 1e9);
-  print_row(name.c_str(), text);
-}
-
 std::string peak_host_memory() {
   struct rusage usage {};
   if (getrusage(RUSAGE_SELF, &usage) != 0) return "unknown";

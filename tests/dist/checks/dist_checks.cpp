@@ -7,6 +7,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/error.hpp"
@@ -254,6 +255,24 @@ void check_agreed_errors(Communicator& comm) {
     const auto [message, origin] = expect_agreed<InputError>([&] { solve_distributed(comm, g, o, sink); });
     EXPECT_EQ(origin, comm.size() > 1 ? last : -1);
     EXPECT_EQ(message.rfind(comm.size() > 1 ? "rank " + std::to_string(last) + ": " : "", 0), 0u) << message;
+  }
+  for (const auto& [backend, precision] : {std::pair<Backend, Precision>{Backend::cpu, Precision::int16},
+                                           std::pair<Backend, Precision>{Backend::cuda, Precision::int64}}) {
+    // Refused before any work (no device needed): the CPU engine has no
+    // int16, the GPU engine no int64.
+    DistributedOptions bad = o;
+    bad.backend = backend;
+    bad.precision = precision;
+    Graph g{10, {Edge{0, 1, 1}}};
+    try {
+      solve_distributed(comm, g, bad, sink);
+      ADD_FAILURE() << to_string(precision) << " on " << to_string(backend) << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(e.option(), "precision") << e.what();
+      const auto* agreed = dynamic_cast<const AgreedFailure*>(&e);
+      EXPECT_NE(agreed, nullptr);
+      if (agreed) EXPECT_EQ(agreed->origin_rank(), -1);
+    }
   }
   {
     DistributedOptions bad = o;

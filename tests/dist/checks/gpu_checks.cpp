@@ -20,13 +20,26 @@ namespace {
 
 int device_of(const Communicator& comm) { return comm.device() >= 0 ? comm.device() : 0; }
 
-// Every delivered row equals `expected` (n x n) and every row arrives once.
-void expect_rows(Communicator& comm, const RowCollector& sink, const HostVector<dist_t>& expected, std::int64_t n) {
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(n), 0);
+// The single-process fw-blocked (distances only) on one thread.
+SolveResult fw_blocked(const Graph& g) {
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = "fw-blocked";
+  o.threads = 1;
+  return solve(g, o);
+}
+
+// Every delivered row equals `expected` (n x n) and every row arrives once;
+// with want_both, finite and unreachable off-diagonal entries both appear.
+void expect_rows(Communicator& comm, const RowCollector& sink, const HostVector<dist_t>& expected, std::int64_t n,
+                 bool want_both = false) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(n) + 2, 0);  // rows, then finite and unreachable
   std::string mismatch;
   for (const auto& [row, values] : sink.distances) {
     if (row < 0 || row >= n) continue;
     ++counts[static_cast<std::size_t>(row)];
+    for (std::int64_t j = 0; j < n; ++j)
+      if (j != row) ++counts[static_cast<std::size_t>(n) + (values[static_cast<std::size_t>(j)] == kInf ? 1 : 0)];
     for (std::int64_t j = 0; j < n && mismatch.empty(); ++j)
       if (values[static_cast<std::size_t>(j)] != expected[static_cast<std::size_t>(row * n + j)])
         mismatch = "d[" + std::to_string(row) + "][" + std::to_string(j) + "] = " +
@@ -36,11 +49,18 @@ void expect_rows(Communicator& comm, const RowCollector& sink, const HostVector<
   EXPECT_EQ(mismatch, "");
   EXPECT_EQ(sink.problem, "");
   comm.all_reduce(counts.data(), counts.data(), counts.size(), ReduceOp::sum);
-  EXPECT_EQ(std::count(counts.begin(), counts.end(), 1), n) << "some row did not arrive exactly once";
+  EXPECT_EQ(std::count(counts.begin(), counts.begin() + n, 1), n) << "some row did not arrive exactly once";
+  if (want_both) {
+    EXPECT_GT(counts[static_cast<std::size_t>(n)], 0) << "no finite entry off the diagonal";
+    EXPECT_GT(counts[static_cast<std::size_t>(n) + 1], 0) << "no unreachable entry";
+  }
 }
 
-DistributedResult solve_on_gpu(Communicator& comm, const Graph& g, const DistConfig& config, RowCollector& sink) {
+DistributedResult solve_on_gpu(Communicator& comm, const Graph& g, const DistConfig& config, RowCollector& sink,
+                               Precision precision = Precision::automatic, bool predecessors = false) {
   DistributedOptions o = config.options();
+  o.precision = precision;
+  o.predecessors = predecessors;
   o.backend = Backend::cuda;
   o.device = device_of(comm);
   o.verify = true;
@@ -125,11 +145,7 @@ void check_device_collectives(Communicator& comm) {
 
 void check_gpu_matches_fw_blocked(Communicator& comm, const Case& c, const DistConfig& config) {
   SCOPED_TRACE(c.name + " on the GPU, " + config.name() + ", rank " + std::to_string(comm.rank()));
-  SolveOptions o;
-  o.backend = Backend::cpu;
-  o.algorithm = "fw-blocked";
-  o.threads = 1;
-  const SolveResult expected = solve(c.graph, o);
+  const SolveResult expected = fw_blocked(c.graph);
   RowCollector sink;
   const DistributedResult r = solve_on_gpu(comm, c.graph, config, sink);
   EXPECT_EQ(r.backend, Backend::cuda);
@@ -137,15 +153,73 @@ void check_gpu_matches_fw_blocked(Communicator& comm, const Case& c, const DistC
   expect_rows(comm, sink, expected.dist, c.graph.n);
 }
 
-void check_gpu_matches_single_gpu(Communicator& comm, std::int64_t n, const DistConfig& config) {
-  SCOPED_TRACE("n = " + std::to_string(n) + " on the GPU, " + config.name() + ", rank " + std::to_string(comm.rank()));
-  const Graph g = generated(GraphKind::rmat, n, 8 * n, -5, 100, static_cast<std::uint64_t>(n));
+namespace {
+
+// The single-GPU fw in int32 on `g` (every rank computes it itself).
+SolveResult single_gpu_fw(const Communicator& comm, const Graph& g) {
   SolveOptions o;
   o.backend = Backend::cuda;
   o.algorithm = "fw";
   o.precision = Precision::int32;
   o.device = device_of(comm);
-  const SolveResult expected = solve(g, o);
+  return solve(g, o);
+}
+
+}  // namespace
+
+Graph int16_friendly_graph(std::int64_t n) {
+  Graph g = generated(GraphKind::rmat, n, 6 * n, 0, 30, static_cast<std::uint64_t>(n));
+  g.n += 37;
+  return g;
+}
+
+Graph int16_overflowing_graph(std::int64_t n) {
+  // A chain 0 -> 1 -> ... -> n-1 of weights 100..299 (about 200 n in all,
+  // far past 16383) with some random shortcuts that still weigh more.
+  Graph g = generated(GraphKind::random, n, 2 * n, 3000, 4000, static_cast<std::uint64_t>(n) + 1);
+  for (std::int64_t v = 0; v + 1 < n; ++v)
+    g.edges.push_back(Edge{static_cast<vertex_t>(v), static_cast<vertex_t>(v + 1), static_cast<weight_t>(100 + (v * 37) % 200)});
+  g.n += 37;
+  return g;
+}
+
+void check_gpu_precision(Communicator& comm, const std::string& name, const Graph& g, const DistConfig& config,
+                         Precision asked, Precision expected_used) {
+  SCOPED_TRACE(name + " asking " + to_string(asked) + " on the GPU, " + config.name() + ", rank " +
+               std::to_string(comm.rank()));
+  const SolveResult expected = single_gpu_fw(comm, g);
+  RowCollector sink;
+  const DistributedResult r = solve_on_gpu(comm, g, config, sink, asked);
+  EXPECT_EQ(r.precision, expected_used);
+  EXPECT_EQ(sink.commits, 1);
+  expect_rows(comm, sink, expected.dist, g.n, true);
+}
+
+void check_gpu_predecessors(Communicator& comm, const Case& c, const DistConfig& config, Precision precision) {
+  SCOPED_TRACE(c.name + " with predecessors on the GPU, " + config.name() + ", rank " + std::to_string(comm.rank()));
+  const SolveResult expected = fw_blocked(c.graph);
+  RowCollector sink;
+  const DistributedResult r = solve_on_gpu(comm, c.graph, config, sink, precision, true);
+  EXPECT_EQ(sink.commits, 1);
+  EXPECT_TRUE(sink.layout.predecessors);
+  EXPECT_GE(r.verify_seconds, 0.0);
+  expect_rows(comm, sink, expected.dist, c.graph.n);
+  EXPECT_EQ(sink.predecessors.size(), sink.distances.size());
+  for (const auto& [row, pred] : sink.predecessors) {
+    const auto d = sink.distances.find(row);
+    if (d == sink.distances.end()) continue;
+    for (std::size_t j = 0; j < pred.size(); ++j)
+      if ((pred[j] >= 0) != (d->second[j] != kInf && static_cast<std::int64_t>(j) != row)) {
+        ADD_FAILURE() << "pred[" << row << "][" << j << "] = " << pred[j] << " with d = " << d->second[j];
+        break;
+      }
+  }
+}
+
+void check_gpu_matches_single_gpu(Communicator& comm, std::int64_t n, const DistConfig& config) {
+  SCOPED_TRACE("n = " + std::to_string(n) + " on the GPU, " + config.name() + ", rank " + std::to_string(comm.rank()));
+  const Graph g = generated(GraphKind::rmat, n, 8 * n, -5, 100, static_cast<std::uint64_t>(n));
+  const SolveResult expected = single_gpu_fw(comm, g);
   RowCollector sink;
   const DistributedResult r = solve_on_gpu(comm, g, config, sink);
   EXPECT_EQ(sink.commits, 1);

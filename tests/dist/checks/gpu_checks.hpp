@@ -27,4 +27,25 @@ void check_gpu_matches_fw_blocked(Communicator& comm, const Case& c, const DistC
 // equal. Every rank computes the single-GPU result itself.
 void check_gpu_matches_single_gpu(Communicator& comm, std::int64_t n, const DistConfig& config);
 
+// int16 on the GPU: the distributed solver asked for `asked` (automatic or
+// int16) on `g` against the single-GPU fw in int32: every row equal, the
+// result reported in `expected_used` (int16 when the attempt is certified
+// on every rank, int32 when it reran), finite and unreachable entries both
+// present.
+void check_gpu_precision(Communicator& comm, const std::string& name, const Graph& g, const DistConfig& config,
+                         Precision asked, Precision expected_used);
+
+// Predecessors on the GPU on `c`: distances equal fw-blocked's, every row's
+// predecessors arrive with it, and verify (each rank checks its rows as
+// verify_predecessors does: every chain a path of tight edges back to the
+// source) passes.
+void check_gpu_predecessors(Communicator& comm, const Case& c, const DistConfig& config, Precision precision);
+
+// Graphs for the int16 checks, with isolated vertices added so that some
+// pairs are unreachable: small weights (the int16 attempt certifies), and a
+// heavy chain whose distances pass the int16 infinity though every weight is
+// small enough to attempt it (the certificate fails and int32 reruns).
+Graph int16_friendly_graph(std::int64_t n);
+Graph int16_overflowing_graph(std::int64_t n);
+
 }  // namespace apsp::test

@@ -38,6 +38,23 @@ TEST(MpiGpu, MatchesTheSingleGpuSolverAt8192AndAnOddSize) {
       if (config.lookahead || n == 5001) test::check_gpu_matches_single_gpu(test::world(), n, config);
 }
 
+TEST(MpiGpu, Int16AttemptsAreCertifiedOrRerunInInt32) {
+  SKIP_WITHOUT_GPU();
+  const Graph friendly = test::int16_friendly_graph(1500), overflowing = test::int16_overflowing_graph(700);
+  for (const test::DistConfig& config : test::configs_for(test::world().size())) {
+    test::check_gpu_precision(test::world(), "friendly", friendly, config, Precision::automatic, Precision::int16);
+    test::check_gpu_precision(test::world(), "overflowing", overflowing, config, Precision::int16, Precision::int32);
+  }
+}
+
+TEST(MpiGpu, PredecessorsAreTightEdgeTrees) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  cases.push_back(test::Case{"int16_friendly", test::int16_friendly_graph(700)});
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    for (const test::Case& c : cases) test::check_gpu_predecessors(test::world(), c, config, Precision::automatic);
+}
+
 // NCCL needs one GPU per rank: with one GPU, one rank.
 TEST(NcclGpu, OneRankMatchesTheSingleGpuSolver) {
   SKIP_WITHOUT_GPU();
