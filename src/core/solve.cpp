@@ -31,6 +31,8 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
   }
   // int64 is a CPU mode: asking for it keeps the CPU at any size.
   if (opts.precision == Precision::int64) return Backend::cpu;
+  // Rows of some sources only: the per-source CPU algorithms compute them.
+  if (!opts.sources.empty()) return Backend::cpu;
   // int16 is a mode of the GPU solver: asking for it picks the GPU at any size.
   if ((g.n >= kGpuMinVertices || opts.precision == Precision::int16) && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
@@ -100,10 +102,12 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
   SolveOptions run = opts;
   if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
   try {
     // Options are checked: from here on the sink may hold memory or files.
-    sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors});
+    sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors,
+                          opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())});
     clock.lap("open output");
     if (out.backend == Backend::cpu) {
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);

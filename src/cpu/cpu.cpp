@@ -56,6 +56,8 @@ std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
 std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts) {
   if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
+  // Rows of some sources only: one search per source, whatever the density.
+  if (!opts.sources.empty()) return weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
   return choose_algorithm(normalized, weight_stats(normalized));
 }
 
@@ -70,6 +72,7 @@ void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveS
                         opts.predecessors,
                         opts.threads > 0 ? opts.threads : omp_get_max_threads(),
                         opts.progress,
+                        opts.sources,
                         sink,
                         out.times,
                         out.precision};

@@ -348,6 +348,8 @@ void fw_seq_typed(const Job& job) {
     if (p) p[e.src * n + e.dst] = e.src;
   }
   clock.lap("initialize");
+  // Progress (and so a caller's cancellation) about every 2^24 relaxations.
+  const std::int64_t report_every = std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(1, n * n));
   for (std::int64_t k = 0; k < n; ++k) {
     const D* row_k = &d[k * n];
     for (std::int64_t i = 0; i < n; ++i) {
@@ -361,7 +363,7 @@ void fw_seq_typed(const Job& job) {
       }
       if (row_i[i] < 0) throw NegativeCycleError(k);
     }
-    if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
+    if ((k + 1) % report_every == 0 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
   clock.lap("compute");
   // In the sink's memory, unreachable entries are kInf and pred -1 already
