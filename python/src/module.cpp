@@ -122,7 +122,8 @@ T at(const AnyArray& a, std::int64_t i, std::int64_t j) {
 
 // The graph of a dense n x n matrix, read in place in any memory order,
 // rows split over the threads. Edges come out sorted by (src, dst) without
-// duplicates: normalized but for self-loops, which normalize() handles.
+// duplicates or self-loops: normalized already (NegativeCycleError for a
+// negative diagonal cell, as normalize() would).
 // Undirected: edge (i, j) and (j, i) both get the lighter of the two cells.
 Graph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
   if (a.ndim() != 2 || a.shape(0) != a.shape(1))
@@ -145,6 +146,10 @@ Graph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
         for (std::int64_t i = first; i < last; ++i)
           for (std::int64_t j = 0; j < n; ++j) {
             weight_t w = 0, back = 0;
+            if (i == j) {  // a self-loop: dropped unless negative (normalize()'s rule)
+              if (to_weight(at<T>(a, i, i), true, unweighted, i, i, w) && w < 0) throw apsp::NegativeCycleError(i);
+              continue;
+            }
             bool edge = to_weight(at<T>(a, i, j), true, unweighted, i, j, w);
             if (!directed && to_weight(at<T>(a, j, i), true, unweighted, j, i, back)) w = edge ? std::min(w, back) : back, edge = true;
             if (edge) parts[t].push_back(Edge{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
@@ -244,6 +249,19 @@ struct InputGraph {
 
 InputGraph normalized(Graph g) {
   nb::gil_scoped_release unlocked;
+  // A graph in normalize()'s form already (a dense input's, a CSR with
+  // sorted indices) is checked in O(m) and kept, not sorted into a copy.
+  const bool sorted = std::is_sorted(g.edges.begin(), g.edges.end(), [](const Edge& x, const Edge& y) {
+    return x.src < y.src || (x.src == y.src && x.dst < y.dst);
+  });
+  const bool clean = sorted && std::adjacent_find(g.edges.begin(), g.edges.end(), [](const Edge& x, const Edge& y) {
+                                 return x.src == y.src && x.dst == y.dst;
+                               }) == g.edges.end() &&
+                     std::none_of(g.edges.begin(), g.edges.end(), [](const Edge& e) { return e.src == e.dst; });
+  if (clean) {
+    apsp::check_normalized(g);
+    return InputGraph{std::move(g)};
+  }
   return InputGraph{apsp::normalize(g)};
 }
 
