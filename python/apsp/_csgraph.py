@@ -9,6 +9,7 @@ result dtype, progress display and threads.
 from __future__ import annotations
 
 import sys
+import threading
 import warnings
 from typing import Any, Callable, Literal, Optional, Sequence, Tuple, Union, overload
 
@@ -31,6 +32,26 @@ Progress = Union[bool, Callable[[float], Any], None]
 Indices = Union[int, Sequence[int], npt.NDArray[np.integer[Any]], None]
 DType = Union[str, type, np.dtype[Any], None]
 Matrix = npt.NDArray[Any]
+
+# What the engine reported about this thread's last solve (algorithm, backend,
+# precision, note, stages, solve_seconds): see last_solve_info().
+_last = threading.local()
+
+
+def last_solve_info() -> dict[str, Any]:
+    """What the engine did in this thread's last solve.
+
+    Returns
+    -------
+    dict
+        ``algorithm``, ``backend`` and ``precision`` that ran, ``note`` (why
+        the result was reached another way, or empty), ``stages`` (name ->
+        seconds, as in the CLI's summary) and ``solve_seconds`` (the wall
+        time of the C++ solve alone, without reading the input or converting
+        the result). Empty before the first solve.
+    """
+    return dict(getattr(_last, "info", {}))
+
 
 # scipy's method codes and the CPU algorithm each one runs.
 _CPU_ALGORITHM = {"D": "dijkstra", "BF": "bellman-ford", "J": "johnson"}
@@ -202,7 +223,7 @@ def _solve(
     if callback is not None:
         request.progress = callback
     try:
-        dist, pred, _ = _apsp.solve(graph, request)
+        dist, pred, _last.info = _apsp.solve(graph, request)
     finally:
         close()
     if scalar:
@@ -478,7 +499,7 @@ def dijkstra(
     if callback is not None:
         request.progress = callback
     try:
-        dist, pred, _ = _apsp.solve(extended, request)
+        dist, pred, _last.info = _apsp.solve(extended, request)
     finally:
         close()
     dist = dist[0, :n]
