@@ -34,6 +34,8 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
   }
   // int64 is a CPU mode: asking for it keeps the CPU at any size.
   if (opts.precision == Precision::int64) return Backend::cpu;
+  // Rows of some sources only: the per-source CPU algorithms compute them.
+  if (!opts.sources.empty()) return Backend::cpu;
   // int16 is a mode of the GPU solver: asking for it picks the GPU at any size.
   if ((g.n >= kGpuMinVertices || opts.precision == Precision::int16) && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
@@ -147,10 +149,11 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   require_options_honoured(opts.algorithm, out.backend, opts);
   SolveOptions run = opts;
   if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n,
                           weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
-                          opts.predecessors};
+                          opts.predecessors, opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())};
   run_into_sink(sink, layout, clock, meter, [&] {
     if (out.backend == Backend::cpu)
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
@@ -213,8 +216,11 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts);
     if (opts.algorithm == "auto") out.note = cpu::choice_reason(normalized, weight_stats(normalized));
   }
+  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
-  run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors}, clock, meter, [&] {
+  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors,
+                          opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())};
+  run_into_sink(sink, layout, clock, meter, [&] {
     if (out.backend == Backend::cpu) {
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
     } else if (!cpu_may_take_over(normalized, opts)) {

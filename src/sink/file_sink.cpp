@@ -27,6 +27,10 @@ void FileSink::begin(const SinkLayout& layout) {
   if (!targets_[1].path.empty() && !layout.predecessors)
     throw UsageError("a predecessors file (" + targets_[1].path + ") was given but the solve computes no predecessors",
                      "predecessors");
+  if (layout.row_count() != layout.n)
+    throw UsageError("the matrix files hold square n x n results, not " + std::to_string(layout.row_count()) +
+                         " rows of " + std::to_string(layout.n) + " (a solve of some sources only)",
+                     "sources");
   discard();
   layout_ = layout;
   ledger_ = std::make_unique<sink::RowLedger>(layout);
