@@ -54,13 +54,11 @@ void MatrixFileWriter::begin(std::int64_t n, Element element) {
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
                          ": the NTHU .bin format holds int32 values; name the format " +
                          (element == Element::float32 ? "bin-f32" : "bin-f64") + " for raw " +
-                         apsp::to_string(element) + ", or write .npy or text",
-                     "format");
+                         apsp::to_string(element) + ", or write .npy or text");
   if (raw_real && element != (format_ == io::Format::bin_f32 ? Element::float32 : Element::float64))
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ + " as " +
                          io::to_string(format_) + ", which holds " +
-                         (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values",
-                     "format");
+                         (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values");
   element_ = element;
   if (text()) {
     io::detail::refuse_large_text(path_, n);
