@@ -215,6 +215,7 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("gen random -n 5 -o g.bin", 1, "--seed");
   expect_error("gen random -n 5 --seed 1 -o g.xyz", 1, "g.xyz");
   expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "--density: must be in [0, 1]");
+  expect_error("gen geometric -n 5 --weights -1:5 --seed 1 -o g.bin", 1, "--weights: geometric weights grow");
   expect_error("path g.txt d.bin --to 1", 1, "--from");
   EXPECT_FALSE(fs::exists(path("g.bin")));
 }
@@ -462,6 +463,31 @@ void expect_valid_path_output(const std::string& out, const Graph& g, const std:
   EXPECT_EQ(total, expected);
   std::getline(in, line);
   EXPECT_EQ(line, "weight " + std::to_string(expected));
+}
+
+// The geometric family through the CLI is generate()'s graph, and the
+// summary's note says what "auto" picked and why.
+TEST_F(Cli, GeometricGraphAndTheAutoNote) {
+  expect_ok("gen geometric -n 300 --degree 5 --weights 0:50 --seed 3 -o geo.bin");
+  GenerateOptions o;
+  o.kind = GraphKind::geometric;
+  o.n = 300;
+  o.degree = 5;
+  o.w_lo = 0;
+  o.w_hi = 50;
+  o.seed = 3;
+  const Graph expected = generate(o);
+  const Graph read = io::read_graph(path("geo.bin"));
+  ASSERT_EQ(read.n, expected.n);
+  ASSERT_EQ(read.edges.size(), expected.edges.size());
+  for (std::size_t e = 0; e < read.edges.size(); ++e) {
+    EXPECT_EQ(read.edges[e].src, expected.edges[e].src);
+    EXPECT_EQ(read.edges[e].dst, expected.edges[e].dst);
+    EXPECT_EQ(read.edges[e].w, expected.edges[e].w);
+  }
+  const std::string summary = expect_ok("solve geo.bin --backend cpu");
+  EXPECT_NE(summary.find("auto picked "), std::string::npos) << summary;
+  EXPECT_EQ(expect_ok("solve geo.bin --backend cpu --algo dijkstra").find("auto picked"), std::string::npos);
 }
 
 TEST_F(Cli, PredecessorsThenPath) {
