@@ -663,9 +663,6 @@ TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
   EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 9 * sizeof(double));
   EXPECT_EQ(run("solve g.txt --weights float64 --distribution rows", nullptr, &err), 1);
   EXPECT_EQ(err, "apsp: --weights: the distributed solver takes int32 weights only, not float64\n");
-  EXPECT_EQ(run("solve g.txt --backend cuda", nullptr, &err), 1);
-  EXPECT_EQ(err, "apsp: --backend: the CUDA backend takes int32 weights only for now, not float64; use the CPU "
-                 "backend\n");
 }
 
 }  // namespace
