@@ -32,4 +32,12 @@ GraphKind parse_graph_kind(const std::string& s);  // throws UsageError
 // w(u,v) = base(u,v) + p(u) - p(v) with base >= 0.
 Graph generate(const GenerateOptions& opts);
 
+// The same graph with real weights in [w_lo, w_hi] with `decimals` decimal
+// places (0..6): generated as generate() does over the range scaled by
+// 10^decimals, each weight then divided back, so that the kinds, the seed
+// and the absence of negative cycles carry over (a cycle of weight 0 may
+// round to +-1e-16). UsageError (option "weights") when the scaled range
+// leaves int32 or `decimals` is outside 0..6.
+GraphF64 generate_real(const GenerateOptions& opts, int decimals = 3);
+
 }  // namespace apsp

@@ -65,6 +65,11 @@ AnyGraph read_any_graph(const std::string& path, const ReadOptions& opts = {});
 // not an integer inside int32 is an InputError naming its position.
 Graph read_graph(const std::string& path, const ReadOptions& opts = {});
 void write_graph(const std::string& path, const Graph& g, Format format = Format::automatic);
+// A real-valued graph: DIMACS, Matrix Market (field real), edge lists (each
+// weight the shortest text that reads back as the same double) and .npy
+// (float64, +inf = no edge). UsageError for the formats that hold integers
+// (NTHU .bin, text matrix).
+void write_graph(const std::string& path, const GraphF64& g, Format format = Format::automatic);
 // Throws UsageError when write_graph cannot write a graph of n vertices with
 // weights in min_weight..max_weight to `path` in `format`: an unknown
 // extension, a dense format beyond its size limit (16384 vertices for .npy,

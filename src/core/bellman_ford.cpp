@@ -5,8 +5,9 @@
 namespace apsp::core {
 
 template <class W>
-BasicBellmanFord<W>::BasicBellmanFord(std::int64_t n)
+BasicBellmanFord<W>::BasicBellmanFord(std::int64_t n, double slack)
     : n_(n),
+      slack_(std::is_integral<W>::value ? label_type(0) : static_cast<label_type>(slack)),
       label_(static_cast<std::size_t>(n)),
       hops_(static_cast<std::size_t>(n)),
       parent_(static_cast<std::size_t>(n)),
@@ -61,7 +62,11 @@ std::int64_t BasicBellmanFord<W>::relax_queued(const CsrView<W>& g, CycleWanted 
     for (std::int64_t e = g.row_start[u]; e < g.row_start[u + 1]; ++e) {
       const vertex_t v = g.col[e];
       const label_type candidate = du + static_cast<label_type>(g.weight[e]);
-      if (candidate >= label_[v]) continue;
+      if constexpr (std::is_integral<W>::value) {
+        if (candidate >= label_[v]) continue;
+      } else {
+        if (candidate >= label_[v] - slack_) continue;  // +inf - slack is +inf: unreached labels still take any
+      }
       label_[v] = candidate;
       parent_[v] = u;
       hops_[v] = hops_through_u;

@@ -35,7 +35,9 @@ class BasicBellmanFord {
                                                ? static_cast<label_type>(std::int64_t{1} << 62)
                                                : std::numeric_limits<label_type>::infinity();
 
-  explicit BasicBellmanFord(std::int64_t n);
+  // `slack` (real weights only; see core::relaxation_slack): a relaxation
+  // must improve a label by more than it.
+  explicit BasicBellmanFord(std::int64_t n, double slack = 0);
 
   // Labels from `source`: shortest distances, kUnreached for vertices it does
   // not reach, and parent pointers forming a shortest-path tree. Returns false
@@ -63,6 +65,7 @@ class BasicBellmanFord {
 
   static constexpr std::int64_t kProven = -2;
   std::int64_t n_;
+  label_type slack_;
   std::vector<label_type> label_;
   std::vector<std::int64_t> hops_;
   std::vector<vertex_t> parent_;

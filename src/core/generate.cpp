@@ -283,4 +283,24 @@ Graph generate(const GenerateOptions& o) {
   return g;
 }
 
+GraphF64 generate_real(const GenerateOptions& opts, int decimals) {
+  if (decimals < 0 || decimals > 6) throw UsageError("decimals " + std::to_string(decimals) + " is outside 0..6", "weights");
+  double scale = 1;
+  for (int d = 0; d < decimals; ++d) scale *= 10;
+  const double lo = static_cast<double>(opts.w_lo) * scale, hi = static_cast<double>(opts.w_hi) * scale;
+  if (lo < std::numeric_limits<weight_t>::min() || hi > std::numeric_limits<weight_t>::max())
+    throw UsageError("the range " + std::to_string(opts.w_lo) + ":" + std::to_string(opts.w_hi) + " with " +
+                         std::to_string(decimals) + " decimals leaves int32",
+                     "weights");
+  GenerateOptions scaled = opts;
+  scaled.w_lo = static_cast<weight_t>(lo);
+  scaled.w_hi = static_cast<weight_t>(hi);
+  const Graph g = generate(scaled);
+  GraphF64 out;
+  out.n = g.n;
+  out.edges.reserve(g.edges.size());
+  for (const Edge& e : g.edges) out.edges.push_back(EdgeF64{e.src, e.dst, e.w / scale});
+  return out;
+}
+
 }  // namespace apsp

@@ -1,7 +1,11 @@
 #include "apsp/potentials.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "apsp/error.hpp"
 #include "core/bellman_ford.hpp"
+#include "core/weights.hpp"
 
 namespace apsp {
 
@@ -10,7 +14,9 @@ namespace {
 template <class W>
 auto potentials_of(const BasicCsr<W>& g) {
   check_csr(g);
-  core::BasicBellmanFord<W> search(g.n);
+  double max_abs_weight = 0;
+  for (const W w : g.weight) max_abs_weight = std::max(max_abs_weight, std::fabs(static_cast<double>(w)));
+  core::BasicBellmanFord<W> search(g.n, core::relaxation_slack<W>(g.n, max_abs_weight));
   const std::int64_t on_cycle = search.from_all(core::csr_view(g));
   if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
   return search.take_labels();

@@ -54,6 +54,17 @@ double distance_tolerance(std::int64_t n, double scale) {
   }
 }
 
+// The least improvement a label-correcting search (Bellman-Ford, Johnson's
+// potentials) acts on for real weights: half the distance tolerance. A
+// closed walk that rounding alone makes negative (above -tolerance) then
+// cannot relax its vertices lap after lap and pass for a negative cycle,
+// and every label stays within the slack of its relaxed value, inside
+// verify's tolerance. 0 for int32 (every improvement counts).
+template <class W>
+double relaxation_slack(std::int64_t n, double max_abs_weight) {
+  return distance_tolerance<W>(n, max_abs_weight) / 2;
+}
+
 // The relative factor of distance_tolerance: n * epsilon(W), as stated in
 // messages ("within 4.4e-14 relative").
 template <class W>

@@ -31,7 +31,7 @@ void bellman_ford_typed(const BasicJob<W>& job) {
   const std::int64_t n = g.n;
   std::atomic<bool> cycle_seen{false};
   for_each_source(
-      job, [&] { return Search(n); },
+      job, [&] { return Search(n, core::relaxation_slack<W>(n, static_cast<double>(job.stats.max_abs))); },
       [&](Search& search, vertex_t s, W* dist_row, vertex_t* pred_row) {
         if (cycle_seen.load(std::memory_order_relaxed)) return;
         if (!search.from_source(g, s)) {

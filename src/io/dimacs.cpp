@@ -57,10 +57,18 @@ void read_dimacs(const InputFile& file, GraphBuilder& g) {
                      text.at_last_line());
 }
 
-void write_dimacs(const std::string& path, const Graph& g) {
+namespace {
+
+template <class W>
+void write_dimacs_typed(const std::string& path, const BasicGraph<W>& g) {
   write_edge_file(path, g,
                   "c written by apsp\np sp " + std::to_string(g.n) + " " + std::to_string(g.edges.size()) + "\n",
                   "a ", 1);
 }
+
+}  // namespace
+
+void write_dimacs(const std::string& path, const Graph& g) { write_dimacs_typed(path, g); }
+void write_dimacs(const std::string& path, const GraphF64& g) { write_dimacs_typed(path, g); }
 
 }  // namespace apsp::io::detail

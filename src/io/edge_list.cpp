@@ -66,11 +66,19 @@ void read_edge_list(const InputFile& file, GraphBuilder& g) {
   g.n = vertices;
 }
 
-void write_edge_list(const std::string& path, const Graph& g) {
+namespace {
+
+template <class W>
+void write_edge_list_typed(const std::string& path, const BasicGraph<W>& g) {
   write_edge_file(path, g,
                   "# written by apsp: source target weight, 0-based\n# " + std::string(kVerticesKey) + " " +
                       std::to_string(g.n) + "\n# edges: " + std::to_string(g.edges.size()) + "\n",
                   "", 0);
 }
+
+}  // namespace
+
+void write_edge_list(const std::string& path, const Graph& g) { write_edge_list_typed(path, g); }
+void write_edge_list(const std::string& path, const GraphF64& g) { write_edge_list_typed(path, g); }
 
 }  // namespace apsp::io::detail

@@ -33,17 +33,21 @@ std::int64_t bin_matrix_side(const InputFile& file);
 // The text and dense readers add their edges to `g` and set g.n.
 void read_dimacs(const InputFile& file, GraphBuilder& g);
 void write_dimacs(const std::string& path, const Graph& g);
+void write_dimacs(const std::string& path, const GraphF64& g);
 
 void read_matrix_market(const InputFile& file, GraphBuilder& g);
-void write_matrix_market(const std::string& path, const Graph& g);
+void write_matrix_market(const std::string& path, const Graph& g);  // field integer
+void write_matrix_market(const std::string& path, const GraphF64& g);  // field real
 
 void read_edge_list(const InputFile& file, GraphBuilder& g);
 void write_edge_list(const std::string& path, const Graph& g);
+void write_edge_list(const std::string& path, const GraphF64& g);
 
 // Dense graph readers take ReadOptions::no_edge_value as given (see io.hpp);
 // real cells that are +inf or NaN mean no edge too.
 void read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value, GraphBuilder& g);
 void write_npy_graph(const std::string& path, const Graph& g);
+void write_npy_graph(const std::string& path, const GraphF64& g);
 void check_npy_graph_output(const std::string& path, std::int64_t n);
 std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n);
 // Sets n; returns where the cells lie in the file when they are C-order
@@ -80,7 +84,8 @@ void refuse_large_text(const std::string& path, std::int64_t n);
 
 // Throws InputError when n does not fit vertex_t or an edge has a vertex
 // outside 0..n-1: such a graph cannot be written in any format.
-void check_graph_for_output(const Graph& g, const std::string& path);
+template <class W>
+void check_graph_for_output(const BasicGraph<W>& g, const std::string& path);
 
 // Reserves room for a declared edge count, capped by what a file of
 // `file_bytes` can hold at `min_bytes_per_edge`, so a lying header cannot
@@ -89,8 +94,10 @@ void reserve_declared_edges(GraphBuilder& g, std::int64_t declared, std::uint64_
                             std::uint64_t min_bytes_per_edge, const std::string& path);
 
 // Writes a sparse text graph: `header` as given, then one line per edge:
-// prefix, src + base, dst + base, w.
-void write_edge_file(const std::string& path, const Graph& g, const std::string& header, std::string_view prefix,
+// prefix, src + base, dst + base, w (real weights as the shortest text that
+// reads back as the same double).
+template <class W>
+void write_edge_file(const std::string& path, const BasicGraph<W>& g, const std::string& header, std::string_view prefix,
                      int base);
 
 // Throws UsageError when a dense graph of n vertices exceeds a format's
@@ -102,9 +109,9 @@ void check_dense_size(const std::string& path, std::int64_t n, std::int64_t max_
 // self-loop is lighter, the minimum weight of parallel edges. Throws
 // UsageError when n exceeds max_vertices or an edge weighs `no_edge` (it
 // would read back as no edge; a float +inf marker never clashes). Defined for
-// Cell = double and std::int32_t.
-template <class Cell>
-std::vector<Cell> dense_cells_for_output(const Graph& g, const std::string& path, std::int64_t max_vertices,
+// Cell = double with W = int32 or double, and Cell = std::int32_t with W = int32.
+template <class Cell, class W>
+std::vector<Cell> dense_cells_for_output(const BasicGraph<W>& g, const std::string& path, std::int64_t max_vertices,
                                          Cell no_edge);
 // Throws the UsageError for weights (`which`: "edge 3 (0 -> 1) weighs -1",
 // "weights -3:9 include -1") that a dense format would read as no edge.

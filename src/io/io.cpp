@@ -115,6 +115,23 @@ void write_graph(const std::string& path, const Graph& g, Format format) {
   }
 }
 
+void write_graph(const std::string& path, const GraphF64& g, Format format) {
+  const Format resolved = resolve(format, path);
+  switch (resolved) {
+    case Format::dimacs: return detail::write_dimacs(path, g);
+    case Format::matrix_market: return detail::write_matrix_market(path, g);
+    case Format::edge_list: return detail::write_edge_list(path, g);
+    case Format::npy: return detail::write_npy_graph(path, g);
+    case Format::automatic:
+    case Format::nthu_bin:
+    case Format::text_matrix:
+      throw UsageError(std::string("cannot write a real-valued graph to ") + path + ": the " + to_string(resolved) +
+                       " format holds integer weights; use .gr, .mtx, .txt or .npy");
+    case Format::bin_f32:
+    case Format::bin_f64: not_a_graph_format(resolved, path);
+  }
+}
+
 void check_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight,
                         Format format) {
   switch (resolve(format, path)) {

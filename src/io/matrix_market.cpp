@@ -5,6 +5,7 @@
 // (weight 1) and SYMMETRY general or symmetric (each off-diagonal entry both ways).
 #include <algorithm>
 #include <cctype>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "io/formats.hpp"
@@ -140,12 +141,21 @@ void read_matrix_market(const InputFile& file, GraphBuilder& g) {
                      text.at_last_line());
 }
 
-void write_matrix_market(const std::string& path, const Graph& g) {
+namespace {
+
+template <class W>
+void write_matrix_market_typed(const std::string& path, const BasicGraph<W>& g) {
   const std::string n = std::to_string(g.n);
+  const std::string field = std::is_integral<W>::value ? "integer" : "real";
   write_edge_file(path, g,
-                  "%%MatrixMarket matrix coordinate integer general\n% written by apsp\n" + n + " " + n + " " +
+                  "%%MatrixMarket matrix coordinate " + field + " general\n% written by apsp\n" + n + " " + n + " " +
                       std::to_string(g.edges.size()) + "\n",
                   "", 1);
 }
+
+}  // namespace
+
+void write_matrix_market(const std::string& path, const Graph& g) { write_matrix_market_typed(path, g); }
+void write_matrix_market(const std::string& path, const GraphF64& g) { write_matrix_market_typed(path, g); }
 
 }  // namespace apsp::io::detail

@@ -375,6 +375,12 @@ void write_npy_graph(const std::string& path, const Graph& g) {
   write_npy(path, "<f8", cells.data(), sizeof(double), g.n);
 }
 
+void write_npy_graph(const std::string& path, const GraphF64& g) {
+  const std::vector<double> cells =
+      dense_cells_for_output(g, path, kGraphMaxVertices, std::numeric_limits<double>::infinity());
+  write_npy(path, "<f8", cells.data(), sizeof(double), g.n);
+}
+
 void check_npy_graph_output(const std::string& path, std::int64_t n) { check_dense_size(path, n, kGraphMaxVertices); }
 
 }  // namespace apsp::io::detail

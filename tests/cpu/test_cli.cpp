@@ -657,6 +657,20 @@ TEST_F(CliRealWeights, AutoTypeTextOutputVerifyAndSummary) {
   EXPECT_NE(read_text("i.npy").find("'<f8'"), std::string::npos);
 }
 
+TEST_F(CliRealWeights, GenRealWritesGraphsThatSolveAsFloat64) {
+  std::string out, err;
+  ASSERT_EQ(run("gen random -n 60 --weights -3:9 --real 3 --seed 5 -o r.gr", &out, &err), 0) << err;
+  EXPECT_NE(out.find("weights -3:9 real, 3 decimals"), std::string::npos) << out;
+  EXPECT_NE(read_text("r.gr").find("."), std::string::npos);
+  for (const char* algo : {"fw-blocked", "johnson", "bellman-ford"}) {
+    ASSERT_EQ(run(std::string("solve r.gr --verify --algo ") + algo, &out, &err), 0) << err;
+    EXPECT_NE(out.find("weights          float64"), std::string::npos) << out;
+  }
+  EXPECT_EQ(run("gen random -n 10 --real 2 --seed 1 -o r.bin", nullptr, &err), 1);
+  EXPECT_NE(err.find("holds integer weights"), std::string::npos) << err;
+  EXPECT_EQ(run("gen random -n 10 --real 7 --seed 1 -o r.gr", nullptr, &err), 1);
+}
+
 TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
   write_text("g.gr", "p sp 3 2\na 1 2 0.5\na 2 3 1e\n");
   std::string err;
@@ -673,9 +687,8 @@ TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
   EXPECT_FALSE(fs::exists(dir_ / "d.bin"));
   EXPECT_EQ(run("solve g.txt -o d.bin --out-format bin-f64", nullptr, &err), 0) << err;
   EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 9 * sizeof(double));
-  EXPECT_EQ(run("solve g.txt --backend cuda", nullptr, &err), 1);
-  EXPECT_EQ(err, "apsp: --backend: the CUDA backend takes int32 weights only for now, not float64; use the CPU "
-                 "backend\n");
+  EXPECT_EQ(run("solve g.txt --weights float64 --distribution rows", nullptr, &err), 1);
+  EXPECT_EQ(err, "apsp: --weights: the distributed solver takes int32 weights only, not float64\n");
 }
 
 }  // namespace

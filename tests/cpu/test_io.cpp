@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "support/cases.hpp"
@@ -568,6 +569,39 @@ TEST_F(IoTest, RealWeightsInEveryTextAndDenseFormat) {
   ASSERT_EQ(weight_type(big), WeightType::float64);
   EXPECT_EQ(std::get<GraphF64>(big).edges[0].w, 3e9);
   EXPECT_EQ(std::get<GraphF64>(big).edges[1].w, 2.0);
+}
+
+// Real-valued graphs written by write_graph read back exactly (the shortest
+// round-trip text, or float64 cells), in every format that holds them.
+TEST_F(IoTest, RealGraphsRoundTripExactly) {
+  GenerateOptions o;
+  o.kind = GraphKind::random;
+  o.n = 40;
+  o.m = 200;
+  o.w_lo = -5;
+  o.w_hi = 20;
+  o.seed = 9;
+  GraphF64 g = generate_real(o, 4);
+  g.edges.push_back({0, 1, 0.1 + 0.2});   // 0.30000000000000004: 17 significant digits
+  g.edges.push_back({1, 2, 1e-300});
+  const GraphF64 expected = normalize(g);
+  for (const char* file : {"r.gr", "r.mtx", "r.txt", "r.npy"}) {
+    SCOPED_TRACE(file);
+    io::write_graph(path(file), g);
+    const AnyGraph back = io::read_any_graph(path(file));
+    ASSERT_EQ(weight_type(back), WeightType::float64);
+    const GraphF64 read = normalize(std::get<GraphF64>(back));
+    ASSERT_EQ(read.n, expected.n);
+    ASSERT_EQ(read.edges.size(), expected.edges.size());
+    for (std::size_t e = 0; e < read.edges.size(); ++e) {
+      EXPECT_EQ(read.edges[e].src, expected.edges[e].src);
+      EXPECT_EQ(read.edges[e].dst, expected.edges[e].dst);
+      EXPECT_EQ(read.edges[e].w, expected.edges[e].w) << "edge " << e;  // bit-exact round trip
+    }
+  }
+  expect_error<UsageError>([&] { io::write_graph(path("r.bin"), g); }, {"holds integer weights"});
+  expect_error<UsageError>([&] { io::write_graph(path("r.mat"), g); }, {"holds integer weights"});
+  EXPECT_FALSE(fs::exists(path("r.bin")));
 }
 
 TEST_F(IoTest, MalformedRealWeights) {

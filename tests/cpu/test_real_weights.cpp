@@ -166,15 +166,19 @@ INSTANTIATE_TEST_SUITE_P(All, RealCpuAlgorithm,
 // A cycle whose weights cancel exactly in real arithmetic but not in binary
 // (0.1 + 0.2 - 0.3 is 5.6e-17 in double; the other way round it is below
 // zero) is no negative cycle: rounding stays within the tolerance.
+// (0.762, 0.002, -0.764 sums to -1.7e-18 from the last vertex on.)
 TEST(RealWeights, RoundingNearZeroCycleIsNoNegativeCycle) {
   GraphF64 g;
-  g.n = 4;
-  g.edges = {{0, 1, 0.3}, {1, 2, -0.1}, {2, 0, -0.2}, {2, 3, 1.5}, {3, 2, -1.5}};
-  for (const char* algorithm : {"fw-seq", "fw-blocked"}) {
+  g.n = 7;
+  g.edges = {{0, 1, 0.3},   {1, 2, -0.1},  {2, 0, -0.2},   {2, 3, 1.5}, {3, 2, -1.5},
+             {4, 5, 0.762}, {5, 6, 0.002}, {6, 4, -0.764}, {3, 4, 1.0}};
+  g = normalize(g);  // verify takes the normalized graph
+  for (const char* algorithm : {"fw-seq", "fw-blocked", "bellman-ford", "johnson"}) {
     SCOPED_TRACE(algorithm);
     const SolveResultF64 r = solve(g, cpu_options(algorithm, true));
-    EXPECT_NEAR(r.dist[0 * 4 + 3], 0.3 - 0.1 + 1.5, 1e-12);
-    EXPECT_TRUE(verify(g, r.dist).ok);
+    EXPECT_NEAR(r.dist[0 * 7 + 3], 0.3 - 0.1 + 1.5, 1e-12);
+    EXPECT_NEAR(r.dist[6 * 7 + 5], -0.764 + 0.762, 1e-12);
+    EXPECT_TRUE(verify(g, r.dist).ok) << verify(g, r.dist).first_violation;
     EXPECT_TRUE(verify_predecessors(g, r.dist, r.pred).ok) << verify_predecessors(g, r.dist, r.pred).first_violation;
   }
 }

@@ -17,6 +17,7 @@ struct GenArgs {
   std::string weights = "1:100";
   std::string output;
   std::string format = "auto";
+  int real_decimals = -1;  // --real D: real weights with D decimals; -1 = integers
   GenerateOptions opts;
 };
 
@@ -39,10 +40,22 @@ void run_gen(GenArgs& a) {
   parse_weight_range(a.weights, a.opts);
   const io::Format format = io::parse_format(a.format);
   io::check_graph_output(a.output, a.opts.n, a.opts.w_lo, a.opts.w_hi, format);  // fail before generating
-  const Graph g = generate(a.opts);
-  io::write_graph(a.output, g, format);
-  std::printf("%s: %s graph, n = %lld, m = %zu, weights %d:%d, seed %llu\n", a.output.c_str(), a.kind.c_str(),
-              static_cast<long long>(g.n), g.edges.size(), a.opts.w_lo, a.opts.w_hi,
+  std::int64_t n = 0;
+  std::size_t m = 0;
+  if (a.real_decimals >= 0) {
+    const GraphF64 g = generate_real(a.opts, a.real_decimals);
+    io::write_graph(a.output, g, format);
+    n = g.n;
+    m = g.edges.size();
+  } else {
+    const Graph g = generate(a.opts);
+    io::write_graph(a.output, g, format);
+    n = g.n;
+    m = g.edges.size();
+  }
+  std::printf("%s: %s graph, n = %lld, m = %zu, weights %d:%d%s, seed %llu\n", a.output.c_str(), a.kind.c_str(),
+              static_cast<long long>(n), m, a.opts.w_lo, a.opts.w_hi,
+              a.real_decimals >= 0 ? (" real, " + std::to_string(a.real_decimals) + " decimals").c_str() : "",
               static_cast<unsigned long long>(a.opts.seed));
 }
 
@@ -58,6 +71,9 @@ Command add_gen_command(CLI::App& app) {
   cmd->add_option("--density", args->opts.density, "Edge probability (dense)")->capture_default_str();
   cmd->add_option("--weights", args->weights, "Weight range LO:HI, e.g. -20:50")
       ->capture_default_str();
+  cmd->add_option("--real", args->real_decimals,
+                  "Real weights in the --weights range with this many decimals (0..6), e.g. --real 3")
+      ->check(CLI::Range(0, 6));
   cmd->add_option("--seed", args->opts.seed, "Random seed")->required();
   cmd->add_option("-o,--output", args->output, "Graph file; the extension picks the format")->required();
   cmd->add_option("--format", args->format, "Output format instead of the one the extension names")
