@@ -36,23 +36,10 @@ SolveOptions cpu_options(const std::string& algorithm, bool predecessors) {
   return o;
 }
 
-double max_abs_weight(const GraphF64& g) {
-  double m = 0;
-  for (const EdgeF64& e : g.edges) m = std::max(m, std::abs(e.w));
-  return m;
-}
-
 bool has_negative_edge(const GraphF64& g) {
   for (const EdgeF64& e : g.edges)
     if (e.w < 0 && e.src != e.dst) return true;
   return false;
-}
-
-// The test's own tolerance, looser than the library's n * epsilon so that it
-// checks the answer rather than the library's bound: 4 * n * epsilon(W).
-template <class W>
-double relative_tolerance(std::int64_t n) {
-  return 4.0 * static_cast<double>(std::max<std::int64_t>(n, 1)) * std::numeric_limits<W>::epsilon();
 }
 
 // One solve of `c` in W with `algorithm`, checked against the reference of
@@ -84,13 +71,13 @@ void expect_matches_reference(const test::Case& c, const std::string& algorithm,
   const std::int64_t n = c.graph.n;
   std::vector<double> d(r.dist.begin(), r.dist.end());
   const std::vector<double> expected = test::reference_distances(exact);
-  const double rel = relative_tolerance<W>(n);
-  EXPECT_EQ(test::first_real_difference(expected, d, n, max_abs_weight(exact), rel), "");
+  const double rel = test::test_relative_tolerance<W>(n);
+  EXPECT_EQ(test::first_real_difference(expected, d, n, test::max_abs_weight(exact), rel), "");
   const test::EntryCounts counts = test::count_entries(d, n);
   if (n >= 2) EXPECT_GT(counts.finite_off_diagonal, 0);
   if (n >= 3) EXPECT_GT(counts.unreachable, 0);
   if (predecessors) {
-    double scale = max_abs_weight(exact);
+    double scale = test::max_abs_weight(exact);
     for (const double x : expected)
       if (x != kInfinity) scale = std::max(scale, std::abs(x));
     EXPECT_EQ(test::check_predecessors(exact, d, r.pred, rel * scale), "");

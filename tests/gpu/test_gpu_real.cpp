@@ -33,18 +33,6 @@ SolveOptions gpu_fw(bool predecessors, bool verify = false) {
   return o;
 }
 
-double max_abs_weight(const GraphF64& g) {
-  double m = 0;
-  for (const EdgeF64& e : g.edges) m = std::max(m, std::abs(e.w));
-  return m;
-}
-
-// 4 * n * epsilon(W): looser than the library's bound, so it checks the answer.
-template <class W>
-double relative_tolerance(std::int64_t n) {
-  return 4.0 * static_cast<double>(std::max<std::int64_t>(n, 1)) * std::numeric_limits<W>::epsilon();
-}
-
 template <class W>
 void expect_matches_reference(const test::Case& c, bool predecessors, bool verify = false) {
   const GraphF64 real = test::with_real_weights(c.graph);
@@ -65,14 +53,14 @@ void expect_matches_reference(const test::Case& c, bool predecessors, bool verif
   const std::int64_t n = c.graph.n;
   const std::vector<double> d(r.dist.begin(), r.dist.end());
   const std::vector<double> expected = test::reference_distances(exact);
-  const double rel = relative_tolerance<W>(n);
-  EXPECT_EQ(test::first_real_difference(expected, d, n, max_abs_weight(exact), rel), "");
+  const double rel = test::test_relative_tolerance<W>(n);
+  EXPECT_EQ(test::first_real_difference(expected, d, n, test::max_abs_weight(exact), rel), "");
   const test::EntryCounts counts = test::count_entries(d, n);
   if (n >= 2) EXPECT_GT(counts.finite_off_diagonal, 0);
   if (n >= 3) EXPECT_GT(counts.unreachable, 0);
   for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(d[static_cast<std::size_t>(i * n + i)], 0.0);
   if (predecessors) {
-    double scale = max_abs_weight(exact);
+    double scale = test::max_abs_weight(exact);
     for (const double x : expected)
       if (x != kInfinity) scale = std::max(scale, std::abs(x));
     EXPECT_EQ(test::check_predecessors(exact, d, r.pred, rel * scale), "");

@@ -345,4 +345,10 @@ std::string check_predecessors(const GraphF64& g, Span<const double> d, Span<con
   return {};
 }
 
+double max_abs_weight(const GraphF64& g) {
+  double m = 0;
+  for (const EdgeF64& e : g.edges) m = std::max(m, std::abs(e.w));
+  return m;
+}
+
 }  // namespace apsp::test

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,16 @@ std::string first_real_difference(Span<const double> expected, Span<const double
                                   double max_abs_weight, double rel);
 // The widening of a float32 result, for first_real_difference.
 std::vector<double> widened(Span<const float> d);
+
+// The largest |w| over the graph's edges (0 for none).
+double max_abs_weight(const GraphF64& g);
+// The tests' own relative tolerance for W-valued results, 4 * n * epsilon(W):
+// looser than the library's n * epsilon, so a test checks the answer rather
+// than the library's bound.
+template <class W>
+double test_relative_tolerance(std::int64_t n) {
+  return 4.0 * static_cast<double>(n > 1 ? n : 1) * std::numeric_limits<W>::epsilon();
+}
 
 // Counts of finite off-diagonal and unreachable (+inf) entries.
 EntryCounts count_entries(Span<const double> d, std::int64_t n);
