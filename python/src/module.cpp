@@ -335,16 +335,18 @@ InputGraph with_source_vertex(const InputGraph& input, const std::vector<vertex_
 nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   apsp::SolveOptions opts = options_of(request);
 
-  // Every ~100 ms of the solve (and at its end), under the GIL: Ctrl-C and
-  // the caller's callback. A Python error there stops the solve
-  // (apsp::Cancelled) and is raised once the solver has unwound.
+  // At the solver's first report, then every ~100 ms of the solve and at its
+  // end, under the GIL: Ctrl-C and the caller's callback. A Python error there
+  // stops the solve (apsp::Cancelled) and is raised once the solver has
+  // unwound. The first report is never held back, so a caller sees a fraction
+  // below 1 from any solver that reports one, however fast the solve.
   std::optional<nb::python_error> stopped_by;
   using Clock = std::chrono::steady_clock;
-  Clock::time_point last_check = Clock::now();
+  std::optional<Clock::time_point> last_check;
   const bool has_callback = request.progress.is_valid() && !request.progress.is_none();
   opts.progress = [&](double fraction) {
     const Clock::time_point now = Clock::now();
-    if (fraction < 1.0 && now - last_check < std::chrono::milliseconds(100)) return;
+    if (fraction < 1.0 && last_check && now - *last_check < std::chrono::milliseconds(100)) return;
     last_check = now;
     nb::gil_scoped_acquire locked;
     try {
