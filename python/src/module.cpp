@@ -31,6 +31,7 @@
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 
@@ -287,17 +288,94 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> owning_array(apsp::HostVector<T>&& values
   return nb::ndarray<nb::numpy, T, nb::ndim<2>>(owner->data(), {rows, cols}, free_when_done);
 }
 
-// Distances as `T` with `unreachable` for kInf (and for d > limit), over the threads.
+// The result's matrices as Python gets them: distances as T (unreachable,
+// and farther than `limit`, as `unreachable`), predecessors with scipy's
+// -9999 for none. As a sink (apsp/sink.hpp) it converts the solver's int32
+// rows in put(), on the solver's threads while it works: no separate pass
+// over the result and no int32 copy of it. For int32 distances it exposes
+// its memory (row_address), so producers compute in place and put() only
+// rewrites what differs. adopt() converts a finished host matrix instead
+// (a GPU solve's, downloaded in place), over every thread.
 template <class T>
-apsp::HostVector<T> converted(const apsp::HostVector<dist_t>& d, T unreachable, std::optional<double> limit) {
-  apsp::HostVector<T> out(d.size());
-  const auto cells = static_cast<std::int64_t>(d.size());
-  const double bound = limit ? *limit : std::numeric_limits<double>::infinity();
+class ResultSink : public apsp::Sink {
+ public:
+  ResultSink(T unreachable, std::optional<double> limit) : unreachable_(unreachable), limit_(limit) {}
+
+  void begin(const apsp::SinkLayout& layout) override {
+    if (layout.distance_element != apsp::Element::int32)
+      throw apsp::UsageError(std::string("the result sink takes int32 distances, not ") + apsp::to_string(layout.distance_element));
+    n_ = layout.n;
+    rows_ = layout.row_count();
+    predecessors_ = layout.predecessors;
+    dist_.resize(static_cast<std::size_t>(rows_ * n_));
+    if (predecessors_) pred_.resize(static_cast<std::size_t>(rows_ * n_));
+  }
+
+  void* row_address(apsp::Plane plane, std::int64_t row) override {
+    if (!std::is_same<T, dist_t>::value || row < 0 || row >= rows_) return nullptr;
+    if (plane == apsp::Plane::predecessors) return predecessors_ ? pred_.data() + row * n_ : nullptr;
+    return dist_.data() + row * n_;
+  }
+
+  void put(const apsp::RowBlock& b) override {
+    if (b.element != apsp::Element::int32 || b.first_row < 0 || b.first_row + b.rows > rows_)
+      throw apsp::UsageError("a row block outside the result's layout");
+    const auto* source = static_cast<const std::int32_t*>(b.data);
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+      const std::int32_t* in = source + r * b.row_stride;
+      const std::int64_t at = (b.first_row + r) * n_;
+      if (b.plane == apsp::Plane::distances)
+        convert_distances(in, dist_.data() + at, n_);
+      else
+        convert_predecessors(in, pred_.data() + at, n_);
+    }
+  }
+
+  // Predecessors of pairs beyond the limit become -9999 too.
+  void commit() override {
+    if (!limit_ || !predecessors_) return;
+    const auto cells = static_cast<std::int64_t>(pred_.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t x = 0; x < cells; ++x)
-    out[x] = d[x] == apsp::kInf || static_cast<double>(d[x]) > bound ? unreachable : static_cast<T>(d[x]);
-  return out;
-}
+    for (std::int64_t x = 0; x < cells; ++x)
+      if (dist_[x] == unreachable_) pred_[x] = kScipyNoPredecessor;
+  }
+
+  // The rows x n matrices of a finished solve into host memory, converted on every thread.
+  void adopt(apsp::HostVector<dist_t>&& dist, apsp::HostVector<vertex_t>&& pred, std::size_t rows, std::size_t n) {
+    begin(apsp::SinkLayout{static_cast<std::int64_t>(n), apsp::Element::int32, !pred.empty(),
+                           static_cast<std::int64_t>(rows)});
+    const auto count = static_cast<std::int64_t>(rows);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t r = 0; r < count; ++r) {
+      convert_distances(dist.data() + r * n_, dist_.data() + r * n_, n_);
+      if (predecessors_) convert_predecessors(pred.data() + r * n_, pred_.data() + r * n_, n_);
+    }
+    dist = {};
+    pred = {};
+    commit();
+  }
+
+  apsp::HostVector<T>&& take_distances() { return std::move(dist_); }
+  apsp::HostVector<vertex_t>&& take_predecessors() { return std::move(pred_); }
+
+ private:
+  void convert_distances(const std::int32_t* in, T* out, std::int64_t count) const {
+    const double bound = limit_ ? *limit_ : std::numeric_limits<double>::infinity();
+    for (std::int64_t j = 0; j < count; ++j)
+      out[j] = in[j] == apsp::kInf || static_cast<double>(in[j]) > bound ? unreachable_ : static_cast<T>(in[j]);
+  }
+  static void convert_predecessors(const std::int32_t* in, vertex_t* out, std::int64_t count) {
+    for (std::int64_t j = 0; j < count; ++j) out[j] = in[j] < 0 ? kScipyNoPredecessor : in[j];
+  }
+
+  T unreachable_;
+  std::optional<double> limit_;
+  std::int64_t n_ = 0;
+  std::int64_t rows_ = 0;
+  bool predecessors_ = false;
+  apsp::HostVector<T> dist_;
+  apsp::HostVector<vertex_t> pred_;
+};
 
 // The library's options for `request` (its progress callback apart).
 apsp::SolveOptions options_of(const SolveRequest& request) {
@@ -356,53 +434,42 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     }
   };
 
+  // CPU solves hand their rows to a ResultSink in the dtype asked for; a
+  // GPU solve downloads into the library's host matrix (in place, no
+  // staging) and the conversion then runs on every thread.
+  const bool on_gpu = apsp::choose_backend(input.graph, opts) == apsp::Backend::cuda;
+  const std::size_t n = static_cast<std::size_t>(input.graph.n);
+  const std::size_t rows = opts.sources.empty() ? n : opts.sources.size();
   apsp::SolveResult result;
   double solve_seconds = 0;  // wall time of apsp::solve alone (bench/python_bench.py)
-  std::size_t rows = 0, n = 0;
   nb::object dist, pred;
-  try {
-    nb::gil_scoped_release unlocked;
-    const Clock::time_point start = Clock::now();
-    result = apsp::solve(input.graph, opts);
-    solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    n = static_cast<std::size_t>(input.graph.n);
-    rows = opts.sources.empty() ? n : opts.sources.size();
-    if (request.predecessors) {
-      const auto cells = static_cast<std::int64_t>(result.pred.size());
-      const double bound = request.limit ? *request.limit : std::numeric_limits<double>::infinity();
-#pragma omp parallel for schedule(static)
-      for (std::int64_t x = 0; x < cells; ++x)
-        if (result.pred[x] < 0 || (request.limit && static_cast<double>(result.dist[x]) > bound)) result.pred[x] = kScipyNoPredecessor;
+  const auto run = [&](auto& sink) {
+    try {
+      nb::gil_scoped_release unlocked;
+      const Clock::time_point start = Clock::now();
+      if (on_gpu)
+        result = apsp::solve(input.graph, opts);
+      else
+        static_cast<apsp::SolveSummary&>(result) = apsp::solve(input.graph, opts, sink);
+      solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      if (on_gpu) sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
+    } catch (const apsp::Cancelled&) {
+      if (stopped_by) stopped_by->restore();
+      throw nb::python_error();
     }
-  } catch (const apsp::Cancelled&) {
-    if (stopped_by) stopped_by->restore();
-    throw nb::python_error();
-  }
+    dist = nb::cast(owning_array(sink.take_distances(), rows, n));
+    pred = request.predecessors ? nb::cast(owning_array(sink.take_predecessors(), rows, n)) : nb::none();
+  };
   if (request.dtype == "int32") {
-    if (request.limit) {
-      const double bound = *request.limit;
-      for (dist_t& d : result.dist)
-        if (static_cast<double>(d) > bound) d = apsp::kInf;
-    }
-    dist = nb::cast(owning_array(std::move(result.dist), rows, n));
+    ResultSink<dist_t> sink(apsp::kInf, request.limit);
+    run(sink);
   } else if (request.dtype == "float32") {
-    apsp::HostVector<float> values;
-    {
-      nb::gil_scoped_release unlocked;
-      values = converted<float>(result.dist, std::numeric_limits<float>::infinity(), request.limit);
-      result.dist = {};
-    }
-    dist = nb::cast(owning_array(std::move(values), rows, n));
+    ResultSink<float> sink(std::numeric_limits<float>::infinity(), request.limit);
+    run(sink);
   } else {
-    apsp::HostVector<double> values;
-    {
-      nb::gil_scoped_release unlocked;
-      values = converted<double>(result.dist, std::numeric_limits<double>::infinity(), request.limit);
-      result.dist = {};
-    }
-    dist = nb::cast(owning_array(std::move(values), rows, n));
+    ResultSink<double> sink(std::numeric_limits<double>::infinity(), request.limit);
+    run(sink);
   }
-  pred = request.predecessors ? nb::cast(owning_array(std::move(result.pred), rows, n)) : nb::none();
 
   nb::dict info;
   info["algorithm"] = result.algorithm;
