@@ -14,5 +14,9 @@ namespace apsp {
 // Throws NegativeCycleError naming a vertex on a negative cycle, InputError
 // for a malformed `g` (check_csr).
 std::vector<std::int64_t> johnson_potentials(const Csr& g);
+// Real weights: the potentials in double (float32 weights summed in double).
+// A closed walk that rounding alone makes negative can count as a cycle.
+std::vector<double> johnson_potentials(const CsrF32& g);
+std::vector<double> johnson_potentials(const CsrF64& g);
 
 }  // namespace apsp

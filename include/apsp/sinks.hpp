@@ -27,7 +27,8 @@ class MatrixFileWriter;
 // begin() without zero-filling (after checking that it fits the memory
 // available) and filled by whichever threads put the rows. Exposes
 // row_address(), so producers compute straight into it and put() copies
-// nothing. Only int32 distances are held for now.
+// nothing. Distances of any Element (int32, float32, float64) are held in
+// the matrix of that type (distances(), distances_f32(), distances_f64()).
 class HostMatrixSink : public Sink {
  public:
   HostMatrixSink();
@@ -47,11 +48,15 @@ class HostMatrixSink : public Sink {
   // The matrices, n*n row-major (pred empty without predecessors). Complete
   // after commit(); moving them out leaves the sink empty.
   HostVector<dist_t>& distances() { return dist_; }
+  HostVector<float>& distances_f32() { return dist_f32_; }    // layouts with Element::float32
+  HostVector<double>& distances_f64() { return dist_f64_; }   // layouts with Element::float64
   HostVector<vertex_t>& predecessors() { return pred_; }
 
  private:
   SinkLayout layout_;
   HostVector<dist_t> dist_;
+  HostVector<float> dist_f32_;
+  HostVector<double> dist_f64_;
   HostVector<vertex_t> pred_;
   std::unique_ptr<sink::RowLedger> ledger_;
   std::uint64_t reserved_bytes_ = 0;  // counted by the memory check until released
@@ -114,5 +119,8 @@ class FileSink : public Sink {
 // of about 1 MiB from several threads (for text files, formatting runs in
 // parallel). Writes a SolveResult into a FileSink, for example.
 void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n);
+// The same for float32 / float64 distances (Element::float32 / float64).
+void put_matrix(Sink& sink, Plane plane, const float* data, std::int64_t n);
+void put_matrix(Sink& sink, Plane plane, const double* data, std::int64_t n);
 
 }  // namespace apsp

@@ -85,7 +85,8 @@ struct SolveSummary {
   std::int64_t n = 0;
   std::string algorithm;     // the algorithm that actually ran (auto resolved)
   Backend backend = Backend::cpu;
-  Precision precision = Precision::int32;  // arithmetic width actually used (int32, int16 or int64)
+  Precision precision = Precision::int32;  // arithmetic width actually used (int32, int16 or int64; int32 for real weights)
+  WeightType weights = WeightType::int32;  // the weight type of the graph and its distances
   StageTimes times;
   // One line about how the result was reached when it is not the plain
   // choice, e.g. why the GPU handed the graph to the CPU; empty otherwise.
@@ -94,30 +95,47 @@ struct SolveSummary {
 };
 
 // A solve's result in host memory. The matrices are allocated without
-// zero-filling (HostVector) and filled by the solver's threads.
-struct SolveResult : SolveSummary {
-  // rows x n row-major, rows = n (or the count of SolveOptions::sources); kInf = unreachable
-  HostVector<dist_t> dist;
+// zero-filling (HostVector) and filled by the solver's threads. D is the
+// distance type: int32 (kInf = unreachable), float or double (+infinity).
+template <class D>
+struct BasicSolveResult : SolveSummary {
+  // rows x n row-major, rows = n (or the count of SolveOptions::sources); kUnreachable<D> = unreachable
+  HostVector<D> dist;
   // the same shape when requested: pred[i*n+j] = vertex before j on a shortest path from
   // row i's source to j, -1 if none
   HostVector<vertex_t> pred;
 };
+using SolveResult = BasicSolveResult<dist_t>;
+using SolveResultF32 = BasicSolveResult<float>;
+using SolveResultF64 = BasicSolveResult<double>;
 
 // Solves APSP into host memory. The graph need not be normalized. Throws
 // apsp::Error subtypes. Same as solve(g, opts, sink) with a HostMatrixSink.
+// Real weights: the CPU backend for now (Backend::cuda is a UsageError,
+// Backend::automatic picks the CPU); a negative cycle is a diagonal entry
+// below minus the rounding tolerance (n * epsilon * max|w|), as
+// NegativeCycleError.
 SolveResult solve(const Graph& g, const SolveOptions& opts = {});
+SolveResultF32 solve(const GraphF32& g, const SolveOptions& opts = {});
+SolveResultF64 solve(const GraphF64& g, const SolveOptions& opts = {});
 
 // The backend solve() would run `opts` on (Backend::automatic resolved: an
-// algorithm name picks its backend; otherwise size, precision and whether a
-// device is present decide).
+// algorithm name picks its backend; otherwise size, precision, the weight
+// type and whether a device is present decide).
 Backend choose_backend(const Graph& g, const SolveOptions& opts);
+Backend choose_backend(const GraphF32& g, const SolveOptions& opts);
+Backend choose_backend(const GraphF64& g, const SolveOptions& opts);
 
 // Solves APSP and hands the rows to `sink` (apsp/sinks.hpp: a host matrix, a
 // file, nothing; or your own). Calls sink.begin() once the options are
 // checked and before any heavy work, then put() for every row of every plane
 // (distances, and predecessors when opts.predecessors), then commit(); when
 // anything fails, begin() included, it calls sink.discard() and rethrows.
+// Real weights: distances go to the sink as Element::float32 / float64 rows
+// (+infinity = unreachable).
 SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink);
+SolveSummary solve(const GraphF32& g, const SolveOptions& opts, Sink& sink);
+SolveSummary solve(const GraphF64& g, const SolveOptions& opts, Sink& sink);
 
 // Algorithm names available on a backend (without "auto"), in a stable order.
 std::vector<std::string> list_algorithms(Backend b);

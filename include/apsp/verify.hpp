@@ -14,6 +14,11 @@ namespace apsp {
 struct VerifyReport {
   bool ok = true;
   std::string first_violation;  // empty when ok; names i, j and the values
+  // Real-valued checks allow rounding: each row's comparisons hold within
+  // relative_tolerance * (the row's largest |w| or |d|), where
+  // relative_tolerance = n * epsilon of the weight type (a distance sums at
+  // most n - 1 weights). 0 for int32, which is checked exactly.
+  double relative_tolerance = 0;
 };
 
 // Both functions throw InputError unless the graph is normalized
@@ -27,11 +32,23 @@ struct VerifyReport {
 // (d[i][j] == d[i][u] + w(u,j)); entries are finite or kInf. `progress`
 // (may be empty) gets the fraction of rows checked, from the calling thread,
 // non-decreasing and ending at 1.
+// Real weights (float32, float64): the same checks within the rounding
+// tolerance (VerifyReport::relative_tolerance), +inf for unreachable, and
+// d[i][i] within the tolerance of 0; a violation's message states the
+// tolerance it exceeded.
 VerifyReport verify(const Graph& normalized, Span<const dist_t> d,
+                    const std::function<void(double)>& progress = {});
+VerifyReport verify(const GraphF32& normalized, Span<const float> d,
+                    const std::function<void(double)>& progress = {});
+VerifyReport verify(const GraphF64& normalized, Span<const double> d,
                     const std::function<void(double)>& progress = {});
 
 // Checks that following pred from j reaches i and that the path weight equals d[i][j].
 VerifyReport verify_predecessors(const Graph& normalized, Span<const dist_t> d, Span<const vertex_t> pred,
+                                 const std::function<void(double)>& progress = {});
+VerifyReport verify_predecessors(const GraphF32& normalized, Span<const float> d, Span<const vertex_t> pred,
+                                 const std::function<void(double)>& progress = {});
+VerifyReport verify_predecessors(const GraphF64& normalized, Span<const double> d, Span<const vertex_t> pred,
                                  const std::function<void(double)>& progress = {});
 
 // The same checks on rows of the matrices as they come (a distributed or

@@ -4,15 +4,18 @@
 
 namespace apsp::core {
 
-BellmanFord::BellmanFord(std::int64_t n)
+template <class W>
+BasicBellmanFord<W>::BasicBellmanFord(std::int64_t n, double slack)
     : n_(n),
+      slack_(std::is_integral<W>::value ? label_type(0) : static_cast<label_type>(slack)),
       label_(static_cast<std::size_t>(n)),
       hops_(static_cast<std::size_t>(n)),
       parent_(static_cast<std::size_t>(n)),
       queued_(static_cast<std::size_t>(n)),
       ring_(static_cast<std::size_t>(n)) {}
 
-void BellmanFord::push(vertex_t v) {
+template <class W>
+void BasicBellmanFord<W>::push(vertex_t v) {
   queued_[v] = 1;
   std::size_t tail = head_ + size_;  // < 2 n: wrap by subtraction, not division
   if (tail >= ring_.size()) tail -= ring_.size();
@@ -20,7 +23,8 @@ void BellmanFord::push(vertex_t v) {
   ++size_;
 }
 
-bool BellmanFord::from_source(const CsrView<weight_t>& g, vertex_t source) {
+template <class W>
+bool BasicBellmanFord<W>::from_source(const CsrView<W>& g, vertex_t source) {
   std::fill(label_.begin(), label_.end(), kUnreached);
   std::fill(parent_.begin(), parent_.end(), -1);
   std::fill(queued_.begin(), queued_.end(), 0);
@@ -31,7 +35,8 @@ bool BellmanFord::from_source(const CsrView<weight_t>& g, vertex_t source) {
   return relax_queued(g, CycleWanted::proof) == -1;
 }
 
-std::int64_t BellmanFord::from_all(const CsrView<weight_t>& g) {
+template <class W>
+std::int64_t BasicBellmanFord<W>::from_all(const CsrView<W>& g) {
   // The virtual source's own round is done up front: every label 0 over its
   // zero-weight edge, every vertex queued.
   std::fill(label_.begin(), label_.end(), 0);
@@ -43,7 +48,8 @@ std::int64_t BellmanFord::from_all(const CsrView<weight_t>& g) {
   return relax_queued(g, CycleWanted::vertex);
 }
 
-std::int64_t BellmanFord::relax_queued(const CsrView<weight_t>& g, CycleWanted wanted) {
+template <class W>
+std::int64_t BasicBellmanFord<W>::relax_queued(const CsrView<W>& g, CycleWanted wanted) {
   bool proven = false;
   std::int64_t since_check = 0;
   while (size_ > 0) {
@@ -51,11 +57,16 @@ std::int64_t BellmanFord::relax_queued(const CsrView<weight_t>& g, CycleWanted w
     if (++head_ == ring_.size()) head_ = 0;
     --size_;
     queued_[u] = 0;
-    const std::int64_t du = label_[u], hops_through_u = hops_[u] + 1;
+    const label_type du = label_[u];
+    const std::int64_t hops_through_u = hops_[u] + 1;
     for (std::int64_t e = g.row_start[u]; e < g.row_start[u + 1]; ++e) {
       const vertex_t v = g.col[e];
-      const std::int64_t candidate = du + g.weight[e];
-      if (candidate >= label_[v]) continue;
+      const label_type candidate = du + static_cast<label_type>(g.weight[e]);
+      if constexpr (std::is_integral<W>::value) {
+        if (candidate >= label_[v]) continue;
+      } else {
+        if (candidate >= label_[v] - slack_) continue;  // +inf - slack is +inf: unreached labels still take any
+      }
       label_[v] = candidate;
       parent_[v] = u;
       hops_[v] = hops_through_u;
@@ -77,7 +88,8 @@ std::int64_t BellmanFord::relax_queued(const CsrView<weight_t>& g, CycleWanted w
   return -1;
 }
 
-std::int64_t BellmanFord::vertex_on_parent_cycle() {
+template <class W>
+std::int64_t BasicBellmanFord<W>::vertex_on_parent_cycle() {
   walk_.assign(static_cast<std::size_t>(n_), -1);
   for (std::int64_t start = 0; start < n_; ++start) {
     std::int64_t v = start;
@@ -89,5 +101,9 @@ std::int64_t BellmanFord::vertex_on_parent_cycle() {
   }
   return -1;
 }
+
+template class BasicBellmanFord<weight_t>;
+template class BasicBellmanFord<float>;
+template class BasicBellmanFord<double>;
 
 }  // namespace apsp::core

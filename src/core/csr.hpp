@@ -23,11 +23,15 @@ struct CsrView {
   const W* weight;
 };
 
-inline CsrView<weight_t> csr_view(const Csr& c) { return {c.n, c.row_start.data(), c.col.data(), c.weight.data()}; }
+template <class W>
+CsrView<W> csr_view(const BasicCsr<W>& c) {
+  return {c.n, c.row_start.data(), c.col.data(), c.weight.data()};
+}
 
 // The weight of edge u -> v in a Csr whose rows hold increasing columns (as
 // to_csr builds them), or nullptr when there is no such edge. O(log degree).
-inline const weight_t* find_edge_weight(const Csr& c, vertex_t u, vertex_t v) {
+template <class W>
+const W* find_edge_weight(const BasicCsr<W>& c, vertex_t u, vertex_t v) {
   const auto first = c.col.begin() + c.row_start[u], last = c.col.begin() + c.row_start[u + 1];
   const auto edge = std::lower_bound(first, last, v);
   return edge == last || *edge != v ? nullptr : &c.weight[static_cast<std::size_t>(edge - c.col.begin())];

@@ -1,11 +1,13 @@
 #include "apsp/graph.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
 #include "apsp/error.hpp"
 #include "core/csr.hpp"
+#include "core/weights.hpp"
 
 namespace apsp {
 namespace {
@@ -16,39 +18,54 @@ void check_vertex_count(std::int64_t n) {
                      std::to_string(std::numeric_limits<vertex_t>::max()));
 }
 
-std::string edge_text(std::size_t index, const Edge& x) {
+template <class W>
+std::string edge_text(std::size_t index, const BasicEdge<W>& x) {
   return "edge " + std::to_string(index) + " (" + std::to_string(x.src) + " -> " + std::to_string(x.dst) + ")";
 }
 
 // Throws InputError when edge `index` has an endpoint outside 0..n-1.
-void check_endpoints(std::size_t index, const Edge& x, std::int64_t n) {
+template <class W>
+void check_endpoints(std::size_t index, const BasicEdge<W>& x, std::int64_t n) {
   if (x.src < 0 || x.src >= n || x.dst < 0 || x.dst >= n)
     throw InputError(edge_text(index, x) + " has a vertex outside 0.." + std::to_string(n - 1));
 }
 
-}  // namespace
+// Throws InputError when a real weight is NaN or -infinity: neither is a
+// length (+infinity, "no edge", is left to the caller).
+template <class W>
+void check_weight_value(std::size_t index, const BasicEdge<W>& x) {
+  if constexpr (std::is_floating_point<W>::value) {
+    if (std::isnan(x.w)) throw InputError(edge_text(index, x) + " has a NaN weight");
+    if (x.w == -std::numeric_limits<W>::infinity()) throw InputError(edge_text(index, x) + " has weight -inf");
+  }
+}
 
-Graph normalize(const Graph& g) {
+template <class W>
+BasicGraph<W> normalize_typed(const BasicGraph<W>& g) {
   check_vertex_count(g.n);
-  Graph out;
+  BasicGraph<W> out;
   out.n = g.n;
   out.edges.reserve(g.edges.size());
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
-    const Edge& x = g.edges[e];
+    BasicEdge<W> x = g.edges[e];
     check_endpoints(e, x, g.n);
+    check_weight_value(e, x);
+    if constexpr (std::is_floating_point<W>::value)
+      if (x.w == kUnreachable<W>) continue;  // +inf: no edge
     if (x.src == x.dst) {
       if (x.w < 0) throw NegativeCycleError(x.src);
       continue;  // a non-negative self-loop never shortens a path
     }
+    if constexpr (std::is_floating_point<W>::value) x.w = x.w + W(0);  // -0.0 becomes +0.0
     out.edges.push_back(x);
   }
-  std::sort(out.edges.begin(), out.edges.end(), [](const Edge& a, const Edge& b) {
+  std::sort(out.edges.begin(), out.edges.end(), [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
     if (a.src != b.src) return a.src < b.src;
     if (a.dst != b.dst) return a.dst < b.dst;
     return a.w < b.w;
   });
   // Sorted by weight within (src, dst): the first of each run is the minimum.
-  auto last = std::unique(out.edges.begin(), out.edges.end(), [](const Edge& a, const Edge& b) {
+  auto last = std::unique(out.edges.begin(), out.edges.end(), [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
     return a.src == b.src && a.dst == b.dst;
   });
   out.edges.erase(last, out.edges.end());
@@ -56,15 +73,20 @@ Graph normalize(const Graph& g) {
   return out;
 }
 
-void check_normalized(const Graph& g) {
+template <class W>
+void check_normalized_typed(const BasicGraph<W>& g) {
   check_vertex_count(g.n);
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
-    const Edge& x = g.edges[e];
+    const BasicEdge<W>& x = g.edges[e];
     check_endpoints(e, x, g.n);
+    check_weight_value(e, x);
+    if constexpr (std::is_floating_point<W>::value)
+      if (x.w == kUnreachable<W>)
+        throw InputError(edge_text(e, x) + " has weight +inf; a normalized graph has none (apsp::normalize drops them)");
     if (x.src == x.dst)
       throw InputError(edge_text(e, x) + " is a self-loop; a normalized graph has none (apsp::normalize drops them)");
     if (e == 0) continue;
-    const Edge& previous = g.edges[e - 1];
+    const BasicEdge<W>& previous = g.edges[e - 1];
     if (x.src == previous.src && x.dst == previous.dst)
       throw InputError(edge_text(e, x) + " is a duplicate of edge " + std::to_string(e - 1) +
                        "; a normalized graph has one edge per (src, dst) (apsp::normalize keeps the lightest)");
@@ -74,45 +96,45 @@ void check_normalized(const Graph& g) {
   }
 }
 
-Graph symmetrize(const Graph& g) {
-  Graph out;
+template <class W>
+BasicGraph<W> symmetrize_typed(const BasicGraph<W>& g) {
+  BasicGraph<W> out;
   out.n = g.n;
   out.edges.reserve(g.edges.size() * 2);
-  for (const Edge& e : g.edges) {
+  for (const BasicEdge<W>& e : g.edges) {
     out.edges.push_back(e);
-    out.edges.push_back(Edge{e.dst, e.src, e.w});
+    out.edges.push_back(BasicEdge<W>{e.dst, e.src, e.w});
   }
   return out;
 }
 
-WeightStats weight_stats(const Graph& g) {
-  WeightStats s;
+template <class W>
+BasicWeightStats<W> weight_stats_typed(const BasicGraph<W>& g) {
+  using Magnitude = typename BasicWeightStats<W>::magnitude_type;
+  BasicWeightStats<W> s;
   if (g.edges.empty()) return s;
-  s.min_w = std::numeric_limits<weight_t>::max();
-  s.max_w = std::numeric_limits<weight_t>::min();
-  for (const Edge& e : g.edges) {
+  s.min_w = std::numeric_limits<W>::max();
+  s.max_w = std::numeric_limits<W>::lowest();
+  for (const BasicEdge<W>& e : g.edges) {
     s.min_w = std::min(s.min_w, e.w);
     s.max_w = std::max(s.max_w, e.w);
   }
-  s.max_abs = std::max<std::int64_t>(-static_cast<std::int64_t>(s.min_w), s.max_w);
+  s.max_abs = std::max<Magnitude>(-static_cast<Magnitude>(s.min_w), static_cast<Magnitude>(s.max_w));
   return s;
 }
 
-bool fits_int32_arithmetic(const Graph& g, const WeightStats& s) {
-  const std::int64_t hops = g.n > 0 ? g.n - 1 : 0;
-  return hops * s.max_abs < static_cast<std::int64_t>(kInf) / 2;
-}
-
-std::vector<dist_t> dense_adjacency(const Graph& g) {
+template <class W>
+std::vector<W> dense_adjacency_typed(const BasicGraph<W>& g) {
   check_normalized(g);
   const std::size_t n = static_cast<std::size_t>(g.n);
-  std::vector<dist_t> d(n * n, kInf);
+  std::vector<W> d(n * n, kUnreachable<W>);
   for (std::size_t i = 0; i < n; ++i) d[i * n + i] = 0;
-  for (const Edge& e : g.edges) d[static_cast<std::size_t>(e.src) * n + static_cast<std::size_t>(e.dst)] = e.w;
+  for (const BasicEdge<W>& e : g.edges) d[static_cast<std::size_t>(e.src) * n + static_cast<std::size_t>(e.dst)] = e.w;
   return d;
 }
 
-void check_csr(const Csr& c) {
+template <class W>
+void check_csr_typed(const BasicCsr<W>& c) {
   check_vertex_count(c.n);
   const std::size_t rows = static_cast<std::size_t>(c.n);
   if (c.row_start.size() != rows + 1)
@@ -134,9 +156,10 @@ void check_csr(const Csr& c) {
                        std::to_string(c.n - 1));
 }
 
-Csr to_csr(const Graph& g) {
+template <class W>
+BasicCsr<W> to_csr_typed(const BasicGraph<W>& g) {
   check_normalized(g);
-  Csr c;
+  BasicCsr<W> c;
   c.n = g.n;
   // Sorted by source: edge k is the k-th entry of the CSR.
   c.row_start = core::row_offsets(g.n, g.edges.size(), [&](std::size_t k) { return g.edges[k].src; });
@@ -149,9 +172,10 @@ Csr to_csr(const Graph& g) {
   return c;
 }
 
-Csr transpose(const Csr& c) {
+template <class W>
+BasicCsr<W> transpose_typed(const BasicCsr<W>& c) {
   check_csr(c);
-  Csr t;
+  BasicCsr<W> t;
   t.n = c.n;
   t.row_start = core::row_offsets(c.n, c.col.size(), [&](std::size_t k) { return c.col[k]; });
   t.col.resize(c.col.size());
@@ -165,6 +189,107 @@ Csr transpose(const Csr& c) {
       t.weight[static_cast<std::size_t>(at)] = c.weight[k];
     }
   return t;
+}
+
+// The edges of `from` with weights converted by convert(index, edge).
+template <class To, class From, class Convert>
+BasicGraph<To> with_weights(const BasicGraph<From>& from, Convert convert) {
+  BasicGraph<To> out;
+  out.n = from.n;
+  out.edges.reserve(from.edges.size());
+  for (std::size_t e = 0; e < from.edges.size(); ++e)
+    out.edges.push_back(BasicEdge<To>{from.edges[e].src, from.edges[e].dst, convert(e, from.edges[e])});
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(WeightType t) {
+  switch (t) {
+    case WeightType::int32: return "int32";
+    case WeightType::float32: return "float32";
+    case WeightType::float64: return "float64";
+  }
+  return "?";
+}
+
+WeightType parse_weight_type(const std::string& s) {
+  if (s == "int32" || s == "i32") return WeightType::int32;
+  if (s == "float32" || s == "f32" || s == "float") return WeightType::float32;
+  if (s == "float64" || s == "f64" || s == "double") return WeightType::float64;
+  throw UsageError("unknown weight type '" + s + "' (expected int32, float32 or float64)", "weights");
+}
+
+WeightType weight_type(const AnyGraph& g) {
+  return std::visit([](const auto& graph) { return weight_type_of<typename std::decay_t<decltype(graph)>::weight_type>; },
+                    g);
+}
+
+Graph normalize(const Graph& g) { return normalize_typed(g); }
+GraphF32 normalize(const GraphF32& g) { return normalize_typed(g); }
+GraphF64 normalize(const GraphF64& g) { return normalize_typed(g); }
+
+void check_normalized(const Graph& g) { check_normalized_typed(g); }
+void check_normalized(const GraphF32& g) { check_normalized_typed(g); }
+void check_normalized(const GraphF64& g) { check_normalized_typed(g); }
+
+Graph symmetrize(const Graph& g) { return symmetrize_typed(g); }
+GraphF32 symmetrize(const GraphF32& g) { return symmetrize_typed(g); }
+GraphF64 symmetrize(const GraphF64& g) { return symmetrize_typed(g); }
+
+WeightStats weight_stats(const Graph& g) { return weight_stats_typed(g); }
+BasicWeightStats<float> weight_stats(const GraphF32& g) { return weight_stats_typed(g); }
+BasicWeightStats<double> weight_stats(const GraphF64& g) { return weight_stats_typed(g); }
+
+bool fits_int32_arithmetic(const Graph& g, const WeightStats& s) {
+  const std::int64_t hops = g.n > 0 ? g.n - 1 : 0;
+  return hops * s.max_abs < static_cast<std::int64_t>(kInf) / 2;
+}
+
+std::vector<dist_t> dense_adjacency(const Graph& g) { return dense_adjacency_typed(g); }
+std::vector<float> dense_adjacency(const GraphF32& g) { return dense_adjacency_typed(g); }
+std::vector<double> dense_adjacency(const GraphF64& g) { return dense_adjacency_typed(g); }
+
+void check_csr(const Csr& c) { check_csr_typed(c); }
+void check_csr(const CsrF32& c) { check_csr_typed(c); }
+void check_csr(const CsrF64& c) { check_csr_typed(c); }
+
+Csr to_csr(const Graph& g) { return to_csr_typed(g); }
+CsrF32 to_csr(const GraphF32& g) { return to_csr_typed(g); }
+CsrF64 to_csr(const GraphF64& g) { return to_csr_typed(g); }
+
+Csr transpose(const Csr& c) { return transpose_typed(c); }
+CsrF32 transpose(const CsrF32& c) { return transpose_typed(c); }
+CsrF64 transpose(const CsrF64& c) { return transpose_typed(c); }
+
+WeightType choose_weight_type(const GraphF64& g) {
+  for (const EdgeF64& e : g.edges)
+    if (!(std::fabs(e.w) <= kMaxAutoIntWeight) || e.w != std::trunc(e.w)) return WeightType::float64;
+  return WeightType::int32;
+}
+
+AnyGraph convert_weights(AnyGraph g, WeightType to) {
+  if (weight_type(g) == to) return g;
+  return std::visit(
+      [to](const auto& from) -> AnyGraph {
+        using From = typename std::decay_t<decltype(from)>::weight_type;
+        switch (to) {
+          case WeightType::int32:
+            return with_weights<weight_t>(from, [](std::size_t index, const BasicEdge<From>& x) {
+              const double w = static_cast<double>(x.w);
+              if (!(std::fabs(w) <= std::numeric_limits<weight_t>::max()) || w != std::trunc(w))
+                throw InputError(edge_text(index, x) + " has weight " + core::format_weight(x.w) +
+                                 ", not an integer inside int32");
+              return static_cast<weight_t>(w);
+            });
+          case WeightType::float32:
+            return with_weights<float>(from, [](std::size_t, const BasicEdge<From>& x) { return static_cast<float>(x.w); });
+          case WeightType::float64:
+            return with_weights<double>(from, [](std::size_t, const BasicEdge<From>& x) { return static_cast<double>(x.w); });
+        }
+        return from;
+      },
+      g);
 }
 
 }  // namespace apsp

@@ -1,16 +1,31 @@
 #include "apsp/potentials.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "apsp/error.hpp"
 #include "core/bellman_ford.hpp"
+#include "core/weights.hpp"
 
 namespace apsp {
 
-std::vector<std::int64_t> johnson_potentials(const Csr& g) {
+namespace {
+
+template <class W>
+auto potentials_of(const BasicCsr<W>& g) {
   check_csr(g);
-  core::BellmanFord search(g.n);
+  double max_abs_weight = 0;
+  for (const W w : g.weight) max_abs_weight = std::max(max_abs_weight, std::fabs(static_cast<double>(w)));
+  core::BasicBellmanFord<W> search(g.n, core::relaxation_slack<W>(g.n, max_abs_weight));
   const std::int64_t on_cycle = search.from_all(core::csr_view(g));
   if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
   return search.take_labels();
 }
+
+}  // namespace
+
+std::vector<std::int64_t> johnson_potentials(const Csr& g) { return potentials_of(g); }
+std::vector<double> johnson_potentials(const CsrF32& g) { return potentials_of(g); }
+std::vector<double> johnson_potentials(const CsrF64& g) { return potentials_of(g); }
 
 }  // namespace apsp

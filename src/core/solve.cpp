@@ -1,4 +1,6 @@
+#include <cmath>
 #include <functional>
+#include <type_traits>
 #include <string>
 #include <limits>
 #include <utility>
@@ -67,23 +69,128 @@ SolveOptions reporting_into(const SolveOptions& opts, ProgressSpan span) {
   return staged;
 }
 
+// SinkLayout::rows of a solve: one per source of opts.sources, or -1 (n).
+std::int64_t rows_of(const SolveOptions& opts) {
+  return opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size());
+}
+
 // True when g is already what normalize() returns: edges strictly sorted by
-// (src, dst) (so no duplicates), inside 0..n-1, and no self-loops (a negative
-// one is left for normalize to report). O(m) against normalize's sort.
-bool is_normalized(const Graph& g) {
+// (src, dst) (so no duplicates), inside 0..n-1, no self-loops (a negative
+// one is left for normalize to report) and real weights finite. O(m) against
+// normalize's sort.
+template <class W>
+bool is_normalized(const BasicGraph<W>& g) {
   if (g.n < 0 || g.n > std::numeric_limits<vertex_t>::max()) return false;
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
-    const Edge& x = g.edges[e];
+    const BasicEdge<W>& x = g.edges[e];
     if (x.src < 0 || x.src >= g.n || x.dst < 0 || x.dst >= g.n || x.src == x.dst) return false;
+    if constexpr (std::is_floating_point<W>::value)
+      if (!std::isfinite(x.w)) return false;
     if (e > 0) {
-      const Edge& before = g.edges[e - 1];
+      const BasicEdge<W>& before = g.edges[e - 1];
       if (before.src > x.src || (before.src == x.src && before.dst >= x.dst)) return false;
     }
   }
   return true;
 }
 
+// The sink's side of every solve: begin() with `layout` once the options are
+// checked, compute(), then commit(); on any failure, begin() included,
+// discard() and rethrow.
+template <class Compute>
+void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, ProgressMeter& meter, Compute compute) {
+  try {
+    // Options are checked: from here on the sink may hold memory or files.
+    sink.begin(layout);
+    clock.lap("open output");
+    compute();
+    clock.restart();
+    meter.finish();
+    sink.commit();
+    clock.lap("commit");
+  } catch (...) {
+    sink.discard();
+    throw;
+  }
+  meter.finish();
+}
+
+// Real weights: an explicit backend or a named algorithm's backend, else the
+// CPU (the GPU takes int32 weights only until its float fw lands).
+template <class W>
+Backend resolve_backend_real(const BasicGraph<W>&, const SolveOptions& opts) {
+  if (opts.backend != Backend::automatic) return opts.backend;
+  if (opts.algorithm != "auto") {
+    const AlgorithmInfo* named = find_algorithm(opts.algorithm);
+    if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic);
+    return named->backend;
+  }
+  return Backend::cpu;
+}
+
+// The one place a real-valued solve meets the GPU backend: every float32 /
+// float64 solve on Backend::cuda comes here, after the sink has begun.
+template <class W>
+void solve_on_cuda_real(const BasicGraph<W>&, const SolveOptions&, Sink&, SolveSummary&) {
+  throw UsageError(std::string("the CUDA backend takes int32 weights only for now, not ") +
+                       to_string(weight_type_of<W>) + "; use the CPU backend",
+                   "backend");
+}
+
+template <class W>
+SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& sink) {
+  SolveSummary out;
+  out.weights = weight_type_of<W>;
+  StageClock clock(out.times);
+  BasicGraph<W> copy;
+  const bool ready = is_normalized(g);
+  if (!ready) copy = normalize(g);
+  const BasicGraph<W>& normalized = ready ? g : copy;
+  clock.lap(ready ? "check graph" : "normalize");
+  out.n = normalized.n;
+  out.backend = resolve_backend_real(normalized, opts);
+  require_options_honoured(opts.algorithm, out.backend, opts);
+  SolveOptions run = opts;
+  if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
+  ProgressMeter meter(opts.progress);
+  const SinkLayout layout{normalized.n,
+                          weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
+                          opts.predecessors, rows_of(opts)};
+  run_into_sink(sink, layout, clock, meter, [&] {
+    if (out.backend == Backend::cpu)
+      cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+    else
+      solve_on_cuda_real(normalized, reporting_into(run, meter.whole()), sink, out);
+  });
+  return out;
+}
+
+// A solve into host memory: the matrices of a HostMatrixSink moved out.
+template <class D, class G, class Distances>
+BasicSolveResult<D> solve_into_host(const G& g, const SolveOptions& opts, Distances distances) {
+  HostMatrixSink sink;
+  BasicSolveResult<D> result;
+  static_cast<SolveSummary&>(result) = solve(g, opts, sink);
+  result.dist = std::move(distances(sink));
+  result.pred = std::move(sink.predecessors());
+  return result;
+}
+
 }  // namespace
+
+SolveSummary solve(const GraphF32& g, const SolveOptions& opts, Sink& sink) { return solve_real(g, opts, sink); }
+SolveSummary solve(const GraphF64& g, const SolveOptions& opts, Sink& sink) { return solve_real(g, opts, sink); }
+
+SolveResultF32 solve(const GraphF32& g, const SolveOptions& opts) {
+  return solve_into_host<float>(g, opts, [](HostMatrixSink& s) -> HostVector<float>& { return s.distances_f32(); });
+}
+SolveResultF64 solve(const GraphF64& g, const SolveOptions& opts) {
+  return solve_into_host<double>(g, opts, [](HostMatrixSink& s) -> HostVector<double>& { return s.distances_f64(); });
+}
+
+Backend choose_backend(const GraphF32& g, const SolveOptions& opts) { return resolve_backend_real(g, opts); }
+Backend choose_backend(const GraphF64& g, const SolveOptions& opts) { return resolve_backend_real(g, opts); }
 
 SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   SolveSummary out;
@@ -104,11 +211,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
   require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
-  try {
-    // Options are checked: from here on the sink may hold memory or files.
-    sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors,
-                          opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())});
-    clock.lap("open output");
+  run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)}, clock, meter, [&] {
     if (out.backend == Backend::cpu) {
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
     } else if (!cpu_may_take_over(normalized, opts)) {
@@ -128,27 +231,14 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }
     }
-    clock.restart();
-    meter.finish();
-    sink.commit();
-    clock.lap("commit");
-  } catch (...) {
-    sink.discard();
-    throw;
-  }
-  meter.finish();
+  });
   return out;
 }
 
 Backend choose_backend(const Graph& g, const SolveOptions& opts) { return resolve_backend(g, opts); }
 
 SolveResult solve(const Graph& g, const SolveOptions& opts) {
-  HostMatrixSink sink;
-  SolveResult result;
-  static_cast<SolveSummary&>(result) = solve(g, opts, sink);
-  result.dist = std::move(sink.distances());
-  result.pred = std::move(sink.predecessors());
-  return result;
+  return solve_into_host<dist_t>(g, opts, [](HostMatrixSink& s) -> HostVector<dist_t>& { return s.distances(); });
 }
 
 std::vector<std::string> list_algorithms(Backend b) {

@@ -16,15 +16,23 @@
 #include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
 #include "core/first_error.hpp"
+#include "core/weights.hpp"
 
 namespace apsp::cpu::detail {
 
-// One solve request, already validated: `graph` is normalized.
-struct Job {
-  const Graph& graph;
-  WeightStats stats;
-  // fits_int32_arithmetic(graph, stats), unless int64 was asked for. The
-  // algorithms with an int32 mode use it exactly when this is set.
+// One solve request, already validated: `graph` is normalized. W is the
+// weight type, and the type of the distances handed to the sink.
+template <class W>
+struct BasicJob {
+  using weight_type = W;
+  static constexpr Element element = std::is_same<W, float>::value    ? Element::float32
+                                     : std::is_same<W, double>::value ? Element::float64
+                                                                      : Element::int32;
+  const BasicGraph<W>& graph;
+  BasicWeightStats<W> stats;
+  // Integer weights: fits_int32_arithmetic(graph, stats), unless int64 was
+  // asked for; the algorithms with an int32 mode use it exactly when this is
+  // set. Real weights: false (unused).
   bool int32_arithmetic;
   bool predecessors;
   int threads;  // > 0
@@ -41,12 +49,19 @@ struct Job {
     if (progress) progress(fraction);
   }
 };
+using Job = BasicJob<weight_t>;
+using JobF32 = BasicJob<float>;
+using JobF64 = BasicJob<double>;
 
 // Infinity of each distance type. int32: kInf. int64: large enough that no
 // real distance reaches half of it, small enough that two of them add safely.
+// float, double: +infinity.
 template <class D>
 constexpr D infinity() {
-  return std::is_same<D, std::int32_t>::value ? static_cast<D>(kInf) : static_cast<D>(std::int64_t{1} << 61);
+  if constexpr (std::is_floating_point<D>::value)
+    return kUnreachable<D>;
+  else
+    return std::is_same<D, std::int32_t>::value ? static_cast<D>(kInf) : static_cast<D>(std::int64_t{1} << 61);
 }
 
 // Converts a distance computed in int64 to the int32 output; throws
@@ -72,21 +87,45 @@ HostVector<T> working_matrix(std::int64_t n, const char* what) {
 }
 
 // One line of the CPU half of the algorithm registry: the public traits and
-// the run function.
+// the run function of each weight type.
 struct CpuAlgorithm {
   AlgorithmInfo info;
   void (*run)(const Job&);
+  void (*run_f32)(const JobF32&);
+  void (*run_f64)(const JobF64&);
+
+  void operator()(const Job& job) const { run(job); }
+  void operator()(const JobF32& job) const { run_f32(job); }
+  void operator()(const JobF64& job) const { run_f64(job); }
 };
 // Every CPU algorithm, in the order `apsp info` lists them.
 const std::vector<CpuAlgorithm>& cpu_algorithm_table();
 
-// The algorithms. Each hands every row of job.graph's distances (and
-// predecessors when job.predecessors) to job.sink and appends its stages to
-// job.times.
+// The algorithms, for each weight type. Each hands every row of job.graph's
+// distances (and predecessors when job.predecessors) to job.sink and appends
+// its stages to job.times. Real weights: a diagonal entry below
+// -negative_cycle_threshold(job) is a negative cycle.
 void fw_seq(const Job& job);
+void fw_seq(const JobF32& job);
+void fw_seq(const JobF64& job);
 void fw_blocked(const Job& job);
+void fw_blocked(const JobF32& job);
+void fw_blocked(const JobF64& job);
 void dijkstra(const Job& job);
+void dijkstra(const JobF32& job);
+void dijkstra(const JobF64& job);
 void bellman_ford(const Job& job);
+void bellman_ford(const JobF32& job);
+void bellman_ford(const JobF64& job);
 void johnson(const Job& job);
+void johnson(const JobF32& job);
+void johnson(const JobF64& job);
+
+// How far below zero rounding alone may push a diagonal entry of a real-valued
+// solve (core::distance_tolerance over max|w|); 0 for int32.
+template <class W>
+double negative_cycle_threshold(const BasicJob<W>& job) {
+  return core::distance_tolerance<W>(job.graph.n, static_cast<double>(job.stats.max_abs));
+}
 
 }  // namespace apsp::cpu::detail

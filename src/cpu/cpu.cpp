@@ -7,6 +7,7 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "core/algorithm_checks.hpp"
@@ -34,15 +35,8 @@ const detail::CpuAlgorithm& find(const std::string& name) {
   throw_unknown_algorithm(name, Backend::cpu);
 }
 
-}  // namespace
-
-std::vector<std::string> algorithms() {
-  std::vector<std::string> names;
-  for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table()) names.emplace_back(a.info.name);
-  return names;
-}
-
-std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
+template <class W>
+std::string choose_typed(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
   check_normalized(normalized);
   const double n = static_cast<double>(normalized.n);
   const double degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
@@ -53,32 +47,42 @@ std::string choose_algorithm(const Graph& normalized, const WeightStats& s) {
   return s.has_negative() ? "johnson" : "dijkstra";
 }
 
-std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts) {
+template <class W>
+std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts) {
   if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
   // Rows of some sources only: one search per source, whatever the density.
   if (!opts.sources.empty()) return weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
-  return choose_algorithm(normalized, weight_stats(normalized));
+  return choose_typed(normalized, weight_stats(normalized));
 }
 
-void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+template <class W>
+void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   check_normalized(normalized);
   require_options_honoured(opts.algorithm, Backend::cpu, opts);
-  const detail::CpuAlgorithm& algorithm = find(resolve_algorithm(normalized, opts));
-  const WeightStats stats = weight_stats(normalized);
-  const detail::Job job{normalized,
-                        stats,
-                        opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats),
-                        opts.predecessors,
-                        opts.threads > 0 ? opts.threads : omp_get_max_threads(),
-                        opts.progress,
-                        opts.sources,
-                        sink,
-                        out.times,
-                        out.precision};
+  if (std::is_floating_point<W>::value && (opts.precision == Precision::int16 || opts.precision == Precision::int64))
+    throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " +
+                         to_string(weight_type_of<W>) + " weights compute in " + to_string(weight_type_of<W>),
+                     "precision");
+  const detail::CpuAlgorithm& algorithm = find(resolve_typed(normalized, opts));
+  const BasicWeightStats<W> stats = weight_stats(normalized);
+  bool int32_arithmetic = false;
+  if constexpr (std::is_integral<W>::value)
+    int32_arithmetic = opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats);
+  const detail::BasicJob<W> job{normalized,
+                                stats,
+                                int32_arithmetic,
+                                opts.predecessors,
+                                opts.threads > 0 ? opts.threads : omp_get_max_threads(),
+                                opts.progress,
+                                opts.sources,
+                                sink,
+                                out.times,
+                                out.precision};
   out.n = normalized.n;
+  out.weights = weight_type_of<W>;
   try {
-    algorithm.run(job);
+    algorithm(job);
   } catch (const std::bad_alloc&) {  // the n x n matrices report their own size first
     throw ResourceError(std::string("out of memory running ") + algorithm.info.name + " on " +
                         std::to_string(normalized.n) + " vertices");
@@ -87,16 +91,56 @@ void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveS
   out.backend = Backend::cpu;
 }
 
+}  // namespace
+
+std::vector<std::string> algorithms() {
+  std::vector<std::string> names;
+  for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table()) names.emplace_back(a.info.name);
+  return names;
+}
+
+std::string choose_algorithm(const Graph& normalized, const WeightStats& s) { return choose_typed(normalized, s); }
+std::string choose_algorithm(const GraphF32& normalized, const BasicWeightStats<float>& s) {
+  return choose_typed(normalized, s);
+}
+std::string choose_algorithm(const GraphF64& normalized, const BasicWeightStats<double>& s) {
+  return choose_typed(normalized, s);
+}
+
+std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts) {
+  return resolve_typed(normalized, opts);
+}
+std::string resolve_algorithm(const GraphF32& normalized, const SolveOptions& opts) {
+  return resolve_typed(normalized, opts);
+}
+std::string resolve_algorithm(const GraphF64& normalized, const SolveOptions& opts) {
+  return resolve_typed(normalized, opts);
+}
+
+void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  solve_typed(normalized, opts, sink, out);
+}
+void solve(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  solve_typed(normalized, opts, sink, out);
+}
+void solve(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  solve_typed(normalized, opts, sink, out);
+}
+
 namespace detail {
 
 const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
-  // {name, backend, work, role, predecessors, int16, block, available}, run
+  // {name, backend, work, role, predecessors, int16, block, available}, run for int32, float32, float64
   static const std::vector<CpuAlgorithm> table = {
-      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true}, fw_seq},
-      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true}, fw_blocked},
-      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true}, dijkstra},
-      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true}, bellman_ford},
-      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true}, johnson},
+      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true}, fw_seq, fw_seq, fw_seq},
+      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true},
+       fw_blocked, fw_blocked, fw_blocked},
+      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true},
+       dijkstra, dijkstra, dijkstra},
+      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true},
+       bellman_ford, bellman_ford, bellman_ford},
+      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true},
+       johnson, johnson, johnson},
   };
   return table;
 }

@@ -20,38 +20,46 @@ namespace apsp::cpu::detail {
 // Where the blocks of deliver_rows are produced: the sink's own memory when
 // it exposes row_address() for every plane of the job (nothing is copied),
 // else a staging buffer of each thread, put() into the sink block by block.
+// Out is the distance type of the job's output (its weight type).
+template <class Out>
 struct RowTargets {
-  dist_t* dist = nullptr;    // row 0 of the sink's distances, or null
+  Out* dist = nullptr;       // row 0 of the sink's distances, or null
   vertex_t* pred = nullptr;  // row 0 of the sink's predecessors, or null
 
-  explicit RowTargets(const Job& job) {
+  explicit RowTargets(const BasicJob<Out>& job) {
     if (job.graph.n == 0) return;
-    dist = static_cast<dist_t*>(job.sink.row_address(Plane::distances, 0));
+    dist = static_cast<Out*>(job.sink.row_address(Plane::distances, 0));
     pred = job.predecessors ? static_cast<vertex_t*>(job.sink.row_address(Plane::predecessors, 0)) : nullptr;
-    if (job.predecessors && (dist == nullptr || pred == nullptr)) dist = pred = nullptr;
+    if (job.predecessors && (dist == nullptr || pred == nullptr)) {
+      dist = nullptr;
+      pred = nullptr;
+    }
   }
   bool in_sink() const { return dist != nullptr; }
 };
 
 // Rows of the result: n, or one per source of job.sources.
-inline std::int64_t result_rows(const Job& job) {
+template <class Out>
+std::int64_t result_rows(const BasicJob<Out>& job) {
   return job.sources.empty() ? job.graph.n : static_cast<std::int64_t>(job.sources.size());
 }
 
 // Rows per block of deliver_rows.
-inline std::int64_t block_rows(const Job& job) {
-  return sink::staging_rows(result_rows(job), static_cast<std::size_t>(job.graph.n) * sizeof(dist_t), job.threads);
+template <class Out>
+std::int64_t block_rows(const BasicJob<Out>& job) {
+  return sink::staging_rows(result_rows(job), static_cast<std::size_t>(job.graph.n) * sizeof(Out), job.threads);
 }
 
 // Bytes of staging deliver_rows allocates per thread (0 in the sink's memory).
-inline std::uint64_t staging_bytes_per_thread(const Job& job) {
-  if (RowTargets(job).in_sink()) return 0;
-  return static_cast<std::uint64_t>(block_rows(job)) * static_cast<std::uint64_t>(job.graph.n) * sizeof(dist_t) *
-         (job.predecessors ? 2 : 1);
+template <class Out>
+std::uint64_t staging_bytes_per_thread(const BasicJob<Out>& job) {
+  if (RowTargets<Out>(job).in_sink()) return 0;
+  return static_cast<std::uint64_t>(block_rows(job)) * static_cast<std::uint64_t>(job.graph.n) *
+         (sizeof(Out) + (job.predecessors ? sizeof(vertex_t) : 0));
 }
 
 // Calls fill(worker, first_row, rows, dist, pred) for blocks of rows of the
-// n x n result, over job.threads OpenMP threads with one worker =
+// n x n result (Out = the job's weight type), over job.threads OpenMP threads with one worker =
 // make_worker() per thread. fill writes rows [first_row, first_row + rows)
 // at stride n into `dist` (and `pred` when job.predecessors, else it is
 // null); the memory is the sink's or a staging buffer (RowTargets). Each
@@ -62,12 +70,12 @@ inline std::uint64_t staging_bytes_per_thread(const Job& job) {
 // the end). With first_row / row_count, only rows [first_row, first_row +
 // row_count) are produced (row_count < 0: through the last row). The result
 // has n rows, or one per source of job.sources.
-template <class MakeWorker, class Fill>
-void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report_progress, std::int64_t first_row = 0,
-                  std::int64_t row_count = -1) {
+template <class Out, class MakeWorker, class Fill>
+void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, bool report_progress,
+                  std::int64_t first_row = 0, std::int64_t row_count = -1) {
   const std::int64_t n = job.graph.n;
   const std::int64_t end_row = row_count < 0 ? result_rows(job) : std::min(result_rows(job), first_row + row_count);
-  const RowTargets targets(job);
+  const RowTargets<Out> targets(job);
   const std::int64_t block = block_rows(job);
   const std::int64_t blocks = end_row > first_row ? ceil_div(end_row - first_row, block) : 0;
   FirstError errors;
@@ -77,7 +85,7 @@ void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report
 #pragma omp parallel num_threads(job.threads)
   {
     std::optional<decltype(make_worker())> worker;
-    HostVector<dist_t> staged_dist;
+    HostVector<Out> staged_dist;
     HostVector<vertex_t> staged_pred;
     errors.run([&] {
       worker.emplace(make_worker());
@@ -91,10 +99,10 @@ void deliver_rows(const Job& job, MakeWorker make_worker, Fill fill, bool report
       if (errors.stopped()) continue;
       errors.run([&] {
         const std::int64_t first = first_row + b * block, rows = std::min(block, end_row - first);
-        dist_t* dist = targets.in_sink() ? targets.dist + first * n : staged_dist.data();
+        Out* dist = targets.in_sink() ? targets.dist + first * n : staged_dist.data();
         vertex_t* pred = !job.predecessors ? nullptr : targets.in_sink() ? targets.pred + first * n : staged_pred.data();
         fill(*worker, first, rows, dist, pred);
-        job.sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n, dist});
+        job.sink.put(RowBlock{Plane::distances, BasicJob<Out>::element, first, rows, n, dist});
         if (pred) job.sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred});
         const std::int64_t done = finished += rows;
         if (report_progress && omp_get_thread_num() == 0 && done >= next_report) {

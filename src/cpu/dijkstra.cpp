@@ -6,6 +6,7 @@
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
 #include "core/stages.hpp"
+#include "core/weights.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
 
@@ -36,7 +37,64 @@ void wide_search(const core::CsrView<W>& g, WideWorker& w, vertex_t source, dist
     if (w.dist[t] != inf) dist_row[t] = to_output(w.dist[t] + shift(t), source, t);
 }
 
+// Searches in the weight type itself, straight in the output row (float32
+// labels round like the float32 distances they are).
+template <class W>
+void dijkstra_real(const BasicJob<W>& job) {
+  StageClock clock(job.times);
+  require_search_memory(job, "dijkstra", sizeof(W) + 8, 0);
+  for (const BasicEdge<W>& e : job.graph.edges)
+    if (e.w < 0)
+      throw InputError("dijkstra needs non-negative weights (edge " + std::to_string(e.src) + "->" +
+                       std::to_string(e.dst) + " has weight " + core::format_weight(e.w) + "); use johnson");
+  const BasicCsr<W> csr = to_csr(job.graph);
+  const core::CsrView<W> g = core::csr_view(csr);
+  for_each_source(
+      job, [] { return BinaryHeap<W>{}; },
+      [&](BinaryHeap<W>& heap, vertex_t s, W* dist_row, vertex_t* pred_row) {
+        dijkstra_from(g, s, dist_row, pred_row, heap);
+      });
+  clock.lap("compute");
+}
+
+// Johnson in double: potentials h, reweighted w + h[u] - h[v] (clamped at 0,
+// where rounding dips below), Dijkstra, then label + h[t] - h[s] rounded to W.
+template <class W>
+void johnson_real(const BasicJob<W>& job) {
+  StageClock clock(job.times);
+  require_search_memory(job, "johnson", 24,
+                        8 * static_cast<std::uint64_t>(job.graph.edges.size()) +
+                            40 * static_cast<std::uint64_t>(job.graph.n));
+  const BasicCsr<W> csr = to_csr(job.graph);
+  const std::vector<double> h = johnson_potentials(csr);  // throws NegativeCycleError
+  std::vector<double> reweighted(csr.weight.size());
+  for (std::int64_t u = 0; u < csr.n; ++u)
+    for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
+      reweighted[e] = std::max(0.0, static_cast<double>(csr.weight[e]) + h[u] - h[csr.col[e]]);
+  const core::CsrView<double> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
+  clock.lap("potentials");
+  struct Labels {
+    std::vector<double> dist;
+    BinaryHeap<double> heap;
+  };
+  for_each_source(
+      job, [&] { return Labels{std::vector<double>(static_cast<std::size_t>(g.n)), {}}; },
+      [&](Labels& w, vertex_t s, W* dist_row, vertex_t* pred_row) {
+        constexpr double inf = kUnreachable<double>;
+        std::fill(w.dist.begin(), w.dist.end(), inf);
+        dijkstra_from(g, s, w.dist.data(), pred_row, w.heap);
+        for (std::int64_t t = 0; t < g.n; ++t)
+          if (w.dist[t] != inf) dist_row[t] = static_cast<W>(w.dist[t] + h[t] - h[s]);
+      });
+  clock.lap("compute");
+}
+
 }  // namespace
+
+void dijkstra(const JobF32& job) { dijkstra_real(job); }
+void dijkstra(const JobF64& job) { dijkstra_real(job); }
+void johnson(const JobF32& job) { johnson_real(job); }
+void johnson(const JobF64& job) { johnson_real(job); }
 
 void dijkstra(const Job& job) {
   StageClock clock(job.times);

@@ -20,10 +20,15 @@
 // weighs at least M - X > X, stored values never exceed M (so a sum of two
 // fits in D), and a value above M/2 at the end means unreachable.
 //
+// Real weights (float, double) compute in their own type with +inf for a
+// missing edge: +inf + w is +inf, so neither the bound above nor a test is
+// needed, and the min/add kernels are vminps/vaddps (vminpd/vaddpd).
+//
 // Negative cycles: the diagonal is checked after every pivot of the diagonal
 // tile and after every round. Up to the first negative diagonal entry every
 // value is the length of a simple path, so values stay within [-4X, M] and
-// the vertex named is on a negative cycle: the pivot k whose diagonal-tile
+// the vertex named is on a negative cycle (for real weights: a diagonal entry
+// below minus the rounding tolerance, negative_cycle_threshold): the pivot k whose diagonal-tile
 // step made some d[v][v] < 0, or the vertex v outside the round's tile whose
 // d[v][v] went negative in the round (the closed walk v -> k -> v meets v once
 // and all its other cycles lie among vertices already checked).
@@ -34,6 +39,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
@@ -73,13 +79,13 @@ template <class D, bool kPred>
 }
 
 template <class D, bool kPred>
-[[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t) {
+[[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t, D negative_below) {
   for (std::int64_t k = 0; k < kTile; ++k) {
     for (std::int64_t i = 0; i < kTile; ++i)
       if (i != k)
         relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], kTile);
     for (std::int64_t i = 0; i < kTile; ++i)
-      if (t.d[i * kTile + i] < 0) return k;
+      if (t.d[i * kTile + i] < negative_below) return k;
   }
   return -1;
 }
@@ -153,7 +159,14 @@ template <class D, bool kPred, int Bytes, int R, int W>
           const V a = V{} + left.d[(i0 + r) * kTile + k];
           for (int w = 0; w < W; ++w) {
             const V s = a + b[w];
-            if constexpr (kPred) {
+            if constexpr (kPred && std::is_floating_point<D>::value) {
+              // Real lanes: the comparison mask selects (vblendvps / vblendvpd,
+              // or masked moves under AVX-512).
+              const auto better = s < acc[r][w];
+              const VP better_lanes = __builtin_convertvector(better, VP);
+              acc[r][w] = better ? s : acc[r][w];
+              acc_pred[r][w] = better_lanes ? b_pred[w] : acc_pred[r][w];
+            } else if constexpr (kPred) {
               // One comparison and bitwise selects: GCC keeps these as single
               // vector instructions in these inlined templates.
               const V better = s < acc[r][w];
@@ -161,6 +174,7 @@ template <class D, bool kPred, int Bytes, int R, int W>
               acc[r][w] = (s & better) | (acc[r][w] & ~better);
               acc_pred[r][w] = (b_pred[w] & better_lanes) | (acc_pred[r][w] & ~better_lanes);
             } else {
+              // For real lanes this is exactly vminps / vminpd's definition.
               acc[r][w] = s < acc[r][w] ? s : acc[r][w];
             }
           }
@@ -180,7 +194,7 @@ template <class D, bool kPred, int Bytes, int R, int W>
 template <class D, bool kPred, int Bytes, int R, int W>
 [[gnu::always_inline]] inline std::int64_t step_body(const StepArgs<D>& s) {
   switch (s.step) {
-    case Step::diagonal: return diagonal_body<D, kPred>(s.target);
+    case Step::diagonal: return diagonal_body<D, kPred>(s.target, s.negative_below);
     case Step::row_panel: row_panel_body<D, kPred>(s.left, s.target); return -1;
     case Step::column_panel: column_panel_body<D, kPred>(s.right, s.target); return -1;
     case Step::update: update_body<D, kPred, Bytes, R, W>(s.target, s.left, s.right); return -1;
@@ -261,30 +275,36 @@ class WorkMatrix {
   std::int64_t cells_ = 0;
 };
 
-// Hands the n x n distances (and predecessors) to the sink as int32 rows;
-// `at(i, j)` is where entry (i, j) lives in `d` and `p`. Values above
-// infinity<D>() / 2 are unreachable. Row blocks are converted in parallel,
-// straight into the sink's memory when it has some (deliver_rows).
-// With `repair_edges` (the graph's CSR), each predecessor row whose chains
-// loop (ties on zero-weight cycles in a blocked schedule) is rebuilt as a
-// tight-edge tree before it goes to the sink.
+// Hands the n x n distances (and predecessors) to the sink as rows of the
+// job's weight type W; `at(i, j)` is where entry (i, j) lives in `d` and `p`.
+// Integer D: values above infinity<D>() / 2 are unreachable. Real D: +inf is.
+// Row blocks are converted in parallel, straight into the sink's memory when
+// it has some (deliver_rows). With `repair_edges` (the graph's CSR), each
+// predecessor row whose chains loop (ties on zero-weight cycles in a blocked
+// schedule) is rebuilt as a tight-edge tree, within `slack` for real
+// weights, before it goes to the sink.
 // Rows [first_row, first_row + row_count) only, with row_count >= 0.
-template <class D, class Offset>
-void store(const Job& job, const D* d, const vertex_t* p, Offset at, const Csr* repair_edges,
-           std::int64_t first_row = 0, std::int64_t row_count = -1) {
+template <class D, class W, class Offset>
+void store(const BasicJob<W>& job, const D* d, const vertex_t* p, Offset at, const BasicCsr<W>* repair_edges,
+           double slack, std::int64_t first_row = 0, std::int64_t row_count = -1) {
   const std::int64_t n = job.graph.n;
-  constexpr D unreachable_above = infinity<D>() / 2;
   deliver_rows(
       job, [&] { return core::PredecessorRepair(repair_edges ? n : 0); },
-      [&](core::PredecessorRepair& repair, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
+      [&](core::PredecessorRepair& repair, std::int64_t first, std::int64_t rows, W* dist, vertex_t* pred) {
         for (std::int64_t r = 0; r < rows; ++r) {
           const std::int64_t i = first + r;
           for (std::int64_t j = 0; j < n; ++j) {
             const std::int64_t x = at(i, j);
-            const bool reachable = d[x] <= unreachable_above;
+            bool reachable;
+            if constexpr (std::is_floating_point<D>::value)
+              reachable = d[x] < infinity<D>();
+            else
+              reachable = d[x] <= infinity<D>() / 2;
             if (!reachable)
-              dist[r * n + j] = kInf;
-            else if constexpr (std::is_same<D, dist_t>::value)
+              dist[r * n + j] = kUnreachable<W>;
+            else if (std::is_floating_point<D>::value && i == j)
+              dist[r * n + j] = 0;  // rounding may leave it a little below 0 (see fw_seq_typed)
+            else if constexpr (std::is_same<D, W>::value)
               dist[r * n + j] = d[x];
             else
               dist[r * n + j] = to_output(d[x], i, j);
@@ -293,36 +313,52 @@ void store(const Job& job, const D* d, const vertex_t* p, Offset at, const Csr* 
         }
         if (pred && repair_edges)
           for (std::int64_t r = 0; r < rows; ++r)
-            repair.row(*repair_edges, dist + r * n, static_cast<vertex_t>(first + r), pred + r * n);
+            repair.row(*repair_edges, dist + r * n, static_cast<vertex_t>(first + r), pred + r * n, slack);
       },
       /*report_progress=*/false, first_row, row_count);
 }
 
 // Bytes of the result rows a solve hands to the sink, for the store stage's rate.
-std::uint64_t result_bytes(const Job& job) {
+template <class W>
+std::uint64_t result_bytes(const BasicJob<W>& job) {
   const auto cells = static_cast<std::uint64_t>(job.graph.n) * static_cast<std::uint64_t>(job.graph.n);
-  return cells * sizeof(dist_t) * (job.predecessors ? 2 : 1);
+  return cells * (sizeof(W) + (job.predecessors ? sizeof(vertex_t) : 0));
 }
 
-void check_dense_range(const Job& job, std::int64_t bound) {
-  const std::int64_t hops = job.graph.n > 0 ? job.graph.n - 1 : 0;
-  if (job.stats.max_abs > 0 && hops > bound / job.stats.max_abs)
-    throw OverflowError("Floyd-Warshall on " + std::to_string(job.graph.n) + " vertices with |w| up to " +
-                        std::to_string(job.stats.max_abs) + " could overflow int64");
+// Integer D: throws OverflowError when (n-1) * max|w| could exceed `bound`.
+// Real D: nothing to check (a sum too large becomes +inf, i.e. unreachable,
+// and is well defined).
+template <class D, class W>
+void check_dense_range(const BasicJob<W>& job, D bound) {
+  if constexpr (std::is_integral<D>::value) {
+    const std::int64_t hops = job.graph.n > 0 ? job.graph.n - 1 : 0;
+    if (job.stats.max_abs > 0 && hops > bound / job.stats.max_abs)
+      throw OverflowError("Floyd-Warshall on " + std::to_string(job.graph.n) + " vertices with |w| up to " +
+                          std::to_string(job.stats.max_abs) + " could overflow int64");
+  }
 }
 
-template <class D>
-void fw_seq_typed(const Job& job) {
+// The predecessor repair's slack: 0 for int32, the distances' rounding
+// tolerance for real weights.
+template <class W>
+double repair_slack(const BasicJob<W>& job) {
+  return negative_cycle_threshold(job);
+}
+
+template <class D, class W>
+void fw_seq_typed(const BasicJob<W>& job) {
   StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
+  const D negative_below = static_cast<D>(-negative_cycle_threshold(job));
   const std::int64_t n = job.graph.n;
-  // In int32 the working matrix is the result itself: it is computed in the
-  // sink's memory when the sink has some, and handed over without a copy.
+  // When D is the output type (int32, float, double) the working matrix is
+  // the result itself: it is computed in the sink's memory when the sink has
+  // some, and handed over without a copy.
   D* d = nullptr;
   vertex_t* p = nullptr;
-  if constexpr (std::is_same<D, dist_t>::value) {
-    const RowTargets targets(job);
+  if constexpr (std::is_same<D, W>::value) {
+    const RowTargets<W> targets(job);
     d = targets.dist;
     p = targets.pred;
   }
@@ -343,7 +379,7 @@ void fw_seq_typed(const Job& job) {
     d[i * n + i] = 0;
     if (p) std::fill(p + i * n, p + (i + 1) * n, -1);
   }
-  for (const Edge& e : job.graph.edges) {
+  for (const BasicEdge<W>& e : job.graph.edges) {
     d[e.src * n + e.dst] = e.w;
     if (p) p[e.src * n + e.dst] = e.src;
   }
@@ -361,28 +397,49 @@ void fw_seq_typed(const Job& job) {
         row_i[j] = dik + row_k[j];
         if (p) p[i * n + j] = p[k * n + j];
       }
-      if (row_i[i] < 0) throw NegativeCycleError(k);
+      if (row_i[i] < negative_below) throw NegativeCycleError(k);
     }
     if ((k + 1) % report_every == 0 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
+  // Real weights: rounding may leave a diagonal entry a little below 0
+  // (within the tolerance, so no negative cycle); the distance is 0 and the
+  // source has no predecessor.
+  if constexpr (std::is_floating_point<D>::value)
+    for (std::int64_t i = 0; i < n; ++i) {
+      d[i * n + i] = 0;
+      if (p) p[i * n + i] = -1;
+    }
   clock.lap("compute");
-  // In the sink's memory, unreachable entries are kInf and pred -1 already
-  // (an entry changes only to a finite sum, and a diagonal one never without
-  // a negative cycle): the rows only need handing over.
+  // In the sink's memory, unreachable entries are kUnreachable<W> and pred -1
+  // already (an entry changes only to a finite sum, and a diagonal one never
+  // without a negative cycle): the rows only need handing over. With integer
+  // weights fw-seq's predecessor rows are trees. With real ones, a cycle that
+  // rounding alone makes negative can close a loop of links, so those rows
+  // are rebuilt over tight edges (within the tolerance), as in fw-blocked.
+  const bool repair = std::is_floating_point<W>::value && p != nullptr;
+  const BasicCsr<W> repair_edges = repair ? to_csr(job.graph) : BasicCsr<W>{};
   if (in_sink)
     deliver_rows(
-        job, [] { return NoWorker{}; }, [](NoWorker&, std::int64_t, std::int64_t, dist_t*, vertex_t*) {},
+        job, [&] { return core::PredecessorRepair(repair ? n : 0); },
+        [&](core::PredecessorRepair& repairer, std::int64_t first, std::int64_t rows, W* dist, vertex_t* pred) {
+          if (repair)
+            for (std::int64_t r = 0; r < rows; ++r)
+              repairer.row(repair_edges, dist + r * n, static_cast<vertex_t>(first + r), pred + r * n,
+                           repair_slack(job));
+        },
         /*report_progress=*/false);
   else
-    store<D>(job, d, p, [n](std::int64_t i, std::int64_t j) { return i * n + j; }, nullptr);
+    store<D>(job, d, p, [n](std::int64_t i, std::int64_t j) { return i * n + j; }, repair ? &repair_edges : nullptr,
+             repair_slack(job));
   clock.lap("store", result_bytes(job));
 }
 
-template <class D, bool kPred>
-void fw_blocked_typed(const Job& job) {
+template <class D, bool kPred, class W>
+void fw_blocked_typed(const BasicJob<W>& job) {
   StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
+  const D negative_below = static_cast<D>(-negative_cycle_threshold(job));
   const auto step = pick_step<D, kPred>();
   const std::int64_t n = job.graph.n, N = round_up(n, kTile), tiles = N / kTile;
   // The padded N x N working matrices, tile by tile: tile (R, C) is a
@@ -404,7 +461,7 @@ void fw_blocked_typed(const Job& job) {
       if (kPred) std::fill(&pred[row_start], &pred[row_start + kTile], static_cast<vertex_t>(i));
     }
   for (std::int64_t v = 0; v < N; ++v) dist[at(v, v)] = 0;
-  for (const Edge& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
+  for (const BasicEdge<W>& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
   clock.lap("initialize");
 
   auto block = [&](std::int64_t row, std::int64_t col) {
@@ -413,7 +470,7 @@ void fw_blocked_typed(const Job& job) {
   };
   for (std::int64_t r = 0; r < tiles; ++r) {
     const Block<D> diag = block(r, r);
-    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag});
+    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
     if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
     const std::int64_t others = tiles - 1;
 #pragma omp parallel num_threads(job.threads)
@@ -434,22 +491,23 @@ void fw_blocked_typed(const Job& job) {
       }
     }
     for (std::int64_t v = 0; v < N; ++v)
-      if (dist[at(v, v)] < 0) throw NegativeCycleError(v);
+      if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
   clock.lap("compute");
-  job.precision = std::is_same<D, std::int32_t>::value ? Precision::int32 : Precision::int64;
-  const Csr repair_edges = kPred ? to_csr(job.graph) : Csr{};
+  job.precision = std::is_same<D, std::int64_t>::value ? Precision::int64 : Precision::int32;
+  const BasicCsr<W> repair_edges = kPred ? to_csr(job.graph) : BasicCsr<W>{};
   // Stored in groups of whole tile rows, about kStoreGroupBytes of output
   // each, every group's working pages handed back before the next: the peak
   // is the result plus the working matrices that are left, never both whole.
   constexpr std::int64_t kStoreGroupBytes = std::int64_t{4} << 20;
   const std::int64_t tile_rows_per_group =
-      std::max<std::int64_t>(1, kStoreGroupBytes / (kTile * std::max<std::int64_t>(n, 1) * std::int64_t{sizeof(dist_t)}));
+      std::max<std::int64_t>(1, kStoreGroupBytes / (kTile * std::max<std::int64_t>(n, 1) * std::int64_t{sizeof(W)}));
   for (std::int64_t r = 0; r < tiles; r += tile_rows_per_group) {
     const std::int64_t first_row = r * kTile, rows = std::min(tile_rows_per_group * kTile, n - first_row);
     if (rows > 0)
-      store<D>(job, dist.data(), kPred ? pred.data() : nullptr, at, kPred ? &repair_edges : nullptr, first_row, rows);
+      store<D>(job, dist.data(), kPred ? pred.data() : nullptr, at, kPred ? &repair_edges : nullptr, repair_slack(job),
+               first_row, rows);
     dist.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
     pred.release(r * tile_row_cells, tile_rows_per_group * tile_row_cells);
   }
@@ -466,6 +524,10 @@ template StepFunction<std::int32_t> tile_step<std::int32_t, false>();
 template StepFunction<std::int32_t> tile_step<std::int32_t, true>();
 template StepFunction<std::int64_t> tile_step<std::int64_t, false>();
 template StepFunction<std::int64_t> tile_step<std::int64_t, true>();
+template StepFunction<float> tile_step<float, false>();
+template StepFunction<float> tile_step<float, true>();
+template StepFunction<double> tile_step<double, false>();
+template StepFunction<double> tile_step<double, true>();
 
 void fw_seq(const Job& job) {
   job.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;
@@ -474,6 +536,8 @@ void fw_seq(const Job& job) {
   else
     fw_seq_typed<std::int64_t>(job);
 }
+void fw_seq(const JobF32& job) { fw_seq_typed<float>(job); }
+void fw_seq(const JobF64& job) { fw_seq_typed<double>(job); }
 
 void fw_blocked(const Job& job) {
   if (job.int32_arithmetic) {
@@ -488,5 +552,17 @@ void fw_blocked(const Job& job) {
       fw_blocked_typed<std::int64_t, false>(job);
   }
 }
+
+// Real weights compute in their own type: +inf + w stays +inf, so no
+// "missing edge as a large weight" bound is needed.
+template <class W>
+void fw_blocked_real(const BasicJob<W>& job) {
+  if (job.predecessors)
+    fw_blocked_typed<W, true>(job);
+  else
+    fw_blocked_typed<W, false>(job);
+}
+void fw_blocked(const JobF32& job) { fw_blocked_real(job); }
+void fw_blocked(const JobF64& job) { fw_blocked_real(job); }
 
 }  // namespace apsp::cpu::detail

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/csr.hpp"
@@ -69,10 +70,42 @@ class RadixHeap {
   D last_ = 0;
 };
 
+// A binary min-heap of (key, vertex) pairs with RadixHeap's interface, for
+// real-valued keys (a radix heap needs integers).
+template <class D>
+class BinaryHeap {
+ public:
+  struct Entry {
+    D key;
+    vertex_t vertex;
+  };
+
+  bool empty() const { return entries_.empty(); }
+  void reset() { entries_.clear(); }
+  void push(D key, vertex_t vertex) {
+    entries_.push_back(Entry{key, vertex});
+    std::push_heap(entries_.begin(), entries_.end(), later);
+  }
+  Entry pop() {
+    std::pop_heap(entries_.begin(), entries_.end(), later);
+    const Entry top = entries_.back();
+    entries_.pop_back();
+    return top;
+  }
+
+ private:
+  static bool later(const Entry& a, const Entry& b) { return a.key > b.key; }
+  std::vector<Entry> entries_;
+};
+
+// The heap a search with labels of type D uses.
+template <class D>
+using HeapFor = std::conditional_t<std::is_integral<D>::value, RadixHeap<D>, BinaryHeap<D>>;
+
 // Dijkstra from `source`. `dist` holds infinity<D>() and `pred` (may be null)
 // holds -1 for every vertex on entry. Weights must be non-negative.
 template <class D, class W>
-void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap) {
+void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, HeapFor<D>& heap) {
   heap.reset();
   dist[source] = 0;
   heap.push(0, source);
@@ -98,8 +131,9 @@ void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t
 // reweighted copy and potentials), and per thread `scratch_per_vertex` bytes
 // per vertex plus deliver_rows' staging. No n x n matrix is counted: rows go
 // to the sink as they are finished.
-inline void require_search_memory(const Job& job, const char* algorithm, std::uint64_t scratch_per_vertex,
-                                  std::uint64_t shared_bytes) {
+template <class W>
+void require_search_memory(const BasicJob<W>& job, const char* algorithm, std::uint64_t scratch_per_vertex,
+                           std::uint64_t shared_bytes) {
   const auto n = static_cast<std::uint64_t>(job.graph.n);
   const std::uint64_t csr = 16 * (n + 1) + 8 * static_cast<std::uint64_t>(job.graph.edges.size());
   const std::uint64_t per_thread = scratch_per_vertex * n + staging_bytes_per_thread(job);
@@ -112,16 +146,17 @@ inline void require_search_memory(const Job& job, const char* algorithm, std::ui
 // vertex, or job.sources: result row r is from job.sources[r]) over OpenMP,
 // with one worker = make_worker() per thread, and hands the rows to job.sink
 // in blocks as they finish (deliver_rows: a file sink needs no n x n host
-// matrix). dist_row starts as kInf and pred_row (null unless predecessors are
-// asked for) as -1. Progress is the fraction of sources done.
-template <class MakeWorker, class SolveRow>
-void for_each_source(const Job& job, MakeWorker make_worker, SolveRow solve_row) {
+// matrix). dist_row (of the job's weight type W) starts as kUnreachable<W>
+// and pred_row (null unless predecessors are asked for) as -1. Progress is
+// the fraction of sources done.
+template <class W, class MakeWorker, class SolveRow>
+void for_each_source(const BasicJob<W>& job, MakeWorker make_worker, SolveRow solve_row) {
   const std::int64_t n = job.graph.n;
   const bool subset = !job.sources.empty();
   deliver_rows(
       job, make_worker,
-      [&](auto& worker, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
-        std::fill(dist, dist + rows * n, kInf);
+      [&](auto& worker, std::int64_t first, std::int64_t rows, W* dist, vertex_t* pred) {
+        std::fill(dist, dist + rows * n, kUnreachable<W>);
         if (pred) std::fill(pred, pred + rows * n, -1);
         for (std::int64_t r = 0; r < rows; ++r) {
           const auto source = subset ? job.sources[static_cast<std::size_t>(first + r)] : static_cast<vertex_t>(first + r);

@@ -12,9 +12,8 @@ constexpr std::uint64_t kShortestArcLine = 8;
 
 }  // namespace
 
-Graph read_dimacs(const InputFile& file) {
+void read_dimacs(const InputFile& file, GraphBuilder& g) {
   TextCursor text(file);
-  Graph g;
   std::int64_t declared_arcs = 0;
   std::int64_t problem_line = 0;
   std::int64_t arcs = 0;
@@ -42,10 +41,10 @@ Graph read_dimacs(const InputFile& file) {
                          text.here());
       const auto tail = parse_integer(text.require(tokens, "tail vertex"), "tail vertex", text.here());
       const auto head = parse_integer(text.require(tokens, "head vertex"), "head vertex", text.here());
-      const auto weight = parse_integer(text.require(tokens, "weight"), "weight", text.here());
+      const std::string_view weight = text.require(tokens, "weight");
       text.require_end(tokens);
-      g.edges.push_back(Edge{checked_vertex(tail, 1, g.n, text.here()), checked_vertex(head, 1, g.n, text.here()),
-                             checked_weight(weight, text.here())});
+      add_weight_token(g, checked_vertex(tail, 1, g.n, text.here()), checked_vertex(head, 1, g.n, text.here()), weight,
+                       text.here());
       ++arcs;
     } else {
       throw InputError("unknown line type " + quoted(*kind) + " (expected c, p or a)", text.here());
@@ -56,7 +55,6 @@ Graph read_dimacs(const InputFile& file) {
     throw InputError("found " + std::to_string(arcs) + " arcs but line " + std::to_string(problem_line) +
                          " declares m = " + std::to_string(declared_arcs),
                      text.at_last_line());
-  return g;
 }
 
 void write_dimacs(const std::string& path, const Graph& g) {

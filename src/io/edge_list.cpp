@@ -37,9 +37,8 @@ vertex_t checked_id(std::int64_t id, const LineLocation& location) {
 
 }  // namespace
 
-Graph read_edge_list(const InputFile& file) {
+void read_edge_list(const InputFile& file, GraphBuilder& g) {
   TextCursor text(file);
-  Graph g;
   // No header gives the edge count: at most one edge a line.
   const auto lines = std::count(file.bytes().begin(), file.bytes().end(), '\n') + 1;
   reserve_declared_edges(g, lines, file.size(), 1, file.path());
@@ -57,14 +56,14 @@ Graph read_edge_list(const InputFile& file) {
     const vertex_t dst =
         checked_id(parse_integer(text.require(tokens, "target vertex"), "target vertex", text.here()), text.here());
     const auto weight_token = tokens.next();
-    const weight_t w =
-        weight_token ? checked_weight(parse_integer(*weight_token, "weight", text.here()), text.here()) : 1;
     text.require_end(tokens);
-    g.edges.push_back(Edge{src, dst, w});
+    if (weight_token)
+      add_weight_token(g, src, dst, *weight_token, text.here());
+    else
+      g.add_integer(src, dst, 1, text.here());
     vertices = std::max<std::int64_t>(vertices, std::max(src, dst) + std::int64_t{1});
   }
   g.n = vertices;
-  return g;
 }
 
 void write_edge_list(const std::string& path, const Graph& g) {

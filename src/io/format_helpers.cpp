@@ -18,11 +18,11 @@ void check_graph_for_output(const Graph& g, const std::string& path) {
   }
 }
 
-void reserve_declared_edges(Graph& g, std::int64_t declared, std::uint64_t file_bytes,
+void reserve_declared_edges(GraphBuilder& g, std::int64_t declared, std::uint64_t file_bytes,
                             std::uint64_t min_bytes_per_edge, const std::string& path) {
   const std::uint64_t count = std::min<std::uint64_t>(static_cast<std::uint64_t>(declared), file_bytes / min_bytes_per_edge);
   try {
-    g.edges.reserve(static_cast<std::size_t>(count));
+    g.reserve(static_cast<std::size_t>(count));
   } catch (const std::bad_alloc&) {
     throw ResourceError("cannot allocate " + std::to_string(count * sizeof(Edge)) + " bytes for the " +
                         std::to_string(count) + " edges of " + path);

@@ -3,6 +3,7 @@
 // that the file sinks (src/sink/matrix_file.*) write matrices with.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -13,13 +14,14 @@
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "io/files.hpp"
+#include "io/graph_builder.hpp"
 
 namespace apsp::io::detail {
 
-// read_graph and read_matrix on an open file: the one dispatch to the
-// readers, for files on disk and bytes in memory alike. An automatic format
-// comes from file.path()'s extension.
-Graph read_graph_from(const InputFile& file, const ReadOptions& opts);
+// read_any_graph / read_graph and read_matrix on an open file: the one
+// dispatch to the readers, for files on disk and bytes in memory alike. An
+// automatic format comes from file.path()'s extension.
+ReadGraph read_graph_from(const InputFile& file, const ReadOptions& opts);
 std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& n, Format format);
 
 Graph read_nthu_bin(const InputFile& file);
@@ -28,17 +30,19 @@ std::vector<std::int32_t> read_bin_matrix(const InputFile& file, std::int64_t& n
 // The side n of the n x n int32 matrix a .bin file holds; InputError if none.
 std::int64_t bin_matrix_side(const InputFile& file);
 
-Graph read_dimacs(const InputFile& file);
+// The text and dense readers add their edges to `g` and set g.n.
+void read_dimacs(const InputFile& file, GraphBuilder& g);
 void write_dimacs(const std::string& path, const Graph& g);
 
-Graph read_matrix_market(const InputFile& file);
+void read_matrix_market(const InputFile& file, GraphBuilder& g);
 void write_matrix_market(const std::string& path, const Graph& g);
 
-Graph read_edge_list(const InputFile& file);
+void read_edge_list(const InputFile& file, GraphBuilder& g);
 void write_edge_list(const std::string& path, const Graph& g);
 
-// Dense graph readers take ReadOptions::no_edge_value as given (see io.hpp).
-Graph read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value);
+// Dense graph readers take ReadOptions::no_edge_value as given (see io.hpp);
+// real cells that are +inf or NaN mean no edge too.
+void read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value, GraphBuilder& g);
 void write_npy_graph(const std::string& path, const Graph& g);
 void check_npy_graph_output(const std::string& path, std::int64_t n);
 std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n);
@@ -52,7 +56,7 @@ std::string npy_header(std::int64_t n, const char* descr);
 // The labs' text matrix: "n" then n rows of n integers, no_edge_value (-1
 // unless given) = no edge. Output writes -1 for no edge, so it refuses -1
 // weights, and a weight range that holds -1 up front.
-Graph read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value);
+void read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value, GraphBuilder& g);
 void write_text_matrix_graph(const std::string& path, const Graph& g);
 void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight,
                                     weight_t max_weight);
@@ -62,6 +66,10 @@ std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& 
 // row r starts at cells + r * stride. Cells equal to shown_as_inf print "INF".
 void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t rows, std::int64_t n,
                       std::int64_t stride, std::optional<std::int32_t> shown_as_inf);
+// The same for real values: each the shortest text that reads back as the
+// same float / double ("0.1", "1e+30"), "inf" for unreachable (+infinity).
+void append_text_rows(std::string& out, const float* cells, std::int64_t rows, std::int64_t n, std::int64_t stride);
+void append_text_rows(std::string& out, const double* cells, std::int64_t rows, std::int64_t n, std::int64_t stride);
 // Text matrices (results and dense graphs) are refused above this many vertices.
 inline constexpr std::int64_t kTextMaxVertices = 4096;
 // Throws UsageError naming `path` when n exceeds kTextMaxVertices.
@@ -77,7 +85,7 @@ void check_graph_for_output(const Graph& g, const std::string& path);
 // Reserves room for a declared edge count, capped by what a file of
 // `file_bytes` can hold at `min_bytes_per_edge`, so a lying header cannot
 // force a huge allocation. Throws ResourceError when even that fails.
-void reserve_declared_edges(Graph& g, std::int64_t declared, std::uint64_t file_bytes,
+void reserve_declared_edges(GraphBuilder& g, std::int64_t declared, std::uint64_t file_bytes,
                             std::uint64_t min_bytes_per_edge, const std::string& path);
 
 // Writes a sparse text graph: `header` as given, then one line per edge:
@@ -105,16 +113,23 @@ std::vector<Cell> dense_cells_for_output(const Graph& g, const std::string& path
 // The no-edge value of integer dense cells when ReadOptions leaves it unset.
 inline constexpr std::int64_t kDefaultIntegerNoEdge = -1;
 
-// Appends the edge that dense cell (row, col) = value stands for: none for
-// no_edge_value or a non-negative diagonal. Returns false, adding nothing,
-// when the value does not fit a weight (the caller knows the location).
-inline bool add_dense_cell(Graph& g, std::int64_t row, std::int64_t col, std::int64_t value,
-                           std::optional<std::int64_t> no_edge_value) {
-  if (value == no_edge_value || (row == col && value >= 0)) return true;
-  if (value < std::numeric_limits<weight_t>::min() || value > std::numeric_limits<weight_t>::max())
-    return false;
-  g.edges.push_back(Edge{static_cast<vertex_t>(row), static_cast<vertex_t>(col), static_cast<weight_t>(value)});
-  return true;
+// Adds the edge that dense cell (row, col) = value stands for: none for
+// no_edge_value, a non-negative diagonal, +inf or NaN. Integer values beyond
+// int32 and real ones make the graph real-valued (GraphBuilder); -inf is an
+// InputError at `where`.
+template <class Location>
+void add_dense_cell(GraphBuilder& g, std::int64_t row, std::int64_t col, std::int64_t value,
+                    std::optional<std::int64_t> no_edge_value, const Location& where) {
+  if (value == no_edge_value || (row == col && value >= 0)) return;
+  g.add_integer(static_cast<vertex_t>(row), static_cast<vertex_t>(col), value, where);
+}
+template <class Location>
+void add_dense_cell(GraphBuilder& g, std::int64_t row, std::int64_t col, double value, std::string_view text,
+                    std::optional<std::int64_t> no_edge_value, const Location& where) {
+  if (std::isnan(value) || (no_edge_value && value == static_cast<double>(*no_edge_value)) ||
+      (row == col && value >= 0))
+    return;
+  g.add_real(static_cast<vertex_t>(row), static_cast<vertex_t>(col), value, text, where);
 }
 
 }  // namespace apsp::io::detail

@@ -1,6 +1,7 @@
 // Matrix Market coordinate files as graphs: entry (i, j, v) is the edge
 // i-1 -> j-1 of weight v. Banner "%%MatrixMarket matrix coordinate FIELD
-// SYMMETRY" with FIELD integer, real (integral values only) or pattern
+// SYMMETRY" with FIELD integer (a real value there is an error), real (any
+// number: a real-valued graph unless every value is an int32) or pattern
 // (weight 1) and SYMMETRY general or symmetric (each off-diagonal entry both ways).
 #include <algorithm>
 #include <cctype>
@@ -50,7 +51,7 @@ Banner parse_banner(const TextCursor& text) {
   } else if (field == "pattern") {
     banner.field = Field::pattern;
   } else if (field == "complex") {
-    throw InputError("complex matrices cannot be graphs: weights must be integers", text.here());
+    throw InputError("complex matrices cannot be graphs: weights must be real numbers", text.here());
   } else {
     throw InputError("field " + quoted(field) + " is not integer, real or pattern", text.here());
   }
@@ -71,18 +72,26 @@ bool next_content_line(TextCursor& text) {
   return false;
 }
 
-weight_t parse_value(std::string_view token, Field field, const LineLocation& location) {
-  if (field == Field::integer) return checked_weight(parse_integer(token, "value", location), location);
-  const auto real = to_double(token);
-  if (!real) throw InputError("expected a number for the value, found " + quoted(token), location);
-  const auto integral = integral_value(*real);
-  if (!integral) throw InputError("real value " + quoted(token) + " is not an integer weight", location);
-  return checked_weight(*integral, location);
+// Adds the edge of one entry: an integer value in an integer file (a real
+// one there is refused), any number in a real file, weight 1 in a pattern.
+void add_entry(GraphBuilder& g, vertex_t src, vertex_t dst, std::string_view token, Field field,
+               const LineLocation& location) {
+  switch (field) {
+    case Field::pattern: return g.add_integer(src, dst, 1, location);
+    case Field::integer:
+      if (const auto value = to_int64(token)) return g.add_integer(src, dst, *value, location);
+      if (to_double(token))
+        throw InputError("real value " + quoted(token) + " in a Matrix Market file whose field is integer", location);
+      throw InputError("expected an integer value, found " + quoted(token), location);
+    case Field::real:
+      if (const auto value = to_double(token)) return g.add_real(src, dst, *value, token, location);
+      throw InputError("expected a number for the value, found " + quoted(token), location);
+  }
 }
 
 }  // namespace
 
-Graph read_matrix_market(const InputFile& file) {
+void read_matrix_market(const InputFile& file, GraphBuilder& g) {
   TextCursor text(file);
   if (!text.next_line()) throw InputError("empty file: missing '%%MatrixMarket' banner", text.at_last_line());
   const Banner banner = parse_banner(text);
@@ -105,7 +114,6 @@ Graph read_matrix_market(const InputFile& file) {
                          std::to_string(file.size()) + " bytes of the file can hold",
                      text.here());
   const std::int64_t size_line = text.line_number();
-  Graph g;
   g.n = checked_vertex_count(rows, text.here());
   reserve_declared_edges(g, banner.symmetric ? 2 * entries : entries, file.size(),
                          banner.symmetric ? kShortestEntryLine / 2 : kShortestEntryLine, file.path());
@@ -118,20 +126,18 @@ Graph read_matrix_market(const InputFile& file) {
     Tokens tokens(text.line());
     const auto row = parse_integer(text.require(tokens, "row index"), "row index", text.here());
     const auto column = parse_integer(text.require(tokens, "column index"), "column index", text.here());
-    const weight_t w =
-        banner.field == Field::pattern ? 1 : parse_value(text.require(tokens, "value"), banner.field, text.here());
+    const std::string_view value = banner.field == Field::pattern ? "1" : text.require(tokens, "value");
     text.require_end(tokens);
     const vertex_t src = checked_vertex(row, 1, g.n, text.here());
     const vertex_t dst = checked_vertex(column, 1, g.n, text.here());
-    g.edges.push_back(Edge{src, dst, w});
-    if (banner.symmetric && src != dst) g.edges.push_back(Edge{dst, src, w});
+    add_entry(g, src, dst, value, banner.field, text.here());
+    if (banner.symmetric && src != dst) add_entry(g, dst, src, value, banner.field, text.here());
     ++found;
   }
   if (found != entries)
     throw InputError("found " + std::to_string(found) + " entries but line " + std::to_string(size_line) +
                          " declares " + std::to_string(entries),
                      text.at_last_line());
-  return g;
 }
 
 void write_matrix_market(const std::string& path, const Graph& g) {

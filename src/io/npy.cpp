@@ -1,7 +1,8 @@
 // NumPy .npy files (format versions 1, 2 and 3) holding a 2-D square array.
-// Input: signed or unsigned integers of 1 to 8 bytes or float32/float64 with
-// integral values, C or Fortran order, little-endian; a float +inf cell means
-// no edge (graphs) or unreachable (matrices). Output, C order, little-endian:
+// Input: signed or unsigned integers of 1 to 8 bytes or float32/float64, C or
+// Fortran order, little-endian. Graphs: a float cell +inf or NaN means no
+// edge, any other real value is a weight (a real-valued graph unless every
+// weight is an int32). Matrices: integral values, +inf for unreachable. Output, C order, little-endian:
 // matrices as int32; graphs as float64 with +inf for no edge, a marker no
 // int32 weight can clash with (scipy: csgraph_from_dense(a, null_value=np.inf)).
 #include <cmath>
@@ -16,6 +17,7 @@
 
 #include "apsp/error.hpp"
 #include "io/formats.hpp"
+#include "core/weights.hpp"
 #include "io/text.hpp"
 
 namespace apsp::io::detail {
@@ -194,11 +196,11 @@ NpyArray parse_npy(const InputFile& file) {
   return array;
 }
 
-// Visits every cell as visit(row, column, value, byte offset), value nullopt
-// for +inf, in file order. Throws InputError for a float cell that is not an
-// integer or +inf, and for an unsigned value above int64.
+// Visits every cell as it is stored, as visit(row, column, cell, byte
+// offset) with cell of the array's own type (T), in file order. Throws
+// InputError for an unsigned value above int64.
 template <class T, class Visit>
-void visit_cells_as(const InputFile& file, const NpyArray& array, Visit& visit) {
+void visit_stored_cells_as(const InputFile& file, const NpyArray& array, Visit& visit) {
   const char* data = file.bytes().data() + array.data_offset;
   const std::int64_t n = array.rows;
   for (std::int64_t outer = 0; outer < n; ++outer)
@@ -209,46 +211,56 @@ void visit_cells_as(const InputFile& file, const NpyArray& array, Visit& visit) 
       const std::int64_t row = array.fortran_order ? inner : outer;
       const std::int64_t column = array.fortran_order ? outer : inner;
       const std::uint64_t offset = array.data_offset + index * sizeof(T);
-      std::optional<std::int64_t> value;
-      if constexpr (std::is_floating_point_v<T>) {
-        if (!(std::isinf(cell) && cell > 0)) {
-          value = integral_value(static_cast<double>(cell));
-          if (!value)
-            throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " +
-                                 std::to_string(static_cast<double>(cell)) + " is not an integer",
-                             file.at_byte(offset));
-        }
-      } else if constexpr (std::is_unsigned_v<T>) {
+      if constexpr (std::is_unsigned_v<T>)
         if (cell > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
           throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " +
                                std::to_string(cell) + " exceeds int64",
                            file.at_byte(offset));
-        value = static_cast<std::int64_t>(cell);
-      } else {
-        value = static_cast<std::int64_t>(cell);
-      }
-      visit(row, column, value, offset);
+      visit(row, column, cell, offset);
     }
 }
 
+// visit_stored_cells_as for the array's dtype.
 template <class Visit>
-void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
+void visit_stored_cells(const InputFile& file, const NpyArray& array, Visit visit) {
   const std::size_t size = array.item_size;
   switch (array.kind) {
     case 'f':
-      if (size == 4) return visit_cells_as<float>(file, array, visit);
-      return visit_cells_as<double>(file, array, visit);
+      if (size == 4) return visit_stored_cells_as<float>(file, array, visit);
+      return visit_stored_cells_as<double>(file, array, visit);
     case 'u':
-      if (size == 1) return visit_cells_as<std::uint8_t>(file, array, visit);
-      if (size == 2) return visit_cells_as<std::uint16_t>(file, array, visit);
-      if (size == 4) return visit_cells_as<std::uint32_t>(file, array, visit);
-      return visit_cells_as<std::uint64_t>(file, array, visit);
+      if (size == 1) return visit_stored_cells_as<std::uint8_t>(file, array, visit);
+      if (size == 2) return visit_stored_cells_as<std::uint16_t>(file, array, visit);
+      if (size == 4) return visit_stored_cells_as<std::uint32_t>(file, array, visit);
+      return visit_stored_cells_as<std::uint64_t>(file, array, visit);
     default:
-      if (size == 1) return visit_cells_as<std::int8_t>(file, array, visit);
-      if (size == 2) return visit_cells_as<std::int16_t>(file, array, visit);
-      if (size == 4) return visit_cells_as<std::int32_t>(file, array, visit);
-      return visit_cells_as<std::int64_t>(file, array, visit);
+      if (size == 1) return visit_stored_cells_as<std::int8_t>(file, array, visit);
+      if (size == 2) return visit_stored_cells_as<std::int16_t>(file, array, visit);
+      if (size == 4) return visit_stored_cells_as<std::int32_t>(file, array, visit);
+      return visit_stored_cells_as<std::int64_t>(file, array, visit);
   }
+}
+
+// Visits every cell as visit(row, column, value, byte offset), value nullopt
+// for +inf, in file order. Throws InputError for a float cell that is not an
+// integer or +inf, and for an unsigned value above int64.
+template <class Visit>
+void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
+  visit_stored_cells(file, array, [&](std::int64_t row, std::int64_t column, auto cell, std::uint64_t offset) {
+    std::optional<std::int64_t> value;
+    if constexpr (std::is_floating_point_v<decltype(cell)>) {
+      if (!(std::isinf(cell) && cell > 0)) {
+        value = integral_value(static_cast<double>(cell));
+        if (!value)
+          throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " +
+                               std::to_string(static_cast<double>(cell)) + " is not an integer",
+                           file.at_byte(offset));
+      }
+    } else {
+      value = static_cast<std::int64_t>(cell);
+    }
+    visit(row, column, value, offset);
+  });
 }
 
 // C-order little-endian int32 cells: the layout of a result matrix in memory.
@@ -273,19 +285,33 @@ const std::int32_t* npy_int32_cells(const InputFile& file, std::int64_t& n) {
   return stored_as_int32(array) && aligned ? reinterpret_cast<const std::int32_t*>(cells) : nullptr;
 }
 
-Graph read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value) {
+namespace {
+
+// The position of a cell, rendered only when an error is thrown.
+struct CellLocation {
+  const InputFile& file;
+  std::uint64_t offset;
+  operator std::string() const { return file.at_byte(offset); }
+};
+
+}  // namespace
+
+void read_npy_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value, GraphBuilder& g) {
   const NpyArray array = parse_npy(file);
   // Integer cells have no +inf: unset, their no-edge value is the labs' -1.
   if (array.kind != 'f' && !no_edge_value) no_edge_value = kDefaultIntegerNoEdge;
-  Graph g;
   // rows*rows cells fit the file, far below 2^62 bytes, so the side fits int32.
   g.n = array.rows;
-  visit_cells(file, array, [&](std::int64_t row, std::int64_t column, std::optional<std::int64_t> value,
-                               std::uint64_t offset) {
-    if (value && !add_dense_cell(g, row, column, *value, no_edge_value))
-      cell_outside_int32(file, row, column, *value, offset);
-  });
-  return g;
+  auto visit = [&](std::int64_t row, std::int64_t column, auto cell, std::uint64_t offset) {
+    const CellLocation where{file, offset};
+    if constexpr (std::is_floating_point_v<decltype(cell)>) {
+      add_dense_cell(g, row, column, static_cast<double>(cell), core::format_weight(static_cast<double>(cell)),
+                     no_edge_value, where);
+    } else {
+      add_dense_cell(g, row, column, static_cast<std::int64_t>(cell), no_edge_value, where);
+    }
+  };
+  visit_stored_cells(file, array, visit);
 }
 
 std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n) {

@@ -1,7 +1,9 @@
 // Dense text matrices. Graph input is the labs' format: the vertex count n,
-// then n*n integers (row-major, any line breaks), no_edge_value for no edge.
+// then n*n numbers (row-major, any line breaks), no_edge_value (-1 unless
+// given), inf or nan for no edge; real entries make a real-valued graph.
 // Result matrices are n lines of n space-separated values, "INF" for unreachable.
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <new>
 #include <optional>
@@ -34,30 +36,31 @@ class TokenStream {
 
 }  // namespace
 
-Graph read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value) {
+void read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value, GraphBuilder& g) {
   TextCursor text(file);
   TokenStream tokens(text);
   const auto count = tokens.next();
   if (!count) throw InputError("empty file: expected the vertex count n", text.at_last_line());
-  Graph g;
   g.n = checked_vertex_count(parse_integer(*count, "vertex count", text.here()), text.here());
   const std::int64_t cells = g.n * g.n;
+  const std::optional<std::int64_t> no_edge = no_edge_value.value_or(kDefaultIntegerNoEdge);
   for (std::int64_t cell = 0; cell < cells; ++cell) {
     const auto token = tokens.next();
     if (!token)
       throw InputError("found " + std::to_string(cell) + " entries, expected n*n = " + std::to_string(cells),
                        text.at_last_line());
     const std::int64_t row = cell / g.n, column = cell % g.n;
-    const std::int64_t value = parse_integer(*token, "matrix entry", text.here());
-    if (!add_dense_cell(g, row, column, value, no_edge_value.value_or(kDefaultIntegerNoEdge)))
-      throw InputError("entry (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
-                           " is outside int32",
-                       text.here());
+    if (const auto integer = to_int64(*token)) {
+      add_dense_cell(g, row, column, *integer, no_edge, text.here());
+    } else if (const auto real = to_double(*token)) {
+      add_dense_cell(g, row, column, *real, *token, no_edge, text.here());
+    } else {
+      throw InputError("expected a number as matrix entry, found " + quoted(*token), text.here());
+    }
   }
   if (const auto extra = tokens.next())
     throw InputError("unexpected token " + quoted(*extra) + " after the n*n = " + std::to_string(cells) + " entries",
                      text.here());
-  return g;
 }
 
 void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t rows, std::int64_t n,
@@ -76,6 +79,35 @@ void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t 
     }
     out.push_back('\n');
   }
+}
+
+namespace {
+
+template <class T>
+void append_real_rows(std::string& out, const T* cells, std::int64_t rows, std::int64_t n, std::int64_t stride) {
+  char digits[32];  // the shortest round-trip double takes at most 24 characters
+  for (std::int64_t row = 0; row < rows; ++row) {
+    const T* values = cells + row * stride;
+    for (std::int64_t column = 0; column < n; ++column) {
+      if (column > 0) out.push_back(' ');
+      if (std::isinf(values[column])) {
+        out.append(values[column] > 0 ? "inf" : "-inf");
+      } else {
+        const auto end = std::to_chars(digits, digits + sizeof digits, values[column]).ptr;
+        out.append(digits, end);
+      }
+    }
+    out.push_back('\n');
+  }
+}
+
+}  // namespace
+
+void append_text_rows(std::string& out, const float* cells, std::int64_t rows, std::int64_t n, std::int64_t stride) {
+  append_real_rows(out, cells, rows, n, stride);
+}
+void append_text_rows(std::string& out, const double* cells, std::int64_t rows, std::int64_t n, std::int64_t stride) {
+  append_real_rows(out, cells, rows, n, stride);
 }
 
 void refuse_large_text(const std::string& path, std::int64_t n) {

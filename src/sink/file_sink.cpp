@@ -71,10 +71,25 @@ std::uint64_t FileSink::bytes_written() const {
   return bytes;
 }
 
-void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n) {
-  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
-    sink.put(RowBlock{plane, Element::int32, first, rows, n, data + first * n});
+namespace {
+
+template <class T>
+void put_matrix_of(Sink& sink, Plane plane, Element element, const T* data, std::int64_t n) {
+  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(T), [&](std::int64_t first, std::int64_t rows) {
+    sink.put(RowBlock{plane, element, first, rows, n, data + first * n});
   });
+}
+
+}  // namespace
+
+void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n) {
+  put_matrix_of(sink, plane, Element::int32, data, n);
+}
+void put_matrix(Sink& sink, Plane plane, const float* data, std::int64_t n) {
+  put_matrix_of(sink, plane, Element::float32, data, n);
+}
+void put_matrix(Sink& sink, Plane plane, const double* data, std::int64_t n) {
+  put_matrix_of(sink, plane, Element::float64, data, n);
 }
 
 }  // namespace apsp

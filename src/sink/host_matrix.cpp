@@ -33,21 +33,26 @@ HostMatrixSink::HostMatrixSink() = default;
 HostMatrixSink::~HostMatrixSink() { resources::release_memory(reserved_bytes_); }
 
 void HostMatrixSink::begin(const SinkLayout& layout) {
-  if (layout.distance_element != Element::int32)
-    throw UsageError(std::string("the host matrix holds int32 distances, not ") + to_string(layout.distance_element));
   if (layout.n < 0) throw UsageError("matrix order " + std::to_string(layout.n) + " is negative");
   resources::release_memory(reserved_bytes_);
   reserved_bytes_ = 0;
   dist_ = {};
+  dist_f32_ = {};
+  dist_f64_ = {};
   pred_ = {};
   layout_ = layout;
   const std::int64_t rows = layout.row_count();
   const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(layout.n);
-  const std::uint64_t bytes = cells * sizeof(dist_t) * (layout.predecessors ? 2 : 1);
+  const std::uint64_t bytes =
+      cells * (element_bytes(layout.distance_element) + (layout.predecessors ? sizeof(vertex_t) : 0));
   resources::require_memory(bytes, "the " + std::to_string(rows) + " x " + std::to_string(layout.n) +
                                        (layout.predecessors ? " distance and predecessor matrices"
                                                             : " distance matrix"));
-  allocate(dist_, rows, layout.n, "distance matrix");
+  switch (layout.distance_element) {
+    case Element::int32: allocate(dist_, rows, layout.n, "distance matrix"); break;
+    case Element::float32: allocate(dist_f32_, rows, layout.n, "distance matrix"); break;
+    case Element::float64: allocate(dist_f64_, rows, layout.n, "distance matrix"); break;
+  }
   if (layout.predecessors) allocate(pred_, rows, layout.n, "predecessor matrix");
   // The pages are not touched yet: count them until this sink lets them go.
   reserved_bytes_ = bytes;
@@ -58,6 +63,11 @@ void HostMatrixSink::begin(const SinkLayout& layout) {
 void* HostMatrixSink::row_address(Plane plane, std::int64_t row) {
   if (!ledger_ || row < 0 || row >= layout_.row_count()) return nullptr;
   if (plane == Plane::predecessors) return layout_.predecessors ? pred_.data() + row * layout_.n : nullptr;
+  switch (layout_.distance_element) {
+    case Element::int32: break;
+    case Element::float32: return dist_f32_.data() + row * layout_.n;
+    case Element::float64: return dist_f64_.data() + row * layout_.n;
+  }
   return dist_.data() + row * layout_.n;
 }
 
@@ -67,9 +77,10 @@ void HostMatrixSink::put(const RowBlock& block) {
   if (block.rows == 0) return;
   auto* target = static_cast<unsigned char*>(row_address(block.plane, block.first_row));
   if (target == block.data && block.row_stride == layout_.n) return;  // computed in place
-  const std::size_t row_bytes = static_cast<std::size_t>(layout_.n) * sizeof(dist_t);
+  const std::size_t cell_bytes = element_bytes(block.element);
+  const std::size_t row_bytes = static_cast<std::size_t>(layout_.n) * cell_bytes;
   const auto* source = static_cast<const unsigned char*>(block.data);
-  const std::size_t source_stride = static_cast<std::size_t>(block.row_stride) * sizeof(dist_t);
+  const std::size_t source_stride = static_cast<std::size_t>(block.row_stride) * cell_bytes;
   if (block.row_stride == layout_.n && block.rows * layout_.n <= kParallelCopyCells) {
     std::memcpy(target, source, row_bytes * static_cast<std::size_t>(block.rows));
     return;
@@ -84,6 +95,8 @@ void HostMatrixSink::put(const RowBlock& block) {
 
 void HostMatrixSink::adopt(HostVector<dist_t>&& dist, HostVector<vertex_t>&& pred) {
   if (!ledger_) throw UsageError("planes were adopted before begin()");
+  if (layout_.distance_element != Element::int32)
+    throw UsageError(std::string("int32 distances were adopted into a layout of ") + to_string(layout_.distance_element));
   const std::int64_t rows = layout_.row_count();
   const auto cells = static_cast<std::size_t>(rows) * static_cast<std::size_t>(layout_.n);
   if (dist.size() != cells || pred.size() != (layout_.predecessors ? cells : 0))

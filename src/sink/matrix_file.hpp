@@ -30,9 +30,10 @@ class MatrixFileWriter {
   ~MatrixFileWriter();
 
   // Checks the format's limits for an n x n matrix of `element` (text: at
-  // most 4096 vertices, int32) and the disk space it needs, then opens the
-  // temporary file and writes the .npy header. Throws UsageError or
-  // ResourceError naming the sizes before anything is created.
+  // most 4096 vertices; .bin: int32 only; bin-f32 / bin-f64: that element
+  // only) and the disk space it needs, then opens the temporary file and
+  // writes the .npy header. Throws UsageError or ResourceError naming the
+  // sizes before anything is created.
   void begin(std::int64_t n, Element element);
   // Rows [first_row, first_row + rows), row r at data + r * stride elements.
   // Thread-safe; blocks may come in any order. Binary formats write them at
@@ -58,6 +59,7 @@ class MatrixFileWriter {
   std::optional<std::int32_t> shown_as_inf_;
   std::string what_;
   std::int64_t n_ = 0;
+  Element element_ = Element::int32;
   std::size_t element_bytes_ = 4;
   std::uint64_t header_bytes_ = 0;
   std::unique_ptr<io::detail::OutputFile> file_;

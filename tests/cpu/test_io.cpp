@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -56,7 +57,9 @@ class IoTest : public ::testing::Test {
   }
 
   // Each input must fail to read with an InputError at its location.
-  void expect_input_errors(const std::vector<Malformed>& inputs, bool as_matrix = false) const {
+  // With any_weights, through read_any_graph (real weights accepted).
+  void expect_input_errors(const std::vector<Malformed>& inputs, bool as_matrix = false,
+                           bool any_weights = false) const {
     for (const auto& input : inputs) {
       SCOPED_TRACE(std::string(input.file) + " expecting '" + input.phrase + "'");
       const std::string file = write_file(input.file, input.bytes);
@@ -64,6 +67,8 @@ class IoTest : public ::testing::Test {
         if (as_matrix) {
           std::int64_t n = 0;
           io::read_matrix(file, n);
+        } else if (any_weights) {
+          io::read_any_graph(file);
         } else {
           io::read_graph(file);
         }
@@ -441,8 +446,9 @@ TEST_F(IoTest, MalformedMatrixMarket) {
       {"hermitian.mtx", "%%MatrixMarket matrix coordinate integer hermitian\n1 1 0\n", ":1",
        "symmetry 'hermitian'"},
       {"fraction.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n", ":3",
-       "real value '2.5' is not an integer weight"},
-      {"int_field.mtx", general + "2 2 1\n1 2 2.0\n", ":3", "expected an integer value, found '2.0'"},
+       "weight '2.5' is not an integer inside int32; real weights need the float32 or float64 weight type"},
+      {"int_field.mtx", general + "2 2 1\n1 2 2.0\n", ":3",
+       "real value '2.0' in a Matrix Market file whose field is integer"},
       {"range.mtx", general + "% c\n2 2 1\n3 1 5\n", ":4", "vertex 3 is outside 1..2"},
       {"fewer.mtx", general + "2 2 2\n1 2 5\n", ":3", "found 1 entries but line 2 declares 2"},
       {"more.mtx", general + "2 2 1\n1 2 5\n2 1 5\n", ":4", "more entries than the 1 declared on line 2"},
@@ -472,7 +478,7 @@ TEST_F(IoTest, MalformedEdgeList) {
       {"big_id.el", "0 2147483647\n", ":1", "vertex id 2147483647 exceeds the largest allowed id 2147483646"},
       {"huge_id.edges", "0 99999999999999999999\n", ":1", "expected an integer target vertex"},
       {"weight.txt", "0 1 3000000000\n", ":1", "weight 3000000000 is outside int32"},
-      {"fraction.txt", "0 1 1.5\n", ":1", "expected an integer weight, found '1.5'"},
+      {"fraction.txt", "0 1 1.5\n", ":1", "weight '1.5' is not an integer inside int32"},
       {"extra.txt", "0 1 2 3\n", ":1", "unexpected extra token '3'"},
       {"single.txt", "\n\n5\n", ":3", "missing target vertex"},
   });
@@ -486,8 +492,8 @@ TEST_F(IoTest, MalformedNpy) {
   const std::string truncated = npy_file("<i4", false, "(2, 2)", int32_bytes({0, 1, 2}));
   const std::string trailing = npy_file("<i4", false, "(2, 2)", int32_bytes({0, 1, 2, 0, 9}));
   const std::string fraction = npy_file("<f8", false, "(2, 2)", raw_bytes<double>({0, 0.5, 0, 0}));
-  const std::string not_a_number =
-      npy_file("<f4", false, "(2, 2)", raw_bytes<float>({0, 1, std::numeric_limits<float>::quiet_NaN(), 0}));
+  const std::string minus_inf =
+      npy_file("<f4", false, "(2, 2)", raw_bytes<float>({0, 1, -std::numeric_limits<float>::infinity(), 0}));
   const std::string wide = npy_file("<i8", false, "(2, 2)", raw_bytes<std::int64_t>({0, 3000000000, 0, 0}));
   std::string version4 = npy_file("<i4", false, "(1, 1)", int32_bytes({0}));
   version4[6] = 4;
@@ -500,13 +506,96 @@ TEST_F(IoTest, MalformedNpy) {
       {"complex.npy", complex, at(complex.find("'<c16'")), "unsupported dtype '<c16'"},
       {"truncated.npy", truncated, at(truncated.size()), "truncated NPY data"},
       {"trailing.npy", trailing, at(trailing.size() - 4), "4 trailing bytes"},
-      {"fraction.npy", fraction, at(fraction.size() - 24), "cell (0, 1) = 0.5"},
-      {"nan.npy", not_a_number, at(not_a_number.size() - 8), "cell (1, 0) = nan is not an integer"},
-      {"wide.npy", wide, at(wide.size() - 24), "cell (0, 1) = 3000000000 is outside int32"},
+      {"fraction.npy", fraction, at(fraction.size() - 24), "weight '0.5' is not an integer inside int32"},
+      {"minus_inf.npy", minus_inf, at(minus_inf.size() - 8), "weight '-inf' is -inf, not a length"},
+      {"wide.npy", wide, at(wide.size() - 24), "weight 3000000000 is outside int32"},
       {"version.npy", version4, "@6", "unsupported NPY format version 4"},
   });
   expect_input_errors({{"rectangular_matrix.npy", rectangular, at(rectangular.find("(2, 3)") + 6), "(2, 3)"}},
                       true);
+}
+
+// Real weights in every format that holds them, read in the weight type as
+// read: float64 as soon as one weight is no int32, int32 otherwise.
+TEST_F(IoTest, RealWeightsInEveryTextAndDenseFormat) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const GraphF64 expected{3, {{0, 1, 0.25}, {1, 2, -1.5e-3}, {2, 0, 120.0}}};
+  auto expect_real = [&](const std::string& file, const GraphF64& want, const io::ReadOptions& opts = {}) {
+    SCOPED_TRACE(file);
+    const AnyGraph any = io::read_any_graph(path(file), opts);
+    ASSERT_EQ(weight_type(any), WeightType::float64);
+    const GraphF64 g = normalize(std::get<GraphF64>(any));
+    const GraphF64 w = normalize(want);
+    ASSERT_EQ(g.n, w.n);
+    ASSERT_EQ(g.edges.size(), w.edges.size());
+    for (std::size_t e = 0; e < w.edges.size(); ++e) {
+      EXPECT_EQ(g.edges[e].src, w.edges[e].src);
+      EXPECT_EQ(g.edges[e].dst, w.edges[e].dst);
+      EXPECT_EQ(g.edges[e].w, w.edges[e].w);  // parsing is exact: the nearest double to the text
+    }
+    // read_graph (int32 only) refuses it, naming the first real weight's line or cell.
+    EXPECT_THROW(io::read_graph(path(file), opts), InputError);
+  };
+  write_file("g.gr", "p sp 3 4\na 1 2 0.25\na 2 3 -1.5e-3\na 3 1 1.2E+2\na 1 3 inf\n");
+  expect_real("g.gr", expected);
+  write_file("g.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 .25\n2 3 -0.0015\n3 1 120\n");
+  expect_real("g.mtx", expected);
+  write_file("g.txt", "0 1 0.25\n1 2 -1.5e-3\n2 0 +120.0\n");
+  expect_real("g.txt", expected);
+  write_file("g.mat", "3\n0 0.25 -1\ninf 0 -1.5e-3\n120 nan 0\n");
+  expect_real("g.mat", expected);
+  write_file("f8.npy", npy_file("<f8", false, "(3, 3)",
+                                raw_bytes<double>({0, 0.25, inf, std::nan(""), 0, -1.5e-3, 120, inf, 0})));
+  expect_real("f8.npy", expected);
+  // float32 cells widen exactly; -1 is a weight in float cells unless named as no edge.
+  write_file("f4.npy", npy_file("<f4", true, "(2, 2)", raw_bytes<float>({0, 0.1f, -1, 0})));
+  expect_real("f4.npy", GraphF64{2, {{1, 0, static_cast<double>(0.1f)}, {0, 1, -1.0}}});
+  io::ReadOptions minus_one;
+  minus_one.no_edge_value = -1;
+  expect_real("f4.npy", GraphF64{2, {{1, 0, static_cast<double>(0.1f)}}}, minus_one);
+
+  // Integral values stay int32, whatever their spelling.
+  write_file("int.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 5.0\n");
+  EXPECT_EQ(weight_type(io::read_any_graph(path("int.mtx"))), WeightType::int32);
+  write_file("int.gr", "p sp 2 2\na 1 2 1e3\na 2 1 inf\n");
+  const AnyGraph int_graph = io::read_any_graph(path("int.gr"));
+  ASSERT_EQ(weight_type(int_graph), WeightType::int32);
+  EXPECT_EQ(std::get<Graph>(int_graph).edges.size(), 1u);  // +inf is no edge
+  EXPECT_EQ(std::get<Graph>(int_graph).edges[0].w, 1000);
+  // An integer beyond int32 makes the graph float64 (exact up to 2^53).
+  write_file("big.txt", "0 1 3000000000\n1 0 2\n");
+  const AnyGraph big = io::read_any_graph(path("big.txt"));
+  ASSERT_EQ(weight_type(big), WeightType::float64);
+  EXPECT_EQ(std::get<GraphF64>(big).edges[0].w, 3e9);
+  EXPECT_EQ(std::get<GraphF64>(big).edges[1].w, 2.0);
+}
+
+TEST_F(IoTest, MalformedRealWeights) {
+  const std::string real_mtx = "%%MatrixMarket matrix coordinate real general\n2 2 1\n";
+  const std::string minus_inf =
+      npy_file("<f8", false, "(2, 2)", raw_bytes<double>({0, -std::numeric_limits<double>::infinity(), 0, 0}));
+  expect_input_errors(
+      {
+          {"nan.gr", "p sp 2 1\na 1 2 nan\n", ":2", "weight 'nan' is NaN, not a length"},
+          {"exponent.gr", "p sp 2 1\na 1 2 1.5e\n", ":2", "expected a number for the weight, found '1.5e'"},
+          {"minus_inf.gr", "p sp 2 1\na 1 2 -inf\n", ":2", "weight '-inf' is -inf, not a length"},
+          {"nan.mtx", real_mtx + "1 2 NaN\n", ":3", "weight 'NaN' is NaN"},
+          {"exponent.mtx", real_mtx + "1 2 2e+\n", ":3", "expected a number for the value, found '2e+'"},
+          {"int_field.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 0.5\n", ":3",
+           "real value '0.5' in a Matrix Market file whose field is integer"},
+          {"nan.txt", "0 1 2\n1 0 nan\n", ":2", "weight 'nan' is NaN"},
+          {"exponent.txt", "0 1 3E\n", ":1", "expected a number for the weight, found '3E'"},
+          {"dots.txt", "0 1 1.2.3\n", ":1", "expected a number for the weight, found '1.2.3'"},
+          {"exponent.mat", "2\n0 1e-\n0 0\n", ":2", "expected a number as matrix entry, found '1e-'"},
+          {"minus_inf.mat", "2\n0 -inf\n0 0\n", ":2", "weight '-inf' is -inf"},
+          {"minus_inf.npy", minus_inf, "@" + std::to_string(minus_inf.size() - 24), "weight '-inf' is -inf"},
+      },
+      false, /*any_weights=*/true);
+}
+
+TEST_F(IoTest, ReadGraphNamesTheFirstRealWeight) {
+  write_file("mixed.txt", "0 1 2\n1 2 3\n2 0 0.5\n0 2 0.75\n");
+  expect_input_errors({{"mixed.txt", "0 1 2\n1 2 3\n2 0 0.5\n0 2 0.75\n", ":3", "weight '0.5' is not an integer"}});
 }
 
 TEST_F(IoTest, MalformedTextMatrixGraph) {
@@ -515,8 +604,8 @@ TEST_F(IoTest, MalformedTextMatrixGraph) {
       {"negative.mat", "-2\n", ":1", "negative vertex count -2"},
       {"few.mat", "3\n0 1 2\n3 4\n", ":3", "found 5 entries, expected n*n = 9"},
       {"extra.mat", "1\n0 5\n", ":2", "unexpected token '5' after the n*n = 1 entries"},
-      {"range.dense", "2\n0 4294967296\n0 0\n", ":2", "entry (0, 1) = 4294967296 is outside int32"},
-      {"token.mat", "2\n0 x\n", ":2", "expected an integer matrix entry, found 'x'"},
+      {"range.dense", "2\n0 4294967296\n0 0\n", ":2", "weight 4294967296 is outside int32"},
+      {"token.mat", "2\n0 x\n", ":2", "expected a number as matrix entry, found 'x'"},
   });
 }
 

@@ -1,6 +1,7 @@
 #include "support/cases.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -231,6 +232,115 @@ std::string check_predecessors(const Graph& g, Span<const dist_t> d, Span<const 
         if (++steps > n) return where.str() + ": chain does not reach the source";
       }
       if (total != dij) return where.str() + ": path weight " + std::to_string(total) + " != d " + std::to_string(dij);
+    }
+  return {};
+}
+
+GraphF64 with_real_weights(const Graph& g) {
+  GraphF64 out;
+  out.n = g.n;
+  for (const Edge& e : g.edges) out.edges.push_back(EdgeF64{e.src, e.dst, e.w * kRealScale});
+  return out;
+}
+
+GraphF32 to_float32(const GraphF64& g) {
+  GraphF32 out;
+  out.n = g.n;
+  for (const EdgeF64& e : g.edges) out.edges.push_back(EdgeF32{e.src, e.dst, static_cast<float>(e.w)});
+  return out;
+}
+
+GraphF64 to_float64(const GraphF32& g) {
+  GraphF64 out;
+  out.n = g.n;
+  for (const EdgeF32& e : g.edges) out.edges.push_back(EdgeF64{e.src, e.dst, static_cast<double>(e.w)});
+  return out;
+}
+
+std::vector<double> reference_distances(const GraphF64& g) {
+  const std::int64_t n = g.n;
+  const long double inf = std::numeric_limits<long double>::infinity();
+  std::vector<long double> d(static_cast<std::size_t>(n * n), inf);
+  for (std::int64_t i = 0; i < n; ++i) d[i * n + i] = 0;
+  for (const EdgeF64& e : g.edges)
+    if (e.src != e.dst || e.w < 0) d[e.src * n + e.dst] = std::min<long double>(d[e.src * n + e.dst], e.w);
+  for (std::int64_t k = 0; k < n; ++k)
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (d[i * n + k] == inf) continue;
+      for (std::int64_t j = 0; j < n; ++j)
+        if (d[k * n + j] != inf) d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
+    }
+  return std::vector<double>(d.begin(), d.end());
+}
+
+std::string first_real_difference(Span<const double> expected, Span<const double> actual, std::int64_t n,
+                                  double max_abs_weight, double rel) {
+  if (expected.size() != actual.size()) {
+    std::ostringstream s;
+    s << "size " << actual.size() << " != expected " << expected.size();
+    return s.str();
+  }
+  double scale = max_abs_weight;
+  for (const double e : expected)
+    if (e != std::numeric_limits<double>::infinity()) scale = std::max(scale, std::abs(e));
+  const double tolerance = rel * scale;
+  for (std::size_t x = 0; x < expected.size(); ++x) {
+    const bool expected_inf = expected[x] == std::numeric_limits<double>::infinity();
+    const bool actual_inf = actual[x] == std::numeric_limits<double>::infinity();
+    if (expected_inf == actual_inf && (expected_inf || std::abs(expected[x] - actual[x]) <= tolerance)) continue;
+    std::ostringstream s;
+    s.precision(17);
+    s << "d[" << x / static_cast<std::size_t>(n) << "][" << x % static_cast<std::size_t>(n) << "] = " << actual[x]
+      << ", expected " << expected[x] << " within " << tolerance;
+    return s.str();
+  }
+  return {};
+}
+
+std::vector<double> widened(Span<const float> d) { return std::vector<double>(d.begin(), d.end()); }
+
+EntryCounts count_entries(Span<const double> d, std::int64_t n) {
+  EntryCounts c;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i == j) continue;
+      if (d[i * n + j] == std::numeric_limits<double>::infinity()) ++c.unreachable; else ++c.finite_off_diagonal;
+    }
+  return c;
+}
+
+std::string check_predecessors(const GraphF64& g, Span<const double> d, Span<const vertex_t> pred, double tolerance) {
+  const std::int64_t n = g.n;
+  const double inf = std::numeric_limits<double>::infinity();
+  if (pred.size() != d.size()) return "pred has " + std::to_string(pred.size()) + " entries";
+  std::vector<double> w(static_cast<std::size_t>(n * n), inf);
+  for (const EdgeF64& e : g.edges) w[e.src * n + e.dst] = std::min(w[e.src * n + e.dst], e.w);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const double dij = d[i * n + j];
+      const vertex_t p = pred[i * n + j];
+      std::ostringstream where;
+      where.precision(17);
+      where << "pred[" << i << "][" << j << "]";
+      if (i == j || dij == inf) {
+        if (p != -1) return where.str() + " = " + std::to_string(p) + ", expected -1";
+        continue;
+      }
+      long double total = 0;
+      std::int64_t v = j, steps = 0;
+      while (v != i) {
+        const vertex_t u = pred[i * n + v];
+        if (u < 0 || u >= n) return where.str() + ": chain hits " + std::to_string(u) + " at vertex " + std::to_string(v);
+        if (w[u * n + v] == inf)
+          return where.str() + ": chain uses a missing edge " + std::to_string(u) + "->" + std::to_string(v);
+        total += w[u * n + v];
+        v = u;
+        if (++steps > n) return where.str() + ": chain does not reach the source";
+      }
+      if (std::abs(static_cast<double>(total) - dij) > tolerance) {
+        where << ": path weight " << static_cast<double>(total) << " != d " << dij << " within " << tolerance;
+        return where.str();
+      }
     }
   return {};
 }

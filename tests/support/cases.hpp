@@ -61,4 +61,35 @@ std::string check_progress(const std::vector<double>& fractions);
 // Empty string when every pred path i->j has weight d[i][j]; else the problem.
 std::string check_predecessors(const Graph& g, Span<const dist_t> d, Span<const vertex_t> pred);
 
+// Real-valued weights. A case's graph with every weight w replaced by
+// w * kRealScale: a factor that is no binary fraction, so sums round; zero
+// stays zero and every cycle keeps its sign. Duplicates, self-loops and the
+// unreachable vertex stay as they were.
+inline constexpr double kRealScale = 0.37;
+GraphF64 with_real_weights(const Graph& g);
+GraphF32 to_float32(const GraphF64& g);
+// The same graph with float weights promoted to double (exactly).
+GraphF64 to_float64(const GraphF32& g);
+
+// Reference distances of a real-valued graph by the textbook triple loop in
+// long double (independent of the library), +inf for unreachable.
+std::vector<double> reference_distances(const GraphF64& g);
+
+// Empty string when `actual` matches `expected` within
+// rel * max(max|w|, max finite |expected|) per entry, with unreachable
+// (+inf) exactly where expected has it; else the first differing (i, j),
+// both values and the tolerance. Never compares finite values with ==.
+std::string first_real_difference(Span<const double> expected, Span<const double> actual, std::int64_t n,
+                                  double max_abs_weight, double rel);
+// The widening of a float32 result, for first_real_difference.
+std::vector<double> widened(Span<const float> d);
+
+// Counts of finite off-diagonal and unreachable (+inf) entries.
+EntryCounts count_entries(Span<const double> d, std::int64_t n);
+
+// Empty string when every pred chain i->j reaches i without a loop over
+// edges of `g` and its weight (summed in long double) is d[i][j] within
+// `tolerance`; pred -1 exactly for i == j and unreachable entries.
+std::string check_predecessors(const GraphF64& g, Span<const double> d, Span<const vertex_t> pred, double tolerance);
+
 }  // namespace apsp::test
