@@ -347,15 +347,14 @@ def shortest_path(
         The graph has a negative cycle (a subclass of scipy's class).
     ValueError
         Bad input or options (e.g. ``indices`` with method 'FW').
-    NotImplementedError
-        A weight that is not an integer: the real-valued engine is not in this build yet.
     KeyboardInterrupt
         Ctrl-C during the solve (it stops within about a second).
 
     Notes
     -----
-    The GIL is released while solving. Integer-valued weights are solved
-    exactly in int32 arithmetic (int64 where sums could overflow).
+    The GIL is released while solving. Integer weights (floats with integer
+    values too) are solved exactly in int32 arithmetic (int64 where sums
+    could overflow); real weights in float64, on the CPU.
 
     Examples
     --------

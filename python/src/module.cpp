@@ -6,9 +6,9 @@
 // Graph inputs follow scipy.sparse.csgraph: in a dense matrix 0, +inf and NaN
 // mean "no edge"; in a sparse matrix every stored entry is an edge (an
 // explicit zero is a zero-weight edge), except +inf and NaN, which no path
-// can use. Weights reach the exact int32 engine; a weight that is not an
-// integer inside int32 raises NotImplementedError until the real-valued
-// engine (issue 11) is merged.
+// can use. Integer weights (of any dtype, floats with integer values too)
+// reach the exact int32 engine; a float input with a weight that is not an
+// integer inside int32 is solved by the real-valued (float64) engine.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -24,13 +24,16 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 
@@ -50,12 +53,6 @@ constexpr vertex_t kScipyNoPredecessor = -9999;
 
 // A read-only view of any numeric array, strides included: read in place.
 using AnyArray = nb::ndarray<nb::ro, nb::device::cpu>;
-
-// A weight the exact int32 engine cannot take as it is (not an integer):
-// NotImplementedError in Python until the real-valued engine is merged.
-struct RealWeightUnsupported : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Calls f(T{}) with T the element type of `a`; TypeError for other types.
 template <class F>
@@ -78,40 +75,29 @@ void visit_elements(const AnyArray& a, const char* what, F&& f) {
   throw nb::type_error((std::string(what) + ": unsupported element type (expected a bool, integer or float32/64 array)").c_str());
 }
 
-// One stored value as a weight. Returns false for "no edge" (+inf, NaN and,
-// when `zero_is_absent` (dense input), 0). Throws ValueError for -inf or an
-// integer outside int32, NotImplementedError for a weight that is not an
-// integer. `unweighted` turns every edge into weight 1.
-template <class T>
-bool to_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, std::int64_t j, weight_t& w) {
+// One stored value as a weight of type W (int32, or double for a float
+// input). Returns false for "no edge" (+inf, NaN and, when `zero_is_absent`
+// (dense input), 0). Throws InputError for -inf or, into int32, an integer
+// outside int32. `unweighted` turns every edge into weight 1.
+template <class W, class T>
+bool to_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, std::int64_t j, W& w) {
   if constexpr (std::is_floating_point<T>::value) {
     if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
-    if (zero_is_absent && value == 0) return false;
-    if (unweighted) return w = 1, true;
+  }
+  if (zero_is_absent && value == 0) return false;
+  if (unweighted) return w = 1, true;
+  if constexpr (std::is_floating_point<T>::value) {
     if (value == -std::numeric_limits<T>::infinity())
       throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight -inf");
-    if (value != std::floor(value))
-      throw RealWeightUnsupported("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has the real weight " +
-                            std::to_string(value) +
-                            "; this build has the exact int32 engine only (integer-valued weights), the "
-                            "real-valued engine (issue 11) is not merged yet");
-    if (value < std::numeric_limits<weight_t>::min() || value > std::numeric_limits<weight_t>::max())
-      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
-                             std::to_string(value) + ", outside the int32 weights of the exact engine");
-    w = static_cast<weight_t>(value);
-    return true;
-  } else {
-    if (zero_is_absent && value == 0) return false;
-    if (unweighted) return w = 1, true;
-    const bool fits = std::is_same<T, bool>::value ||
-                      (static_cast<long double>(value) >= std::numeric_limits<weight_t>::min() &&
-                       static_cast<long double>(value) <= std::numeric_limits<weight_t>::max());
-    if (!fits)
-      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
-                             std::to_string(value) + ", outside the int32 weights of the exact engine");
-    w = static_cast<weight_t>(value);
-    return true;
   }
+  if constexpr (std::is_integral<W>::value && !std::is_same<T, bool>::value) {
+    if (static_cast<long double>(value) < std::numeric_limits<W>::min() ||
+        static_cast<long double>(value) > std::numeric_limits<W>::max() || value != static_cast<T>(static_cast<W>(value)))
+      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
+                             std::to_string(value) + ", outside the int32 weights of the exact engine");
+  }
+  w = static_cast<W>(value);
+  return true;
 }
 
 // Element (i, j) of a 2-d view, by its strides (in elements).
@@ -125,18 +111,19 @@ T at(const AnyArray& a, std::int64_t i, std::int64_t j) {
 // duplicates or self-loops: normalized already (NegativeCycleError for a
 // negative diagonal cell, as normalize() would).
 // Undirected: edge (i, j) and (j, i) both get the lighter of the two cells.
-Graph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
+template <class W>
+apsp::BasicGraph<W> graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
   if (a.ndim() != 2 || a.shape(0) != a.shape(1))
     throw apsp::InputError("a dense graph must be a square matrix, got shape (" + std::to_string(a.shape(0)) +
                            (a.ndim() == 2 ? ", " + std::to_string(a.shape(1)) : std::string()) + ")");
   const auto n = static_cast<std::int64_t>(a.shape(0));
   if (n > std::numeric_limits<vertex_t>::max()) throw apsp::InputError("too many vertices: " + std::to_string(n));
-  Graph g;
+  apsp::BasicGraph<W> g;
   g.n = n;
   visit_elements(a, "csgraph", [&](auto zero) {
     using T = decltype(zero);
     const int threads = omp_get_max_threads();
-    std::vector<std::vector<Edge>> parts(static_cast<std::size_t>(threads));
+    std::vector<std::vector<apsp::BasicEdge<W>>> parts(static_cast<std::size_t>(threads));
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
 #pragma omp parallel num_threads(threads)
     {
@@ -145,14 +132,14 @@ Graph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
       try {
         for (std::int64_t i = first; i < last; ++i)
           for (std::int64_t j = 0; j < n; ++j) {
-            weight_t w = 0, back = 0;
+            W w = 0, back = 0;
             if (i == j) {  // a self-loop: dropped unless negative (normalize()'s rule)
               if (to_weight(at<T>(a, i, i), true, unweighted, i, i, w) && w < 0) throw apsp::NegativeCycleError(i);
               continue;
             }
             bool edge = to_weight(at<T>(a, i, j), true, unweighted, i, j, w);
             if (!directed && to_weight(at<T>(a, j, i), true, unweighted, j, i, back)) w = edge ? std::min(w, back) : back, edge = true;
-            if (edge) parts[t].push_back(Edge{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
+            if (edge) parts[t].push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
           }
       } catch (...) {
         errors[t] = std::current_exception();
@@ -195,15 +182,17 @@ std::vector<std::int64_t> int64_values(const AnyArray& a, const char* what) {
 // with weight data[k] (every stored entry is an edge, explicit zeros too).
 // COO passes its row and col, CSR its rows expanded from indptr, CSC the same
 // with rows and columns swapped; `data` is read in place.
-Graph graph_from_entries(std::int64_t n, const std::vector<std::int64_t>& src, const std::vector<std::int64_t>& dst,
-                         const AnyArray& data, bool directed, bool unweighted) {
+template <class W>
+apsp::BasicGraph<W> graph_from_entries(std::int64_t n, const std::vector<std::int64_t>& src,
+                                       const std::vector<std::int64_t>& dst, const AnyArray& data, bool directed,
+                                       bool unweighted) {
   if (n < 0 || n > std::numeric_limits<vertex_t>::max())
     throw apsp::InputError("vertex count " + std::to_string(n) + " is outside 0.." +
                            std::to_string(std::numeric_limits<vertex_t>::max()));
   if (data.ndim() != 1 || src.size() != data.shape(0) || dst.size() != data.shape(0))
     throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
   const std::size_t m = data.shape(0);
-  Graph g;
+  apsp::BasicGraph<W> g;
   g.n = n;
   g.edges.reserve(directed ? m : 2 * m);
   visit_elements(data, "data", [&](auto zero) {
@@ -215,10 +204,10 @@ Graph graph_from_entries(std::int64_t n, const std::vector<std::int64_t>& src, c
         throw apsp::InputError("entry " + std::to_string(k) + " (" + std::to_string(src[k]) + ", " +
                                std::to_string(dst[k]) + ") is outside the " + std::to_string(n) + " x " +
                                std::to_string(n) + " matrix");
-      weight_t weight = 0;
+      W weight = 0;
       if (!to_weight(w[static_cast<std::int64_t>(k) * stride], false, unweighted, src[k], dst[k], weight)) continue;
-      g.edges.push_back(Edge{static_cast<vertex_t>(src[k]), static_cast<vertex_t>(dst[k]), weight});
-      if (!directed) g.edges.push_back(Edge{static_cast<vertex_t>(dst[k]), static_cast<vertex_t>(src[k]), weight});
+      g.edges.push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(src[k]), static_cast<vertex_t>(dst[k]), weight});
+      if (!directed) g.edges.push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(dst[k]), static_cast<vertex_t>(src[k]), weight});
     }
   });
   return g;
@@ -242,27 +231,50 @@ std::vector<std::int64_t> rows_of_csr(std::int64_t n, const AnyArray& indptr, st
 }
 
 // The normalized graph of one input, held between calls (the layer builds it
-// once and may solve it several times, e.g. for min_only).
+// once and may solve it several times, e.g. for min_only): int32 weights
+// (the exact engine), or float64 where a weight is not an integer inside
+// int32 (the real-valued engine).
 struct InputGraph {
-  Graph graph;  // normalized
+  std::variant<Graph, apsp::GraphF64> graph;
+
+  std::int64_t n() const {
+    return std::visit([](const auto& g) { return g.n; }, graph);
+  }
 };
 
-InputGraph normalized(Graph g) {
+// `g` normalized. A graph in normalize()'s form already (a dense input's, a
+// CSR with sorted indices) is checked in O(m) and kept, not sorted into a
+// copy. A float64 graph whose weights are all integers inside int32 goes to
+// the exact int32 engine (apsp::choose_weight_type).
+template <class W>
+InputGraph normalized(apsp::BasicGraph<W> g) {
   nb::gil_scoped_release unlocked;
-  // A graph in normalize()'s form already (a dense input's, a CSR with
-  // sorted indices) is checked in O(m) and kept, not sorted into a copy.
-  const bool sorted = std::is_sorted(g.edges.begin(), g.edges.end(), [](const Edge& x, const Edge& y) {
+  using E = apsp::BasicEdge<W>;
+  const bool sorted = std::is_sorted(g.edges.begin(), g.edges.end(), [](const E& x, const E& y) {
     return x.src < y.src || (x.src == y.src && x.dst < y.dst);
   });
-  const bool clean = sorted && std::adjacent_find(g.edges.begin(), g.edges.end(), [](const Edge& x, const Edge& y) {
+  const bool clean = sorted && std::adjacent_find(g.edges.begin(), g.edges.end(), [](const E& x, const E& y) {
                                  return x.src == y.src && x.dst == y.dst;
                                }) == g.edges.end() &&
-                     std::none_of(g.edges.begin(), g.edges.end(), [](const Edge& e) { return e.src == e.dst; });
-  if (clean) {
+                     std::none_of(g.edges.begin(), g.edges.end(), [](const E& e) { return e.src == e.dst; });
+  if (clean)
     apsp::check_normalized(g);
-    return InputGraph{std::move(g)};
+  else
+    g = apsp::normalize(g);
+  if constexpr (std::is_same<W, double>::value) {
+    if (apsp::choose_weight_type(g) == apsp::WeightType::int32)
+      return InputGraph{std::get<Graph>(apsp::convert_weights(apsp::AnyGraph(std::move(g)), apsp::WeightType::int32))};
   }
-  return InputGraph{apsp::normalize(g)};
+  return InputGraph{std::move(g)};
+}
+
+// Builds with `build.template operator()<W>()`, W = double when `data` holds
+// floats (weights as given), else int32.
+template <class Build>
+InputGraph built(const AnyArray& data, bool unweighted, Build build) {
+  const auto code = static_cast<nb::dlpack::dtype_code>(data.dtype().code);
+  if (code == nb::dlpack::dtype_code::Float && !unweighted) return normalized(build(double{}));
+  return normalized(build(weight_t{}));
 }
 
 // Options of one solve, as the Python layer passes them.
@@ -287,17 +299,103 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> owning_array(apsp::HostVector<T>&& values
   return nb::ndarray<nb::numpy, T, nb::ndim<2>>(owner->data(), {rows, cols}, free_when_done);
 }
 
-// Distances as `T` with `unreachable` for kInf (and for d > limit), over the threads.
+// The result's matrices as Python gets them: distances as T (unreachable,
+// and farther than `limit`, as `unreachable`), predecessors with scipy's
+// -9999 for none. As a sink (apsp/sink.hpp) it converts the solver's int32
+// rows in put(), on the solver's threads while it works: no separate pass
+// over the result and no int32 copy of it. For int32 distances it exposes
+// its memory (row_address), so producers compute in place and put() only
+// rewrites what differs. adopt() converts a finished host matrix instead
+// (a GPU solve's, downloaded in place), over every thread.
 template <class T>
-apsp::HostVector<T> converted(const apsp::HostVector<dist_t>& d, T unreachable, std::optional<double> limit) {
-  apsp::HostVector<T> out(d.size());
-  const auto cells = static_cast<std::int64_t>(d.size());
-  const double bound = limit ? *limit : std::numeric_limits<double>::infinity();
+class ResultSink : public apsp::Sink {
+ public:
+  ResultSink(T unreachable, std::optional<double> limit) : unreachable_(unreachable), limit_(limit) {}
+
+  void begin(const apsp::SinkLayout& layout) override {
+    if (layout.distance_element == apsp::Element::float32)
+      throw apsp::UsageError("the result sink takes int32 or float64 distances, not float32");
+    element_ = layout.distance_element;
+    n_ = layout.n;
+    rows_ = layout.row_count();
+    predecessors_ = layout.predecessors;
+    dist_.resize(static_cast<std::size_t>(rows_ * n_));
+    if (predecessors_) pred_.resize(static_cast<std::size_t>(rows_ * n_));
+  }
+
+  void* row_address(apsp::Plane plane, std::int64_t row) override {
+    if (element_ != kElement || row < 0 || row >= rows_) return nullptr;
+    if (plane == apsp::Plane::predecessors) return predecessors_ ? pred_.data() + row * n_ : nullptr;
+    return dist_.data() + row * n_;
+  }
+
+  void put(const apsp::RowBlock& b) override {
+    const apsp::Element expected = b.plane == apsp::Plane::distances ? element_ : apsp::Element::int32;
+    if (b.element != expected || b.first_row < 0 || b.first_row + b.rows > rows_)
+      throw apsp::UsageError("a row block outside the result's layout");
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+      const std::int64_t at = (b.first_row + r) * n_;
+      if (b.plane == apsp::Plane::predecessors)
+        convert_predecessors(static_cast<const std::int32_t*>(b.data) + r * b.row_stride, pred_.data() + at, n_);
+      else if (b.element == apsp::Element::float64)
+        convert_distances(static_cast<const double*>(b.data) + r * b.row_stride, dist_.data() + at, n_);
+      else
+        convert_distances(static_cast<const std::int32_t*>(b.data) + r * b.row_stride, dist_.data() + at, n_);
+    }
+  }
+
+  // Predecessors of pairs beyond the limit become -9999 too.
+  void commit() override {
+    if (!limit_ || !predecessors_) return;
+    const auto cells = static_cast<std::int64_t>(pred_.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t x = 0; x < cells; ++x)
-    out[x] = d[x] == apsp::kInf || static_cast<double>(d[x]) > bound ? unreachable : static_cast<T>(d[x]);
-  return out;
-}
+    for (std::int64_t x = 0; x < cells; ++x)
+      if (dist_[x] == unreachable_) pred_[x] = kScipyNoPredecessor;
+  }
+
+  // The rows x n matrices of a finished solve into host memory, converted on every thread.
+  void adopt(apsp::HostVector<dist_t>&& dist, apsp::HostVector<vertex_t>&& pred, std::size_t rows, std::size_t n) {
+    begin(apsp::SinkLayout{static_cast<std::int64_t>(n), apsp::Element::int32, !pred.empty(),
+                           static_cast<std::int64_t>(rows)});
+    const auto count = static_cast<std::int64_t>(rows);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t r = 0; r < count; ++r) {
+      convert_distances(dist.data() + r * n_, dist_.data() + r * n_, n_);
+      if (predecessors_) convert_predecessors(pred.data() + r * n_, pred_.data() + r * n_, n_);
+    }
+    dist = {};
+    pred = {};
+    commit();
+  }
+
+  apsp::HostVector<T>&& take_distances() { return std::move(dist_); }
+  apsp::HostVector<vertex_t>&& take_predecessors() { return std::move(pred_); }
+
+ private:
+  // int32 rows: kInf is unreachable; float64 rows: +inf is.
+  template <class In>
+  void convert_distances(const In* in, T* out, std::int64_t count) const {
+    const double bound = limit_ ? *limit_ : std::numeric_limits<double>::infinity();
+    for (std::int64_t j = 0; j < count; ++j)
+      out[j] = in[j] == apsp::kUnreachable<In> || static_cast<double>(in[j]) > bound ? unreachable_ : static_cast<T>(in[j]);
+  }
+  static void convert_predecessors(const std::int32_t* in, vertex_t* out, std::int64_t count) {
+    for (std::int64_t j = 0; j < count; ++j) out[j] = in[j] < 0 ? kScipyNoPredecessor : in[j];
+  }
+
+  // The distance element whose rows land in dist_ unchanged (computed in place).
+  static constexpr apsp::Element kElement = std::is_same<T, double>::value    ? apsp::Element::float64
+                                            : std::is_same<T, float>::value ? apsp::Element::float32
+                                                                            : apsp::Element::int32;
+  T unreachable_;
+  std::optional<double> limit_;
+  apsp::Element element_ = apsp::Element::int32;
+  std::int64_t n_ = 0;
+  std::int64_t rows_ = 0;
+  bool predecessors_ = false;
+  apsp::HostVector<T> dist_;
+  apsp::HostVector<vertex_t> pred_;
+};
 
 // The library's options for `request` (its progress callback apart).
 apsp::SolveOptions options_of(const SolveRequest& request) {
@@ -318,18 +416,23 @@ apsp::SolveOptions options_of(const SolveRequest& request) {
 // of `targets`: a search from n finds, for every vertex, the nearest of the
 // targets (scipy's dijkstra min_only).
 InputGraph with_source_vertex(const InputGraph& input, const std::vector<vertex_t>& targets) {
-  const std::int64_t n = input.graph.n;
-  if (n >= std::numeric_limits<vertex_t>::max()) throw apsp::InputError("no room for one more vertex");
-  Graph g;
-  g.n = n + 1;
-  g.edges = input.graph.edges;
-  for (const vertex_t t : targets) {
-    if (t < 0 || t >= n)
-      throw apsp::UsageError("source " + std::to_string(t) + " is outside the graph's vertices 0.." + std::to_string(n - 1),
-                             "sources");
-    g.edges.push_back(Edge{static_cast<vertex_t>(n), t, 0});
-  }
-  return normalized(std::move(g));
+  return std::visit(
+      [&](const auto& original) {
+        using G = std::decay_t<decltype(original)>;
+        const std::int64_t n = original.n;
+        if (n >= std::numeric_limits<vertex_t>::max()) throw apsp::InputError("no room for one more vertex");
+        G g;
+        g.n = n + 1;
+        g.edges = original.edges;
+        for (const vertex_t t : targets) {
+          if (t < 0 || t >= n)
+            throw apsp::UsageError(
+                "source " + std::to_string(t) + " is outside the graph's vertices 0.." + std::to_string(n - 1), "sources");
+          g.edges.push_back({static_cast<vertex_t>(n), t, 0});
+        }
+        return normalized(std::move(g));
+      },
+      input.graph);
 }
 
 nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
@@ -358,58 +461,63 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     }
   };
 
-  apsp::SolveResult result;
+  // CPU solves hand their rows to a ResultSink in the dtype asked for; a
+  // GPU solve (int32 weights) downloads into the library's host matrix (in
+  // place, no staging) and the conversion then runs on every thread.
+  const bool real = std::holds_alternative<apsp::GraphF64>(input.graph);
+  if (real && request.dtype == "int32")
+    throw apsp::UsageError("int32 distances come from integer weights; this graph has real ones (use float64 or float32)",
+                           "dtype");
+  const bool on_gpu = !real && apsp::choose_backend(std::get<Graph>(input.graph), opts) == apsp::Backend::cuda;
+  const auto n = static_cast<std::size_t>(input.n());
+  const std::size_t rows = opts.sources.empty() ? n : opts.sources.size();
+  apsp::SolveSummary summary;
   double solve_seconds = 0;  // wall time of apsp::solve alone (bench/python_bench.py)
-  std::size_t rows = 0, n = 0;
   nb::object dist, pred;
-  try {
-    nb::gil_scoped_release unlocked;
-    const Clock::time_point start = Clock::now();
-    result = apsp::solve(input.graph, opts);
-    solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    n = static_cast<std::size_t>(input.graph.n);
-    rows = opts.sources.empty() ? n : opts.sources.size();
-    if (request.predecessors) {
-      const auto cells = static_cast<std::int64_t>(result.pred.size());
-      const double bound = request.limit ? *request.limit : std::numeric_limits<double>::infinity();
-#pragma omp parallel for schedule(static)
-      for (std::int64_t x = 0; x < cells; ++x)
-        if (result.pred[x] < 0 || (request.limit && static_cast<double>(result.dist[x]) > bound)) result.pred[x] = kScipyNoPredecessor;
+  const auto run = [&](auto& sink) {
+    try {
+      nb::gil_scoped_release unlocked;
+      const Clock::time_point start = Clock::now();
+      std::visit(
+          [&](const auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            if constexpr (std::is_same<G, Graph>::value) {
+              if (on_gpu) {
+                apsp::SolveResult result = apsp::solve(g, opts);
+                solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
+                summary = std::move(result);
+                return;
+              }
+            }
+            summary = apsp::solve(g, opts, sink);
+            solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+          },
+          input.graph);
+    } catch (const apsp::Cancelled&) {
+      if (stopped_by) stopped_by->restore();
+      throw nb::python_error();
     }
-  } catch (const apsp::Cancelled&) {
-    if (stopped_by) stopped_by->restore();
-    throw nb::python_error();
-  }
+    dist = nb::cast(owning_array(sink.take_distances(), rows, n));
+    pred = request.predecessors ? nb::cast(owning_array(sink.take_predecessors(), rows, n)) : nb::none();
+  };
   if (request.dtype == "int32") {
-    if (request.limit) {
-      const double bound = *request.limit;
-      for (dist_t& d : result.dist)
-        if (static_cast<double>(d) > bound) d = apsp::kInf;
-    }
-    dist = nb::cast(owning_array(std::move(result.dist), rows, n));
+    ResultSink<dist_t> sink(apsp::kInf, request.limit);
+    run(sink);
   } else if (request.dtype == "float32") {
-    apsp::HostVector<float> values;
-    {
-      nb::gil_scoped_release unlocked;
-      values = converted<float>(result.dist, std::numeric_limits<float>::infinity(), request.limit);
-      result.dist = {};
-    }
-    dist = nb::cast(owning_array(std::move(values), rows, n));
+    ResultSink<float> sink(std::numeric_limits<float>::infinity(), request.limit);
+    run(sink);
   } else {
-    apsp::HostVector<double> values;
-    {
-      nb::gil_scoped_release unlocked;
-      values = converted<double>(result.dist, std::numeric_limits<double>::infinity(), request.limit);
-      result.dist = {};
-    }
-    dist = nb::cast(owning_array(std::move(values), rows, n));
+    ResultSink<double> sink(std::numeric_limits<double>::infinity(), request.limit);
+    run(sink);
   }
-  pred = request.predecessors ? nb::cast(owning_array(std::move(result.pred), rows, n)) : nb::none();
+  const apsp::SolveSummary& result = summary;
 
   nb::dict info;
   info["algorithm"] = result.algorithm;
   info["backend"] = std::string(apsp::to_string(result.backend));
   info["precision"] = std::string(apsp::to_string(result.precision));
+  info["weights"] = std::string(apsp::to_string(result.weights));
   info["note"] = result.note;
   info["solve_seconds"] = solve_seconds;
   nb::dict stages;
@@ -418,56 +526,68 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   return nb::make_tuple(dist, pred, info);
 }
 
-// The CSR arrays of a normalized graph, as numpy arrays that own them.
+// The CSR arrays of a normalized graph, as numpy arrays that own them:
+// (n, indptr int64, indices int32, weights int32 or float64).
 nb::tuple csr_arrays(const InputGraph& input) {
-  apsp::Csr csr;
-  {
-    nb::gil_scoped_release unlocked;
-    csr = apsp::to_csr(input.graph);
-  }
   auto own = [](auto&& v) {
     using V = std::decay_t<decltype(v)>;
     auto* owner = new V(std::move(v));
     nb::capsule free_when_done(owner, [](void* p) noexcept { delete static_cast<V*>(p); });
     return nb::cast(nb::ndarray<nb::numpy, typename V::value_type, nb::ndim<1>>(owner->data(), {owner->size()}, free_when_done));
   };
-  return nb::make_tuple(input.graph.n, own(std::move(csr.row_start)), own(std::move(csr.col)), own(std::move(csr.weight)));
+  return std::visit(
+      [&](const auto& g) {
+        decltype(apsp::to_csr(g)) csr;
+        {
+          nb::gil_scoped_release unlocked;
+          csr = apsp::to_csr(g);
+        }
+        return nb::make_tuple(g.n, own(std::move(csr.row_start)), own(std::move(csr.col)), own(std::move(csr.weight)));
+      },
+      input.graph);
 }
 
-// The first violation of the certificate, or None; `dist` is an n x n
-// float (inf = unreachable) or int32 (kInf = unreachable) matrix.
-std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist, std::optional<AnyArray> pred) {
-  const std::int64_t n = input.graph.n;
-  if (dist.ndim() != 2 || static_cast<std::int64_t>(dist.shape(0)) != n || static_cast<std::int64_t>(dist.shape(1)) != n)
-    return "the distance matrix is not " + std::to_string(n) + " x " + std::to_string(n);
-  std::vector<dist_t> d(static_cast<std::size_t>(n * n));
+// A 2-d array of any numeric type as n x n values of D, with D's
+// unreachable for +inf; the first entry D cannot hold exactly, or nothing.
+template <class D>
+std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vector<D>& out) {
   std::optional<std::string> problem;
-  visit_elements(dist, "dist", [&](auto zero) {
+  out.resize(static_cast<std::size_t>(n * n));
+  visit_elements(a, "dist", [&](auto zero) {
     using T = decltype(zero);
     for (std::int64_t i = 0; i < n && !problem; ++i)
       for (std::int64_t j = 0; j < n && !problem; ++j) {
-        const T v = at<T>(dist, i, j);
+        const T v = at<T>(a, i, j);
         if constexpr (std::is_floating_point<T>::value) {
           if (v == std::numeric_limits<T>::infinity()) {
-            d[i * n + j] = apsp::kInf;
+            out[i * n + j] = apsp::kUnreachable<D>;
             continue;
           }
-          if (!(v == std::floor(v)) || std::fabs(v) >= apsp::kInf)
+          if (std::is_integral<D>::value && (!(v == std::floor(v)) || std::fabs(v) >= apsp::kInf)) {
             problem = "d[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(v) +
                       " is not an integer distance of the int32 engine";
-          else
-            d[i * n + j] = static_cast<dist_t>(v);
-        } else {
-          d[i * n + j] = static_cast<dist_t>(v);
+            continue;
+          }
         }
+        out[i * n + j] = static_cast<D>(v);
       }
   });
-  if (problem) return problem;
-  apsp::VerifyReport report;
+  return problem;
+}
+
+// The first violation of the certificate, or None; `dist` is an n x n
+// float (inf = unreachable) or int32 (kInf = unreachable) matrix, `pred`
+// (optional) uses -9999 for none.
+std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist, std::optional<AnyArray> pred) {
+  const std::int64_t n = input.n();
+  auto square = [n](const AnyArray& a) {
+    return a.ndim() == 2 && static_cast<std::int64_t>(a.shape(0)) == n && static_cast<std::int64_t>(a.shape(1)) == n;
+  };
+  if (!square(dist)) return "the distance matrix is not " + std::to_string(n) + " x " + std::to_string(n);
+  if (pred && !square(*pred)) return "the predecessor matrix is not " + std::to_string(n) + " x " + std::to_string(n);
+  std::vector<vertex_t> p;
   if (pred) {
-    std::vector<vertex_t> p(static_cast<std::size_t>(n * n));
-    if (pred->ndim() != 2 || static_cast<std::int64_t>(pred->shape(0)) != n || static_cast<std::int64_t>(pred->shape(1)) != n)
-      return "the predecessor matrix is not " + std::to_string(n) + " x " + std::to_string(n);
+    p.resize(static_cast<std::size_t>(n * n));
     visit_elements(*pred, "predecessors", [&](auto zero) {
       using T = decltype(zero);
       for (std::int64_t i = 0; i < n; ++i)
@@ -476,15 +596,19 @@ std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist,
           p[i * n + j] = v == kScipyNoPredecessor ? -1 : static_cast<vertex_t>(v);
         }
     });
-    nb::gil_scoped_release unlocked;
-    report = apsp::verify(input.graph, d);
-    if (report.ok) report = apsp::verify_predecessors(input.graph, d, p);
-  } else {
-    nb::gil_scoped_release unlocked;
-    report = apsp::verify(input.graph, d);
   }
-  if (report.ok) return std::nullopt;
-  return report.first_violation;
+  return std::visit(
+      [&](const auto& g) -> std::optional<std::string> {
+        using D = std::decay_t<decltype(g.edges[0].w)>;
+        std::vector<D> d;
+        if (auto problem = matrix_of(dist, n, d)) return problem;
+        nb::gil_scoped_release unlocked;
+        apsp::VerifyReport report = apsp::verify(g, apsp::Span<const D>(d.data(), d.size()));
+        if (report.ok && pred) report = apsp::verify_predecessors(g, apsp::Span<const D>(d.data(), d.size()), p);
+        if (report.ok) return std::nullopt;
+        return report.first_violation;
+      },
+      input.graph);
 }
 
 // Translates the library's errors into the Python exceptions the layer
@@ -515,8 +639,6 @@ void translate_errors(const std::exception_ptr& p, void*) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
   } catch (const apsp::Error& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
-  } catch (const RealWeightUnsupported& e) {
-    PyErr_SetString(PyExc_NotImplementedError, e.what());
   }
 }
 
@@ -528,45 +650,47 @@ NB_MODULE(_apsp, m) {
   m.attr("INF") = apsp::kInf;
 
   nb::class_<InputGraph>(m, "Graph", "A normalized graph: edges sorted, duplicates at their lightest, no self-loops")
-      .def_prop_ro("n", [](const InputGraph& g) { return g.graph.n; })
-      .def_prop_ro("m", [](const InputGraph& g) { return g.graph.edges.size(); })
-      .def_prop_ro("min_weight", [](const InputGraph& g) { return apsp::weight_stats(g.graph).min_w; })
+      .def_prop_ro("n", &InputGraph::n)
+      .def_prop_ro("m", [](const InputGraph& g) { return std::visit([](const auto& x) { return x.edges.size(); }, g.graph); })
+      .def_prop_ro("weights", [](const InputGraph& g) {
+        return std::string(std::holds_alternative<Graph>(g.graph) ? "int32" : "float64");
+      })
+      .def_prop_ro("min_weight",
+                   [](const InputGraph& g) {
+                     return std::visit([](const auto& x) { return static_cast<double>(apsp::weight_stats(x).min_w); },
+                                       g.graph);
+                   })
       .def("with_source_vertex", &with_source_vertex, "targets"_a)
-      .def("csr", &csr_arrays, "(n, indptr int64, indices int32, weights int32) of the graph, owned arrays");
+      .def("csr", &csr_arrays, "(n, indptr int64, indices int32, weights int32 or float64) of the graph, owned arrays");
 
   m.def("graph_from_dense",
         [](const AnyArray& a, bool directed, bool unweighted) {
-          Graph g;
-          {
+          return built(a, unweighted, [&](auto w) {
             nb::gil_scoped_release unlocked;
-            g = graph_from_dense(a, directed, unweighted);
-          }
-          return normalized(std::move(g));
+            return graph_from_dense<decltype(w)>(a, directed, unweighted);
+          });
         },
         "csgraph"_a, "directed"_a, "unweighted"_a);
   m.def("graph_from_coo",
         [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
            bool unweighted) {
-          Graph g;
-          {
+          return built(data, unweighted, [&](auto w) {
             nb::gil_scoped_release unlocked;
-            g = graph_from_entries(n, int64_values(row, "row"), int64_values(col, "col"), data, directed, unweighted);
-          }
-          return normalized(std::move(g));
+            return graph_from_entries<decltype(w)>(n, int64_values(row, "row"), int64_values(col, "col"), data,
+                                                   directed, unweighted);
+          });
         },
         "n"_a, "row"_a, "col"_a, "data"_a, "directed"_a, "unweighted"_a);
   m.def("graph_from_csr",
         [](std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data, bool directed,
            bool unweighted, bool transposed) {
-          Graph g;
-          {
+          return built(data, unweighted, [&](auto w) {
             nb::gil_scoped_release unlocked;
             const std::vector<std::int64_t> rows = rows_of_csr(n, indptr, data.shape(0));
             const std::vector<std::int64_t> cols = int64_values(indices, "indices");
-            g = transposed ? graph_from_entries(n, cols, rows, data, directed, unweighted)
-                           : graph_from_entries(n, rows, cols, data, directed, unweighted);
-          }
-          return normalized(std::move(g));
+            return transposed ? graph_from_entries<decltype(w)>(n, cols, rows, data, directed, unweighted)
+                              : graph_from_entries<decltype(w)>(n, rows, cols, data, directed, unweighted);
+          });
         },
         "n"_a, "indptr"_a, "indices"_a, "data"_a, "directed"_a, "unweighted"_a, "transposed"_a);
   m.def("read_graph",
@@ -576,12 +700,14 @@ NB_MODULE(_apsp, m) {
           if (format) ro.format = apsp::io::parse_format(*format);
           ro.undirected = undirected;
           ro.no_edge_value = no_edge;
-          Graph g;
+          apsp::AnyGraph g;
           {
             nb::gil_scoped_release unlocked;
-            g = apsp::io::read_graph(path, ro);
+            g = apsp::io::read_any_graph(path, ro);
+            if (std::holds_alternative<apsp::GraphF32>(g)) g = apsp::convert_weights(std::move(g), apsp::WeightType::float64);
           }
-          return normalized(std::move(g));
+          if (auto* ints = std::get_if<Graph>(&g)) return normalized(std::move(*ints));
+          return normalized(std::move(std::get<apsp::GraphF64>(g)));
         },
         "path"_a, "format"_a = nb::none(), "undirected"_a = false, "no_edge"_a = nb::none());
 
@@ -600,7 +726,8 @@ NB_MODULE(_apsp, m) {
   m.def("solve", &solve, "graph"_a, "request"_a);
   m.def("choose_backend",
         [](const InputGraph& g, const SolveRequest& request) {
-          return std::string(apsp::to_string(apsp::choose_backend(g.graph, options_of(request))));
+          const apsp::SolveOptions opts = options_of(request);
+          return std::string(apsp::to_string(std::visit([&](const auto& x) { return apsp::choose_backend(x, opts); }, g.graph)));
         },
         "graph"_a, "request"_a);
   m.def("verify", &verify, "graph"_a, "dist"_a, "pred"_a = nb::none());

@@ -70,6 +70,11 @@ SolveOptions reporting_into(const SolveOptions& opts, ProgressSpan span) {
   return staged;
 }
 
+// SinkLayout::rows of a solve: one per source of opts.sources, or -1 (n).
+std::int64_t rows_of(const SolveOptions& opts) {
+  return opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size());
+}
+
 // True when g is already what normalize() returns: edges strictly sorted by
 // (src, dst) (so no duplicates), inside 0..n-1, no self-loops (a negative
 // one is left for normalize to report) and real weights finite. O(m) against
@@ -153,7 +158,7 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n,
                           weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
-                          opts.predecessors, opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())};
+                          opts.predecessors, rows_of(opts)};
   run_into_sink(sink, layout, clock, meter, [&] {
     if (out.backend == Backend::cpu)
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
@@ -218,9 +223,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   }
   require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
-  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors,
-                          opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())};
-  run_into_sink(sink, layout, clock, meter, [&] {
+  run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)}, clock, meter, [&] {
     if (out.backend == Backend::cpu) {
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
     } else if (!cpu_may_take_over(normalized, opts)) {

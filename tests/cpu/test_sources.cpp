@@ -154,6 +154,40 @@ TEST(Sources, SourceOutsideTheGraphIsAUsageError) {
   }
 }
 
+// Real weights: the rows of chosen sources are those of the full solve.
+TEST(Sources, RealWeightedRowsEqualTheFullSolvesRows) {
+  GraphF64 g;
+  g.n = 90;
+  std::uint64_t state = 7;
+  auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (int e = 0; e < 600; ++e) {
+    const auto u = static_cast<vertex_t>(next() % 89), v = static_cast<vertex_t>(next() % 89);  // 89: unreachable
+    const double w = static_cast<double>(next() % 10000) / 997.0 - (u < v ? 1.5 : 0.0);
+    g.edges.push_back({u, v, u < v ? w : w + 40.0});
+  }
+  for (const std::string& algorithm : kPerSource) {
+    if (algorithm == "dijkstra") continue;  // negative weights
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = algorithm;
+    o.predecessors = true;
+    const SolveResultF64 full = solve(g, o);
+    o.sources = {89, 3, 3, 60};
+    const SolveResultF64 some = solve(g, o);
+    ASSERT_EQ(some.dist.size(), 4u * 90u);
+    std::int64_t finite = 0, unreachable = 0;
+    for (std::size_t r = 0; r < o.sources.size(); ++r)
+      for (std::int64_t j = 0; j < 90; ++j) {
+        const double want = full.dist[o.sources[r] * 90 + j], got = some.dist[r * 90 + j];
+        EXPECT_EQ(got, want) << algorithm << " source " << o.sources[r] << " to " << j;
+        EXPECT_EQ(some.pred[r * 90 + j], full.pred[o.sources[r] * 90 + j]) << algorithm;
+        (got == kUnreachable<double> ? unreachable : finite) += 1;
+      }
+    EXPECT_GT(finite, 0);
+    EXPECT_GT(unreachable, 0);
+  }
+}
+
 class SourcesIntoFiles : public test::ScratchDirTest {};
 
 TEST_F(SourcesIntoFiles, MatrixFilesRefuseAResultOfSomeRows) {

@@ -270,23 +270,89 @@ def test_bool_input_is_unweighted():
     np.testing.assert_array_equal(apsp.shortest_path(a), csgraph.shortest_path(a))
 
 
-def test_integer_valued_float_weights_use_the_exact_engine_and_real_ones_are_not_implemented():
+def test_integer_valued_float_weights_use_the_exact_int32_engine():
     a = random_dense(20, 0.2, -3, 9, seed=6, dtype=np.float64)
     a[np.tril_indices(20, -1)] = np.abs(a[np.tril_indices(20, -1)]) * 100
     np.testing.assert_array_equal(apsp.shortest_path(a, method="J"), csgraph.shortest_path(a, method="J"))
-    a[0, 1] = 1.5
-    with pytest.raises(NotImplementedError, match="real weight 1.5"):
-        apsp.shortest_path(a)
-    with pytest.raises(NotImplementedError):
-        apsp.shortest_path(sp.csr_matrix(a))
-    np.testing.assert_array_equal(apsp.shortest_path(a, unweighted=True), csgraph.shortest_path(a, unweighted=True))
+    assert apsp.last_solve_info()["weights"] == "int32"
 
 
-def test_weights_outside_int32_and_minus_inf_are_value_errors():
+def real_weights(n: int, seed: int, negative: bool) -> np.ndarray:
+    """Real weights (0.1 .. 20, some negative on forward edges when asked), 0 = no edge; no negative cycle."""
+    rng = np.random.default_rng(seed)
+    a = np.where(rng.random((n, n)) < 0.1, rng.uniform(0.1, 20.0, (n, n)), 0.0)
+    if negative:
+        upper = np.triu(rng.random((n, n)) < 0.3, 1) & (a != 0)
+        a[upper] = -a[upper] / 10
+        lower = np.tril_indices(n, -1)
+        a[lower] = np.where(a[lower] != 0, a[lower] + 2 * n, 0)
+    np.fill_diagonal(a, 0)
+    if n >= 3:
+        a[:, n - 1] = 0
+    return a
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_real_weights_equal_scipy_within_rounding(method, directed):
+    for n in [2, 31, 65]:
+        a = real_weights(n, seed=n, negative=False)
+        for g in [a, sp.csr_matrix(a)]:
+            # scipy 1.17's undirected BF reports a negative cycle on some real-weighted
+            # graphs without negative weights; its Johnson is the reference there.
+            reference = "J" if method == "BF" and not directed else method
+            want = csgraph.shortest_path(g, method=reference, directed=directed)
+            got, pred = apsp.shortest_path(g, method=method, directed=directed, return_predecessors=True)
+            assert apsp.last_solve_info()["weights"] == ("float64" if (a != np.floor(a)).any() else "int32")
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+            np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+            w = edge_weights(g, directed)
+            for i, j in zip(*np.nonzero(np.isfinite(got) & ~np.eye(n, dtype=bool))):
+                total, v = 0.0, j
+                while v != i:
+                    total, v = total + w[pred[i, v], v], pred[i, v]
+                assert total == pytest.approx(got[i, j], rel=1e-12)
+    if directed:
+        assert_has_finite_and_unreachable(got)
+
+
+@pytest.mark.parametrize("method", ["auto", "FW", "BF", "J"])
+def test_real_negative_weights_equal_scipy_and_float32_output(method):
+    a = real_weights(60, seed=3, negative=True)
+    want = csgraph.shortest_path(a, method=method)
+    np.testing.assert_allclose(apsp.shortest_path(a, method=method), want, rtol=1e-12)
+    np.testing.assert_allclose(apsp.shortest_path(a, method=method, dtype=np.float32), want.astype(np.float32), rtol=1e-6)
+    assert (want < 0).any()
+    with pytest.raises(ValueError, match="^dtype: "):
+        apsp.shortest_path(a, method=method, dtype=np.int32)
+
+
+def test_real_weights_with_indices_limit_and_min_only():
+    a = real_weights(50, seed=8, negative=False)
+    np.testing.assert_allclose(apsp.dijkstra(a, indices=[3, 0], limit=15.5), csgraph.dijkstra(a, indices=[3, 0], limit=15.5))
+    d, p, s = apsp.dijkstra(a, indices=[1, 7], min_only=True, return_predecessors=True)
+    wd, wp, ws = csgraph.dijkstra(a, indices=[1, 7], min_only=True, return_predecessors=True)
+    np.testing.assert_allclose(d, wd)
+    np.testing.assert_array_equal(s == NO_PRED, ws == NO_PRED)
+
+
+def test_real_negative_cycle_raises():
+    a = real_weights(10, seed=2, negative=False)
+    a[1, 2], a[2, 1] = 0.5, -0.75
+    with pytest.raises(csgraph.NegativeCycleError):
+        apsp.shortest_path(a, method="J")
+
+
+def test_minus_inf_weight_is_a_value_error():
     a = np.zeros((3, 3))
-    a[0, 1] = 2.0**40
+    a[0, 1] = -np.inf
+    with pytest.raises(ValueError, match="-inf"):
+        apsp.shortest_path(a)
+    a = np.zeros((3, 3), dtype=np.int64)
+    a[0, 1] = 2**40
     with pytest.raises(ValueError, match="outside the int32"):
         apsp.shortest_path(a)
+    a = np.zeros((3, 3))
     a[0, 1] = -np.inf
     with pytest.raises(ValueError, match="-inf"):
         apsp.shortest_path(a)
