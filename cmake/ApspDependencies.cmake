@@ -4,13 +4,16 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
 
 find_package(CLI11 CONFIG QUIET)
-if(NOT TARGET CLI11::CLI11 AND NOT APSP_BUILD_PYTHON)  # the CLI's only; the Python build has no CLI
+# The CLI's only. The Python build needs no CLI: there CLI11 is optional, and
+# without it the CLI target is left out.
+if(NOT TARGET CLI11::CLI11)
   find_path(APSP_CLI11_INCLUDE CLI/CLI.hpp HINTS "${APSP_DEPS_DIR}/include" /usr/include)
-  if(NOT APSP_CLI11_INCLUDE)
+  if(APSP_CLI11_INCLUDE)
+    add_library(CLI11::CLI11 INTERFACE IMPORTED)
+    target_include_directories(CLI11::CLI11 INTERFACE "${APSP_CLI11_INCLUDE}")
+  elseif(NOT APSP_BUILD_PYTHON)
     message(FATAL_ERROR "CLI11 not found: apt-get install libcli11-dev (or put CLI/ under ${APSP_DEPS_DIR}/include)")
   endif()
-  add_library(CLI11::CLI11 INTERFACE IMPORTED)
-  target_include_directories(CLI11::CLI11 INTERFACE "${APSP_CLI11_INCLUDE}")
 endif()
 
 if(APSP_BUILD_TESTS)

@@ -354,7 +354,7 @@ def shortest_path(
     -----
     The GIL is released while solving. Integer weights (floats with integer
     values too) are solved exactly in int32 arithmetic (int64 where sums
-    could overflow); real weights in float64, on the CPU.
+    could overflow); real weights in float64, on the CPU or the GPU.
 
     Examples
     --------

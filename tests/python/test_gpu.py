@@ -55,3 +55,39 @@ def test_indices_on_the_gpu_is_a_value_error_naming_indices():
 def test_bad_device_is_an_error():
     with pytest.raises((RuntimeError, ValueError)):
         apsp.shortest_path(random_dense(10, 0.3, 1, 9, seed=1), backend="cuda", device=99)
+
+
+@pytest.mark.parametrize("n", [65, 1537])
+def test_cuda_real_weights_equal_scipy_within_rounding(n):
+    # Real weights (0.1 .. 20, negative on some forward edges): the GPU's
+    # float64 fw, and float32 output, against scipy's Johnson.
+    rng = np.random.default_rng(n)
+    a = np.where(rng.random((n, n)) < min(1.0, 8 / n), rng.uniform(0.1, 20.0, (n, n)), 0.0)
+    upper = np.triu(rng.random((n, n)) < 0.3, 1) & (a != 0)
+    a[upper] = -a[upper] / 10
+    lower = np.tril_indices(n, -1)
+    a[lower] = np.where(a[lower] != 0, a[lower] + 2 * n, 0)
+    np.fill_diagonal(a, 0)
+    a[:, n - 1] = 0
+    g = sp.csr_matrix(a)
+    want = csgraph.johnson(g)
+    d, p = apsp.shortest_path(g, backend="cuda", return_predecessors=True)
+    info = apsp.last_solve_info()
+    assert info["backend"] == "cuda" and info["weights"] == "float64"
+    np.testing.assert_allclose(d, want, rtol=1e-12, atol=1e-9)
+    np.testing.assert_array_equal(np.isinf(d), np.isinf(want))
+    assert (want < 0).any() and np.isinf(want).any()
+    w = edge_weights(g, True)
+    for i in range(0, n, max(1, n // 40)):  # a spread of predecessor rows
+        for j in np.nonzero(np.isfinite(d[i]))[0]:
+            total, v, steps = 0.0, int(j), 0
+            while v != i:
+                u = int(p[i, v])
+                assert u >= 0 and steps <= n and np.isfinite(w[u, v]), (i, j, v)
+                total, v, steps = total + w[u, v], u, steps + 1
+            assert total == pytest.approx(d[i, j], rel=1e-9, abs=1e-9)
+    np.testing.assert_allclose(apsp.shortest_path(g, backend="cuda", dtype=np.float32), want.astype(np.float32),
+                               rtol=1e-5, atol=1e-4)
+    a[1, 2], a[2, 1] = 0.5, -0.75
+    with pytest.raises(csgraph.NegativeCycleError):
+        apsp.shortest_path(a, backend="cuda")
