@@ -21,6 +21,7 @@
 // distances (min(D, kInf): a sum reaching kInf is never offered, and the
 // range check below reports such rows).
 #include <cooperative_groups.h>
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <climits>
@@ -69,7 +70,12 @@ __device__ __forceinline__ bool claim(unsigned* bits, vertex_t v) {
 
 __device__ __forceinline__ void release(unsigned* bits, vertex_t v) { atomicAnd(bits + (v >> 5), ~(1u << (v & 31))); }
 
-__device__ __forceinline__ dist_type read(const dist_type* at) { return *static_cast<const volatile dist_type*>(at); }
+// A relaxed atomic load: other threads of the block may be lowering the
+// entry with atomicMin at the same time (the row is the block's alone).
+__device__ __forceinline__ dist_type read(const dist_type* at) {
+  return ::cuda::atomic_ref<dist_type, ::cuda::thread_scope_block>(*const_cast<dist_type*>(at))
+      .load(::cuda::std::memory_order_relaxed);
+}
 
 struct RowState {
   dist_type* dist;
