@@ -27,6 +27,7 @@
 #include <climits>
 #include <string>
 
+#include "core/auto_choice.hpp"
 #include "cuda/check.hpp"
 #include "cuda/kernels/sparse/traits.cuh"
 #include "cuda/memory.hpp"
@@ -35,6 +36,10 @@
 
 namespace apsp::cuda::kernels {
 namespace {
+
+static_assert(SparseTraits<true>::kWarpDegree == core::kHeavyDegree &&
+                  SparseTraits<false>::kWarpDegree == core::kHeavyDegree,
+              "auto's cost model (core/auto_choice.hpp) counts heavy vertices as the kernel does");
 
 namespace cg = cooperative_groups;
 using Policy = SparseInt32;
