@@ -134,6 +134,7 @@ __device__ __forceinline__ void relax_frontier(const DeviceCsr& g, const vertex_
       for (std::int64_t x = b + lane; x < e; x += Traits::kWarp) relax_edge(g, x, d, threshold, row);
     }
     if constexpr (kGather) {
+      static_assert(Traits::kWarp == 32, "the owner search below takes 5 halvings of 32 lanes");
       const int degree = heavy ? 0 : static_cast<int>(end - begin);  // 0 for lanes past the frontier too
       int inclusive = degree;
       for (int offset = 1; offset < Traits::kWarp; offset *= 2) {
