@@ -10,36 +10,34 @@
 namespace apsp::core {
 namespace {
 
-// The GPU cost model, in seconds of device compute. PLACEHOLDERS until the
-// lead fits them on the H100 with apsp_bench_gpu_sparse_bench (docs/perf.md,
-// "Sparse graphs"); how each is (to be) fitted:
+// The GPU cost model, in seconds of device compute, fitted on the H100
+// (scripts/gpu-sparse --bench quick, docs/results/2026-11-23-h100/sparse.csv;
+// docs/perf.md "Sparse graphs"):
 //  - kFwInt32Rate, kFwInt16Rate, kFwPredecessorRate: fw's updates/s at
-//    n = 32768 (docs/results/2026-11-22-h100: 14.8, 28.1 and 14.4 T/s);
-//    measured, not placeholders.
-//  - kSsspEdgeSeconds: device-wide seconds per edge relaxation of sssp; fit
-//    as the slope of sssp time against n * m * passes on R-MAT and uniform
-//    (low hop depth, so rounds cost little). Placeholder: 60 G relaxations/s.
-//  - kSsspPassesBase, kSsspPassesPerHopDoubling: relaxations per edge per
-//    source grow slowly with the hop depth (near-far re-relaxes few edges);
-//    fit from the kernel's own count on grid and geometric graphs.
-//  - kSsspRoundSeconds: device-wide seconds per (source, round); a round is a
-//    few block barriers, and rounds grow with the hop depth; fit on grids,
-//    where rounds dominate. Placeholder: 1.5 us per round over 128 blocks.
-//  - kSsspCellSeconds: writing one result cell and initializing it (about
-//    8 bytes of device memory traffic at 3 TB/s).
-//  - kSsspSpreadPenalty: extra time per doubling of the degree spread beyond
-//    kSpreadFree (hubs go to whole warps, so the penalty is small); fit on
-//    R-MAT against uniform.
+//    n = 32768 (docs/results/2026-11-22-h100: 14.8, 28.1 and 14.4 T/s).
+//  - kFwRoundSeconds: what each of fw's n / 128 rounds adds beyond n^3 / rate
+//    (launches, the pivot phases): (measured - n^3 / rate) / (n / 128) was
+//    0.09 to 0.12 ms at n = 4096 and 16384, in int32 and int16.
+//  - kSsspLightEdgeSeconds: device-wide seconds per (source, edge) for edges
+//    of vertices below kHeavyDegree, relaxed one lane per vertex: sssp time /
+//    (n * m) on uniform (2.2e-11 at n = 4096, 3.8e-11 at 16384), the 2D grid
+//    (4.1e-11 at 65536) and the geometric graph (3.3e-11 at 126146); hop
+//    depth made no visible difference with near-far buckets.
+//  - kSsspHeavyEdgeSeconds: the same for edges of vertices of degree >=
+//    kHeavyDegree, relaxed by a whole warp with coalesced reads: 3.7e-12 on
+//    the dense graph with half of all pairs (n = 4096); R-MAT mixes both.
+//  - kSsspCellSeconds: initializing and writing one result cell (about 8
+//    bytes of device memory traffic at 3 TB/s).
+//  - kSsspLaunchSeconds: per solve, the launch and the range readback.
 constexpr double kFwInt32Rate = 14.8e12;
 constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;
-constexpr double kSsspEdgeSeconds = 1.0 / 60e9;
-constexpr double kSsspPassesBase = 1.5;
-constexpr double kSsspPassesPerHopDoubling = 0.25;
-constexpr double kSsspRoundSeconds = 1.5e-6 / 128;
+constexpr double kFwRoundSeconds = 1.0e-4;
+constexpr std::int64_t kFwTile = 128;
+constexpr double kSsspLightEdgeSeconds = 3.4e-11;
+constexpr double kSsspHeavyEdgeSeconds = 3.7e-12;
 constexpr double kSsspCellSeconds = 1.0 / 375e9;
-constexpr double kSsspSpreadPenalty = 0.05;
-constexpr double kSpreadFree = 32;
+constexpr double kSsspLaunchSeconds = 20e-6;
 // fw's int16 mode holds distances up to this (kernels/common/words.cuh kInf16).
 constexpr std::int64_t kInt16Distances = 16383;
 
@@ -78,14 +76,19 @@ GraphProbe probe_graph(const Graph& normalized) {
   GraphProbe p;
   p.n = normalized.n;
   p.m = static_cast<std::int64_t>(normalized.edges.size());
-  std::int64_t run = 0;
-  for (std::size_t e = 0; e < normalized.edges.size(); ++e) {
+  std::int64_t heavy_edges = 0;
+  for (std::size_t e = 0, run_start = 0; e < normalized.edges.size(); ++e) {
     const Edge& x = normalized.edges[e];
-    run = e > 0 && normalized.edges[e - 1].src == x.src ? run + 1 : 1;
+    if (e > 0 && normalized.edges[e - 1].src != x.src) run_start = e;
+    const auto run = static_cast<std::int64_t>(e - run_start + 1);
     p.max_out_degree = std::max(p.max_out_degree, run);
+    // The edge that completes a run of kHeavyDegree counts the whole run; later ones count themselves.
+    if (run == kHeavyDegree) heavy_edges += kHeavyDegree;
+    if (run > kHeavyDegree) ++heavy_edges;
     p.max_weight = std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
     p.negative = p.negative || x.w < 0;
   }
+  p.heavy_edge_fraction = p.m > 0 ? static_cast<double>(heavy_edges) / static_cast<double>(p.m) : 0;
   std::vector<std::int64_t> sources;
   for (int k = 0; k < kProbeSources; ++k) sources.push_back(p.n * k / kProbeSources);
   sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
@@ -101,12 +104,11 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   const bool int16_likely = !opts.predecessors && opts.precision != Precision::int32 &&
                             2 * p.hop_depth * std::int64_t{p.max_weight} < kInt16Distances;
   const double fw_rate = opts.predecessors ? kFwPredecessorRate : int16_likely ? kFwInt16Rate : kFwInt32Rate;
-  c.fw_seconds = n * n * n / fw_rate;
-  const double hops = static_cast<double>(std::max<std::int64_t>(1, p.hop_depth));
-  const double passes = kSsspPassesBase + kSsspPassesPerHopDoubling * std::log2(1 + hops);
-  const double spread = std::max(1.0, p.degree_spread() / kSpreadFree);
-  c.sssp_seconds = n * (m * passes * kSsspEdgeSeconds + hops * kSsspRoundSeconds + n * kSsspCellSeconds) *
-                   (1 + kSsspSpreadPenalty * std::log2(spread));
+  const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
+  c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
+  const double per_edge =
+      (1 - p.heavy_edge_fraction) * kSsspLightEdgeSeconds + p.heavy_edge_fraction * kSsspHeavyEdgeSeconds;
+  c.sssp_seconds = kSsspLaunchSeconds + n * (m * per_edge + n * kSsspCellSeconds);
   char line[256];
   const char* forced = opts.precision == Precision::int16 ? "int16 is a mode of fw"
                        : (opts.block.x != 0 || opts.block.y != 0) ? "a block shape was given"
@@ -118,9 +120,10 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   }
   c.algorithm = c.sssp_seconds < c.fw_seconds ? "sssp" : "fw";
   std::snprintf(line, sizeof line,
-                "auto picked %s: model %.3g s for sssp against %.3g s for fw (m/n = %.1f, hop depth %lld, degree spread %.0f)",
-                c.algorithm.c_str(), c.sssp_seconds, c.fw_seconds, p.mean_degree(), static_cast<long long>(p.hop_depth),
-                p.degree_spread());
+                "auto picked %s: model %.3g s for sssp against %.3g s for fw (m/n = %.1f, %.0f%% of edges on "
+                "vertices of degree >= %d, hop depth %lld)",
+                c.algorithm.c_str(), c.sssp_seconds, c.fw_seconds, p.mean_degree(), 100 * p.heavy_edge_fraction,
+                static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
   c.why = line;
   return c;
 }

@@ -26,10 +26,17 @@ struct GraphProbe {
   std::int64_t hop_depth = 0;  // largest_hop_depth from the probe sources
   weight_t max_weight = 0;     // largest |w|
   bool negative = false;
+  // Share of the edges that leave vertices of out-degree >= kHeavyDegree:
+  // sssp relaxes those with a whole warp, several times faster per edge.
+  double heavy_edge_fraction = 0;
   double mean_degree() const { return n > 0 ? static_cast<double>(m) / static_cast<double>(n) : 0; }
   // max out-degree over mean degree (1 for regular graphs, hundreds for hubs)
   double degree_spread() const { return mean_degree() > 0 ? static_cast<double>(max_out_degree) / mean_degree() : 1; }
 };
+
+// The degree from which sssp's kernel shares a vertex's edges over a warp
+// (kernels/sparse/traits.cuh, SparseTraits::kWarpDegree).
+inline constexpr std::int64_t kHeavyDegree = 32;
 
 // Sources of the probe's BFS: 0, n / 3 and 2n / 3 (the distinct ones below n).
 inline constexpr int kProbeSources = 3;

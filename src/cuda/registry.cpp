@@ -46,9 +46,10 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       {{"blocked-64", cuda, cubic, teaching, true, false, false, kBuilt}, 64, false, APSP_GPU_RUN(run_blocked64)},
       {{"fw-persistent", cuda, cubic, teaching, false, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_persistent)},
       {{"fw", cuda, cubic, production, true, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_production)},
-      // The batched single-source ladder (kernels/sparse/sssp.cu): v1, then the production v2.
+      // The batched single-source ladder (kernels/sparse/sssp.cu): v1, the production v2, v3 to measure.
       {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, false, nullptr, 0},
       {{"sssp", cuda, Work::per_source, production, true, false, false, kBuilt}, 1, false, nullptr, 1},
+      {{"sssp-gather", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, false, nullptr, 2},
   };
   return table;
 }

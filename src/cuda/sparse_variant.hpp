@@ -14,8 +14,15 @@ enum class SparseVariant {
   // runs dry (threshold = smallest far distance + delta). Fewer re-relaxations
   // on weighted high-diameter graphs (grids, roads).
   near_far = 1,
+  // v3: near-far, and the edges of a warp's light frontier vertices (degree
+  // below the warp threshold) are relaxed by the whole warp in edge order
+  // (a prefix sum of their degrees), so lanes read consecutive edges
+  // (coalesced) instead of one vertex's list each.
+  gather = 2,
 };
 
-inline const char* to_string(SparseVariant v) { return v == SparseVariant::frontier ? "frontier" : "near-far"; }
+inline const char* to_string(SparseVariant v) {
+  return v == SparseVariant::frontier ? "frontier" : v == SparseVariant::near_far ? "near-far" : "near-far + gather";
+}
 
 }  // namespace apsp::cuda

@@ -468,15 +468,8 @@ void expect_valid_path_output(const std::string& out, const Graph& g, const std:
 // The geometric family through the CLI is generate()'s graph, and the
 // summary's note says what "auto" picked and why.
 TEST_F(Cli, GeometricGraphAndTheAutoNote) {
-  expect_ok("gen geometric -n 300 --degree 5 --weights 0:50 --seed 3 -o geo.bin");
-  GenerateOptions o;
-  o.kind = GraphKind::geometric;
-  o.n = 300;
-  o.degree = 5;
-  o.w_lo = 0;
-  o.w_hi = 50;
-  o.seed = 3;
-  const Graph expected = generate(o);
+  expect_ok("gen geometric -n 300 --weights 0:50 --seed 3 -o geo.bin");  // 4 nearest neighbours by default
+  const Graph expected = generated(GraphKind::geometric, 300, -1, 0, 50, 3);
   const Graph read = io::read_graph(path("geo.bin"));
   ASSERT_EQ(read.n, expected.n);
   ASSERT_EQ(read.edges.size(), expected.edges.size());

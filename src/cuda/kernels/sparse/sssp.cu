@@ -21,11 +21,13 @@
 // distances (min(D, kInf): a sum reaching kInf is never offered, and the
 // range check below reports such rows).
 #include <cooperative_groups.h>
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <climits>
 #include <string>
 
+#include "core/auto_choice.hpp"
 #include "cuda/check.hpp"
 #include "cuda/kernels/sparse/traits.cuh"
 #include "cuda/memory.hpp"
@@ -34,6 +36,10 @@
 
 namespace apsp::cuda::kernels {
 namespace {
+
+static_assert(SparseTraits<true>::kWarpDegree == core::kHeavyDegree &&
+                  SparseTraits<false>::kWarpDegree == core::kHeavyDegree,
+              "auto's cost model (core/auto_choice.hpp) counts heavy vertices as the kernel does");
 
 namespace cg = cooperative_groups;
 using Policy = SparseInt32;
@@ -69,7 +75,12 @@ __device__ __forceinline__ bool claim(unsigned* bits, vertex_t v) {
 
 __device__ __forceinline__ void release(unsigned* bits, vertex_t v) { atomicAnd(bits + (v >> 5), ~(1u << (v & 31))); }
 
-__device__ __forceinline__ dist_type read(const dist_type* at) { return *static_cast<const volatile dist_type*>(at); }
+// A relaxed atomic load: other threads of the block may be lowering the
+// entry with atomicMin at the same time (the row is the block's alone).
+__device__ __forceinline__ dist_type read(const dist_type* at) {
+  return ::cuda::atomic_ref<dist_type, ::cuda::thread_scope_block>(*const_cast<dist_type*>(at))
+      .load(::cuda::std::memory_order_relaxed);
+}
 
 struct RowState {
   dist_type* dist;
@@ -96,7 +107,11 @@ __device__ __forceinline__ void relax_edge(const DeviceCsr& g, std::int64_t e, d
 
 // Relaxes the out-edges of frontier[0 .. count). Every lane of a warp runs
 // the same number of outer iterations, so the warp votes are complete.
-template <class Traits>
+// kGather: the light vertices' edges are dealt to the lanes in edge order
+// (the k-th light edge of the warp to lane k mod 32), found by a binary
+// search over the lanes' inclusive degree sums; else each lane walks its own
+// vertex's edges.
+template <class Traits, bool kGather>
 __device__ __forceinline__ void relax_frontier(const DeviceCsr& g, const vertex_t* frontier, int count, dist_type threshold,
                                const RowState& row) {
   constexpr unsigned kAll = 0xffffffffu;
@@ -118,8 +133,34 @@ __device__ __forceinline__ void relax_frontier(const DeviceCsr& g, const vertex_
       const dist_type d = __shfl_sync(kAll, du, leader);
       for (std::int64_t x = b + lane; x < e; x += Traits::kWarp) relax_edge(g, x, d, threshold, row);
     }
-    if (!heavy)
-      for (std::int64_t x = begin; x < end; ++x) relax_edge(g, x, du, threshold, row);
+    if constexpr (kGather) {
+      static_assert(Traits::kWarp == 32, "the owner search below takes 5 halvings of 32 lanes");
+      const int degree = heavy ? 0 : static_cast<int>(end - begin);  // 0 for lanes past the frontier too
+      int inclusive = degree;
+      for (int offset = 1; offset < Traits::kWarp; offset *= 2) {
+        const int below = __shfl_up_sync(kAll, inclusive, offset);
+        if (lane >= offset) inclusive += below;
+      }
+      const int total = __shfl_sync(kAll, inclusive, Traits::kWarp - 1);
+      const int exclusive = inclusive - degree;
+      for (int first = 0; first < total; first += Traits::kWarp) {
+        const int k = first + lane;
+        // The owner is the lowest lane whose inclusive sum exceeds k (for
+        // k < total it exists; 5 halvings of 32 lanes).
+        int lo = 0, hi = Traits::kWarp - 1;
+        for (int step = 0; step < 5; ++step) {
+          const int mid = (lo + hi) / 2;
+          if (__shfl_sync(kAll, inclusive, mid) > k) hi = mid; else lo = mid + 1;
+        }
+        const std::int64_t owner_begin = __shfl_sync(kAll, begin, lo);
+        const int owner_exclusive = __shfl_sync(kAll, exclusive, lo);
+        const dist_type owner_du = __shfl_sync(kAll, du, lo);
+        if (k < total) relax_edge(g, owner_begin + (k - owner_exclusive), owner_du, threshold, row);
+      }
+    } else {
+      if (!heavy)
+        for (std::int64_t x = begin; x < end; ++x) relax_edge(g, x, du, threshold, row);
+    }
     __syncwarp();
   }
 }
@@ -179,7 +220,7 @@ __global__ void __launch_bounds__(SparseTraits<kSharedRow>::kThreads) sparse_row
         __syncthreads();
         const int count = st.frontier_count;
         if (count == 0) break;
-        relax_frontier<Traits>(a.out, frontier, count, st.threshold, row);
+        relax_frontier<Traits, kVariant == SparseVariant::gather>(a.out, frontier, count, st.threshold, row);
         __syncthreads();
         const int next_count = st.next_count;
         // The next frontier's vertices may be pushed again from the next round on.
@@ -317,9 +358,18 @@ bool sparse_shared_row_fits(std::int64_t n) {
 }
 
 int sparse_resident_blocks(SparseVariant variant, bool shared_row, std::int64_t n) {
-  if (variant == SparseVariant::frontier)
-    return shared_row ? kernels::resident<SparseVariant::frontier, true>(n) : kernels::resident<SparseVariant::frontier, false>(n);
-  return shared_row ? kernels::resident<SparseVariant::near_far, true>(n) : kernels::resident<SparseVariant::near_far, false>(n);
+  switch (variant) {
+    case SparseVariant::frontier:
+      return shared_row ? kernels::resident<SparseVariant::frontier, true>(n)
+                        : kernels::resident<SparseVariant::frontier, false>(n);
+    case SparseVariant::near_far:
+      return shared_row ? kernels::resident<SparseVariant::near_far, true>(n)
+                        : kernels::resident<SparseVariant::near_far, false>(n);
+    case SparseVariant::gather:
+      return shared_row ? kernels::resident<SparseVariant::gather, true>(n)
+                        : kernels::resident<SparseVariant::gather, false>(n);
+  }
+  throw UsageError("unknown SparseVariant " + std::to_string(static_cast<int>(variant)));
 }
 
 void launch_sparse_rows(const SparseRowsLaunch& a, cudaStream_t stream) {
@@ -328,17 +378,18 @@ void launch_sparse_rows(const SparseRowsLaunch& a, cudaStream_t stream) {
       a.range_escaped == nullptr || (!a.shared_row && a.bitmaps == nullptr) || (a.pred != nullptr && a.in.row_start == nullptr))
     throw UsageError("launch_sparse_rows: incomplete launch description for " + std::to_string(a.out.n) + " vertices");
   APSP_CUDA_CHECK(cudaMemsetAsync(a.next_source, 0, sizeof(unsigned long long), stream));
-  if (a.variant == SparseVariant::frontier) {
-    if (a.shared_row)
-      kernels::launch<SparseVariant::frontier, true>(a, stream);
-    else
-      kernels::launch<SparseVariant::frontier, false>(a, stream);
-  } else {
-    if (a.shared_row)
-      kernels::launch<SparseVariant::near_far, true>(a, stream);
-    else
-      kernels::launch<SparseVariant::near_far, false>(a, stream);
+  switch (a.variant) {
+    case SparseVariant::frontier:
+      return a.shared_row ? kernels::launch<SparseVariant::frontier, true>(a, stream)
+                          : kernels::launch<SparseVariant::frontier, false>(a, stream);
+    case SparseVariant::near_far:
+      return a.shared_row ? kernels::launch<SparseVariant::near_far, true>(a, stream)
+                          : kernels::launch<SparseVariant::near_far, false>(a, stream);
+    case SparseVariant::gather:
+      return a.shared_row ? kernels::launch<SparseVariant::gather, true>(a, stream)
+                          : kernels::launch<SparseVariant::gather, false>(a, stream);
   }
+  throw UsageError("launch_sparse_rows: unknown SparseVariant " + std::to_string(static_cast<int>(a.variant)));
 }
 
 }  // namespace apsp::cuda
