@@ -9,6 +9,11 @@ solve including allocating the n x n output), the scipy side with perf_counter.
 
     python3 bench/compare_scipy.py --build build-cpu
     python3 bench/compare_scipy.py --build build-cpu --fw-sizes 1024 2048 --rmat-sizes 8192
+    python3 bench/compare_scipy.py --build build-cpu --fw-sizes --rmat-sizes --real-sizes 2048
+
+--real-sizes compares on real weights: the dense graph's weights plus an edge-dependent
+fraction (`apsp_bench_cpu_solvers --export-real`), scipy floyd_warshall (float64) against
+apsp fw-blocked in float64 (and float32).
 
 Needs numpy and scipy (pip install numpy scipy).
 """
@@ -48,6 +53,16 @@ def lightest_duplicates(edges):
     return e[keep]
 
 
+def read_real_edges(path):
+    """float64 n, m, then m float64 triples (src, dst, w), as --export-real writes them."""
+    raw = np.fromfile(path, dtype=np.float64)
+    n, m = int(raw[0]), int(raw[1])
+    if raw.size != 2 + 3 * m:
+        raise ValueError(f"{path}: header says {m} edges, file holds {(raw.size - 2) / 3}")
+    e = raw[2:].reshape(m, 3)
+    return n, e[:, 0].astype(np.int64), e[:, 1].astype(np.int64), e[:, 2]
+
+
 def scipy_csr(n, edges):
     e = lightest_duplicates(edges)
     return scipy.sparse.csr_matrix((e[:, 2].astype(np.float64), (e[:, 0], e[:, 1])), shape=(n, n))
@@ -69,9 +84,9 @@ def time_call(fn, repeat):
     return best
 
 
-def export(bench, kind, n, folder):
-    path = os.path.join(folder, f"{kind}_n{n}.bin")
-    subprocess.run([bench, "--export", kind, str(n), path], check=True)
+def export(bench, kind, n, folder, real=False):
+    path = os.path.join(folder, f"{kind}_n{n}{'_real' if real else ''}.bin")
+    subprocess.run([bench, "--export-real" if real else "--export", kind, str(n), path], check=True)
     return path
 
 
@@ -96,6 +111,8 @@ def main():
     parser.add_argument("--build", default="build", help="CMake build folder holding bench/apsp_bench_cpu_solvers")
     parser.add_argument("--fw-sizes", type=int, nargs="*", default=[1024, 2048])
     parser.add_argument("--rmat-sizes", type=int, nargs="*", default=[8192])
+    parser.add_argument("--real-sizes", type=int, nargs="*", default=[2048],
+                        help="dense real-weighted sizes: scipy floyd_warshall vs apsp fw-blocked float64 / float32")
     parser.add_argument("--repeat", type=int, default=1, help="scipy runs per case (best is kept)")
     parser.add_argument("--min-time", default="1", help="Google Benchmark --benchmark_min_time (seconds)")
     parser.add_argument("--scipy-johnson", action="store_true", help="also time scipy's johnson on the R-MAT graphs")
@@ -120,9 +137,27 @@ def main():
             path = export(bench, "rmat", n, folder)
             cases.append(("dijkstra", "rmat", n, path))
             apsp_names += [f"dijkstra{pred}/rmat/{n}", f"johnson{pred}/rmat/{n}"]
+        for n in args.real_sizes:
+            path = export(bench, "dense", n, folder, real=True)
+            cases.append(("floyd-warshall-real", "dense", n, path))
+            apsp_names += [f"fw-blocked{pred}+f64/dense/{n}", f"fw-blocked+f32/dense/{n}"]
         apsp_times = run_apsp(bench, apsp_names, args.min_time)
 
         for algorithm, kind, n, path in cases:
+            if algorithm == "floyd-warshall-real":
+                n_read, src, dst, w = read_real_edges(path)
+                assert n_read == n
+                dense = np.full((n, n), np.inf)
+                np.minimum.at(dense, (src, dst), w)  # the lightest of duplicate edges, as apsp keeps
+                m = int(np.isfinite(dense).sum())
+                case = f"real n={n}"
+                t = time_call(lambda: floyd_warshall(dense, directed=True, return_predecessors=args.predecessors),
+                              args.repeat)
+                rows.append((case, "scipy floyd_warshall", n, m, t, n ** 3))
+                rows.append((case, "apsp fw-blocked f64" + pred, n, m, apsp_times[f"fw-blocked{pred}+f64/dense/{n}"],
+                             n ** 3))
+                rows.append((case, "apsp fw-blocked f32", n, m, apsp_times[f"fw-blocked+f32/dense/{n}"], n ** 3))
+                continue
             n_read, edges = read_nthu_bin(path)
             assert n_read == n
             m = len(lightest_duplicates(edges))

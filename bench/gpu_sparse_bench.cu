@@ -199,6 +199,7 @@ struct CompareArgs {
   std::vector<double> delta_scales = {apsp::cuda::kNearFarDeltaScale};
   std::int64_t fw_max_n = 32768;
   std::int64_t dense_max_n = 16384;
+  double sssp_max_seconds = 60;  // sssp runs only where the auto model estimates less
   int warmup = 1, reps = 3;
   std::uint64_t seed = 1;
 };
@@ -237,9 +238,15 @@ std::vector<Row> compare(const CompareArgs& a) {
           add("fw-int16", cube / kFwInt16Rate, true, "estimated as n^3 / 28.1e12 s (if the distances fit int16)");
         }
       }
+      const apsp::core::GpuChoice model = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});
       for (const auto variant : {apsp::cuda::SparseVariant::frontier, apsp::cuda::SparseVariant::near_far}) {
         const std::string name = variant == apsp::cuda::SparseVariant::frontier ? "sssp-frontier" : "sssp";
         if (!wants(name)) continue;
+        if (model.sssp_seconds > a.sssp_max_seconds) {
+          // Dense graphs: n * m relaxations would take minutes to hours.
+          add(name, model.sssp_seconds, true, "not run: the auto model's estimate (above --sssp-max-seconds)");
+          continue;
+        }
         const std::vector<double> scales =
             variant == apsp::cuda::SparseVariant::frontier ? std::vector<double>{0} : a.delta_scales;
         for (const double scale : scales) {
@@ -255,7 +262,7 @@ std::vector<Row> compare(const CompareArgs& a) {
       }
       if (wants("auto")) {
         const auto start = std::chrono::steady_clock::now();
-        const apsp::core::GpuChoice choice = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});
+        const apsp::core::GpuChoice choice = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
         const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         // fw under auto is fw with --precision auto: int16 when it certifies.
         const std::string ran = choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32") : "sssp";
@@ -324,6 +331,8 @@ int main(int argc, char** argv) {
   cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
   cmp->add_option("--fw-max-n", c.fw_max_n, "above this n fw is estimated, not run");
   cmp->add_option("--dense-max-n", c.dense_max_n, "largest dense-half graph");
+  cmp->add_option("--sssp-max-seconds", c.sssp_max_seconds,
+                  "sssp and sssp-frontier run only where the auto model estimates fewer seconds (else estimated)");
   cmp->add_option("--warmup", c.warmup);
   cmp->add_option("--reps", c.reps);
   cmp->add_option("--seed", c.seed);

@@ -4,7 +4,7 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
 
 find_package(CLI11 CONFIG QUIET)
-if(NOT TARGET CLI11::CLI11)
+if(NOT TARGET CLI11::CLI11 AND NOT APSP_BUILD_PYTHON)  # the CLI's only; the Python build has no CLI
   find_path(APSP_CLI11_INCLUDE CLI/CLI.hpp HINTS "${APSP_DEPS_DIR}/include" /usr/include)
   if(NOT APSP_CLI11_INCLUDE)
     message(FATAL_ERROR "CLI11 not found: apt-get install libcli11-dev (or put CLI/ under ${APSP_DEPS_DIR}/include)")

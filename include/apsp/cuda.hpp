@@ -34,5 +34,9 @@ std::vector<std::string> algorithms();
 // every row into the sink (its commit is the caller's), and fills algorithm,
 // precision, verified and the stages.
 void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
+// Real weights: "fw" ("auto" too) in float32 or float64; other GPU
+// algorithms take int32 weights only (UsageError, option "algorithm").
+void solve(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
+void solve(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 
 }  // namespace apsp::cuda

@@ -98,4 +98,11 @@ class DeviceError : public ResourceError {
   std::string call_;
 };
 
+// The caller stopped the solve: its SolveOptions::progress callback threw
+// this (the Python module does on Ctrl-C and maps it to KeyboardInterrupt).
+class Cancelled : public Error {
+ public:
+  Cancelled() : Error("the solve was cancelled") {}
+};
+
 }  // namespace apsp

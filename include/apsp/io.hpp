@@ -21,10 +21,16 @@ enum class Format {
   edge_list,   // .txt .el .edges: "u v [w]", # or % comments, 0-based
   npy,         // .npy: int32 n*n dense adjacency (input) or matrix (output)
   text_matrix, // .mat / .dense: the labs' text matrix "n" then n rows (input); INF-marked text (output)
+  // Raw row-major float32 / float64 result matrices, +inf = unreachable: an
+  // output format for real-valued results, only when named (the NTHU .bin
+  // holds int32). No extension selects them, and no reader reads them.
+  bin_f32,
+  bin_f64,
 };
 
 // Names: auto; bin, nthu; dimacs, gr; mtx, matrix-market; edges, edgelist, el,
-// txt; npy; text-matrix, mat, dense. to_string gives the first of each group.
+// txt; npy; text-matrix, mat, dense; bin-f32; bin-f64. to_string gives the
+// first of each group.
 // Extensions (case-insensitive): .bin .gr .mtx .txt .el .edges .npy .mat .dense.
 // Matrices (write_matrix / read_matrix) use .bin, .npy, and .txt / .mat as text.
 // Edge lists: n = largest id + 1, or N from a "# vertices: N" comment if larger
@@ -68,6 +74,11 @@ void write_graph(const std::string& path, const Graph& g, Format format = Format
 void check_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight,
                         Format format = Format::automatic);
 
+// Result matrices of real-valued solves (FileSink): .npy keeps the dtype
+// (<f4, <f8), the text formats print the shortest text that reads back as the
+// same value and "inf" for unreachable, and .bin is refused (it holds int32)
+// unless the format is named bin_f32 / bin_f64, matching the result's type.
+//
 // Writes an n*n int32 matrix (row-major) through the file sink's writer
 // (apsp/sinks.hpp): written to a temporary file and renamed over `path` when
 // complete. .bin: raw row-major int32 (NTHU); .npy: int32; .txt / .mat: text

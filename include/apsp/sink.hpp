@@ -41,6 +41,10 @@ struct SinkLayout {
   std::int64_t n = 0;                      // matrix order
   Element distance_element = Element::int32;
   bool predecessors = false;               // a predecessors plane will come too
+  // Rows of each plane, of n values each: -1 = n (the square n x n result); a
+  // solve of some sources only (SolveOptions::sources) announces their count.
+  std::int64_t rows = -1;
+  std::int64_t row_count() const { return rows < 0 ? n : rows; }
 };
 
 class Sink {

@@ -136,5 +136,8 @@ class FileSink : public Sink {
 // of about 1 MiB from several threads (for text files, formatting runs in
 // parallel). Writes a SolveResult into a FileSink, for example.
 void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n);
+// The same for float32 / float64 distances (Element::float32 / float64).
+void put_matrix(Sink& sink, Plane plane, const float* data, std::int64_t n);
+void put_matrix(Sink& sink, Plane plane, const double* data, std::int64_t n);
 
 }  // namespace apsp

@@ -41,7 +41,19 @@ struct SolveOptions {
   BlockShape block;             // GPU thread-block shape for kernels that take one
   int device = 0;               // CUDA device ordinal
   // Called with the fraction done (0..1) from the calling thread; may be empty.
+  // It may stop the solve by throwing (apsp::Cancelled, for a front end whose
+  // user asked to stop): the solve discards the sink and rethrows. Calls come
+  // at least once per 1% of the rows of the per-source CPU algorithms, per
+  // tile round of fw-blocked, per 2^24 relaxations of fw-seq, per 1/64 of the GPU
+  // solver's rounds.
   std::function<void(double)> progress;
+  // The source vertices whose rows to compute, in this order (each in
+  // 0..n-1; repeats allowed); empty = every vertex, the n x n result. With
+  // k sources the result has k rows of n (row r: from sources[r]); a sink
+  // is told so by SinkLayout::rows. Honoured by the per-source CPU
+  // algorithms (dijkstra, johnson, bellman-ford; "auto" then picks among
+  // them and the CPU); any other algorithm is a UsageError (option "sources").
+  std::vector<vertex_t> sources;
 };
 
 // One stage of a solve: what ran, its wall time, and the bytes it moved
@@ -87,8 +99,11 @@ struct SolveSummary {
 // distance type: int32 (kInf = unreachable), float or double (+infinity).
 template <class D>
 struct BasicSolveResult : SolveSummary {
-  HostVector<D> dist;         // n*n row-major; kUnreachable<D> = unreachable
-  HostVector<vertex_t> pred;  // n*n when requested: pred[i*n+j] = vertex before j on a shortest i->j path, -1 if none
+  // rows x n row-major, rows = n (or the count of SolveOptions::sources); kUnreachable<D> = unreachable
+  HostVector<D> dist;
+  // the same shape when requested: pred[i*n+j] = vertex before j on a shortest path from
+  // row i's source to j, -1 if none
+  HostVector<vertex_t> pred;
 };
 using SolveResult = BasicSolveResult<dist_t>;
 using SolveResultF32 = BasicSolveResult<float>;

@@ -54,16 +54,23 @@ VerifyReport verify_predecessors(const GraphF64& normalized, Span<const double> 
 // The same checks on rows of the matrices as they come (a distributed or
 // streamed result): the graph's adjacency is built once. check() is const
 // and may run on several threads.
-class RowVerifier {
+template <class W>
+class BasicRowVerifier {
  public:
-  explicit RowVerifier(const Graph& normalized);
+  explicit BasicRowVerifier(const BasicGraph<W>& normalized);
   // Rows [first_row, first_row + rows): d (and pred, when not null) hold
-  // them row-major, n values each. The first violation of the lowest row.
-  VerifyReport check(std::int64_t first_row, std::int64_t rows, const dist_t* d, const vertex_t* pred = nullptr) const;
+  // them row-major, n values each. The first violation of the lowest row
+  // (real weights: within verify()'s rounding tolerance).
+  VerifyReport check(std::int64_t first_row, std::int64_t rows, const W* d, const vertex_t* pred = nullptr) const;
 
  private:
-  Csr out_;
-  Csr in_;
+  BasicCsr<W> out_;
+  BasicCsr<W> in_;
+  double max_abs_w_ = 0;
 };
+using RowVerifier = BasicRowVerifier<weight_t>;
+extern template class BasicRowVerifier<weight_t>;
+extern template class BasicRowVerifier<float>;
+extern template class BasicRowVerifier<double>;
 
 }  // namespace apsp

@@ -2,6 +2,7 @@
 // registry (include/apsp/registry.hpp): one home for both backends' messages.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "apsp/registry.hpp"
@@ -24,5 +25,11 @@ const AlgorithmInfo* gpu_auto_algorithm();
 // it may make. Throws the unknown-algorithm error for a name the backend
 // does not have. Cheap: call it before any work.
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts);
+
+// Throws UsageError (option "sources") when opts.sources is not empty and
+// `resolved` (an algorithm name, "auto" resolved) on `backend` does not
+// compute rows of chosen sources (only the per-source CPU algorithms do), or
+// when a source is outside 0..n-1. Call it once the algorithm is resolved.
+void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts);
 
 }  // namespace apsp

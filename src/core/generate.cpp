@@ -85,9 +85,9 @@ void add(Graph& g, Rng& rng, const WeightMaker& wm, std::int64_t u, std::int64_t
   g.edges.push_back(Edge{a, b, wm(rng, a, b)});
 }
 
-// The geometric kind: n points uniform in the unit square, each joined to its
-// k nearest neighbours (ties by index), every such pair in both directions
-// once. Neighbours are found through a grid of about two points per cell,
+// The geometric kind: n points uniform in the unit square, numbered cell by
+// cell, each joined to its k nearest neighbours (ties by index), every such
+// pair in both directions once. Neighbours are found through a grid of about two points per cell,
 // searching square rings of cells outward until the ring's inner distance
 // exceeds the k-th best: O(n k log k) for uniform points.
 void add_geometric(Graph& g, Rng& rng, const GenerateOptions& o) {
@@ -102,6 +102,22 @@ void add_geometric(Graph& g, Rng& rng, const GenerateOptions& o) {
   const std::int64_t side = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(n) / 2)));
   const double cell_size = 1.0 / static_cast<double>(side);
   auto cell_of = [&](double c) { return std::min<std::int64_t>(side - 1, static_cast<std::int64_t>(c * side)); };
+  {
+    // Vertices numbered cell by cell (rows of cells), so that neighbours
+    // have nearby numbers, as in road networks' published orderings.
+    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+    for (std::int64_t v = 0; v < n; ++v) order[static_cast<std::size_t>(v)] = v;
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+      return cell_of(y[a]) * side + cell_of(x[a]) < cell_of(y[b]) * side + cell_of(x[b]);
+    });
+    std::vector<double> sorted_x(static_cast<std::size_t>(n)), sorted_y(static_cast<std::size_t>(n));
+    for (std::int64_t v = 0; v < n; ++v) {
+      sorted_x[static_cast<std::size_t>(v)] = x[order[static_cast<std::size_t>(v)]];
+      sorted_y[static_cast<std::size_t>(v)] = y[order[static_cast<std::size_t>(v)]];
+    }
+    x.swap(sorted_x);
+    y.swap(sorted_y);
+  }
   // Points bucketed by cell (counting sort): cell c holds by_cell[cell_start[c] .. cell_start[c + 1]).
   std::vector<std::int64_t> cell_start(static_cast<std::size_t>(side * side) + 1, 0);
   for (std::int64_t v = 0; v < n; ++v) ++cell_start[static_cast<std::size_t>(cell_of(y[v]) * side + cell_of(x[v])) + 1];

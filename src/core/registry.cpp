@@ -113,4 +113,19 @@ void require_options_honoured(const std::string& name, Backend backend, const So
   }
 }
 
+void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts) {
+  if (opts.sources.empty()) return;
+  const AlgorithmInfo* a = find_algorithm(resolved);
+  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || a->work != Work::per_source)
+    throw UsageError("'" + resolved + "' computes the rows of every source; rows of chosen sources come from " +
+                         names_with([](const AlgorithmInfo& x) { return x.work == Work::per_source; }, Backend::cpu,
+                                    false),
+                     "sources");
+  for (std::size_t r = 0; r < opts.sources.size(); ++r)
+    if (opts.sources[r] < 0 || opts.sources[r] >= n)
+      throw UsageError("source " + std::to_string(opts.sources[r]) + " (entry " + std::to_string(r) +
+                           ") is outside the graph's vertices 0.." + std::to_string(n - 1),
+                       "sources");
+}
+
 }  // namespace apsp

@@ -34,6 +34,8 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
   }
   // int64 is a CPU mode: asking for it keeps the CPU at any size.
   if (opts.precision == Precision::int64) return Backend::cpu;
+  // Rows of some sources only: the per-source CPU algorithms compute them.
+  if (!opts.sources.empty()) return Backend::cpu;
   // int16 is a mode of the GPU solver: asking for it picks the GPU at any size.
   if ((g.n >= kGpuMinVertices || opts.precision == Precision::int16) && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
@@ -109,26 +111,27 @@ void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, Prog
   meter.finish();
 }
 
-// Real weights: an explicit backend or a named algorithm's backend, else the
-// CPU (the GPU takes int32 weights only until its float fw lands).
+// Real weights: an explicit backend or a named algorithm's backend; under
+// auto the GPU (fw in float32 / float64) from the same size as int32 graphs,
+// when a device is present and no integer mode is asked for.
 template <class W>
-Backend resolve_backend_real(const BasicGraph<W>&, const SolveOptions& opts) {
+Backend resolve_backend_real(const BasicGraph<W>& g, const SolveOptions& opts) {
   if (opts.backend != Backend::automatic) return opts.backend;
   if (opts.algorithm != "auto") {
     const AlgorithmInfo* named = find_algorithm(opts.algorithm);
     if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic);
     return named->backend;
   }
+  if (opts.precision != Precision::automatic && opts.precision != Precision::int32) return Backend::cpu;
+  if (g.n >= kGpuMinVertices && !cuda::devices().empty()) return Backend::cuda;
   return Backend::cpu;
 }
 
 // The one place a real-valued solve meets the GPU backend: every float32 /
 // float64 solve on Backend::cuda comes here, after the sink has begun.
 template <class W>
-void solve_on_cuda_real(const BasicGraph<W>&, const SolveOptions&, Sink&, SolveSummary&) {
-  throw UsageError(std::string("the CUDA backend takes int32 weights only for now, not ") +
-                       to_string(weight_type_of<W>) + "; use the CPU backend",
-                   "backend");
+void solve_on_cuda_real(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  cuda::solve(normalized, opts, sink, out);
 }
 
 template <class W>
@@ -146,10 +149,11 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   require_options_honoured(opts.algorithm, out.backend, opts);
   SolveOptions run = opts;
   if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n,
                           weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
-                          opts.predecessors};
+                          opts.predecessors, opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())};
   run_into_sink(sink, layout, clock, meter, [&] {
     if (out.backend == Backend::cpu)
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
@@ -212,8 +216,11 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts);
     if (opts.algorithm == "auto") out.note = cpu::choice_reason(normalized, weight_stats(normalized));
   }
+  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);
-  run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors}, clock, meter, [&] {
+  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors,
+                          opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size())};
+  run_into_sink(sink, layout, clock, meter, [&] {
     if (out.backend == Backend::cpu) {
       cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
     } else if (!cpu_may_take_over(normalized, opts)) {

@@ -315,25 +315,36 @@ std::string first_violation_in_row(const Graph& normalized, const dist_t* row, s
   return check_distance_row(out, transpose(out), row, i, scratch, 0);
 }
 
-RowVerifier::RowVerifier(const Graph& normalized) : out_(to_csr(normalized)), in_(transpose(out_)) {}
+template <class W>
+BasicRowVerifier<W>::BasicRowVerifier(const BasicGraph<W>& normalized)
+    : out_(to_csr(normalized)), in_(transpose(out_)), max_abs_w_(max_abs_weight(out_)) {}
 
-VerifyReport RowVerifier::check(std::int64_t first_row, std::int64_t rows, const dist_t* d,
-                                const vertex_t* pred) const {
+template <class W>
+VerifyReport BasicRowVerifier<W>::check(std::int64_t first_row, std::int64_t rows, const W* d,
+                                        const vertex_t* pred) const {
   const std::int64_t n = out_.n;
   const std::size_t edges = out_.col.size();
   // Row i of the block is d + (i - first_row) * n.
   std::string violation = lowest_row_violation<TightSearch>(
       n, edges,
-      [&](std::int64_t i, TightSearch& s) { return check_distance_row(out_, in_, d + (i - first_row) * n, i, s, 0); },
+      [&](std::int64_t i, TightSearch& s) {
+        return check_distance_row(out_, in_, d + (i - first_row) * n, i, s, max_abs_w_);
+      },
       first_row, rows);
   if (violation.empty() && pred)
     violation = lowest_row_violation<core::PredecessorChains>(
         n, edges,
         [&](std::int64_t i, core::PredecessorChains& chains) {
-          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, chains, 0);
+          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, chains, max_abs_w_);
         },
         first_row, rows);
-  return report_of(std::move(violation));
+  VerifyReport report = report_of(std::move(violation));
+  report.relative_tolerance = core::relative_tolerance<W>(n);
+  return report;
 }
+
+template class BasicRowVerifier<weight_t>;
+template class BasicRowVerifier<float>;
+template class BasicRowVerifier<double>;
 
 }  // namespace apsp

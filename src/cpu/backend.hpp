@@ -37,6 +37,10 @@ struct BasicJob {
   bool predecessors;
   int threads;  // > 0
   const std::function<void(double)>& progress;
+  // The sources whose rows to compute (SolveOptions::sources, checked to be
+  // in 0..n-1); empty = every vertex. Only the per-source algorithms get a
+  // non-empty list (solve() refuses it for the others).
+  const std::vector<vertex_t>& sources;
   Sink& sink;          // has begun; receives every row of the result
   StageTimes& times;   // the algorithm appends its stages
   Precision& precision;  // the algorithm sets the arithmetic width it used

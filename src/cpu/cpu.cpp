@@ -76,6 +76,8 @@ template <class W>
 std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts) {
   if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
+  // Rows of some sources only: one search per source, whatever the density.
+  if (!opts.sources.empty()) return weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
   return choose_typed(normalized, weight_stats(normalized));
 }
 
@@ -98,6 +100,7 @@ void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink
                                 opts.predecessors,
                                 opts.threads > 0 ? opts.threads : omp_get_max_threads(),
                                 opts.progress,
+                                opts.sources,
                                 sink,
                                 out.times,
                                 out.precision};

@@ -38,10 +38,16 @@ struct RowTargets {
   bool in_sink() const { return dist != nullptr; }
 };
 
+// Rows of the result: n, or one per source of job.sources.
+template <class Out>
+std::int64_t result_rows(const BasicJob<Out>& job) {
+  return job.sources.empty() ? job.graph.n : static_cast<std::int64_t>(job.sources.size());
+}
+
 // Rows per block of deliver_rows.
 template <class Out>
 std::int64_t block_rows(const BasicJob<Out>& job) {
-  return sink::staging_rows(job.graph.n, static_cast<std::size_t>(job.graph.n) * sizeof(Out), job.threads);
+  return sink::staging_rows(result_rows(job), static_cast<std::size_t>(job.graph.n) * sizeof(Out), job.threads);
 }
 
 // Bytes of staging deliver_rows allocates per thread (0 in the sink's memory).
@@ -62,18 +68,19 @@ std::uint64_t staging_bytes_per_thread(const BasicJob<Out>& job) {
 // and are rethrown here. With report_progress, the fraction of rows done is
 // reported from the calling thread (now and then by OpenMP thread 0, and 1 at
 // the end). With first_row / row_count, only rows [first_row, first_row +
-// row_count) are produced (row_count < 0: through the last row).
+// row_count) are produced (row_count < 0: through the last row). The result
+// has n rows, or one per source of job.sources.
 template <class Out, class MakeWorker, class Fill>
 void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, bool report_progress,
                   std::int64_t first_row = 0, std::int64_t row_count = -1) {
   const std::int64_t n = job.graph.n;
-  const std::int64_t end_row = row_count < 0 ? n : std::min(n, first_row + row_count);
+  const std::int64_t end_row = row_count < 0 ? result_rows(job) : std::min(result_rows(job), first_row + row_count);
   const RowTargets<Out> targets(job);
   const std::int64_t block = block_rows(job);
   const std::int64_t blocks = end_row > first_row ? ceil_div(end_row - first_row, block) : 0;
   FirstError errors;
   std::atomic<std::int64_t> finished{0};
-  const std::int64_t report_every = n / 100 + 1;
+  const std::int64_t report_every = (end_row - first_row) / 100 + 1;
   std::int64_t next_report = report_every;
 #pragma omp parallel num_threads(job.threads)
   {

@@ -384,6 +384,8 @@ void fw_seq_typed(const BasicJob<W>& job) {
     if (p) p[e.src * n + e.dst] = e.src;
   }
   clock.lap("initialize");
+  // Progress (and so a caller's cancellation) about every 2^24 relaxations.
+  const std::int64_t report_every = std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(1, n * n));
   for (std::int64_t k = 0; k < n; ++k) {
     const D* row_k = &d[k * n];
     for (std::int64_t i = 0; i < n; ++i) {
@@ -397,7 +399,7 @@ void fw_seq_typed(const BasicJob<W>& job) {
       }
       if (row_i[i] < negative_below) throw NegativeCycleError(k);
     }
-    if ((k & 255) == 255 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
+    if ((k + 1) % report_every == 0 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
   // Real weights: rounding may leave a diagonal entry a little below 0
   // (within the tolerance, so no negative cycle); the distance is 0 and the

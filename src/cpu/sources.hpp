@@ -142,22 +142,26 @@ void require_search_memory(const BasicJob<W>& job, const char* algorithm, std::u
                                 std::to_string(job.threads) + " threads)");
 }
 
-// Runs solve_row(worker, source, dist_row, pred_row) for every source over
-// OpenMP, with one worker = make_worker() per thread, and hands the rows to
-// job.sink in blocks as they finish (deliver_rows: a file sink needs no n x n
-// host matrix). dist_row (of the job's weight type W) starts as
-// kUnreachable<W> and pred_row (null unless predecessors are asked for) as
-// -1. Progress is the fraction of sources done.
+// Runs solve_row(worker, source, dist_row, pred_row) for every source (every
+// vertex, or job.sources: result row r is from job.sources[r]) over OpenMP,
+// with one worker = make_worker() per thread, and hands the rows to job.sink
+// in blocks as they finish (deliver_rows: a file sink needs no n x n host
+// matrix). dist_row (of the job's weight type W) starts as kUnreachable<W>
+// and pred_row (null unless predecessors are asked for) as -1. Progress is
+// the fraction of sources done.
 template <class W, class MakeWorker, class SolveRow>
 void for_each_source(const BasicJob<W>& job, MakeWorker make_worker, SolveRow solve_row) {
   const std::int64_t n = job.graph.n;
+  const bool subset = !job.sources.empty();
   deliver_rows(
       job, make_worker,
       [&](auto& worker, std::int64_t first, std::int64_t rows, W* dist, vertex_t* pred) {
         std::fill(dist, dist + rows * n, kUnreachable<W>);
         if (pred) std::fill(pred, pred + rows * n, -1);
-        for (std::int64_t r = 0; r < rows; ++r)
-          solve_row(worker, static_cast<vertex_t>(first + r), dist + r * n, pred ? pred + r * n : nullptr);
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const auto source = subset ? job.sources[static_cast<std::size_t>(first + r)] : static_cast<vertex_t>(first + r);
+          solve_row(worker, source, dist + r * n, pred ? pred + r * n : nullptr);
+        }
       },
       /*report_progress=*/true);
 }

@@ -22,6 +22,7 @@
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_rows.hpp"
+#include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
 #include "cuda/staging.hpp"
 #include "cuda/gpu_verify.hpp"
@@ -43,9 +44,6 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, st
   return 2 * core::largest_hop_depth(sorted_edges, n, {0, n / 2}) * std::int64_t{max_weight};
 }
 
-namespace {
-
-// The registry line of `name`; "auto" is the production solver.
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
   const std::string wanted = name == "auto" ? gpu_auto_algorithm()->name : name;
   for (const GpuAlgorithm& a : gpu_algorithm_table())
@@ -53,28 +51,32 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
   throw_unknown_algorithm(name, Backend::cuda);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+void use_device(const SolveOptions& opts) {
+  const std::vector<DeviceInfo>& found = devices();
+  if (found.empty()) throw ResourceError("no CUDA device found");
+  if (opts.device < 0 || opts.device >= static_cast<int>(found.size()))
+    throw UsageError("CUDA device " + std::to_string(opts.device) + " does not exist (found " +
+                         std::to_string(found.size()) + ")",
+                     "device");
+  APSP_CUDA_CHECK(cudaSetDevice(opts.device));
 }
 
-// Touches every page of the sink's own memory (a host-matrix sink exposes it
-// through row_address; rows are contiguous), so that the download's copies
-// land in committed pages: first-touch page faults held a fresh 4 GiB host
-// matrix to about 15 GB/s on the H100 host, a quarter of the link. Run while
-// the device computes. Writes zeros, which the download overwrites.
-void commit_sink_memory(Sink& sink, std::int64_t n, bool predecessors) {
+// Touches every page (a host-matrix sink exposes its memory through
+// row_address; rows are contiguous): first-touch page faults held a fresh
+// 4 GiB host matrix to about 15 GB/s on the H100 host, a quarter of the
+// link. Writes zeros, which the download overwrites.
+void commit_sink_memory(Sink& sink, std::int64_t n, std::size_t element_bytes, bool predecessors) {
   const auto page = static_cast<std::int64_t>(sysconf(_SC_PAGESIZE));
-  const std::int64_t bytes = n * n * static_cast<std::int64_t>(sizeof(dist_t));
   for (Plane plane : {Plane::distances, Plane::predecessors}) {
     if (plane == Plane::predecessors && !predecessors) continue;
+    const std::int64_t bytes =
+        n * n * static_cast<std::int64_t>(plane == Plane::distances ? element_bytes : sizeof(vertex_t));
     auto* base = static_cast<volatile char*>(sink.row_address(plane, 0));
     if (base == nullptr) continue;
 #pragma omp parallel for schedule(static)
     for (std::int64_t offset = 0; offset < bytes; offset += page) base[offset] = 0;
   }
 }
-
-}  // namespace
 
 bool compiled_in() { return true; }
 
@@ -117,13 +119,7 @@ std::vector<std::string> algorithms() {
 void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts);
-  const std::vector<DeviceInfo>& found = devices();
-  if (found.empty()) throw ResourceError("no CUDA device found");
-  if (opts.device < 0 || opts.device >= static_cast<int>(found.size()))
-    throw UsageError("CUDA device " + std::to_string(opts.device) + " does not exist (found " +
-                         std::to_string(found.size()) + ")",
-                     "device");
-  APSP_CUDA_CHECK(cudaSetDevice(opts.device));
+  use_device(opts);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
   const std::int64_t n = g.n;
@@ -160,7 +156,7 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   // staging pool on its first use (about 0.1 s) and commits the sink's memory.
   std::thread staging_warmup([&sink, n, &opts] {
     prepare_staging();
-    commit_sink_memory(sink, n, opts.predecessors);
+    commit_sink_memory(sink, n, sizeof(dist_t), opts.predecessors);
   });
   Event compute_begin, compute_end;
   compute_begin.record(stream.get());
@@ -206,34 +202,18 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   out.times.add("device-to-host", seconds_since(stage_start), plane_bytes);
   if (opts.predecessors) {
     stage_start = std::chrono::steady_clock::now();
-    DownloadOptions pred_options;
-    std::sort(broken_rows.begin(), broken_rows.end());
-    std::unique_ptr<Csr> csr;
-    if (!broken_rows.empty()) {
-      csr = std::make_unique<Csr>(to_csr(g));
-      testing::hooks.repaired_rows += static_cast<std::int64_t>(broken_rows.size());
-      // The host rebuilds each broken row as a tight-edge tree from that
-      // row's distances, fetched again (un-reweighted) from the device.
-      // (A plain copy: the download in progress holds the staging pool.)
-      pred_options.patch = [&](std::int64_t first_row, std::int64_t count, std::int32_t* data, std::int64_t stride) {
-        core::TightEdgeSearch search(n);
-        const std::vector<std::int64_t>& h = rw.potential;
-        std::vector<dist_t> row(static_cast<std::size_t>(n));
-        for (auto it = std::lower_bound(broken_rows.begin(), broken_rows.end(), first_row);
-             it != broken_rows.end() && *it < first_row + count; ++it) {
-          APSP_CUDA_CHECK(cudaMemcpy(row.data(), problem.dist + *it * n_pad, static_cast<std::size_t>(n) * sizeof(dist_t),
-                                     cudaMemcpyDeviceToHost));
-          // The distances' download already proved every entry fits int32.
-          if (!h.empty())
-            for (std::int64_t j = 0; j < n; ++j)
-              if (row[j] != kInf) row[j] = static_cast<dist_t>(std::int64_t{row[j]} - h[*it] + h[j]);
-          core::tight_predecessor_row(*csr, row.data(), static_cast<vertex_t>(*it), data + (*it - first_row) * stride,
-                                      search);
-        }
-      };
-    }
-    download_to_sink(DeviceRows::of_int32(problem.pred, n, n_pad), Plane::predecessors, DevicePotentials{}, sink,
-                     pred_options, stream.get());
+    const std::vector<std::int64_t>& h = rw.potential;
+    // A broken row's distances, fetched again from the device and
+    // un-reweighted (the distances' download proved they fit int32).
+    auto fetch_row = [&](std::int64_t i, dist_t* row) {
+      APSP_CUDA_CHECK(cudaMemcpy(row, problem.dist + i * n_pad, static_cast<std::size_t>(n) * sizeof(dist_t),
+                                 cudaMemcpyDeviceToHost));
+      if (!h.empty())
+        for (std::int64_t j = 0; j < n; ++j)
+          if (row[j] != kInf) row[j] = static_cast<dist_t>(std::int64_t{row[j]} - h[i] + h[j]);
+    };
+    download_predecessors<weight_t, dist_t>(problem.pred, n, n_pad, std::move(broken_rows), g, fetch_row, 0.0, sink,
+                                            stream.get());
     out.times.add("predecessors device-to-host", seconds_since(stage_start), plane_bytes);
   }
   meter.finish();

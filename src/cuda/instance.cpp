@@ -34,34 +34,6 @@ Reweighted reweight(const Graph& g) {
   return r;
 }
 
-namespace {
-
-// Copies edges to the device through two pinned staging buffers and scatters
-// them into the matrix chunk by chunk.
-void upload_edges(const std::vector<Edge>& edges, dist_t* dist, vertex_t* pred, std::int64_t n_pad,
-                  cudaStream_t stream) {
-  // 1 Mi edges (12 MiB) per chunk: page-locked staging is slow to allocate.
-  const std::size_t chunk = std::min<std::size_t>(edges.size(), std::size_t{1} << 20);
-  if (chunk == 0) return;
-  PinnedBuffer<Edge> staging[2] = {PinnedBuffer<Edge>(chunk), PinnedBuffer<Edge>(chunk)};
-  DeviceBuffer<Edge> device[2] = {DeviceBuffer<Edge>(chunk), DeviceBuffer<Edge>(chunk)};
-  Event staged[2];
-  bool in_flight[2] = {false, false};
-  for (std::size_t begin = 0, part = 0; begin < edges.size(); begin += chunk, part ^= 1) {
-    const std::size_t count = std::min(chunk, edges.size() - begin);
-    if (in_flight[part]) APSP_CUDA_CHECK(cudaEventSynchronize(staged[part].get()));
-    std::memcpy(staging[part].get(), edges.data() + begin, count * sizeof(Edge));
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device[part].get(), staging[part].get(), count * sizeof(Edge),
-                                    cudaMemcpyHostToDevice, stream));
-    launch_scatter_edges(dist, pred, n_pad, device[part].get(), static_cast<std::int64_t>(count), stream);
-    staged[part].record(stream);
-    in_flight[part] = true;
-  }
-  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
-}  // namespace
-
 DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool predecessors, cudaStream_t stream,
                                bool keep_pristine)
     : reweighted_(reweight(g)),

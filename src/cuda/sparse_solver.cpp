@@ -17,6 +17,7 @@
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_rows.hpp"
+#include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/testing.hpp"
@@ -31,10 +32,6 @@ constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
 // With a progress listener, a chunk of rows is computed in about this many
 // launches, so the bar moves while the device works.
 constexpr std::int64_t kLaunchesPerChunkWithProgress = 16;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
@@ -145,6 +142,12 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
   SparseInstance instance(rw.edges, n, rw.max_weight, variant, opts.predecessors, near_far_delta(rw.edges), stream);
   out.times.add("host-to-device", seconds_since(stage_start));
 
+  // The device certificate (kept only when the whole result stays on the
+  // device) takes its memory before the rows are budgeted.
+  std::unique_ptr<DeviceVerifier> verifier;
+  if (opts.verify) verifier = std::make_unique<DeviceVerifier>(g, rw.edges, stream);
+  const DevicePotentials potentials(rw.potential, stream);
+
   // Rows per chunk: what the device memory left holds (or the testing budget).
   const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(dist_t) * (opts.predecessors ? 2 : 1);
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -159,7 +162,7 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
                         std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
   DeviceBuffer<dist_t> dist(chunk_cells);
   DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells : 0);
-  const DevicePotentials potentials(rw.potential, stream);
+  if (streamed) verifier.reset();  // streamed rows are checked on the host as they pass
 
   // Predecessors read off tight edges form trees unless a zero-weight cycle
   // offers ties; then each row is checked and, where it loops, rebuilt on
@@ -170,8 +173,6 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
     graph_csr = to_csr(g);
     zero_weight_components(graph_csr, zero_weight_cycle);
   }
-  std::unique_ptr<DeviceVerifier> verifier;
-  if (opts.verify && !streamed) verifier = std::make_unique<DeviceVerifier>(g, rw.edges, stream);
 
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
   std::int64_t chunk_first = 0;  // the chunk now in `dist`

@@ -66,6 +66,10 @@ std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& 
 // row r starts at cells + r * stride. Cells equal to shown_as_inf print "INF".
 void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t rows, std::int64_t n,
                       std::int64_t stride, std::optional<std::int32_t> shown_as_inf);
+// The same for real values: each the shortest text that reads back as the
+// same float / double ("0.1", "1e+30"), "inf" for unreachable (+infinity).
+void append_text_rows(std::string& out, const float* cells, std::int64_t rows, std::int64_t n, std::int64_t stride);
+void append_text_rows(std::string& out, const double* cells, std::int64_t rows, std::int64_t n, std::int64_t stride);
 // Text matrices (results and dense graphs) are refused above this many vertices.
 inline constexpr std::int64_t kTextMaxVertices = 4096;
 // Throws UsageError naming `path` when n exceeds kTextMaxVertices.

@@ -21,6 +21,7 @@ constexpr std::pair<std::string_view, Format> kFormatNames[] = {
     {"matrix-market", Format::matrix_market}, {"edges", Format::edge_list}, {"edgelist", Format::edge_list},
     {"el", Format::edge_list},            {"txt", Format::edge_list},      {"npy", Format::npy},
     {"text-matrix", Format::text_matrix}, {"mat", Format::text_matrix},    {"dense", Format::text_matrix},
+    {"bin-f32", Format::bin_f32},         {"bin-f64", Format::bin_f64},
 };
 
 constexpr std::pair<std::string_view, Format> kExtensions[] = {
@@ -41,6 +42,13 @@ void check_square(Span<const std::int32_t> m, std::int64_t n, const std::string&
 
 void refuse_graph_format(Format format, const std::string& path) {
   if (format == Format::dimacs || format == Format::matrix_market) detail::not_a_matrix_format(format, path);
+  if (format == Format::bin_f32 || format == Format::bin_f64)
+    throw UsageError(std::string("reading ") + to_string(format) + " matrices is not supported (" + path +
+                     "); write real-valued results as .npy to read them back");
+}
+
+[[noreturn]] void not_a_graph_format(Format format, const std::string& path) {
+  throw UsageError(std::string(to_string(format)) + " holds result matrices, not graphs (" + path + ")");
 }
 
 }  // namespace
@@ -48,7 +56,8 @@ void refuse_graph_format(Format format, const std::string& path) {
 Format parse_format(const std::string& name) {
   for (const auto& [known, format] : kFormatNames)
     if (name == known) return format;
-  throw UsageError("unknown format '" + name + "' (expected auto, bin, dimacs, mtx, edges, npy or text-matrix)");
+  throw UsageError("unknown format '" + name +
+                   "' (expected auto, bin, dimacs, mtx, edges, npy, text-matrix, bin-f32 or bin-f64)");
 }
 
 Format format_from_path(const std::string& path) {
@@ -74,6 +83,8 @@ const char* to_string(Format f) {
     case Format::edge_list: return "edges";
     case Format::npy: return "npy";
     case Format::text_matrix: return "text-matrix";
+    case Format::bin_f32: return "bin-f32";
+    case Format::bin_f64: return "bin-f64";
   }
   return "?";
 }
@@ -99,6 +110,8 @@ void write_graph(const std::string& path, const Graph& g, Format format) {
     case Format::edge_list: return detail::write_edge_list(path, g);
     case Format::npy: return detail::write_npy_graph(path, g);
     case Format::text_matrix: return detail::write_text_matrix_graph(path, g);
+    case Format::bin_f32:
+    case Format::bin_f64: not_a_graph_format(format, path);
   }
 }
 
@@ -150,6 +163,8 @@ ReadGraph read_graph_from(const InputFile& file, const ReadOptions& opts) {
       case Format::edge_list: read_edge_list(file, g); break;
       case Format::npy: read_npy_graph(file, opts.no_edge_value, g); break;
       case Format::text_matrix: read_text_matrix_graph(file, opts.no_edge_value, g); break;
+      case Format::bin_f32:
+      case Format::bin_f64: not_a_graph_format(format, file.path());
     }
     return g.finish(opts.undirected);
   } catch (const std::bad_alloc&) {
@@ -168,6 +183,8 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
       case Format::text_matrix: return read_text_matrix(file, n);
       case Format::automatic:
       case Format::nthu_bin: return read_bin_matrix(file, n);
+      case Format::bin_f32:
+      case Format::bin_f64: refuse_graph_format(resolved, file.path());
     }
   } catch (const std::bad_alloc&) {
     throw ResourceError("out of memory while reading the matrix in " + file.path());

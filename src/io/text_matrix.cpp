@@ -3,6 +3,7 @@
 // given), inf or nan for no edge; real entries make a real-valued graph.
 // Result matrices are n lines of n space-separated values, "INF" for unreachable.
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <new>
 #include <optional>
@@ -78,6 +79,35 @@ void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t 
     }
     out.push_back('\n');
   }
+}
+
+namespace {
+
+template <class T>
+void append_real_rows(std::string& out, const T* cells, std::int64_t rows, std::int64_t n, std::int64_t stride) {
+  char digits[32];  // the shortest round-trip double takes at most 24 characters
+  for (std::int64_t row = 0; row < rows; ++row) {
+    const T* values = cells + row * stride;
+    for (std::int64_t column = 0; column < n; ++column) {
+      if (column > 0) out.push_back(' ');
+      if (std::isinf(values[column])) {
+        out.append(values[column] > 0 ? "inf" : "-inf");
+      } else {
+        const auto end = std::to_chars(digits, digits + sizeof digits, values[column]).ptr;
+        out.append(digits, end);
+      }
+    }
+    out.push_back('\n');
+  }
+}
+
+}  // namespace
+
+void append_text_rows(std::string& out, const float* cells, std::int64_t rows, std::int64_t n, std::int64_t stride) {
+  append_real_rows(out, cells, rows, n, stride);
+}
+void append_text_rows(std::string& out, const double* cells, std::int64_t rows, std::int64_t n, std::int64_t stride) {
+  append_real_rows(out, cells, rows, n, stride);
 }
 
 void refuse_large_text(const std::string& path, std::int64_t n) {

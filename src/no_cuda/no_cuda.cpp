@@ -16,5 +16,11 @@ std::vector<std::string> algorithms() { return {}; }
 void solve(const Graph&, const SolveOptions&, Sink&, SolveSummary&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }
+void solve(const GraphF32&, const SolveOptions&, Sink&, SolveSummary&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+void solve(const GraphF64&, const SolveOptions&, Sink&, SolveSummary&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
 
 }  // namespace apsp::cuda

@@ -34,6 +34,10 @@ void FileSink::begin(const SinkLayout& layout) {
   if (!targets_[1].path.empty() && !layout.predecessors)
     throw UsageError("a predecessors file (" + targets_[1].path + ") was given but the solve computes no predecessors",
                      "predecessors");
+  if (layout.row_count() != layout.n)
+    throw UsageError("the matrix files hold square n x n results, not " + std::to_string(layout.row_count()) +
+                         " rows of " + std::to_string(layout.n) + " (a solve of some sources only)",
+                     "sources");
   discard();
   layout_ = layout;
   ledger_ = std::make_unique<sink::RowLedger>(layout);
@@ -87,10 +91,25 @@ std::uint64_t FileSink::bytes_written() const {
   return bytes;
 }
 
-void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n) {
-  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
-    sink.put(RowBlock{plane, Element::int32, first, rows, n, data + first * n});
+namespace {
+
+template <class T>
+void put_matrix_of(Sink& sink, Plane plane, Element element, const T* data, std::int64_t n) {
+  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(T), [&](std::int64_t first, std::int64_t rows) {
+    sink.put(RowBlock{plane, element, first, rows, n, data + first * n});
   });
+}
+
+}  // namespace
+
+void put_matrix(Sink& sink, Plane plane, const std::int32_t* data, std::int64_t n) {
+  put_matrix_of(sink, plane, Element::int32, data, n);
+}
+void put_matrix(Sink& sink, Plane plane, const float* data, std::int64_t n) {
+  put_matrix_of(sink, plane, Element::float32, data, n);
+}
+void put_matrix(Sink& sink, Plane plane, const double* data, std::int64_t n) {
+  put_matrix_of(sink, plane, Element::float64, data, n);
 }
 
 }  // namespace apsp

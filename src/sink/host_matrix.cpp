@@ -15,13 +15,14 @@ namespace {
 // Copies of more cells than this are spread over threads (outside a parallel region).
 constexpr std::int64_t kParallelCopyCells = std::int64_t{1} << 18;
 
+// A rows x n matrix.
 template <class T>
-void allocate(HostVector<T>& v, std::int64_t n, const char* what) {
+void allocate(HostVector<T>& v, std::int64_t rows, std::int64_t n, const char* what) {
   try {
-    v.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+    v.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
   } catch (const std::bad_alloc&) {
-    throw ResourceError(std::string("cannot allocate the ") + std::to_string(n) + " x " + std::to_string(n) + " " +
-                        what + " (" + resources::describe_bytes(static_cast<std::uint64_t>(n) * n * sizeof(T)) + ")");
+    throw ResourceError(std::string("cannot allocate the ") + std::to_string(rows) + " x " + std::to_string(n) + " " +
+                        what + " (" + resources::describe_bytes(static_cast<std::uint64_t>(rows) * n * sizeof(T)) + ")");
   }
 }
 
@@ -40,18 +41,19 @@ void HostMatrixSink::begin(const SinkLayout& layout) {
   dist_f64_ = {};
   pred_ = {};
   layout_ = layout;
-  const auto cells = static_cast<std::uint64_t>(layout.n) * static_cast<std::uint64_t>(layout.n);
+  const std::int64_t rows = layout.row_count();
+  const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(layout.n);
   const std::uint64_t bytes =
       cells * (element_bytes(layout.distance_element) + (layout.predecessors ? sizeof(vertex_t) : 0));
-  resources::require_memory(bytes, "the " + std::to_string(layout.n) + " x " + std::to_string(layout.n) +
+  resources::require_memory(bytes, "the " + std::to_string(rows) + " x " + std::to_string(layout.n) +
                                        (layout.predecessors ? " distance and predecessor matrices"
                                                             : " distance matrix"));
   switch (layout.distance_element) {
-    case Element::int32: allocate(dist_, layout.n, "distance matrix"); break;
-    case Element::float32: allocate(dist_f32_, layout.n, "distance matrix"); break;
-    case Element::float64: allocate(dist_f64_, layout.n, "distance matrix"); break;
+    case Element::int32: allocate(dist_, rows, layout.n, "distance matrix"); break;
+    case Element::float32: allocate(dist_f32_, rows, layout.n, "distance matrix"); break;
+    case Element::float64: allocate(dist_f64_, rows, layout.n, "distance matrix"); break;
   }
-  if (layout.predecessors) allocate(pred_, layout.n, "predecessor matrix");
+  if (layout.predecessors) allocate(pred_, rows, layout.n, "predecessor matrix");
   // The pages are not touched yet: count them until this sink lets them go.
   reserved_bytes_ = bytes;
   resources::reserve_memory(bytes);
@@ -59,7 +61,7 @@ void HostMatrixSink::begin(const SinkLayout& layout) {
 }
 
 void* HostMatrixSink::row_address(Plane plane, std::int64_t row) {
-  if (!ledger_ || row < 0 || row >= layout_.n) return nullptr;
+  if (!ledger_ || row < 0 || row >= layout_.row_count()) return nullptr;
   if (plane == Plane::predecessors) return layout_.predecessors ? pred_.data() + row * layout_.n : nullptr;
   switch (layout_.distance_element) {
     case Element::int32: break;
@@ -95,16 +97,17 @@ void HostMatrixSink::adopt(HostVector<dist_t>&& dist, HostVector<vertex_t>&& pre
   if (!ledger_) throw UsageError("planes were adopted before begin()");
   if (layout_.distance_element != Element::int32)
     throw UsageError(std::string("int32 distances were adopted into a layout of ") + to_string(layout_.distance_element));
-  const auto cells = static_cast<std::size_t>(layout_.n) * static_cast<std::size_t>(layout_.n);
+  const std::int64_t rows = layout_.row_count();
+  const auto cells = static_cast<std::size_t>(rows) * static_cast<std::size_t>(layout_.n);
   if (dist.size() != cells || pred.size() != (layout_.predecessors ? cells : 0))
     throw UsageError("adopted planes hold " + std::to_string(dist.size()) + " and " + std::to_string(pred.size()) +
-                     " values; the " + std::to_string(layout_.n) + " x " + std::to_string(layout_.n) + " layout needs " +
+                     " values; the " + std::to_string(rows) + " x " + std::to_string(layout_.n) + " layout needs " +
                      std::to_string(cells) + (layout_.predecessors ? " each" : " and none"));
   dist_ = std::move(dist);
   pred_ = std::move(pred);
-  ledger_->record(RowBlock{Plane::distances, Element::int32, 0, layout_.n, layout_.n, dist_.data()});
+  ledger_->record(RowBlock{Plane::distances, Element::int32, 0, rows, layout_.n, dist_.data()});
   if (layout_.predecessors)
-    ledger_->record(RowBlock{Plane::predecessors, Element::int32, 0, layout_.n, layout_.n, pred_.data()});
+    ledger_->record(RowBlock{Plane::predecessors, Element::int32, 0, rows, layout_.n, pred_.data()});
 }
 
 void HostMatrixSink::commit() {

@@ -68,6 +68,7 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
     agree(*comm_, [&] {
       if (comm_->rank() == 0) return;
       n_ = n;
+      element_ = element;
       element_bytes_ = element_bytes(element);
       header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)).size() : 0;
       file_ = io::detail::OutputFile::join(path_, std::string(name.begin(), name.end()));
@@ -80,11 +81,19 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
   const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   std::string header;
   std::uint64_t needed = 0;
+  const bool raw_real = format_ == io::Format::bin_f32 || format_ == io::Format::bin_f64;
+  if (format_ == io::Format::nthu_bin && element != Element::int32)
+    throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
+                         ": the NTHU .bin format holds int32 values; name the format " +
+                         (element == Element::float32 ? "bin-f32" : "bin-f64") + " for raw " +
+                         apsp::to_string(element) + ", or write .npy or text");
+  if (raw_real && element != (format_ == io::Format::bin_f32 ? Element::float32 : Element::float64))
+    throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ + " as " +
+                         io::to_string(format_) + ", which holds " +
+                         (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values");
+  element_ = element;
   if (text()) {
     io::detail::refuse_large_text(path_, n);
-    if (element != Element::int32)
-      throw UsageError("cannot write " + path_ + " as text: the text formats hold int32 values, not " +
-                       apsp::to_string(element) + "; use .npy");
     needed = 2 * cells;  // at least one digit and a separator per value
   } else {
     if (format_ == io::Format::npy) header = io::detail::npy_header(n, npy_descr(element));
@@ -125,7 +134,20 @@ void MatrixFileWriter::put_binary(std::int64_t first_row, std::int64_t rows, std
 }
 
 void MatrixFileWriter::put_text(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data) {
-  const auto* cells = static_cast<const std::int32_t*>(data);
+  // Row r of the block in the writer's element type.
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const auto append_rows = [&](std::string& text, std::int64_t first, std::int64_t count) {
+    const unsigned char* at = bytes + static_cast<std::size_t>(first * stride) * element_bytes_;
+    switch (element_) {
+      case Element::int32:
+        return io::detail::append_text_rows(text, reinterpret_cast<const std::int32_t*>(at), count, n_, stride,
+                                            shown_as_inf_);
+      case Element::float32:
+        return io::detail::append_text_rows(text, reinterpret_cast<const float*>(at), count, n_, stride);
+      case Element::float64:
+        return io::detail::append_text_rows(text, reinterpret_cast<const double*>(at), count, n_, stride);
+    }
+  };
   const std::int64_t pieces = (rows + kTextPieceRows - 1) / kTextPieceRows;
   std::vector<std::string> texts(static_cast<std::size_t>(pieces));
   // Inside a parallel region (a producer's worker thread) the blocks of the
@@ -135,7 +157,7 @@ void MatrixFileWriter::put_text(std::int64_t first_row, std::int64_t rows, std::
     const std::int64_t first = piece * kTextPieceRows, count = std::min(kTextPieceRows, rows - first);
     std::string& text = texts[static_cast<std::size_t>(piece)];
     text.reserve(static_cast<std::size_t>(count * n_ * 4));
-    io::detail::append_text_rows(text, cells + first * stride, count, n_, stride, shown_as_inf_);
+    append_rows(text, first, count);
   }
   for (std::int64_t piece = 0; piece < pieces; ++piece) {
     const std::int64_t first = piece * kTextPieceRows;

@@ -33,9 +33,10 @@ class MatrixFileWriter {
   ~MatrixFileWriter();
 
   // Checks the format's limits for an n x n matrix of `element` (text: at
-  // most 4096 vertices, int32) and the disk space it needs, then opens the
-  // temporary file and writes the .npy header. Throws UsageError or
-  // ResourceError naming the sizes before anything is created.
+  // most 4096 vertices; .bin: int32 only; bin-f32 / bin-f64: that element
+  // only) and the disk space it needs, then opens the temporary file and
+  // writes the .npy header. Throws UsageError or ResourceError naming the
+  // sizes before anything is created.
   //
   // With `comm` (collective, every rank with the same path and format): one
   // file written by every rank of it. Rank 0 checks, creates the temporary
@@ -70,6 +71,7 @@ class MatrixFileWriter {
   std::optional<std::int32_t> shown_as_inf_;
   std::string what_;
   std::int64_t n_ = 0;
+  Element element_ = Element::int32;
   std::size_t element_bytes_ = 4;
   std::uint64_t header_bytes_ = 0;
   std::unique_ptr<io::detail::OutputFile> file_;

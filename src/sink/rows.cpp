@@ -40,16 +40,16 @@ void check_block(const SinkLayout& layout, const RowBlock& b) {
   if (b.element != element_of(layout, b.plane))
     throw UsageError(what + " holds " + apsp::to_string(b.element) + ", the sink expects " +
                      apsp::to_string(element_of(layout, b.plane)));
-  if (b.first_row < 0 || b.rows < 0 || b.first_row > layout.n - b.rows)
+  if (b.first_row < 0 || b.rows < 0 || b.first_row > layout.row_count() - b.rows)
     throw UsageError(what + ": rows [" + std::to_string(b.first_row) + ", " + std::to_string(b.first_row + b.rows) +
-                     ") are outside the " + std::to_string(layout.n) + " rows");
+                     ") are outside the " + std::to_string(layout.row_count()) + " rows");
   if (b.rows > 0 && (b.row_stride < layout.n || b.data == nullptr))
     throw UsageError(what + ": stride " + std::to_string(b.row_stride) + " for rows of " + std::to_string(layout.n) +
                      (b.data == nullptr ? " values and no data" : " values"));
 }
 
 RowLedger::RowLedger(const SinkLayout& layout) : layout_(layout) {
-  const auto words = static_cast<std::size_t>(std::max<std::int64_t>(0, layout.n) + 63) / 64;
+  const auto words = static_cast<std::size_t>(std::max<std::int64_t>(0, layout.row_count()) + 63) / 64;
   arrived_[0].reset(new std::atomic<std::uint64_t>[words]());
   if (layout.predecessors) arrived_[1].reset(new std::atomic<std::uint64_t>[words]());
 }
@@ -68,10 +68,11 @@ void RowLedger::record(const RowBlock& block) {
 void RowLedger::require_complete() const {
   for (const Plane plane : {Plane::distances, Plane::predecessors}) {
     const int p = plane == Plane::distances ? 0 : 1;
-    if (!arrived_[p] || count_[p].load() == layout_.n) continue;
+    const std::int64_t rows = layout_.row_count();
+    if (!arrived_[p] || count_[p].load() == rows) continue;
     std::int64_t missing = 0;
-    while (missing < layout_.n && (arrived_[p][missing / 64].load() >> (missing % 64) & 1) != 0) ++missing;
-    throw Error("the solver delivered " + std::to_string(count_[p].load()) + " of the " + std::to_string(layout_.n) +
+    while (missing < rows && (arrived_[p][missing / 64].load() >> (missing % 64) & 1) != 0) ++missing;
+    throw Error("the solver delivered " + std::to_string(count_[p].load()) + " of the " + std::to_string(rows) +
                 " rows of the " + to_string(plane) + " (row " + std::to_string(missing) + " never arrived)");
   }
 }

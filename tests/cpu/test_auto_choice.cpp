@@ -10,19 +10,14 @@
 #include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
 #include "core/auto_choice.hpp"
+#include "support/cases.hpp"
 
 namespace apsp {
 namespace {
 
-Graph generated(GraphKind kind, std::int64_t n, int degree = 4, double density = 0.5) {
-  GenerateOptions o;
-  o.kind = kind;
-  o.n = n;
-  o.degree = degree;
-  o.density = density;
-  o.seed = 11;
-  return normalize(generate(o));
-}
+// The benchmark's families: m = 8n for random and rmat, k = 4 for geometric,
+// half of all pairs for dense.
+Graph generated(GraphKind kind, std::int64_t n) { return normalize(test::generated(kind, n, 8 * n, 1, 100, 11)); }
 
 std::string gpu_pick(const Graph& g, const SolveOptions& opts = {}) {
   return core::choose_gpu_algorithm(core::probe_graph(g), opts).algorithm;
@@ -74,7 +69,7 @@ TEST(AutoChoice, SparseFamiliesGoToSssp) {
 }
 
 TEST(AutoChoice, DenseGraphsKeepFw) {
-  const Graph g = generated(GraphKind::dense, 2048, 4, 0.5);
+  const Graph g = generated(GraphKind::dense, 2048);
   const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
   EXPECT_EQ(c.algorithm, "fw") << c.why;
   EXPECT_GT(c.sssp_seconds, 10 * c.fw_seconds);
@@ -125,7 +120,7 @@ TEST(AutoChoice, CpuReasonNamesThePick) {
   const Graph sparse = generated(GraphKind::rmat, 2000);
   const std::string reason = cpu::choice_reason(sparse, weight_stats(sparse));
   EXPECT_EQ(reason.rfind("auto picked " + cpu::choose_algorithm(sparse, weight_stats(sparse)) + ": ", 0), 0u) << reason;
-  const Graph dense = generated(GraphKind::dense, 600, 4, 0.9);
+  const Graph dense = generated(GraphKind::dense, 600);
   EXPECT_NE(cpu::choice_reason(dense, weight_stats(dense)).find("picked fw-blocked"), std::string::npos);
 }
 

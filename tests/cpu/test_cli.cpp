@@ -144,11 +144,16 @@ TEST_F(Cli, NegativeAndImpossibleSizesFailCleanly) {
   EXPECT_FALSE(fs::exists(path("huge.bin")));
 }
 
-TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2) {
-  expect_rejected_text("real.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.5\n2 3 2\n", "real.mtx:3");
+// Non-integral weights are refused under --weights int32 (naming the line)
+// and solved as float64 under auto; integral ones stay int32.
+TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2AsInt32) {
+  write_text("real.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.5\n2 3 2\n");
+  expect_error("solve real.mtx --weights int32", 2, "real.mtx:3");
+  EXPECT_NE(expect_ok("solve real.mtx").find("float64"), std::string::npos);
   write_text("integral.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n2 3 2e1\n");
   const std::string summary = expect_ok("solve integral.mtx");
   EXPECT_NE(summary.find("2 after normalization"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("int32"), std::string::npos) << summary;
 }
 
 TEST_F(Cli, OverflowingDistancesAreExit2WithEveryCpuAlgorithm) {
@@ -210,6 +215,7 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("gen random -n 5 -o g.bin", 1, "--seed");
   expect_error("gen random -n 5 --seed 1 -o g.xyz", 1, "g.xyz");
   expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "--density: must be in [0, 1]");
+  expect_error("gen geometric -n 5 --weights -1:5 --seed 1 -o g.bin", 1, "--weights: geometric weights grow");
   expect_error("path g.txt d.bin --to 1", 1, "--from");
   EXPECT_FALSE(fs::exists(path("g.bin")));
 }
@@ -459,6 +465,31 @@ void expect_valid_path_output(const std::string& out, const Graph& g, const std:
   EXPECT_EQ(line, "weight " + std::to_string(expected));
 }
 
+// The geometric family through the CLI is generate()'s graph, and the
+// summary's note says what "auto" picked and why.
+TEST_F(Cli, GeometricGraphAndTheAutoNote) {
+  expect_ok("gen geometric -n 300 --degree 5 --weights 0:50 --seed 3 -o geo.bin");
+  GenerateOptions o;
+  o.kind = GraphKind::geometric;
+  o.n = 300;
+  o.degree = 5;
+  o.w_lo = 0;
+  o.w_hi = 50;
+  o.seed = 3;
+  const Graph expected = generate(o);
+  const Graph read = io::read_graph(path("geo.bin"));
+  ASSERT_EQ(read.n, expected.n);
+  ASSERT_EQ(read.edges.size(), expected.edges.size());
+  for (std::size_t e = 0; e < read.edges.size(); ++e) {
+    EXPECT_EQ(read.edges[e].src, expected.edges[e].src);
+    EXPECT_EQ(read.edges[e].dst, expected.edges[e].dst);
+    EXPECT_EQ(read.edges[e].w, expected.edges[e].w);
+  }
+  const std::string summary = expect_ok("solve geo.bin --backend cpu");
+  EXPECT_NE(summary.find("auto picked "), std::string::npos) << summary;
+  EXPECT_EQ(expect_ok("solve geo.bin --backend cpu --algo dijkstra").find("auto picked"), std::string::npos);
+}
+
 TEST_F(Cli, PredecessorsThenPath) {
   const Graph g = generated(GraphKind::scale_free, 60, -1, 0, 9, 3);
   expect_ok("gen scale-free -n 60 --weights 0:9 --seed 3 -o g.mtx");
@@ -575,6 +606,76 @@ TEST_F(Cli, InfoListsBackendsAlgorithmsAndThreads) {
   for (const char* words : {"apsp ", "backends: cpu", "devices:", "algorithms (cpu): fw-seq", "johnson",
                             "openmp max threads: "})
     EXPECT_NE(info.find(words), std::string::npos) << "missing '" << words << "' in\n" << info;
+}
+
+}  // namespace
+}  // namespace apsp
+
+namespace apsp {
+namespace {
+
+// --weights on solve: auto keeps int32 for integer files and takes float64
+// for real ones; named types convert; the summary shows the weight type;
+// real results go to text with round-trip values and to .bin only when named.
+class CliRealWeights : public test::ScratchDirTest {
+ protected:
+  int run(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) const {
+    const std::string shell = "cd '" + dir_.string() + "' && '" APSP_CLI_PATH "' " + args +
+                              " </dev/null >stdout.log 2>stderr.log";
+    const int raw = std::system(shell.c_str());
+    if (out) *out = read_text("stdout.log");
+    if (err) *err = read_text("stderr.log");
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  }
+};
+
+TEST_F(CliRealWeights, AutoTypeTextOutputVerifyAndSummary) {
+  write_text("g.txt", "0 1 0.1\n1 2 0.2\n2 0 -0.25\n");
+  std::string out, err;
+  ASSERT_EQ(run("solve g.txt -o d.txt --predecessors p.txt --verify", &out, &err), 0) << err;
+  EXPECT_NE(out.find("weights          float64"), std::string::npos) << out;
+  EXPECT_NE(out.find("verify: ok (within"), std::string::npos) << out;
+  EXPECT_EQ(read_text("d.txt"), "0 0.1 0.30000000000000004\n-0.04999999999999999 0 0.2\n-0.25 -0.15 0\n");
+  // Every algorithm agrees in float32 within rounding (each sums in its own order).
+  const double expected[9] = {0, 0.1, 0.3, -0.05, 0, 0.2, -0.25, -0.15, 0};
+  for (const char* algo : {"fw-seq", "fw-blocked", "bellman-ford", "johnson"}) {
+    SCOPED_TRACE(algo);
+    ASSERT_EQ(run(std::string("solve g.txt --weights float32 -o f.txt --algo ") + algo, &out, &err), 0) << err;
+    EXPECT_NE(out.find("weights          float32"), std::string::npos) << out;
+    std::istringstream text(read_text("f.txt"));
+    for (const double e : expected) {
+      double value = 1e300;
+      text >> value;
+      EXPECT_NEAR(value, e, 1e-6);
+    }
+  }
+  write_text("i.txt", "0 1 2\n1 2 3\n");
+  ASSERT_EQ(run("solve i.txt", &out), 0);
+  EXPECT_NE(out.find("weights          int32"), std::string::npos) << out;
+  EXPECT_NE(out.find("precision        int32"), std::string::npos) << out;
+  ASSERT_EQ(run("solve i.txt --weights float64 -o i.npy", &out), 0);
+  EXPECT_NE(read_text("i.npy").find("'<f8'"), std::string::npos);
+}
+
+TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
+  write_text("g.gr", "p sp 3 2\na 1 2 0.5\na 2 3 1e\n");
+  std::string err;
+  EXPECT_EQ(run("solve g.gr", nullptr, &err), 2);
+  EXPECT_EQ(err, "apsp: g.gr:3: expected a number for the weight, found '1e'\n");
+  write_text("g.txt", "0 1 0.5\n1 2 2\n");
+  EXPECT_EQ(run("solve g.txt --weights int32", nullptr, &err), 2);
+  EXPECT_EQ(err, "apsp: g.txt:1: weight '0.5' is not an integer inside int32; real weights need the float32 or "
+                 "float64 weight type\n");
+  EXPECT_EQ(run("solve g.txt --weights f16", nullptr, &err), 1);
+  EXPECT_EQ(err, "apsp: --weights: unknown weight type 'f16' (expected int32, float32 or float64)\n");
+  EXPECT_EQ(run("solve g.txt -o d.bin", nullptr, &err), 1);
+  EXPECT_NE(err.find("the NTHU .bin format holds int32 values; name the format bin-f64"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir_ / "d.bin"));
+  EXPECT_EQ(run("solve g.txt -o d.bin --out-format bin-f64", nullptr, &err), 0) << err;
+  EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 9 * sizeof(double));
+  EXPECT_EQ(run("solve g.txt --backend cuda", nullptr, &err), 1);
+  EXPECT_EQ(err, "apsp: --backend: the CUDA backend takes int32 weights only for now, not float64; use the CPU "
+                 "backend\n");
 }
 
 }  // namespace

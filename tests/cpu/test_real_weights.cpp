@@ -6,15 +6,22 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <tuple>
 
 #include "apsp/cpu.hpp"
+#include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
@@ -223,19 +230,29 @@ TEST(RealWeights, NanAndMinusInfinityWeightsAreRefusedPlusInfinityIsNoEdge) {
   EXPECT_EQ(r.dist[0 * 3 + 1], 1.0);
 }
 
-TEST(RealWeights, AutomaticBackendIsTheCpuAndCudaIsRefusedForNow) {
+// Under auto a real graph goes to the GPU from the int32 size threshold on
+// when there is a device (fw in float32 / float64), else to the CPU; the
+// GPU's teaching kernels take int32 weights only.
+TEST(RealWeights, AutomaticBackendFollowsTheDeviceAndGpuTeachingKernelsTakeInt32Only) {
   GraphF32 g;
   g.n = 2000;
   g.edges = {{0, 1, 0.5f}};
+  EXPECT_EQ(choose_backend(g, SolveOptions{}), cuda::devices().empty() ? Backend::cpu : Backend::cuda);
+  g.n = 100;
   EXPECT_EQ(choose_backend(g, SolveOptions{}), Backend::cpu);
-  SolveOptions on_gpu;
-  on_gpu.backend = Backend::cuda;
+  SolveOptions naive;
+  naive.backend = Backend::cuda;
+  naive.algorithm = "naive";
   g.n = 2;
+  if (!cuda::compiled_in()) {
+    EXPECT_THROW(solve(g, naive), ResourceError);
+    return;
+  }
   try {
-    solve(g, on_gpu);
-    ADD_FAILURE() << "the CUDA backend took float32 weights";
+    solve(g, naive);
+    ADD_FAILURE() << "the naive GPU kernel took float32 weights";
   } catch (const UsageError& e) {
-    EXPECT_EQ(e.option(), "backend");
+    EXPECT_EQ(e.option(), "algorithm");
     EXPECT_NE(std::string(e.what()).find("int32 weights only"), std::string::npos) << e.what();
   }
 }
@@ -335,6 +352,73 @@ TEST(RealVerify, AcceptsRoundingAndRejectsARealViolation) {
   EXPECT_FALSE(report.ok);
   EXPECT_NE(report.first_violation.find("rounding tolerance"), std::string::npos) << report.first_violation;
   EXPECT_NE(report.first_violation.find("epsilon(float64)"), std::string::npos) << report.first_violation;
+}
+
+// Result files of real-valued solves: .npy keeps the dtype, text prints the
+// shortest round-trip value and inf, .bin refuses floats unless bin-f32 /
+// bin-f64 is named (and matches the type).
+class RealOutput : public test::ScratchDirTest {
+ protected:
+  // 0 -> 1 (0.1), 1 -> 2 (0.2), vertex 2 reaches nothing: 0.1 + 0.2 prints
+  // as 0.30000000000000004 in float64, and every row has an inf.
+  static GraphF64 graph() { return GraphF64{3, {{0, 1, 0.1}, {1, 2, 0.2}}}; }
+  std::string bytes_of(const std::string& name) const {
+    std::ifstream in(path(name), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+};
+
+TEST_F(RealOutput, NpyKeepsTheDtype) {
+  FileSink f64{MatrixFileTarget{path("d64.npy")}, MatrixFileTarget{path("p.npy")}};
+  SolveOptions o;
+  o.predecessors = true;
+  solve(graph(), o, f64);
+  const std::string bytes = bytes_of("d64.npy");
+  EXPECT_NE(bytes.find("'descr': '<f8'"), std::string::npos);
+  const std::size_t data = bytes.size() - 9 * sizeof(double);
+  double cells[9];
+  std::memcpy(cells, bytes.data() + data, sizeof cells);
+  EXPECT_EQ(cells[1], 0.1);
+  EXPECT_EQ(cells[2], 0.1 + 0.2);
+  EXPECT_EQ(cells[3], kInfinity);
+  EXPECT_NE(bytes_of("p.npy").find("'descr': '<i4'"), std::string::npos);
+  FileSink f32{MatrixFileTarget{path("d32.npy")}};
+  solve(test::to_float32(graph()), SolveOptions{}, f32);
+  EXPECT_NE(bytes_of("d32.npy").find("'descr': '<f4'"), std::string::npos);
+}
+
+TEST_F(RealOutput, TextPrintsTheShortestRoundTripValueAndInf) {
+  FileSink sink{MatrixFileTarget{path("d.txt")}};
+  solve(graph(), SolveOptions{}, sink);
+  EXPECT_EQ(read_text("d.txt"), "0 0.1 0.30000000000000004\ninf 0 0.2\ninf inf 0\n");
+  FileSink f32{MatrixFileTarget{path("f.mat")}};
+  solve(test::to_float32(graph()), SolveOptions{}, f32);
+  EXPECT_EQ(read_text("f.mat"), "0 0.1 0.3\ninf 0 0.2\ninf inf 0\n");
+}
+
+TEST_F(RealOutput, BinHoldsFloatsOnlyWhenNamed) {
+  FileSink automatic{MatrixFileTarget{path("d.bin")}};
+  try {
+    solve(graph(), SolveOptions{}, automatic);
+    ADD_FAILURE() << "a float64 result went to an NTHU .bin";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("NTHU .bin format holds int32 values; name the format bin-f64"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::ifstream(path("d.bin")).good());  // nothing half-written
+  FileSink named{MatrixFileTarget{path("d.bin"), io::Format::bin_f64}};
+  solve(graph(), SolveOptions{}, named);
+  const std::string bytes = bytes_of("d.bin");
+  ASSERT_EQ(bytes.size(), 9 * sizeof(double));
+  double cells[9];
+  std::memcpy(cells, bytes.data(), sizeof cells);
+  EXPECT_EQ(cells[2], 0.1 + 0.2);
+  EXPECT_EQ(cells[6], kInfinity);
+  FileSink wrong{MatrixFileTarget{path("e.bin"), io::Format::bin_f32}};
+  EXPECT_THROW(solve(graph(), SolveOptions{}, wrong), UsageError);
+  EXPECT_EQ(io::parse_format("bin-f32"), io::Format::bin_f32);
+  EXPECT_EQ(io::parse_format(io::to_string(io::Format::bin_f64)), io::Format::bin_f64);
 }
 
 }  // namespace

@@ -276,9 +276,13 @@ TEST_F(SinkTest, FileSinkRefusesGraphFormatsAndAPredecessorFileWithoutPredecesso
   } catch (const UsageError& e) {
     EXPECT_EQ(e.option(), "predecessors");
   }
-  // Text holds int32 only; .npy and .bin take the real-valued element types.
+  // The NTHU .bin holds int32 only; raw floats go to .bin only as a named
+  // bin-f32 / bin-f64. Text and .npy take the real-valued element types.
+  FileSink bin(MatrixFileTarget{path("f.bin")});
+  EXPECT_THROW(bin.begin(SinkLayout{5, Element::float64, false}), UsageError);
   FileSink text(MatrixFileTarget{path("f.txt")});
-  EXPECT_THROW(text.begin(SinkLayout{5, Element::float64, false}), UsageError);
+  text.begin(SinkLayout{5, Element::float64, false});
+  text.discard();
   FileSink npy(MatrixFileTarget{path("f.npy")});
   npy.begin(SinkLayout{2, Element::float64, false});
   const double cells[4] = {0.0, 1.5, 2.25, 0.0};

@@ -49,6 +49,17 @@ struct LoadedGraph {
 };
 LoadedGraph load_graph(const GraphInput& in);
 
+// A graph in the weight type `weights` names (--weights): "int32", "float32",
+// "float64", or "auto" (int32 when every weight read is an integer inside
+// int32, float64 otherwise; io::read_any_graph). int32 refuses a real weight
+// naming its line or cell. UsageError (option "weights") for another name.
+struct LoadedAnyGraph {
+  AnyGraph normalized;
+  std::int64_t edges_as_read = 0;
+  StageTimes times;  // "read" (with the file's bytes) and "normalize"
+};
+LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights);
+
 // An n x n int32 matrix (distances or predecessors) read in place where the
 // file allows (io::MatrixFile), checked to match a graph of `n` vertices;
 // throws InputError naming `path`.

@@ -5,6 +5,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
@@ -31,22 +32,57 @@ void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& p
                  "cells; float .npy cells use +inf)");
 }
 
-LoadedGraph load_graph(const GraphInput& in) {
+namespace {
+
+io::ReadOptions read_options(const GraphInput& in) {
   io::ReadOptions opts;
   opts.format = io::parse_format(in.format);
   opts.no_edge_value = in.no_edge;
   opts.undirected = in.undirected;
-  LoadedGraph loaded;
+  return opts;
+}
+
+// f(graph) on a graph of one weight type or of any.
+template <class F>
+auto visit_graph(const Graph& g, F f) {
+  return f(g);
+}
+template <class F>
+auto visit_graph(const AnyGraph& g, F f) {
+  return std::visit(f, g);
+}
+
+// Reads with read(path, options) -> G, then normalizes any weight type into
+// `loaded`, timing both.
+template <class Loaded, class Read>
+Loaded load_with(const GraphInput& in, Read read) {
+  Loaded loaded;
   auto start = std::chrono::steady_clock::now();
-  const Graph raw = io::read_graph(in.path, opts);
+  auto raw = read(in.path, read_options(in));
   std::error_code no_size;
   const auto bytes = std::filesystem::file_size(in.path, no_size);
   loaded.times.add("read", seconds_since(start), no_size ? 0 : static_cast<std::uint64_t>(bytes));
   start = std::chrono::steady_clock::now();
-  loaded.edges_as_read = static_cast<std::int64_t>(raw.edges.size());
-  loaded.normalized = normalize(raw);
+  loaded.normalized = visit_graph(raw, [&](const auto& g) -> decltype(loaded.normalized) {
+    loaded.edges_as_read = static_cast<std::int64_t>(g.edges.size());
+    return normalize(g);
+  });
   loaded.times.add("normalize", seconds_since(start));
   return loaded;
+}
+
+}  // namespace
+
+LoadedGraph load_graph(const GraphInput& in) { return load_with<LoadedGraph>(in, io::read_graph); }
+
+LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) {
+  if (weights == "int32") return load_with<LoadedAnyGraph>(in, io::read_graph);
+  const std::optional<WeightType> wanted =
+      weights == "auto" ? std::nullopt : std::optional<WeightType>(parse_weight_type(weights));
+  return load_with<LoadedAnyGraph>(in, [&](const std::string& path, const io::ReadOptions& opts) -> AnyGraph {
+    AnyGraph read = io::read_any_graph(path, opts);
+    return wanted ? convert_weights(std::move(read), *wanted) : read;
+  });
 }
 
 std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std::int64_t n, const char* what) {

@@ -43,7 +43,7 @@ void parse_grid(const std::string& text, DistributedOptions& opts) {
 void require_binary(const std::string& path, const std::string& format, const char* option) {
   if (path.empty()) return;
   const io::Format f = format == "auto" ? io::format_from_path(path) : io::parse_format(format);
-  if (f != io::Format::nthu_bin && f != io::Format::npy)
+  if (f == io::Format::edge_list || f == io::Format::text_matrix)
     throw UsageError(std::string("the distributed solver writes .bin or .npy matrices (every rank writes its own rows "
                                  "in place), not ") +
                          io::to_string(f),

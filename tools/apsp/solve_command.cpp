@@ -10,6 +10,8 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
@@ -31,6 +33,7 @@ struct SolveArgs {
   std::string algorithm = "auto";
   std::string backend = "auto";
   std::string precision = "auto";
+  std::string weights = "auto";
   std::string block;
   int threads = 0;
   int device = 0;
@@ -85,6 +88,115 @@ std::string peak_host_memory() {
   return text;
 }
 
+// The distances of a host matrix of the weight type W.
+template <class W>
+HostVector<W>& host_distances(HostMatrixSink& host) {
+  if constexpr (std::is_same<W, float>::value)
+    return host.distances_f32();
+  else if constexpr (std::is_same<W, double>::value)
+    return host.distances_f64();
+  else
+    return host.distances();
+}
+
+template <class W>
+Element element_of() {
+  return std::is_same<W, float>::value ? Element::float32 : std::is_same<W, double>::value ? Element::float64
+                                                                                            : Element::int32;
+}
+
+// Solves the loaded graph `g` (normalized, weight type W) into the files,
+// verifies when asked, and prints the summary.
+template <class W>
+void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSink>& files,
+                  const LoadedAnyGraph& loaded, const BasicGraph<W>& g,
+                  std::chrono::steady_clock::time_point start) {
+  Stages stages;
+  stages.append(loaded.times);
+  const std::int64_t n = g.n;
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  const std::uint64_t result_bytes = cells * (sizeof(W) + (opts.predecessors ? sizeof(vertex_t) : 0));
+
+  ProgressBar bar;
+  std::unique_ptr<ProgressSink> written;
+  if (files) written = std::make_unique<ProgressSink>(*files, bar);
+  // Only a drawn bar listens: a listener makes the GPU solver wait for each
+  // round to report it (7% of fw's compute at n = 32768 on the H100).
+  if (bar.enabled())
+    opts.progress = [&](double fraction) {
+      bar.draw("solving", fraction);
+      if (fraction >= 1.0 && written) written->writing_started();
+    };
+
+  SolveSummary result;
+  double verified_within = 0;  // verify's relative tolerance (0: exact, int32)
+  // A GPU solve checks its result on the device before the download
+  // (SolveOptions::verify), so its rows can stream to the files too.
+  opts.verify = a.verify && choose_backend(g, opts) == Backend::cuda;
+  if (!a.verify || opts.verify) {
+    // Rows go straight to the files (or nowhere) as the solver finishes them.
+    NullSink nothing;
+    result = solve(g, opts, written ? static_cast<Sink&>(*written) : nothing);
+    stages.append(result.times);
+  } else {
+    // The check needs the distances in memory: solve into a host matrix,
+    // verify it, and only then write the files (begun first, so that a file
+    // that cannot be written fails before the solve).
+    if (written) written->begin(SinkLayout{n, element_of<W>(), opts.predecessors});
+    stages.lap("open files");
+    HostMatrixSink host;
+    result = solve(g, opts, host);
+    stages.append(result.times);
+    const HostVector<W>& distances = host_distances<W>(host);
+    VerifyReport check = apsp::verify(g, distances, [&](double f) { bar.draw("verifying", f); });
+    if (check.ok && opts.predecessors)
+      check = verify_predecessors(g, distances, host.predecessors(), [&](double f) { bar.draw("verifying", f); });
+    if (!check.ok) throw VerifyError(check.first_violation);
+    verified_within = check.relative_tolerance;
+    stages.lap("verify", result_bytes);
+    if (written) {
+      written->writing_started();
+      put_matrix(*written, Plane::distances, distances.data(), n);
+      if (opts.predecessors) put_matrix(*written, Plane::predecessors, host.predecessors().data(), n);
+      stages.lap("write", result_bytes);
+      written->commit();
+      stages.lap("commit");
+    }
+  }
+  written.reset();
+  const double total = seconds_since(start);
+
+  std::printf("apsp solve %s\n", a.input.path.c_str());
+  print_row("n", std::to_string(n));
+  print_row("m", std::to_string(g.edges.size()) + " after normalization (" + std::to_string(loaded.edges_as_read) +
+                     " as read)");
+  print_row("algorithm", result.algorithm);
+  print_row("backend", to_string(result.backend));
+  print_row("weights", to_string(result.weights));
+  if (result.weights == WeightType::int32) print_row("precision", to_string(result.precision));
+  if (!result.note.empty()) print_row("note", result.note);
+  if (result.backend == Backend::cpu) print_row("threads", std::to_string(a.threads > 0 ? a.threads : omp_get_max_threads()));
+  for (const Stage& stage : stages.times().stages) print_stage(stage.name, stage.seconds, stage.bytes);
+  const double other = total - stages.times().total();
+  print_stage("other", std::max(0.0, other), 0);
+  print_stage("total", total, 0);
+  const double compute = result.times.seconds("compute");
+  if (is_floyd_warshall_type(result.algorithm) && compute > 0) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%12.4g", static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / compute);
+    print_row("updates/s", rate);
+  }
+  print_row("peak host memory", peak_host_memory());
+  if (!a.output.empty()) print_row("output", a.output);
+  if (opts.predecessors) print_row("predecessors", a.predecessors_path);
+  if (a.verify) {
+    if (verified_within > 0)
+      std::printf("verify: ok (within %.3g relative: n * epsilon(%s))\n", verified_within, to_string(result.weights));
+    else
+      std::printf("verify: ok\n");
+  }
+}
+
 void run_solve(const SolveArgs& a) {
   if (runs_distributed(a.distributed))
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
@@ -106,84 +218,8 @@ void run_solve(const SolveArgs& a) {
     files = std::make_unique<FileSink>(MatrixFileTarget{a.output, io::parse_format(a.out_format)},
                                        MatrixFileTarget{a.predecessors_path, io::Format::automatic});
 
-  Stages stages;
-  const LoadedGraph loaded = load_graph(a.input);
-  stages.append(loaded.times);
-  const Graph& g = loaded.normalized;
-  const std::int64_t n = g.n;
-  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(dist_t);
-  const std::uint64_t result_bytes = plane_bytes * (opts.predecessors ? 2 : 1);
-
-  ProgressBar bar;
-  std::unique_ptr<ProgressSink> written;
-  if (files) written = std::make_unique<ProgressSink>(*files, bar);
-  // Only a drawn bar listens: a listener makes the GPU solver wait for each
-  // round to report it (7% of fw's compute at n = 32768 on the H100).
-  if (bar.enabled())
-    opts.progress = [&](double fraction) {
-      bar.draw("solving", fraction);
-      if (fraction >= 1.0 && written) written->writing_started();
-    };
-
-  SolveSummary result;
-  // A GPU solve checks its result on the device before the download
-  // (SolveOptions::verify), so its rows can stream to the files too.
-  opts.verify = a.verify && choose_backend(g, opts) == Backend::cuda;
-  if (!a.verify || opts.verify) {
-    // Rows go straight to the files (or nowhere) as the solver finishes them.
-    NullSink nothing;
-    result = solve(g, opts, written ? static_cast<Sink&>(*written) : nothing);
-    stages.append(result.times);
-  } else {
-    // The check needs the distances in memory: solve into a host matrix,
-    // verify it, and only then write the files (begun first, so that a file
-    // that cannot be written fails before the solve).
-    if (written) written->begin(SinkLayout{n, Element::int32, opts.predecessors});
-    stages.lap("open files");
-    HostMatrixSink host;
-    result = solve(g, opts, host);
-    stages.append(result.times);
-    VerifyReport check = apsp::verify(g, host.distances(), [&](double f) { bar.draw("verifying", f); });
-    if (check.ok && opts.predecessors)
-      check = verify_predecessors(g, host.distances(), host.predecessors(),
-                                  [&](double f) { bar.draw("verifying", f); });
-    if (!check.ok) throw VerifyError(check.first_violation);
-    stages.lap("verify", result_bytes);
-    if (written) {
-      written->writing_started();
-      put_matrix(*written, Plane::distances, host.distances().data(), n);
-      if (opts.predecessors) put_matrix(*written, Plane::predecessors, host.predecessors().data(), n);
-      stages.lap("write", result_bytes);
-      written->commit();
-      stages.lap("commit");
-    }
-  }
-  written.reset();
-  const double total = seconds_since(start);
-
-  std::printf("apsp solve %s\n", a.input.path.c_str());
-  print_row("n", std::to_string(n));
-  print_row("m", std::to_string(g.edges.size()) + " after normalization (" + std::to_string(loaded.edges_as_read) +
-                     " as read)");
-  print_row("algorithm", result.algorithm);
-  print_row("backend", to_string(result.backend));
-  print_row("precision", to_string(result.precision));
-  if (!result.note.empty()) print_row("note", result.note);
-  if (result.backend == Backend::cpu) print_row("threads", std::to_string(a.threads > 0 ? a.threads : omp_get_max_threads()));
-  for (const Stage& stage : stages.times().stages) print_stage(stage.name, stage.seconds, stage.bytes);
-  const double other = total - stages.times().total();
-  print_stage("other", std::max(0.0, other), 0);
-  print_stage("total", total, 0);
-  const double compute = result.times.seconds("compute");
-  if (is_floyd_warshall_type(result.algorithm) && compute > 0) {
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%12.4g", static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / compute);
-    print_row("updates/s", rate);
-  }
-  print_row("peak host memory", peak_host_memory());
-  if (!a.output.empty()) print_row("output", a.output);
-  if (opts.predecessors) print_row("predecessors", a.predecessors_path);
-  if (a.verify) std::printf("verify: ok\n");
+  const LoadedAnyGraph loaded = load_any_graph(a.input, a.weights);
+  std::visit([&](const auto& g) { solve_loaded(a, opts, files, loaded, g, start); }, loaded.normalized);
 }
 
 }  // namespace
@@ -206,6 +242,10 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--predecessors", args->predecessors_path, "Also write the predecessor matrix to this file");
   cmd->add_flag("--verify", args->verify, "Check the result in O(n*m) and print 'verify: ok'");
+  cmd->add_option("--weights", args->weights,
+                  "Weight type: auto (int32 when every weight is an integer inside int32, else float64), int32, "
+                  "float32 or float64")
+      ->capture_default_str();
   cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);

@@ -1,0 +1,48 @@
+"""apsp: all-pairs shortest paths on the CPU and NVIDIA GPUs.
+
+A drop-in for ``scipy.sparse.csgraph``'s shortest-path functions: replace
+
+    from scipy.sparse.csgraph import shortest_path
+
+with
+
+    from apsp import shortest_path
+
+and keep the code. See docs/python.md for the extras (backend, device,
+algorithm, precision, dtype, progress, threads).
+"""
+
+from ._csgraph import (
+    INF,
+    NO_PREDECESSOR,
+    algorithms,
+    bellman_ford,
+    cuda_device_count,
+    dijkstra,
+    floyd_warshall,
+    johnson,
+    last_solve_info,
+    read_graph,
+    shortest_path,
+    verify,
+)
+from ._errors import NegativeCycleError, VerifyError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "INF",
+    "NO_PREDECESSOR",
+    "NegativeCycleError",
+    "VerifyError",
+    "algorithms",
+    "bellman_ford",
+    "cuda_device_count",
+    "dijkstra",
+    "floyd_warshall",
+    "johnson",
+    "last_solve_info",
+    "read_graph",
+    "shortest_path",
+    "verify",
+]

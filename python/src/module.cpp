@@ -1,0 +1,609 @@
+// apsp._apsp: the nanobind extension under the scipy-compatible layer
+// (python/apsp/_csgraph.py). It turns numpy / scipy.sparse buffers into an
+// apsp::Graph without copying them first, solves with the GIL released, and
+// hands the results back as numpy arrays that own the solver's buffers.
+//
+// Graph inputs follow scipy.sparse.csgraph: in a dense matrix 0, +inf and NaN
+// mean "no edge"; in a sparse matrix every stored entry is an edge (an
+// explicit zero is a zero-weight edge), except +inf and NaN, which no path
+// can use. Weights reach the exact int32 engine; a weight that is not an
+// integer inside int32 raises NotImplementedError until the real-valued
+// engine (issue 11) is merged.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apsp/cuda.hpp"
+#include "apsp/error.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/solver.hpp"
+#include "apsp/verify.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+using apsp::dist_t;
+using apsp::Edge;
+using apsp::Graph;
+using apsp::vertex_t;
+using apsp::weight_t;
+
+// scipy's predecessor value for "no predecessor".
+constexpr vertex_t kScipyNoPredecessor = -9999;
+
+// A read-only view of any numeric array, strides included: read in place.
+using AnyArray = nb::ndarray<nb::ro, nb::device::cpu>;
+
+// A weight the exact int32 engine cannot take as it is (not an integer):
+// NotImplementedError in Python until the real-valued engine is merged.
+struct RealWeightUnsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Calls f(T{}) with T the element type of `a`; TypeError for other types.
+template <class F>
+void visit_elements(const AnyArray& a, const char* what, F&& f) {
+  const nb::dlpack::dtype t = a.dtype();
+  const auto code = static_cast<nb::dlpack::dtype_code>(t.code);
+  if (t.lanes == 1) {
+    if (code == nb::dlpack::dtype_code::Float && t.bits == 64) return f(double{});
+    if (code == nb::dlpack::dtype_code::Float && t.bits == 32) return f(float{});
+    if (code == nb::dlpack::dtype_code::Int && t.bits == 64) return f(std::int64_t{});
+    if (code == nb::dlpack::dtype_code::Int && t.bits == 32) return f(std::int32_t{});
+    if (code == nb::dlpack::dtype_code::Int && t.bits == 16) return f(std::int16_t{});
+    if (code == nb::dlpack::dtype_code::Int && t.bits == 8) return f(std::int8_t{});
+    if (code == nb::dlpack::dtype_code::UInt && t.bits == 64) return f(std::uint64_t{});
+    if (code == nb::dlpack::dtype_code::UInt && t.bits == 32) return f(std::uint32_t{});
+    if (code == nb::dlpack::dtype_code::UInt && t.bits == 16) return f(std::uint16_t{});
+    if (code == nb::dlpack::dtype_code::UInt && t.bits == 8) return f(std::uint8_t{});
+    if (code == nb::dlpack::dtype_code::Bool && t.bits == 8) return f(bool{});
+  }
+  throw nb::type_error((std::string(what) + ": unsupported element type (expected a bool, integer or float32/64 array)").c_str());
+}
+
+// One stored value as a weight. Returns false for "no edge" (+inf, NaN and,
+// when `zero_is_absent` (dense input), 0). Throws ValueError for -inf or an
+// integer outside int32, NotImplementedError for a weight that is not an
+// integer. `unweighted` turns every edge into weight 1.
+template <class T>
+bool to_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, std::int64_t j, weight_t& w) {
+  if constexpr (std::is_floating_point<T>::value) {
+    if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
+    if (zero_is_absent && value == 0) return false;
+    if (unweighted) return w = 1, true;
+    if (value == -std::numeric_limits<T>::infinity())
+      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight -inf");
+    if (value != std::floor(value))
+      throw RealWeightUnsupported("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has the real weight " +
+                            std::to_string(value) +
+                            "; this build has the exact int32 engine only (integer-valued weights), the "
+                            "real-valued engine (issue 11) is not merged yet");
+    if (value < std::numeric_limits<weight_t>::min() || value > std::numeric_limits<weight_t>::max())
+      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
+                             std::to_string(value) + ", outside the int32 weights of the exact engine");
+    w = static_cast<weight_t>(value);
+    return true;
+  } else {
+    if (zero_is_absent && value == 0) return false;
+    if (unweighted) return w = 1, true;
+    const bool fits = std::is_same<T, bool>::value ||
+                      (static_cast<long double>(value) >= std::numeric_limits<weight_t>::min() &&
+                       static_cast<long double>(value) <= std::numeric_limits<weight_t>::max());
+    if (!fits)
+      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
+                             std::to_string(value) + ", outside the int32 weights of the exact engine");
+    w = static_cast<weight_t>(value);
+    return true;
+  }
+}
+
+// Element (i, j) of a 2-d view, by its strides (in elements).
+template <class T>
+T at(const AnyArray& a, std::int64_t i, std::int64_t j) {
+  return static_cast<const T*>(a.data())[i * a.stride(0) + j * a.stride(1)];
+}
+
+// The graph of a dense n x n matrix, read in place in any memory order,
+// rows split over the threads. Edges come out sorted by (src, dst) without
+// duplicates or self-loops: normalized already (NegativeCycleError for a
+// negative diagonal cell, as normalize() would).
+// Undirected: edge (i, j) and (j, i) both get the lighter of the two cells.
+Graph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
+  if (a.ndim() != 2 || a.shape(0) != a.shape(1))
+    throw apsp::InputError("a dense graph must be a square matrix, got shape (" + std::to_string(a.shape(0)) +
+                           (a.ndim() == 2 ? ", " + std::to_string(a.shape(1)) : std::string()) + ")");
+  const auto n = static_cast<std::int64_t>(a.shape(0));
+  if (n > std::numeric_limits<vertex_t>::max()) throw apsp::InputError("too many vertices: " + std::to_string(n));
+  Graph g;
+  g.n = n;
+  visit_elements(a, "csgraph", [&](auto zero) {
+    using T = decltype(zero);
+    const int threads = omp_get_max_threads();
+    std::vector<std::vector<Edge>> parts(static_cast<std::size_t>(threads));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
+      try {
+        for (std::int64_t i = first; i < last; ++i)
+          for (std::int64_t j = 0; j < n; ++j) {
+            weight_t w = 0, back = 0;
+            if (i == j) {  // a self-loop: dropped unless negative (normalize()'s rule)
+              if (to_weight(at<T>(a, i, i), true, unweighted, i, i, w) && w < 0) throw apsp::NegativeCycleError(i);
+              continue;
+            }
+            bool edge = to_weight(at<T>(a, i, j), true, unweighted, i, j, w);
+            if (!directed && to_weight(at<T>(a, j, i), true, unweighted, j, i, back)) w = edge ? std::min(w, back) : back, edge = true;
+            if (edge) parts[t].push_back(Edge{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
+          }
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    }
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    std::size_t m = 0;
+    for (const auto& p : parts) m += p.size();
+    g.edges.reserve(m);
+    for (const auto& p : parts) g.edges.insert(g.edges.end(), p.begin(), p.end());
+  });
+  return g;
+}
+
+// Calls f(k, as_int64) over a 1-d integer array, by its stride, without copying.
+template <class F>
+void for_each_index(const AnyArray& a, F&& f) {
+  visit_elements(a, "index array", [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point<T>::value || std::is_same<T, bool>::value) {
+      throw nb::type_error("index arrays must hold integers");
+    } else {
+      const T* p = static_cast<const T*>(a.data());
+      const std::int64_t stride = a.stride(0);
+      for (std::size_t k = 0; k < a.shape(0); ++k) f(k, static_cast<std::int64_t>(p[static_cast<std::int64_t>(k) * stride]));
+    }
+  });
+}
+
+// The entries of a 1-d integer array as int64, read by its stride.
+std::vector<std::int64_t> int64_values(const AnyArray& a, const char* what) {
+  if (a.ndim() != 1) throw apsp::InputError(std::string(what) + " must be a 1-d array");
+  std::vector<std::int64_t> values(a.shape(0));
+  for_each_index(a, [&](std::size_t k, std::int64_t v) { values[k] = v; });
+  return values;
+}
+
+// The graph of a sparse matrix's stored entries: entry k is src[k] -> dst[k]
+// with weight data[k] (every stored entry is an edge, explicit zeros too).
+// COO passes its row and col, CSR its rows expanded from indptr, CSC the same
+// with rows and columns swapped; `data` is read in place.
+Graph graph_from_entries(std::int64_t n, const std::vector<std::int64_t>& src, const std::vector<std::int64_t>& dst,
+                         const AnyArray& data, bool directed, bool unweighted) {
+  if (n < 0 || n > std::numeric_limits<vertex_t>::max())
+    throw apsp::InputError("vertex count " + std::to_string(n) + " is outside 0.." +
+                           std::to_string(std::numeric_limits<vertex_t>::max()));
+  if (data.ndim() != 1 || src.size() != data.shape(0) || dst.size() != data.shape(0))
+    throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
+  const std::size_t m = data.shape(0);
+  Graph g;
+  g.n = n;
+  g.edges.reserve(directed ? m : 2 * m);
+  visit_elements(data, "data", [&](auto zero) {
+    using T = decltype(zero);
+    const T* w = static_cast<const T*>(data.data());
+    const std::int64_t stride = data.stride(0);
+    for (std::size_t k = 0; k < m; ++k) {
+      if (src[k] < 0 || src[k] >= n || dst[k] < 0 || dst[k] >= n)
+        throw apsp::InputError("entry " + std::to_string(k) + " (" + std::to_string(src[k]) + ", " +
+                               std::to_string(dst[k]) + ") is outside the " + std::to_string(n) + " x " +
+                               std::to_string(n) + " matrix");
+      weight_t weight = 0;
+      if (!to_weight(w[static_cast<std::int64_t>(k) * stride], false, unweighted, src[k], dst[k], weight)) continue;
+      g.edges.push_back(Edge{static_cast<vertex_t>(src[k]), static_cast<vertex_t>(dst[k]), weight});
+      if (!directed) g.edges.push_back(Edge{static_cast<vertex_t>(dst[k]), static_cast<vertex_t>(src[k]), weight});
+    }
+  });
+  return g;
+}
+
+// Row index of each stored entry of a CSR matrix, from its indptr (n + 1 entries).
+std::vector<std::int64_t> rows_of_csr(std::int64_t n, const AnyArray& indptr, std::size_t nnz) {
+  const std::vector<std::int64_t> starts = int64_values(indptr, "indptr");
+  if (static_cast<std::int64_t>(starts.size()) != n + 1)
+    throw apsp::InputError("indptr must have n + 1 = " + std::to_string(n + 1) + " entries");
+  std::vector<std::int64_t> rows(nnz);
+  for (std::int64_t r = 0; r < n; ++r) {
+    const std::int64_t begin = starts[r], end = starts[r + 1];
+    if ((r == 0 && begin != 0) || end < begin || end > static_cast<std::int64_t>(nnz))
+      throw apsp::InputError("indptr is not a non-decreasing list from 0 to nnz at row " + std::to_string(r));
+    std::fill(rows.begin() + begin, rows.begin() + end, r);
+  }
+  if (starts[n] != static_cast<std::int64_t>(nnz))
+    throw apsp::InputError("indptr ends at " + std::to_string(starts[n]) + ", not at nnz = " + std::to_string(nnz));
+  return rows;
+}
+
+// The normalized graph of one input, held between calls (the layer builds it
+// once and may solve it several times, e.g. for min_only).
+struct InputGraph {
+  Graph graph;  // normalized
+};
+
+InputGraph normalized(Graph g) {
+  nb::gil_scoped_release unlocked;
+  // A graph in normalize()'s form already (a dense input's, a CSR with
+  // sorted indices) is checked in O(m) and kept, not sorted into a copy.
+  const bool sorted = std::is_sorted(g.edges.begin(), g.edges.end(), [](const Edge& x, const Edge& y) {
+    return x.src < y.src || (x.src == y.src && x.dst < y.dst);
+  });
+  const bool clean = sorted && std::adjacent_find(g.edges.begin(), g.edges.end(), [](const Edge& x, const Edge& y) {
+                                 return x.src == y.src && x.dst == y.dst;
+                               }) == g.edges.end() &&
+                     std::none_of(g.edges.begin(), g.edges.end(), [](const Edge& e) { return e.src == e.dst; });
+  if (clean) {
+    apsp::check_normalized(g);
+    return InputGraph{std::move(g)};
+  }
+  return InputGraph{apsp::normalize(g)};
+}
+
+// Options of one solve, as the Python layer passes them.
+struct SolveRequest {
+  std::string algorithm = "auto";
+  std::string backend = "auto";
+  int device = 0;
+  std::string precision = "auto";
+  int threads = 0;
+  bool predecessors = false;
+  std::optional<std::vector<vertex_t>> sources;
+  nb::object progress;  // None or a callable taking the fraction done
+  std::string dtype = "float64";  // of the distances: float64, float32 or int32 (kInf = unreachable)
+  std::optional<double> limit;    // distances above it become unreachable (scipy's dijkstra limit)
+};
+
+// An array owning `values` (moved onto the heap and freed with the array).
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<2>> owning_array(apsp::HostVector<T>&& values, std::size_t rows, std::size_t cols) {
+  auto* owner = new apsp::HostVector<T>(std::move(values));
+  nb::capsule free_when_done(owner, [](void* p) noexcept { delete static_cast<apsp::HostVector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<2>>(owner->data(), {rows, cols}, free_when_done);
+}
+
+// Distances as `T` with `unreachable` for kInf (and for d > limit), over the threads.
+template <class T>
+apsp::HostVector<T> converted(const apsp::HostVector<dist_t>& d, T unreachable, std::optional<double> limit) {
+  apsp::HostVector<T> out(d.size());
+  const auto cells = static_cast<std::int64_t>(d.size());
+  const double bound = limit ? *limit : std::numeric_limits<double>::infinity();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t x = 0; x < cells; ++x)
+    out[x] = d[x] == apsp::kInf || static_cast<double>(d[x]) > bound ? unreachable : static_cast<T>(d[x]);
+  return out;
+}
+
+// The library's options for `request` (its progress callback apart).
+apsp::SolveOptions options_of(const SolveRequest& request) {
+  apsp::SolveOptions opts;
+  opts.algorithm = request.algorithm;
+  opts.backend = apsp::parse_backend(request.backend);
+  opts.device = request.device;
+  opts.precision = apsp::parse_precision(request.precision);
+  opts.threads = request.threads;
+  opts.predecessors = request.predecessors;
+  if (request.sources) opts.sources = *request.sources;
+  if (request.dtype != "float64" && request.dtype != "float32" && request.dtype != "int32")
+    throw apsp::UsageError("unknown dtype '" + request.dtype + "' (expected float64, float32 or int32)", "dtype");
+  return opts;
+}
+
+// The graph with one more vertex, n, and a zero-weight edge from it to each
+// of `targets`: a search from n finds, for every vertex, the nearest of the
+// targets (scipy's dijkstra min_only).
+InputGraph with_source_vertex(const InputGraph& input, const std::vector<vertex_t>& targets) {
+  const std::int64_t n = input.graph.n;
+  if (n >= std::numeric_limits<vertex_t>::max()) throw apsp::InputError("no room for one more vertex");
+  Graph g;
+  g.n = n + 1;
+  g.edges = input.graph.edges;
+  for (const vertex_t t : targets) {
+    if (t < 0 || t >= n)
+      throw apsp::UsageError("source " + std::to_string(t) + " is outside the graph's vertices 0.." + std::to_string(n - 1),
+                             "sources");
+    g.edges.push_back(Edge{static_cast<vertex_t>(n), t, 0});
+  }
+  return normalized(std::move(g));
+}
+
+nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
+  apsp::SolveOptions opts = options_of(request);
+
+  // Every ~100 ms of the solve (and at its end), under the GIL: Ctrl-C and
+  // the caller's callback. A Python error there stops the solve
+  // (apsp::Cancelled) and is raised once the solver has unwound.
+  std::optional<nb::python_error> stopped_by;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last_check = Clock::now();
+  const bool has_callback = request.progress.is_valid() && !request.progress.is_none();
+  opts.progress = [&](double fraction) {
+    const Clock::time_point now = Clock::now();
+    if (fraction < 1.0 && now - last_check < std::chrono::milliseconds(100)) return;
+    last_check = now;
+    nb::gil_scoped_acquire locked;
+    try {
+      if (PyErr_CheckSignals() != 0) throw nb::python_error();
+      if (has_callback) request.progress(fraction);
+    } catch (nb::python_error& e) {
+      stopped_by.emplace(std::move(e));
+      throw apsp::Cancelled();
+    }
+  };
+
+  apsp::SolveResult result;
+  double solve_seconds = 0;  // wall time of apsp::solve alone (bench/python_bench.py)
+  std::size_t rows = 0, n = 0;
+  nb::object dist, pred;
+  try {
+    nb::gil_scoped_release unlocked;
+    const Clock::time_point start = Clock::now();
+    result = apsp::solve(input.graph, opts);
+    solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    n = static_cast<std::size_t>(input.graph.n);
+    rows = opts.sources.empty() ? n : opts.sources.size();
+    if (request.predecessors) {
+      const auto cells = static_cast<std::int64_t>(result.pred.size());
+      const double bound = request.limit ? *request.limit : std::numeric_limits<double>::infinity();
+#pragma omp parallel for schedule(static)
+      for (std::int64_t x = 0; x < cells; ++x)
+        if (result.pred[x] < 0 || (request.limit && static_cast<double>(result.dist[x]) > bound)) result.pred[x] = kScipyNoPredecessor;
+    }
+  } catch (const apsp::Cancelled&) {
+    if (stopped_by) stopped_by->restore();
+    throw nb::python_error();
+  }
+  if (request.dtype == "int32") {
+    if (request.limit) {
+      const double bound = *request.limit;
+      for (dist_t& d : result.dist)
+        if (static_cast<double>(d) > bound) d = apsp::kInf;
+    }
+    dist = nb::cast(owning_array(std::move(result.dist), rows, n));
+  } else if (request.dtype == "float32") {
+    apsp::HostVector<float> values;
+    {
+      nb::gil_scoped_release unlocked;
+      values = converted<float>(result.dist, std::numeric_limits<float>::infinity(), request.limit);
+      result.dist = {};
+    }
+    dist = nb::cast(owning_array(std::move(values), rows, n));
+  } else {
+    apsp::HostVector<double> values;
+    {
+      nb::gil_scoped_release unlocked;
+      values = converted<double>(result.dist, std::numeric_limits<double>::infinity(), request.limit);
+      result.dist = {};
+    }
+    dist = nb::cast(owning_array(std::move(values), rows, n));
+  }
+  pred = request.predecessors ? nb::cast(owning_array(std::move(result.pred), rows, n)) : nb::none();
+
+  nb::dict info;
+  info["algorithm"] = result.algorithm;
+  info["backend"] = std::string(apsp::to_string(result.backend));
+  info["precision"] = std::string(apsp::to_string(result.precision));
+  info["note"] = result.note;
+  info["solve_seconds"] = solve_seconds;
+  nb::dict stages;
+  for (const apsp::Stage& s : result.times.stages) stages[s.name.c_str()] = s.seconds;
+  info["stages"] = stages;
+  return nb::make_tuple(dist, pred, info);
+}
+
+// The CSR arrays of a normalized graph, as numpy arrays that own them.
+nb::tuple csr_arrays(const InputGraph& input) {
+  apsp::Csr csr;
+  {
+    nb::gil_scoped_release unlocked;
+    csr = apsp::to_csr(input.graph);
+  }
+  auto own = [](auto&& v) {
+    using V = std::decay_t<decltype(v)>;
+    auto* owner = new V(std::move(v));
+    nb::capsule free_when_done(owner, [](void* p) noexcept { delete static_cast<V*>(p); });
+    return nb::cast(nb::ndarray<nb::numpy, typename V::value_type, nb::ndim<1>>(owner->data(), {owner->size()}, free_when_done));
+  };
+  return nb::make_tuple(input.graph.n, own(std::move(csr.row_start)), own(std::move(csr.col)), own(std::move(csr.weight)));
+}
+
+// The first violation of the certificate, or None; `dist` is an n x n
+// float (inf = unreachable) or int32 (kInf = unreachable) matrix.
+std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist, std::optional<AnyArray> pred) {
+  const std::int64_t n = input.graph.n;
+  if (dist.ndim() != 2 || static_cast<std::int64_t>(dist.shape(0)) != n || static_cast<std::int64_t>(dist.shape(1)) != n)
+    return "the distance matrix is not " + std::to_string(n) + " x " + std::to_string(n);
+  std::vector<dist_t> d(static_cast<std::size_t>(n * n));
+  std::optional<std::string> problem;
+  visit_elements(dist, "dist", [&](auto zero) {
+    using T = decltype(zero);
+    for (std::int64_t i = 0; i < n && !problem; ++i)
+      for (std::int64_t j = 0; j < n && !problem; ++j) {
+        const T v = at<T>(dist, i, j);
+        if constexpr (std::is_floating_point<T>::value) {
+          if (v == std::numeric_limits<T>::infinity()) {
+            d[i * n + j] = apsp::kInf;
+            continue;
+          }
+          if (!(v == std::floor(v)) || std::fabs(v) >= apsp::kInf)
+            problem = "d[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(v) +
+                      " is not an integer distance of the int32 engine";
+          else
+            d[i * n + j] = static_cast<dist_t>(v);
+        } else {
+          d[i * n + j] = static_cast<dist_t>(v);
+        }
+      }
+  });
+  if (problem) return problem;
+  apsp::VerifyReport report;
+  if (pred) {
+    std::vector<vertex_t> p(static_cast<std::size_t>(n * n));
+    if (pred->ndim() != 2 || static_cast<std::int64_t>(pred->shape(0)) != n || static_cast<std::int64_t>(pred->shape(1)) != n)
+      return "the predecessor matrix is not " + std::to_string(n) + " x " + std::to_string(n);
+    visit_elements(*pred, "predecessors", [&](auto zero) {
+      using T = decltype(zero);
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          const auto v = static_cast<std::int64_t>(at<T>(*pred, i, j));
+          p[i * n + j] = v == kScipyNoPredecessor ? -1 : static_cast<vertex_t>(v);
+        }
+    });
+    nb::gil_scoped_release unlocked;
+    report = apsp::verify(input.graph, d);
+    if (report.ok) report = apsp::verify_predecessors(input.graph, d, p);
+  } else {
+    nb::gil_scoped_release unlocked;
+    report = apsp::verify(input.graph, d);
+  }
+  if (report.ok) return std::nullopt;
+  return report.first_violation;
+}
+
+// Translates the library's errors into the Python exceptions the layer
+// documents (apsp._errors holds the classes that need scipy's bases).
+void translate_errors(const std::exception_ptr& p, void*) {
+  auto raise_from = [](const char* name, const char* message) {
+    nb::object cls = nb::module_::import_("apsp._errors").attr(name);
+    PyErr_SetString(cls.ptr(), message);
+  };
+  try {
+    std::rethrow_exception(p);
+  } catch (const apsp::NegativeCycleError& e) {
+    raise_from("NegativeCycleError", e.what());
+  } catch (const apsp::UsageError& e) {
+    // The library names its own parameter; the layer's keyword for it.
+    std::string option = e.option() == "sources" ? "indices" : e.option();
+    const std::string message = option.empty() ? e.what() : option + ": " + e.what();
+    PyErr_SetString(PyExc_ValueError, message.c_str());
+  } catch (const apsp::OverflowError& e) {
+    PyErr_SetString(PyExc_OverflowError, e.what());
+  } catch (const apsp::InputError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const apsp::VerifyError& e) {
+    raise_from("VerifyError", e.what());
+  } catch (const apsp::ResourceError& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (const apsp::Cancelled&) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+  } catch (const apsp::Error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (const RealWeightUnsupported& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  }
+}
+
+}  // namespace
+
+NB_MODULE(_apsp, m) {
+  m.doc() = "apsp's C++ engine (internal; use the functions of the apsp package)";
+  nb::register_exception_translator(translate_errors);
+  m.attr("INF") = apsp::kInf;
+
+  nb::class_<InputGraph>(m, "Graph", "A normalized graph: edges sorted, duplicates at their lightest, no self-loops")
+      .def_prop_ro("n", [](const InputGraph& g) { return g.graph.n; })
+      .def_prop_ro("m", [](const InputGraph& g) { return g.graph.edges.size(); })
+      .def_prop_ro("min_weight", [](const InputGraph& g) { return apsp::weight_stats(g.graph).min_w; })
+      .def("with_source_vertex", &with_source_vertex, "targets"_a)
+      .def("csr", &csr_arrays, "(n, indptr int64, indices int32, weights int32) of the graph, owned arrays");
+
+  m.def("graph_from_dense",
+        [](const AnyArray& a, bool directed, bool unweighted) {
+          Graph g;
+          {
+            nb::gil_scoped_release unlocked;
+            g = graph_from_dense(a, directed, unweighted);
+          }
+          return normalized(std::move(g));
+        },
+        "csgraph"_a, "directed"_a, "unweighted"_a);
+  m.def("graph_from_coo",
+        [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
+           bool unweighted) {
+          Graph g;
+          {
+            nb::gil_scoped_release unlocked;
+            g = graph_from_entries(n, int64_values(row, "row"), int64_values(col, "col"), data, directed, unweighted);
+          }
+          return normalized(std::move(g));
+        },
+        "n"_a, "row"_a, "col"_a, "data"_a, "directed"_a, "unweighted"_a);
+  m.def("graph_from_csr",
+        [](std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data, bool directed,
+           bool unweighted, bool transposed) {
+          Graph g;
+          {
+            nb::gil_scoped_release unlocked;
+            const std::vector<std::int64_t> rows = rows_of_csr(n, indptr, data.shape(0));
+            const std::vector<std::int64_t> cols = int64_values(indices, "indices");
+            g = transposed ? graph_from_entries(n, cols, rows, data, directed, unweighted)
+                           : graph_from_entries(n, rows, cols, data, directed, unweighted);
+          }
+          return normalized(std::move(g));
+        },
+        "n"_a, "indptr"_a, "indices"_a, "data"_a, "directed"_a, "unweighted"_a, "transposed"_a);
+  m.def("read_graph",
+        [](const std::string& path, std::optional<std::string> format, bool undirected,
+           std::optional<std::int64_t> no_edge) {
+          apsp::io::ReadOptions ro;
+          if (format) ro.format = apsp::io::parse_format(*format);
+          ro.undirected = undirected;
+          ro.no_edge_value = no_edge;
+          Graph g;
+          {
+            nb::gil_scoped_release unlocked;
+            g = apsp::io::read_graph(path, ro);
+          }
+          return normalized(std::move(g));
+        },
+        "path"_a, "format"_a = nb::none(), "undirected"_a = false, "no_edge"_a = nb::none());
+
+  nb::class_<SolveRequest>(m, "SolveRequest")
+      .def(nb::init<>())
+      .def_rw("algorithm", &SolveRequest::algorithm)
+      .def_rw("backend", &SolveRequest::backend)
+      .def_rw("device", &SolveRequest::device)
+      .def_rw("precision", &SolveRequest::precision)
+      .def_rw("threads", &SolveRequest::threads)
+      .def_rw("predecessors", &SolveRequest::predecessors)
+      .def_rw("sources", &SolveRequest::sources)
+      .def_rw("progress", &SolveRequest::progress)
+      .def_rw("dtype", &SolveRequest::dtype)
+      .def_rw("limit", &SolveRequest::limit);
+  m.def("solve", &solve, "graph"_a, "request"_a);
+  m.def("choose_backend",
+        [](const InputGraph& g, const SolveRequest& request) {
+          return std::string(apsp::to_string(apsp::choose_backend(g.graph, options_of(request))));
+        },
+        "graph"_a, "request"_a);
+  m.def("verify", &verify, "graph"_a, "dist"_a, "pred"_a = nb::none());
+  m.def("algorithms", [](const std::string& backend) { return apsp::list_algorithms(apsp::parse_backend(backend)); },
+        "backend"_a = "auto");
+  m.def("cuda_compiled_in", &apsp::cuda::compiled_in);
+  m.def("cuda_device_count", [] { return apsp::cuda::devices().size(); });
+}

@@ -1,0 +1,192 @@
+// SolveOptions::sources (rows of chosen sources only, the Python layer's
+// `indices`) and cancelling a solve from its progress callback.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/registry.hpp"
+#include "apsp/sinks.hpp"
+#include "apsp/solver.hpp"
+#include "support/cases.hpp"
+#include "support/scratch.hpp"
+
+namespace apsp {
+namespace {
+
+const std::vector<std::string> kPerSource = {"dijkstra", "johnson", "bellman-ford"};
+
+bool has_negative_edge(const Graph& g) {
+  for (const Edge& e : g.edges)
+    if (e.w < 0 && e.src != e.dst) return true;
+  return false;
+}
+
+// Sources that exercise the mapping: the last vertex first, a repeat, vertex 0.
+std::vector<vertex_t> chosen_sources(std::int64_t n) {
+  const auto last = static_cast<vertex_t>(n - 1);
+  return {last, 0, static_cast<vertex_t>(n / 2), last};
+}
+
+// Lightest weight of each edge u -> v of g, n x n, kInf where there is none.
+std::vector<std::int64_t> edge_matrix(const Graph& g) {
+  const Graph normalized = normalize(g);
+  std::vector<std::int64_t> w(static_cast<std::size_t>(normalized.n * normalized.n), kInf);
+  for (const Edge& e : normalized.edges) w[e.src * normalized.n + e.dst] = e.w;
+  return w;
+}
+
+// Empty when the predecessor path source -> j in `pred_row` weighs `expected`; else the problem.
+std::string path_problem(const std::vector<std::int64_t>& w, std::int64_t n, vertex_t source, vertex_t j,
+                         const vertex_t* pred_row, dist_t expected) {
+  std::int64_t weight = 0;
+  vertex_t v = j;
+  for (std::int64_t steps = 0; v != source; ++steps) {
+    const vertex_t u = pred_row[v];
+    if (u < 0 || steps > n) return "broken chain at " + std::to_string(v);
+    if (w[u * n + v] == kInf) return "no edge " + std::to_string(u) + "->" + std::to_string(v);
+    weight += w[u * n + v];
+    v = u;
+  }
+  return weight == expected ? std::string() : "path weight " + std::to_string(weight) + " != " + std::to_string(expected);
+}
+
+class SourcesOf : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SourcesOf, RowsMatchTheReferenceRowsOfTheirSources) {
+  const std::string algorithm = GetParam();
+  std::int64_t finite = 0, unreachable = 0;
+  for (const test::Case& c : test::standard_cases()) {
+    if (c.graph.n < 2 || (algorithm == "dijkstra" && has_negative_edge(c.graph))) continue;
+    SCOPED_TRACE(c.name);
+    const std::int64_t n = c.graph.n;
+    const std::vector<dist_t> expected = test::reference_distances(c.graph);
+    const std::vector<std::int64_t> weights = edge_matrix(c.graph);
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = algorithm;
+    o.predecessors = true;
+    o.sources = chosen_sources(n);
+    const SolveResult r = solve(c.graph, o);
+    ASSERT_EQ(r.dist.size(), o.sources.size() * static_cast<std::size_t>(n));
+    ASSERT_EQ(r.pred.size(), r.dist.size());
+    for (std::size_t row = 0; row < o.sources.size(); ++row) {
+      const vertex_t s = o.sources[row];
+      for (std::int64_t j = 0; j < n; ++j) {
+        const dist_t got = r.dist[row * n + j], want = expected[s * n + j];
+        ASSERT_EQ(got, want) << "source " << s << " (row " << row << ") to " << j;
+        if (got == kInf) {
+          ++unreachable;
+          EXPECT_EQ(r.pred[row * n + j], -1);
+        } else if (j != s) {
+          ++finite;
+          EXPECT_EQ(path_problem(weights, n, s, static_cast<vertex_t>(j), &r.pred[row * n], got), "")
+              << "source " << s << " to " << j;
+        }
+      }
+    }
+  }
+  EXPECT_GT(finite, 0);
+  EXPECT_GT(unreachable, 0);
+}
+
+TEST_P(SourcesOf, EmptySourceListMeansEveryVertex) {
+  const test::Case c = test::standard_cases()[5];
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = GetParam() == "dijkstra" && has_negative_edge(c.graph) ? "johnson" : GetParam();
+  const SolveResult r = solve(c.graph, o);
+  EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), r.dist, c.graph.n), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(PerSourceAlgorithms, SourcesOf, ::testing::ValuesIn(kPerSource),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+TEST(Sources, AutoPicksAPerSourceAlgorithmOnTheCpu) {
+  const Graph positive = test::generated(GraphKind::dense, 300, 0, 1, 9, 4);
+  const Graph negative = test::generated(GraphKind::random, 300, 3000, -2, 9, 4);
+  SolveOptions o;
+  o.sources = {7};
+  const SolveResult p = solve(positive, o);
+  EXPECT_EQ(p.algorithm, "dijkstra");
+  EXPECT_EQ(p.backend, Backend::cpu);
+  EXPECT_EQ(p.dist.size(), 300u);
+  EXPECT_EQ(solve(negative, o).algorithm, "johnson");
+}
+
+TEST(Sources, AlgorithmsOfEverySourceRefuseThemNamingTheOption) {
+  const Graph g = test::generated(GraphKind::random, 50, 200, 1, 9, 1);
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    if (a.backend != Backend::cpu || a.work == Work::per_source) continue;
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = a.name;
+    o.sources = {0};
+    try {
+      solve(g, o);
+      ADD_FAILURE() << a.name << " accepted sources";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(e.option(), "sources") << a.name;
+      EXPECT_NE(std::string(e.what()).find("dijkstra"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Sources, SourceOutsideTheGraphIsAUsageError) {
+  const Graph g = test::generated(GraphKind::random, 20, 60, 1, 9, 2);
+  for (const vertex_t bad : {-1, 20}) {
+    SolveOptions o;
+    o.sources = {0, bad};
+    try {
+      solve(g, o);
+      ADD_FAILURE() << "source " << bad << " accepted";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(e.option(), "sources");
+      EXPECT_NE(std::string(e.what()).find(std::to_string(bad)), std::string::npos) << e.what();
+    }
+  }
+}
+
+class SourcesIntoFiles : public test::ScratchDirTest {};
+
+TEST_F(SourcesIntoFiles, MatrixFilesRefuseAResultOfSomeRows) {
+  const Graph g = test::generated(GraphKind::random, 20, 60, 1, 9, 3);
+  FileSink sink(MatrixFileTarget{path("dist.bin")});
+  SolveOptions o;
+  o.sources = {1, 2};
+  try {
+    solve(g, o, sink);
+    ADD_FAILURE() << "a file sink took 2 rows of 20";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "sources");
+  }
+  EXPECT_FALSE(std::filesystem::exists(path("dist.bin")));
+}
+
+// A progress callback that throws Cancelled stops every CPU algorithm; the
+// exception reaches the caller as itself.
+TEST(Cancel, ProgressCallbackThrowingCancelledStopsEveryCpuAlgorithm) {
+  const Graph g = test::generated(GraphKind::random, 700, 5000, 1, 9, 5);
+  for (const std::string& algorithm : list_algorithms(Backend::cpu)) {
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = algorithm;
+    int calls = 0;
+    o.progress = [&](double fraction) {
+      ++calls;
+      if (fraction < 1.0) throw Cancelled();
+    };
+    EXPECT_THROW(solve(g, o), Cancelled) << algorithm;
+    EXPECT_EQ(calls, 1) << algorithm << ": the solve went on after its callback threw";
+  }
+}
+
+}  // namespace
+}  // namespace apsp

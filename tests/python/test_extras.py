@@ -1,0 +1,262 @@
+"""apsp's keyword-only extras, the binding's behaviour (GIL, Ctrl-C, buffers), read_graph, verify, typing, docs."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+from conftest import check_predecessors, edge_weights, random_dense
+
+import apsp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_dtype_float32_and_int32_with_inf():
+    a = random_dense(50, 0.08, 1, 30, seed=12)
+    want = csgraph.shortest_path(a)
+    d32 = apsp.shortest_path(a, dtype=np.float32)
+    assert d32.dtype == np.float32
+    np.testing.assert_array_equal(d32, want.astype(np.float32))
+    di = apsp.shortest_path(a, dtype="int32")
+    assert di.dtype == np.int32
+    np.testing.assert_array_equal(di, np.where(np.isinf(want), apsp.INF, want).astype(np.int32))
+    assert (di == apsp.INF).any() and (di < apsp.INF).any()
+    with pytest.raises(ValueError, match="dtype"):
+        apsp.shortest_path(a, dtype=np.int64)
+
+
+def test_dtype_int32_with_limit_marks_far_pairs_inf():
+    a = random_dense(50, 0.08, 1, 30, seed=12)
+    got = apsp.dijkstra(a, limit=20, dtype=np.int32)
+    want = csgraph.dijkstra(a, limit=20)
+    np.testing.assert_array_equal(got, np.where(np.isinf(want), apsp.INF, want))
+
+
+def test_results_are_writable_c_ordered_arrays_that_own_their_memory_elsewhere():
+    a = random_dense(64, 0.1, 1, 9, seed=1)
+    d, p = apsp.shortest_path(a, return_predecessors=True, dtype=np.int32)
+    for x in (d, p):
+        assert x.flags.c_contiguous and x.flags.writeable
+        assert not x.flags.owndata  # the engine's buffer, held by a capsule
+        x[0, 0] = x[0, 0]
+    del d
+    assert p.sum() != 0  # still valid after the other array is gone
+
+
+@pytest.mark.parametrize("algorithm", ["fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"])
+def test_algorithm_by_name(algorithm):
+    a = random_dense(70, 0.1, 1, 20, seed=30)
+    d, p = apsp.shortest_path(a, algorithm=algorithm, return_predecessors=True)
+    np.testing.assert_array_equal(d, csgraph.shortest_path(a))
+    check_predecessors(d, p, edge_weights(a, True))
+
+
+def test_algorithms_lists_both_backends():
+    names = apsp.algorithms()
+    assert {"fw-blocked", "dijkstra", "johnson", "bellman-ford", "fw-seq"} <= set(names)
+    assert "fw" not in apsp.algorithms("cpu")
+    if apsp._apsp.cuda_compiled_in():
+        assert {"fw", "naive", "blocked-64"} <= set(names) and "fw" in apsp.algorithms("cuda")
+
+
+def test_bad_options_are_value_errors_naming_the_keyword():
+    a = random_dense(10, 0.3, 1, 9, seed=1)
+    for kwargs, keyword in [
+        ({"backend": "tpu"}, "backend"),
+        ({"algorithm": "nope"}, "algorithm"),
+        ({"precision": "int8"}, "precision"),
+        ({"threads": -1}, "threads"),
+        ({"precision": "int16", "backend": "cpu"}, "precision"),
+        ({"algorithm": "fw-blocked", "indices": [0]}, "indices"),
+    ]:
+        with pytest.raises(ValueError, match=f"^{keyword}: "):
+            apsp.shortest_path(a, **kwargs)
+
+
+def test_threads_do_not_change_the_answer():
+    a = random_dense(100, 0.05, 1, 9, seed=3)
+    want = csgraph.shortest_path(a)
+    for threads in (1, 2, 3):
+        np.testing.assert_array_equal(apsp.shortest_path(a, threads=threads), want)
+
+
+def test_progress_callable_sees_fractions_in_order_ending_at_one():
+    a = random_dense(300, 0.05, 1, 9, seed=3)
+    seen: list[float] = []
+    apsp.shortest_path(a, method="D", progress=seen.append)
+    assert seen and seen[-1] == 1.0
+    assert all(0 < x <= 1 for x in seen) and seen == sorted(seen)
+
+
+def test_progress_true_draws_a_bar_on_stderr(capsys):
+    a = random_dense(100, 0.05, 1, 9, seed=3)
+    np.testing.assert_array_equal(apsp.shortest_path(a, progress=True), csgraph.shortest_path(a))
+    assert "apsp" in capsys.readouterr().err
+
+
+def test_progress_callback_raising_stops_the_solve_with_that_exception():
+    a = random_dense(600, 0.02, 1, 9, seed=3)
+    calls = []
+
+    def stop(fraction: float) -> None:
+        calls.append(fraction)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        apsp.shortest_path(a, algorithm="fw-seq", progress=stop)
+    assert len(calls) == 1 and calls[0] < 1.0
+
+    class Stop(Exception):
+        pass
+
+    def stop_other(fraction: float) -> None:
+        raise Stop("from the callback")
+
+    with pytest.raises(Stop, match="from the callback"):
+        apsp.shortest_path(a, algorithm="dijkstra", progress=stop_other)
+
+
+def long_graph() -> np.ndarray:
+    """A graph whose fw-seq solve takes many seconds on this machine."""
+    return random_dense(2400, 0.5, 1, 9, seed=1)
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_stops_a_long_solve_within_a_second():
+    a = long_graph()
+    started = threading.Event()
+    sent: list[float] = []
+
+    def interrupt() -> None:
+        started.wait()
+        time.sleep(0.5)
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def first_report(fraction: float) -> None:
+        started.set()  # the solve itself runs now, the input is read
+
+    sender = threading.Thread(target=interrupt)
+    sender.start()
+    with pytest.raises(KeyboardInterrupt):
+        apsp.shortest_path(a, algorithm="fw-seq", progress=first_report)
+    stopped = time.monotonic()
+    started.set()
+    sender.join()
+    assert sent and stopped - sent[0] < 1.0, f"stopped {stopped - sent[0]:.2f} s after Ctrl-C"
+
+
+def test_the_gil_is_released_while_solving():
+    a = long_graph()[:1500, :1500]
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    start = time.monotonic()
+    try:
+        apsp.shortest_path(a, algorithm="fw-seq")
+    finally:
+        done.set()
+        counter.join()
+    elapsed = time.monotonic() - start
+    assert elapsed > 0.3, "the solve was too short to tell"
+    # With the GIL held through the solve the counter would stand still (a
+    # few ticks at most, from the 100 ms progress checks).
+    assert ticks > elapsed * 100, f"{ticks} ticks in {elapsed:.2f} s"
+
+
+def write_graph_files(tmp: Path) -> dict[str, Path]:
+    """The same 4-vertex graph (0->1 w 3, 1->2 w 0, 2->0 w -1, vertex 3 isolated) in every format the CLI reads."""
+    edges = [(0, 1, 3), (1, 2, 0), (2, 0, -1)]
+    files = {}
+    files["bin"] = tmp / "g.bin"
+    files["bin"].write_bytes(struct.pack("<2i", 4, 3) + b"".join(struct.pack("<3i", *e) for e in edges))
+    files["gr"] = tmp / "g.gr"
+    files["gr"].write_text("p sp 4 3\n" + "".join(f"a {u + 1} {v + 1} {w}\n" for u, v, w in edges))
+    files["mtx"] = tmp / "g.mtx"
+    files["mtx"].write_text(
+        "%%MatrixMarket matrix coordinate integer general\n4 4 3\n" + "".join(f"{u + 1} {v + 1} {w}\n" for u, v, w in edges)
+    )
+    files["txt"] = tmp / "g.txt"
+    files["txt"].write_text("# vertices: 4\n" + "".join(f"{u} {v} {w}\n" for u, v, w in edges))
+    dense = np.full((4, 4), np.inf)
+    for u, v, w in edges:
+        dense[u, v] = w
+    files["npy"] = tmp / "g.npy"
+    np.save(files["npy"], dense)
+    text = np.full((4, 4), 99, dtype=np.int64)  # 99 = no edge (the default -1 is a weight here)
+    np.fill_diagonal(text, 0)
+    for u, v, w in edges:
+        text[u, v] = w
+    files["mat"] = tmp / "g.mat"
+    files["mat"].write_text("4\n" + "".join(" ".join(map(str, row)) + "\n" for row in text))
+    return files
+
+
+def test_read_graph_returns_a_csr_matrix_for_every_cli_format(tmp_path):
+    files = write_graph_files(tmp_path)
+    for fmt, path in files.items():
+        g = apsp.read_graph(str(path), no_edge=99 if fmt == "mat" else None)
+        assert isinstance(g, sp.csr_matrix), fmt
+        assert g.shape == (4, 4) and g.nnz == 3, fmt  # the 0-weight edge is an explicit zero
+        assert g[1, 2] == 0 and g[0, 1] == 3 and g[2, 0] == -1, fmt
+        np.testing.assert_array_equal(apsp.shortest_path(g), csgraph.johnson(g), err_msg=fmt)
+    g = apsp.read_graph(str(files["txt"]), format="edges", directed=False)
+    assert g.nnz == 6
+    with pytest.raises(ValueError):
+        apsp.read_graph(str(tmp_path / "missing.bin"))
+
+
+def test_verify_accepts_a_result_and_names_the_first_violation():
+    a = random_dense(40, 0.1, 1, 9, seed=5)
+    d, p = apsp.shortest_path(a, return_predecessors=True)
+    apsp.verify(a, d)
+    apsp.verify(sp.csr_matrix(a), d, p)
+    apsp.verify(a, apsp.shortest_path(a, dtype=np.int32))
+    finite = np.argwhere(np.isfinite(d) & (d > 0))[0]
+    bad = d.copy()
+    bad[tuple(finite)] += 1
+    with pytest.raises(apsp.VerifyError, match=rf"{finite[0]}.*{finite[1]}"):
+        apsp.verify(a, bad)
+    with pytest.raises(apsp.VerifyError):
+        apsp.verify(a, d[:5, :5])
+    assert issubclass(apsp.VerifyError, ValueError)
+
+
+def test_mypy_strict_accepts_the_typed_usage():
+    pytest.importorskip("mypy")
+    usage = Path(__file__).with_name("typed_usage.py")
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(usage)],
+        capture_output=True,
+        text=True,
+        cwd=usage.parent,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_docs_worked_example_runs():
+    text = (ROOT / "docs" / "python.md").read_text()
+    section = text.split("## Worked example", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code, "no python block under '## Worked example'"
+    exec(compile(code.group(1), "docs/python.md", "exec"), {"__name__": "docs_example"})
