@@ -110,14 +110,6 @@ struct DistributedResult {
 // others with comm.abort().
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink);
 
-// A sink that writes every rank's rows into one raw .bin matrix per plane
-// (n x n int32, row-major), in place, for the ranks of `comm` on a shared
-// file system: a temporary file next to each target, renamed over it when
-// every rank's writes succeeded. Either path may be empty. Stand-in until the
-// file sinks take a communicator (then they replace it).
-std::unique_ptr<Sink> make_distributed_bin_file_sink(Communicator& comm, const std::string& distances_path,
-                                                     const std::string& predecessors_path);
-
 // Marks an error that every rank of a distributed call throws together, so
 // that one of them reports it (the CLI: rank 0) and none has to abort the
 // others. `origin_rank` is the lowest rank where it happened, or -1 when it

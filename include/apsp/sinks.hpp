@@ -18,6 +18,7 @@
 
 namespace apsp {
 
+class Communicator;
 namespace sink {
 class RowLedger;
 class MatrixFileWriter;
@@ -98,9 +99,20 @@ struct MatrixFileTarget {
 // (text; blocks from several threads format in parallel); commit() renames the
 // temporaries over the targets. A failed solve (discard(), or destruction
 // without commit()) leaves no file behind and an existing file untouched.
+//
+// With a communicator (a distributed solve): every rank of `comm` makes one
+// with the same targets and gets only the rows it delivers. The ranks write
+// one file per plane, which must lie on a file system they share: rank 0
+// creates the temporary file and writes the header, every rank pwrites its
+// rows at their offsets, and commit() (collective) checks that the ranks'
+// rows add up to the whole matrix and that every rank's writes succeeded
+// before rank 0 renames the file over the target. .bin and .npy only (text
+// rows are written in order by one process). begin() and commit() are
+// collective; their errors are agreed on every rank (apsp/distributed.hpp).
 class FileSink : public Sink {
  public:
   explicit FileSink(MatrixFileTarget distances, MatrixFileTarget predecessors = {});
+  FileSink(Communicator& comm, MatrixFileTarget distances, MatrixFileTarget predecessors = {});
   ~FileSink() override;
 
   void begin(const SinkLayout& layout) override;
@@ -113,6 +125,7 @@ class FileSink : public Sink {
 
  private:
   MatrixFileTarget targets_[2];
+  Communicator* comm_ = nullptr;
   SinkLayout layout_;
   std::unique_ptr<sink::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
   std::unique_ptr<sink::RowLedger> ledger_;

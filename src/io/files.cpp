@@ -205,24 +205,19 @@ void OutputFile::write_at(std::uint64_t offset, const void* data, std::size_t si
   }
 }
 
-void OutputFile::close() {
-  if (fd_ < 0) throw ResourceError("cannot write " + path_ + ": the file was already closed or discarded");
-  if (mode_ == Mode::unnamed) {
-    temporary_ = link_hidden(fd_, target_);
-    if (temporary_.empty()) {
-      const int error_number = errno;
-      discard();
-      fail_write(error_number);
-    }
-    mode_ = Mode::named;
-  }
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) {
+int OutputFile::name_temporary() noexcept {
+  if (mode_ != Mode::unnamed) return 0;
+  temporary_ = link_hidden(fd_, target_);
+  if (temporary_.empty()) {
     const int error_number = errno;
     discard();
-    fail_write(error_number);
+    return error_number;
   }
+  mode_ = Mode::named;
+  return 0;
+}
+
+void OutputFile::rename_over_target() {
   if (mode_ == Mode::named && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
     const int error_number = errno;
     discard();
@@ -231,11 +226,70 @@ void OutputFile::close() {
   temporary_.clear();
 }
 
+void OutputFile::close() {
+  if (finished_) {
+    // finish_writes() closed the descriptor; what is left is the creator's rename.
+    finished_ = false;
+    rename_over_target();
+    return;
+  }
+  if (fd_ < 0) throw ResourceError("cannot write " + path_ + ": the file was already closed or discarded");
+  if (const int error_number = name_temporary()) fail_write(error_number);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const int error_number = errno;
+    discard();
+    fail_write(error_number);
+  }
+  rename_over_target();
+}
+
 void OutputFile::discard() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  if (mode_ == Mode::named && !temporary_.empty()) ::unlink(temporary_.c_str());
+  finished_ = false;
+  if ((mode_ == Mode::named || mode_ == Mode::joined) && !temporary_.empty()) ::unlink(temporary_.c_str());
   temporary_.clear();
+}
+
+std::string OutputFile::share() {
+  if (fd_ < 0) throw ResourceError("cannot share " + path_ + ": the file was already closed or discarded");
+  if (const int error_number = name_temporary())
+    throw InputError("cannot name the temporary file for " + path_ + ": " + reason(error_number));
+  return mode_ == Mode::named ? temporary_ : std::string();
+}
+
+std::unique_ptr<OutputFile> OutputFile::join(const std::string& path, const std::string& shared_name) {
+  std::unique_ptr<OutputFile> file(new OutputFile());
+  file->path_ = path;
+  file->target_ = path;
+  const std::string& name = shared_name.empty() ? path : shared_name;
+  file->fd_ = ::open(name.c_str(), O_WRONLY | O_CLOEXEC);
+  if (file->fd_ < 0)
+    throw InputError("cannot open " + name + " for writing: " + reason(errno) +
+                     " (the processes writing " + path + " must share its file system)");
+  if (!shared_name.empty()) {
+    file->mode_ = Mode::joined;
+    file->temporary_ = shared_name;
+  }
+  return file;
+}
+
+void OutputFile::finish_writes() {
+  if (fd_ < 0) throw ResourceError("cannot write " + path_ + ": the file was already closed or discarded");
+  // fsync refuses special files (EINVAL): nothing to flush there.
+  const bool synced = ::fsync(fd_) == 0 || errno == EINVAL || errno == EROFS;
+  const int sync_error = errno;
+  const int fd = fd_;
+  fd_ = -1;
+  const bool closed = ::close(fd) == 0;
+  const int close_error = errno;
+  if (!synced || !closed) {
+    discard();
+    fail_write(!synced ? sync_error : close_error);
+  }
+  finished_ = true;
 }
 
 void set_unnamed_temporaries_for_testing(bool allowed) { g_unnamed_allowed = allowed; }

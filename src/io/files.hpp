@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,15 +69,33 @@ class OutputFile {
   void discard() noexcept;
   const std::string& path() const { return path_; }
 
+  // One file written by several processes (the ranks of a distributed
+  // solve, on a shared file system), each with write_at. The process that
+  // created it calls share(), which gives an unnamed temporary its hidden
+  // name and returns the name the others pass to join() ("" for a target
+  // written directly). Every process then calls finish_writes() (fsync and
+  // close); after all have succeeded the creator's close() renames the
+  // temporary over the target, and a joined file's close() does nothing
+  // more. discard() on any of them removes the temporary.
+  std::string share();
+  static std::unique_ptr<OutputFile> join(const std::string& path, const std::string& shared_name);
+  void finish_writes();
+
  private:
-  enum class Mode { direct, unnamed, named };
+  enum class Mode { direct, unnamed, named, joined };
+  OutputFile() = default;
   [[noreturn]] void fail_write(int error_number) const;
+  // Gives an unnamed temporary its hidden name: 0, or the errno after discard().
+  int name_temporary() noexcept;
+  // The creator's last step: the named temporary over the target.
+  void rename_over_target();
 
   std::string path_;    // as given, for messages
   std::string target_;  // what close() renames over: path_, or where its symlink points
   std::string temporary_;  // Mode::named: the hidden file's path
   Mode mode_ = Mode::direct;
   int fd_ = -1;
+  bool finished_ = false;  // finish_writes() closed fd_; close() only renames
 };
 
 // Test hook: false makes OutputFile use hidden named temporaries even where

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <string>
 
+#include "apsp/comm.hpp"
+#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
 #include "sink/matrix_file.hpp"
@@ -19,6 +21,11 @@ FileSink::FileSink(MatrixFileTarget distances, MatrixFileTarget predecessors)
   for (int p = 0; p < 2; ++p)
     if (!targets_[p].path.empty())
       sink::MatrixFileWriter(targets_[p].path, targets_[p].format, std::nullopt, "matrix");
+}
+
+FileSink::FileSink(Communicator& comm, MatrixFileTarget distances, MatrixFileTarget predecessors)
+    : FileSink(std::move(distances), std::move(predecessors)) {
+  comm_ = &comm;
 }
 
 FileSink::~FileSink() { discard(); }
@@ -40,7 +47,7 @@ void FileSink::begin(const SinkLayout& layout) {
     // Distances print kInf as INF in text; predecessors print every value.
     writers_[p] = std::make_unique<sink::MatrixFileWriter>(
         targets_[p].path, targets_[p].format, p == 0 ? std::optional<std::int32_t>(kInf) : std::nullopt, what[p]);
-    writers_[p]->begin(layout.n, sink::element_of(layout, p == 0 ? Plane::distances : Plane::predecessors));
+    writers_[p]->begin(layout.n, sink::element_of(layout, p == 0 ? Plane::distances : Plane::predecessors), comm_);
   }
 }
 
@@ -52,7 +59,20 @@ void FileSink::put(const RowBlock& block) {
 
 void FileSink::commit() {
   if (!ledger_) throw UsageError("commit() before begin()");
-  ledger_->require_complete();
+  if (comm_ == nullptr) {
+    ledger_->require_complete();
+  } else {
+    // Each rank's ledger refused its own repeats; together they must make n rows.
+    const std::int64_t mine[2] = {ledger_->rows(Plane::distances), ledger_->rows(Plane::predecessors)};
+    std::int64_t all[2] = {0, 0};
+    comm_->all_reduce(mine, all, 2, ReduceOp::sum);
+    agree(*comm_, [&] {
+      for (int p = 0; p < (layout_.predecessors ? 2 : 1); ++p)
+        if (all[p] != layout_.n)
+          throw Error(std::string("the ranks delivered ") + std::to_string(all[p]) + " rows of the " +
+                      (p == 0 ? "distances" : "predecessors") + " for a matrix of " + std::to_string(layout_.n));
+    });
+  }
   for (auto& writer : writers_)
     if (writer) writer->commit();
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "apsp/comm.hpp"
+#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
@@ -43,7 +45,37 @@ bool MatrixFileWriter::text() const {
   return format_ == io::Format::edge_list || format_ == io::Format::text_matrix;
 }
 
-void MatrixFileWriter::begin(std::int64_t n, Element element) {
+void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm) {
+  comm_ = comm;
+  if (comm_ != nullptr) {
+    if (text())
+      throw UsageError("cannot write " + path_ + " from several ranks: the text formats are written in row order by "
+                       "one process; use .bin or .npy");
+    // Rank 0 alone creates the file; the others join it by the name it shares.
+    std::string shared;
+    agree(*comm_, [&] {
+      if (comm_->rank() == 0) {
+        begin(n, element, nullptr);
+        shared = file_->share();
+      }
+    });
+    comm_ = comm;
+    std::int64_t length = static_cast<std::int64_t>(shared.size());
+    comm_->broadcast(&length, 1, 0);
+    std::vector<std::uint8_t> name(shared.begin(), shared.end());
+    name.resize(static_cast<std::size_t>(length));
+    comm_->broadcast(name.data(), name.size(), 0);
+    agree(*comm_, [&] {
+      if (comm_->rank() == 0) return;
+      n_ = n;
+      element_ = element;
+      element_bytes_ = element_bytes(element);
+      header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)).size() : 0;
+      file_ = io::detail::OutputFile::join(path_, std::string(name.begin(), name.end()));
+      bytes_written_ = 0;
+    });
+    return;
+  }
   n_ = n;
   element_bytes_ = element_bytes(element);
   const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
@@ -148,6 +180,19 @@ void MatrixFileWriter::write_in_order(std::int64_t first_row, std::int64_t rows,
 }
 
 void MatrixFileWriter::commit() {
+  if (comm_ != nullptr) {
+    // Every rank's rows on disk first; then rank 0 names the file.
+    agree(*comm_, [&] {
+      if (!file_) throw UsageError("cannot finish " + path_ + ": the file was not begun or is already finished");
+      file_->finish_writes();
+    });
+    agree(*comm_, [&] {
+      if (comm_->rank() == 0) file_->close();
+    });
+    if (comm_->rank() != 0) file_->close();  // a joined file: nothing left but forgetting the name
+    file_.reset();
+    return;
+  }
   if (!file_) throw UsageError("cannot finish " + path_ + ": the file was not begun or is already finished");
   if (text() && (next_row_ != n_ || !pending_.empty()))
     throw Error("cannot finish " + path_ + ": rows from " + std::to_string(next_row_) + " on were never written");

@@ -14,6 +14,9 @@
 #include "apsp/io.hpp"
 #include "apsp/sink.hpp"
 
+namespace apsp {
+class Communicator;
+}
 namespace apsp::io::detail {
 class OutputFile;
 }
@@ -34,7 +37,15 @@ class MatrixFileWriter {
   // only) and the disk space it needs, then opens the temporary file and
   // writes the .npy header. Throws UsageError or ResourceError naming the
   // sizes before anything is created.
-  void begin(std::int64_t n, Element element);
+  //
+  // With `comm` (collective, every rank with the same path and format): one
+  // file written by every rank of it. Rank 0 checks, creates the temporary
+  // file and writes the header; the others open it by name (the ranks must
+  // share the file system); each rank then puts only its own rows, and
+  // commit() (collective) agrees that every rank's writes succeeded before
+  // rank 0 renames the file over the target. Binary formats only (text rows
+  // are written in order by one process). Errors are agreed on every rank.
+  void begin(std::int64_t n, Element element, Communicator* comm = nullptr);
   // Rows [first_row, first_row + rows), row r at data + r * stride elements.
   // Thread-safe; blocks may come in any order. Binary formats write them at
   // their offset; text formats format them here (blocks of more than a few
@@ -55,6 +66,7 @@ class MatrixFileWriter {
   void write_in_order(std::int64_t first_row, std::int64_t rows, std::string text);
 
   std::string path_;
+  Communicator* comm_ = nullptr;  // several ranks write the one file
   io::Format format_;
   std::optional<std::int32_t> shown_as_inf_;
   std::string what_;

@@ -34,6 +34,8 @@ class RowLedger {
   void record(const RowBlock& block);
   // Throws Error naming the first row of an announced plane that never arrived.
   void require_complete() const;
+  // Rows of `plane` recorded so far.
+  std::int64_t rows(Plane plane) const { return count_[plane == Plane::distances ? 0 : 1].load(); }
 
  private:
   SinkLayout layout_;

@@ -151,6 +151,18 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
   EXPECT_NE(grid.out.find("2 x 3 (2d)"), std::string::npos) << grid;
 }
 
+// .npy from every rank through the shared file sink, as one process writes it.
+TEST_F(DistributedCli, NpyOutputEqualsTheSingleProcessFile) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const ProcessRun ref = apsp("solve g.bin --algo fw-blocked --threads 1 -o ref.npy --predecessors refp.npy");
+  ASSERT_EQ(ref.status, 0) << ref;
+  const ProcessRun r = mpirun(3, "solve g.bin --distribution 2d --threads 1 -o d.npy --predecessors p.npy");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(slurp(dir_ / "d.npy"), slurp(dir_ / "ref.npy")) << r;
+  EXPECT_EQ(slurp(dir_ / "p.npy"), slurp(dir_ / "refp.npy")) << r;
+}
+
 TEST_F(DistributedCli, DistributionWithoutMpirunRunsOneRank) {
   make_graph_and_reference();
   const ProcessRun r = apsp("solve g.bin --distribution 2d --threads 1 -o d.bin");
@@ -238,7 +250,7 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
       {"--distribution 3d", "apsp: --distribution: unknown distribution '3d' (expected rows or 2d)"},
       {"--distribution rows --grid 2x1", "apsp: --grid: a grid shape needs --distribution 2d"},
       {"--distribution 2d --grid 2x2", "apsp: --grid: a 2 x 2 grid does not have the 3 ranks of the communicator"},
-      {"--distribution rows -o d.npy", "apsp: --output: the distributed solver writes .bin matrices"},
+      {"--distribution rows -o d.txt", "apsp: --output: the distributed solver writes .bin or .npy matrices"},
       {"--distribution rows --algo dijkstra", "apsp: the distributed solver runs blocked Floyd-Warshall"},
       {"--distribution rows --precision int16", "apsp: --precision: the distributed CPU solver computes in int32"},
   };

@@ -38,14 +38,15 @@ void parse_grid(const std::string& text, DistributedOptions& opts) {
   opts.grid_cols = std::stoi(m[2]);
 }
 
-// Distributed output is raw .bin for now (see make_distributed_bin_file_sink).
-void require_bin(const std::string& path, const std::string& format, const char* option) {
+// The ranks write their rows in place (FileSink with a communicator): binary
+// formats only. Refused here, before the graph is read.
+void require_binary(const std::string& path, const std::string& format, const char* option) {
   if (path.empty()) return;
   const io::Format f = format == "auto" ? io::format_from_path(path) : io::parse_format(format);
-  if (f != io::Format::nthu_bin)
-    throw UsageError(std::string("the distributed solver writes .bin matrices (raw int32 rows, each rank writing its "
-                                 "own in place); ") +
-                         io::to_string(f) + " is not supported there yet",
+  if (f == io::Format::edge_list || f == io::Format::text_matrix)
+    throw UsageError(std::string("the distributed solver writes .bin or .npy matrices (every rank writes its own rows "
+                                 "in place), not ") +
+                         io::to_string(f),
                      option);
 }
 
@@ -67,8 +68,8 @@ DistributedOptions options_of(const DistributedSolve& s) {
   opts.threads = s.threads;
   opts.predecessors = !s.predecessors_path.empty();
   opts.verify = s.verify;
-  require_bin(s.output, s.out_format, "output");
-  require_bin(s.predecessors_path, "auto", "predecessors");
+  require_binary(s.output, s.out_format, "output");
+  require_binary(s.predecessors_path, "auto", "predecessors");
   return opts;
 }
 
@@ -191,7 +192,8 @@ std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int d
 
 std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
   if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<NullSink>(NullSink::Rows::some);
-  return make_distributed_bin_file_sink(comm, s.output, s.predecessors_path);
+  return std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
+                                    MatrixFileTarget{s.predecessors_path, io::Format::automatic});
 }
 
 // --devices without mpirun: one rank per GPU, each a thread of this process
