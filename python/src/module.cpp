@@ -353,15 +353,32 @@ class ResultSink : public apsp::Sink {
       if (dist_[x] == unreachable_) pred_[x] = kScipyNoPredecessor;
   }
 
-  // The rows x n matrices of a finished solve into host memory, converted on every thread.
+  // The rows x n matrices of a finished solve into host memory, converted on
+  // every thread: in place for int32 results (the solver's buffers become
+  // the result's, no second matrix), into new float buffers otherwise.
   void adopt(apsp::HostVector<dist_t>&& dist, apsp::HostVector<vertex_t>&& pred, std::size_t rows, std::size_t n) {
-    begin(apsp::SinkLayout{static_cast<std::int64_t>(n), apsp::Element::int32, !pred.empty(),
-                           static_cast<std::int64_t>(rows)});
+    const apsp::SinkLayout layout{static_cast<std::int64_t>(n), apsp::Element::int32, !pred.empty(),
+                                  static_cast<std::int64_t>(rows)};
     const auto count = static_cast<std::int64_t>(rows);
+    const auto width = static_cast<std::int64_t>(n);
+    const dist_t* in_dist = dist.data();
+    const vertex_t* in_pred = pred.data();
+    if constexpr (std::is_same<T, dist_t>::value) {
+      element_ = layout.distance_element;
+      n_ = width;
+      rows_ = count;
+      predecessors_ = layout.predecessors;
+      dist_ = std::move(dist);
+      pred_ = std::move(pred);
+      in_dist = dist_.data();
+      in_pred = pred_.data();
+    } else {
+      begin(layout);
+    }
 #pragma omp parallel for schedule(static)
     for (std::int64_t r = 0; r < count; ++r) {
-      convert_distances(dist.data() + r * n_, dist_.data() + r * n_, n_);
-      if (predecessors_) convert_predecessors(pred.data() + r * n_, pred_.data() + r * n_, n_);
+      convert_distances(in_dist + r * width, dist_.data() + r * width, width);
+      if (predecessors_) convert_predecessors(in_pred + r * width, pred_.data() + r * width, width);
     }
     dist = {};
     pred = {};
