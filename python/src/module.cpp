@@ -100,59 +100,132 @@ bool to_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, st
   return true;
 }
 
+// Whether a dense cell holds an edge (to_weight's rule without its errors):
+// not 0, NaN or +inf; branch-free, for the scan of every cell.
+template <class T>
+bool is_stored(T v) {
+  if constexpr (std::is_floating_point<T>::value)
+    return static_cast<bool>(static_cast<int>(v != 0) & static_cast<int>(v == v) &
+                             static_cast<int>(v != std::numeric_limits<T>::infinity()));
+  else
+    return v != 0;
+}
+
 // Element (i, j) of a 2-d view, by its strides (in elements).
 template <class T>
 T at(const AnyArray& a, std::int64_t i, std::int64_t j) {
   return static_cast<const T*>(a.data())[i * a.stride(0) + j * a.stride(1)];
 }
 
+// The normalized graph of one input, held between calls (the layer builds it
+// once and may solve it several times, e.g. for min_only): int32 weights
+// (the exact engine), or float64 where a weight is not an integer inside
+// int32 (the real-valued engine).
+struct InputGraph {
+  std::variant<Graph, apsp::GraphF64> graph;
+
+  std::int64_t n() const {
+    return std::visit([](const auto& g) { return g.n; }, graph);
+  }
+};
+
 // The graph of a dense n x n matrix, read in place in any memory order,
-// rows split over the threads. Edges come out sorted by (src, dst) without
-// duplicates or self-loops: normalized already (NegativeCycleError for a
-// negative diagonal cell, as normalize() would).
+// rows split over the threads. Edges come out in normalize()'s form by
+// construction (rows in order over the threads, columns in order within a
+// row, no duplicates, no self-loops), so they are not sorted or checked
+// again (NegativeCycleError for a negative diagonal cell, as normalize()
+// would). W = double (float cells) whose weights are all integers inside
+// int32 goes to the exact int32 engine (apsp::choose_weight_type's rule),
+// converted as the threads' parts are joined.
 // Undirected: edge (i, j) and (j, i) both get the lighter of the two cells.
 template <class W>
-apsp::BasicGraph<W> graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
+InputGraph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
   if (a.ndim() != 2 || a.shape(0) != a.shape(1))
     throw apsp::InputError("a dense graph must be a square matrix, got shape (" + std::to_string(a.shape(0)) +
                            (a.ndim() == 2 ? ", " + std::to_string(a.shape(1)) : std::string()) + ")");
   const auto n = static_cast<std::int64_t>(a.shape(0));
   if (n > std::numeric_limits<vertex_t>::max()) throw apsp::InputError("too many vertices: " + std::to_string(n));
-  apsp::BasicGraph<W> g;
-  g.n = n;
+  InputGraph result;
   visit_elements(a, "csgraph", [&](auto zero) {
     using T = decltype(zero);
     const int threads = omp_get_max_threads();
     std::vector<std::vector<apsp::BasicEdge<W>>> parts(static_cast<std::size_t>(threads));
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+    std::vector<char> integral(static_cast<std::size_t>(threads), 1);  // W = double: every weight an int32 integer
+    // The strides and base held in locals: the loop stores edges, which
+    // would otherwise make the compiler reload the array's fields per cell.
+    const T* const base = static_cast<const T*>(a.data());
+    const std::int64_t s0 = a.stride(0), s1 = a.stride(1);
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
       const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
+      std::vector<apsp::BasicEdge<W>>& out = parts[static_cast<std::size_t>(t)];
+      // Directed: the columns of row i's stored cells (not 0, NaN or +inf),
+      // gathered without a branch per cell (most cells of a sparse graph's
+      // matrix are 0, at random places), then checked one by one.
+      std::vector<std::int64_t> stored(directed ? static_cast<std::size_t>(n) : 0);
       try {
-        for (std::int64_t i = first; i < last; ++i)
-          for (std::int64_t j = 0; j < n; ++j) {
+        for (std::int64_t i = first; i < last; ++i) {
+          const T* const row = base + i * s0;
+          std::int64_t count = n;
+          if (directed) {
+            count = 0;
+            for (std::int64_t j = 0; j < n; ++j) {
+              const T v = row[j * s1];
+              stored[static_cast<std::size_t>(count)] = j;
+              count += static_cast<std::int64_t>(is_stored(v));
+            }
+          }
+          for (std::int64_t k = 0; k < count; ++k) {
+            const std::int64_t j = directed ? stored[static_cast<std::size_t>(k)] : k;
+            const T value = row[j * s1];
             W w = 0, back = 0;
             if (i == j) {  // a self-loop: dropped unless negative (normalize()'s rule)
-              if (to_weight(at<T>(a, i, i), true, unweighted, i, i, w) && w < 0) throw apsp::NegativeCycleError(i);
+              if (to_weight(value, true, unweighted, i, i, w) && w < 0) throw apsp::NegativeCycleError(i);
               continue;
             }
-            bool edge = to_weight(at<T>(a, i, j), true, unweighted, i, j, w);
-            if (!directed && to_weight(at<T>(a, j, i), true, unweighted, j, i, back)) w = edge ? std::min(w, back) : back, edge = true;
-            if (edge) parts[t].push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
+            bool edge = to_weight(value, true, unweighted, i, j, w);
+            if (!directed && to_weight(base[j * s0 + i * s1], true, unweighted, j, i, back))
+              w = edge ? std::min(w, back) : back, edge = true;
+            if (!edge) continue;
+            out.push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
+            if constexpr (std::is_floating_point<W>::value)
+              if (!(std::fabs(w) <= apsp::kMaxAutoIntWeight) || w != std::trunc(w)) integral[t] = 0;
           }
+        }
       } catch (...) {
         errors[t] = std::current_exception();
       }
     }
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
-    std::size_t m = 0;
-    for (const auto& p : parts) m += p.size();
-    g.edges.reserve(m);
-    for (const auto& p : parts) g.edges.insert(g.edges.end(), p.begin(), p.end());
+    // Where each thread's part starts in the joined edge list.
+    std::vector<std::size_t> offset(parts.size() + 1, 0);
+    for (std::size_t p = 0; p < parts.size(); ++p) offset[p + 1] = offset[p] + parts[p].size();
+    const auto join = [&](auto& g) {
+      using E = typename std::decay_t<decltype(g.edges)>::value_type;
+      g.n = n;
+      g.edges.resize(offset.back());
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+      for (std::size_t p = 0; p < parts.size(); ++p)
+        for (std::size_t e = 0; e < parts[p].size(); ++e) {
+          const apsp::BasicEdge<W>& x = parts[p][e];
+          g.edges[offset[p] + e] = E{x.src, x.dst, static_cast<decltype(E::w)>(x.w)};
+        }
+    };
+    const bool exact = std::all_of(integral.begin(), integral.end(), [](char c) { return c != 0; });
+    if (std::is_floating_point<W>::value && exact) {
+      Graph g;
+      join(g);
+      result = InputGraph{std::move(g)};
+    } else {
+      apsp::BasicGraph<W> g;
+      join(g);
+      result = InputGraph{std::move(g)};
+    }
   });
-  return g;
+  return result;
 }
 
 // Calls f(k, as_int64) over a 1-d integer array, by its stride, without copying.
@@ -230,20 +303,8 @@ std::vector<std::int64_t> rows_of_csr(std::int64_t n, const AnyArray& indptr, st
   return rows;
 }
 
-// The normalized graph of one input, held between calls (the layer builds it
-// once and may solve it several times, e.g. for min_only): int32 weights
-// (the exact engine), or float64 where a weight is not an integer inside
-// int32 (the real-valued engine).
-struct InputGraph {
-  std::variant<Graph, apsp::GraphF64> graph;
-
-  std::int64_t n() const {
-    return std::visit([](const auto& g) { return g.n; }, graph);
-  }
-};
-
-// `g` normalized. A graph in normalize()'s form already (a dense input's, a
-// CSR with sorted indices) is checked in O(m) and kept, not sorted into a
+// `g` normalized. A graph in normalize()'s form already (a CSR with sorted
+// indices) is checked in O(m) and kept, not sorted into a
 // copy. A float64 graph whose weights are all integers inside int32 goes to
 // the exact int32 engine (apsp::choose_weight_type).
 template <class W>
@@ -682,10 +743,11 @@ NB_MODULE(_apsp, m) {
 
   m.def("graph_from_dense",
         [](const AnyArray& a, bool directed, bool unweighted) {
-          return built(a, unweighted, [&](auto w) {
-            nb::gil_scoped_release unlocked;
-            return graph_from_dense<decltype(w)>(a, directed, unweighted);
-          });
+          const bool real = static_cast<nb::dlpack::dtype_code>(a.dtype().code) == nb::dlpack::dtype_code::Float &&
+                            !unweighted;
+          nb::gil_scoped_release unlocked;
+          return real ? graph_from_dense<double>(a, directed, unweighted)
+                      : graph_from_dense<weight_t>(a, directed, unweighted);
         },
         "csgraph"_a, "directed"_a, "unweighted"_a);
   m.def("graph_from_coo",
