@@ -97,28 +97,49 @@ void write_matrix(const std::string& path, Span<const std::int32_t> m, std::int6
 std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n,
                                       Format format = Format::automatic);
 
-// An n*n int32 matrix in a file (the formats of read_matrix), read in place
-// where the file holds exactly that: a .bin file, or an .npy of C-order int32,
-// is mapped and viewed, not copied (a 4 GiB result costs no 4 GiB of memory).
-// Other .npy element types and orders and the text formats are converted into
-// memory. Throws InputError like read_matrix.
-class MatrixFile {
+// An n*n matrix of T in a file, read in place where the file holds exactly
+// that: a raw binary file, or an .npy of C-order T, is mapped and viewed, not
+// copied (a 4 GiB result costs no 4 GiB of memory). Other layouts and the
+// text formats are converted into memory.
+// - T = std::int32_t (MatrixFile): the formats of read_matrix; integer .npy
+//   dtypes, and float ones whose cells are integers or +inf (INF), convert.
+// - T = float / double (the distances of a real-valued solve): .npy of dtype
+//   <f4 / <f8, the raw bin_f32 / bin_f64 (only when the format is named), and
+//   text (numbers, "inf" or "INF" for +infinity). A file that stores another
+//   type (an int32 .bin or integer .npy, a float64 .npy for float) is an
+//   InputError naming both types: the values are never converted between
+//   float types or from int32.
+// A NaN entry is an InputError naming its position. Throws InputError like
+// read_matrix.
+template <class T>
+class BasicMatrixFile {
  public:
-  explicit MatrixFile(const std::string& path, Format format = Format::automatic);
-  ~MatrixFile();
-  MatrixFile(const MatrixFile&) = delete;
-  MatrixFile& operator=(const MatrixFile&) = delete;
+  explicit BasicMatrixFile(const std::string& path, Format format = Format::automatic);
+  ~BasicMatrixFile();
+  BasicMatrixFile(const BasicMatrixFile&) = delete;
+  BasicMatrixFile& operator=(const BasicMatrixFile&) = delete;
 
   std::int64_t n() const { return n_; }
-  Span<const std::int32_t> cells() const { return {data_, static_cast<std::size_t>(n_ * n_)}; }  // row-major
+  Span<const T> cells() const { return {data_, static_cast<std::size_t>(n_ * n_)}; }  // row-major
   bool in_place() const { return in_place_; }  // cells() views the file itself
 
  private:
   struct Storage;
   std::unique_ptr<Storage> storage_;
   std::int64_t n_ = 0;
-  const std::int32_t* data_ = nullptr;
+  const T* data_ = nullptr;
   bool in_place_ = false;
 };
+using MatrixFile = BasicMatrixFile<std::int32_t>;
+extern template class BasicMatrixFile<std::int32_t>;
+extern template class BasicMatrixFile<float>;
+extern template class BasicMatrixFile<double>;
+
+// The type of the values a matrix file stores: int32 for .bin and integer
+// .npy dtypes, float32 / float64 for .npy <f4 / <f8 and bin_f32 / bin_f64;
+// nullopt for the text formats, whose numbers read as any type. UsageError
+// for a graph-only format or an unknown extension; InputError for a file
+// that cannot be opened or a malformed .npy header.
+std::optional<WeightType> stored_matrix_type(const std::string& path, Format format = Format::automatic);
 
 }  // namespace apsp::io

@@ -33,21 +33,6 @@ std::string value_text(D v) {
     return core::format_weight(v);
 }
 
-// The absolute rounding tolerance of real-valued row `row` (n entries):
-// core::distance_tolerance over the largest |w| and |d| of the row; 0 for int32.
-template <class W>
-double row_tolerance(const BasicCsr<W>& out, const W* row, double max_abs_weight) {
-  if constexpr (std::is_integral<W>::value) {
-    (void)out, (void)row, (void)max_abs_weight;
-    return 0;
-  } else {
-    double scale = max_abs_weight;
-    for (std::int64_t j = 0; j < out.n; ++j)
-      if (std::isfinite(row[j])) scale = std::max(scale, std::fabs(static_cast<double>(row[j])));
-    return core::distance_tolerance<W>(out.n, scale);
-  }
-}
-
 // " (tolerance T: n * epsilon(float64) * the row's largest |w| or |d|)" for
 // real rows, empty for int32.
 template <class W>
@@ -59,13 +44,6 @@ std::string tolerance_note(double tolerance) {
     return " (beyond the rounding tolerance " + core::format_weight(tolerance) + " = n * epsilon(" +
            to_string(weight_type_of<W>) + ") * the row's largest |w| or |d|)";
   }
-}
-
-template <class W>
-double max_abs_weight(const BasicCsr<W>& out) {
-  double m = 0;
-  for (const W w : out.weight) m = std::max(m, std::fabs(static_cast<double>(w)));
-  return m;
 }
 
 // Why a matrix of `entries` values cannot be n x n; empty if it can.
@@ -157,7 +135,7 @@ template <class W>
 std::string check_distance_row(const BasicCsr<W>& out, const BasicCsr<W>& in, const W* row, std::int64_t i,
                                TightSearch& s, double max_abs_w) {
   const std::int64_t n = out.n;
-  const double tolerance = row_tolerance(out, row, max_abs_w);
+  const double tolerance = core::row_tolerance(out, row, max_abs_w);
   if constexpr (std::is_integral<W>::value) {
     if (row[i] != 0) return dcell(i, i) + " = " + value_text(row[i]) + ", expected 0";
     for (std::int64_t j = 0; j < n; ++j)
@@ -216,7 +194,7 @@ template <class W>
 std::string check_predecessor_row(const BasicCsr<W>& out, const W* row, const vertex_t* pred_row, std::int64_t i,
                                   core::PredecessorChains& chains, double max_abs_w) {
   auto at = [&](std::int64_t j) { return cell("pred", i, j); };
-  const double tolerance = row_tolerance(out, row, max_abs_w);
+  const double tolerance = core::row_tolerance(out, row, max_abs_w);
   const core::ChainProblem problem = chains.first_problem(row, pred_row, i, [&](vertex_t u, vertex_t v) {
     const W* edge = core::find_edge_weight(out, u, v);
     if (!edge) return std::to_string(u) + " but there is no edge " + std::to_string(u) + "->" + std::to_string(v);
@@ -248,7 +226,7 @@ VerifyReport verify_typed(const BasicGraph<W>& normalized, Span<const W> d, cons
   if (!shape.empty()) return report_of(std::move(shape));
   const BasicCsr<W> out = to_csr(normalized);
   const BasicCsr<W> in = transpose(out);
-  const double max_abs_w = max_abs_weight(out);
+  const double max_abs_w = core::max_abs_weight(out);
   RowProgress rows(n, progress);
   VerifyReport report =
       report_of(lowest_row_violation<TightSearch>(n, normalized.edges.size(), [&](std::int64_t i, TightSearch& s) {
@@ -270,7 +248,7 @@ VerifyReport verify_predecessors_typed(const BasicGraph<W>& normalized, Span<con
   if (shape.empty()) shape = shape_problem(n, pred.size(), "predecessor matrix");
   if (!shape.empty()) return report_of(std::move(shape));
   const BasicCsr<W> out = to_csr(normalized);
-  const double max_abs_w = max_abs_weight(out);
+  const double max_abs_w = core::max_abs_weight(out);
   RowProgress rows(n, progress);
   VerifyReport report = report_of(lowest_row_violation<core::PredecessorChains>(
       n, normalized.edges.size(), [&](std::int64_t i, core::PredecessorChains& chains) {
@@ -317,7 +295,7 @@ std::string first_violation_in_row(const Graph& normalized, const dist_t* row, s
 
 template <class W>
 BasicRowVerifier<W>::BasicRowVerifier(const BasicGraph<W>& normalized)
-    : out_(to_csr(normalized)), in_(transpose(out_)), max_abs_w_(max_abs_weight(out_)) {}
+    : out_(to_csr(normalized)), in_(transpose(out_)), max_abs_w_(core::max_abs_weight(out_)) {}
 
 template <class W>
 VerifyReport BasicRowVerifier<W>::check(std::int64_t first_row, std::int64_t rows, const W* d,

@@ -4,6 +4,7 @@
 // threshold, tight edges, verify). Host-only.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -70,6 +71,31 @@ double relaxation_slack(std::int64_t n, double max_abs_weight) {
 template <class W>
 double relative_tolerance(std::int64_t n) {
   return distance_tolerance<W>(n, 1.0);
+}
+
+// The largest |w| over the edges of a graph's Csr: the weights' part of a
+// row's tolerance scale.
+template <class W>
+double max_abs_weight(const BasicCsr<W>& out) {
+  double m = 0;
+  for (const W w : out.weight) m = std::max(m, std::fabs(static_cast<double>(w)));
+  return m;
+}
+
+// The absolute rounding tolerance of real-valued row `row` (n entries, the
+// distances from one source): distance_tolerance over the largest |w| and
+// |d| of the row; 0 for int32. verify and shortest_path test a row with it.
+template <class W>
+double row_tolerance(const BasicCsr<W>& out, const W* row, double max_abs_weight) {
+  if constexpr (std::is_integral<W>::value) {
+    (void)out, (void)row, (void)max_abs_weight;
+    return 0;
+  } else {
+    double scale = max_abs_weight;
+    for (std::int64_t j = 0; j < out.n; ++j)
+      if (std::isfinite(row[j])) scale = std::max(scale, std::fabs(static_cast<double>(row[j])));
+    return distance_tolerance<W>(out.n, scale);
+  }
 }
 
 }  // namespace apsp::core

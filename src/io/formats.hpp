@@ -27,8 +27,10 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
 Graph read_nthu_bin(const InputFile& file);
 void write_nthu_bin(const std::string& path, const Graph& g);
 std::vector<std::int32_t> read_bin_matrix(const InputFile& file, std::int64_t& n);
-// The side n of the n x n int32 matrix a .bin file holds; InputError if none.
-std::int64_t bin_matrix_side(const InputFile& file);
+// The side n of the n x n matrix of `value_bytes`-byte values (named
+// `value_name` in messages) a raw binary file holds; InputError if none.
+std::int64_t bin_matrix_side(const InputFile& file, std::size_t value_bytes = sizeof(std::int32_t),
+                             const char* value_name = "int32");
 
 // The text and dense readers add their edges to `g` and set g.n.
 void read_dimacs(const InputFile& file, GraphBuilder& g);
@@ -51,8 +53,18 @@ void write_npy_graph(const std::string& path, const GraphF64& g);
 void check_npy_graph_output(const std::string& path, std::int64_t n);
 std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n);
 // Sets n; returns where the cells lie in the file when they are C-order
-// little-endian int32 at an aligned offset (viewable in place), else null.
-const std::int32_t* npy_int32_cells(const InputFile& file, std::int64_t& n);
+// little-endian T (int32, float, double) at an aligned offset (viewable in
+// place), else null.
+template <class T>
+const T* npy_cells_in_place(const InputFile& file, std::int64_t& n);
+// The type of the cells: float32 / float64 for <f4 / <f8, int32 for the
+// integer dtypes (which result matrices convert from).
+WeightType npy_stored_type(const InputFile& file);
+// A float .npy matrix of exactly T's dtype (<f4 for float, <f8 for double),
+// C or Fortran order, into memory. InputError naming both types for another
+// dtype, and naming the cell for a NaN.
+template <class T>
+std::vector<T> read_npy_real_matrix(const InputFile& file, std::int64_t& n);
 // The .npy prelude and header of a C-order n x n array of `descr` ("<i4",
 // "<f8"), padded so that the data starts at a multiple of 64 bytes.
 std::string npy_header(std::int64_t n, const char* descr);
@@ -64,8 +76,12 @@ void read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> n
 void write_text_matrix_graph(const std::string& path, const Graph& g);
 void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight,
                                     weight_t max_weight);
-// Result matrices as text: n rows of n values, "INF" for unreachable.
-std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& n);
+// Result matrices as text: n rows of n values. T = std::int32_t: integers
+// and "INF" (kInf) for unreachable; a real token is an InputError. T = float
+// / double: numbers parsed as T (so the shortest text of a float reads back
+// exactly), "inf" or "INF" for +infinity; NaN is an InputError.
+template <class T>
+std::vector<T> read_text_matrix(const InputFile& file, std::int64_t& n);
 // Appends `rows` text rows of n space-separated values, each ended by '\n';
 // row r starts at cells + r * stride. Cells equal to shown_as_inf print "INF".
 void append_text_rows(std::string& out, const std::int32_t* cells, std::int64_t rows, std::int64_t n,

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <new>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "apsp/error.hpp"
@@ -197,7 +201,7 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
       case Format::matrix_market: not_a_matrix_format(resolved, file.path());
       case Format::npy: return read_npy_matrix(file, n);
       case Format::edge_list:
-      case Format::text_matrix: return read_text_matrix(file, n);
+      case Format::text_matrix: return read_text_matrix<std::int32_t>(file, n);
       case Format::automatic:
       case Format::nthu_bin: return read_bin_matrix(file, n);
       case Format::bin_f32:
@@ -211,29 +215,66 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
 
 }  // namespace detail
 
-struct MatrixFile::Storage {
+template <class T>
+struct BasicMatrixFile<T>::Storage {
   explicit Storage(const std::string& path) : file(path) {}
   detail::InputFile file;
-  std::vector<std::int32_t> converted;  // when the file cannot be viewed in place
+  std::vector<T> converted;  // when the file cannot be viewed in place
 };
 
-MatrixFile::MatrixFile(const std::string& path, Format format) {
+namespace {
+
+// The type of the values a raw binary matrix format holds.
+WeightType raw_binary_type(Format format) {
+  return format == Format::bin_f32 ? WeightType::float32
+         : format == Format::bin_f64 ? WeightType::float64
+                                     : WeightType::int32;
+}
+
+}  // namespace
+
+template <class T>
+BasicMatrixFile<T>::BasicMatrixFile(const std::string& path, Format format) {
+  constexpr WeightType wanted = weight_type_of<T>;
   const Format resolved = resolve(format, path);
-  refuse_graph_format(resolved, path);
+  if (resolved == Format::dimacs || resolved == Format::matrix_market) detail::not_a_matrix_format(resolved, path);
   storage_ = std::make_unique<Storage>(path);
   const detail::InputFile& file = storage_->file;
   try {
     switch (resolved) {
       case Format::npy:
-        data_ = detail::npy_int32_cells(file, n_);
-        if (!data_) storage_->converted = detail::read_npy_matrix(file, n_);
+        data_ = detail::npy_cells_in_place<T>(file, n_);
+        if (data_) break;
+        if constexpr (std::is_integral_v<T>)
+          storage_->converted = detail::read_npy_matrix(file, n_);
+        else
+          storage_->converted = detail::read_npy_real_matrix<T>(file, n_);
         break;
       case Format::edge_list:
-      case Format::text_matrix: storage_->converted = detail::read_text_matrix(file, n_); break;
-      default:
-        n_ = detail::bin_matrix_side(file);
-        data_ = reinterpret_cast<const std::int32_t*>(file.bytes().data());
+      case Format::text_matrix: storage_->converted = detail::read_text_matrix<T>(file, n_); break;
+      default: {
+        const WeightType stored = raw_binary_type(resolved);
+        if (stored != wanted)
+          throw InputError(std::string("the matrix holds ") + to_string(stored) + " values (" + to_string(resolved) +
+                               "), not " + to_string(wanted),
+                           path);
+        n_ = detail::bin_matrix_side(file, sizeof(T), to_string(wanted));
+        const char* bytes = file.bytes().data();
+        if (reinterpret_cast<std::uintptr_t>(bytes) % alignof(T) == 0) {
+          data_ = reinterpret_cast<const T*>(bytes);
+        } else {
+          storage_->converted.resize(static_cast<std::size_t>(n_ * n_));
+          if (n_ > 0) std::memcpy(storage_->converted.data(), bytes, file.size());
+        }
+        if constexpr (std::is_floating_point_v<T>) {
+          const T* cells = data_ ? data_ : storage_->converted.data();
+          for (std::int64_t k = 0; k < n_ * n_; ++k)
+            if (std::isnan(cells[k]))
+              throw InputError("cell (" + std::to_string(k / n_) + ", " + std::to_string(k % n_) + ") is NaN",
+                               file.at_byte(static_cast<std::uint64_t>(k) * sizeof(T)));
+        }
         break;
+      }
     }
   } catch (const std::bad_alloc&) {
     throw ResourceError("out of memory while reading the matrix in " + path);
@@ -242,7 +283,24 @@ MatrixFile::MatrixFile(const std::string& path, Format format) {
   if (!in_place_) data_ = storage_->converted.data();
 }
 
-MatrixFile::~MatrixFile() = default;
+template <class T>
+BasicMatrixFile<T>::~BasicMatrixFile() = default;
+
+template class BasicMatrixFile<std::int32_t>;
+template class BasicMatrixFile<float>;
+template class BasicMatrixFile<double>;
+
+std::optional<WeightType> stored_matrix_type(const std::string& path, Format format) {
+  const Format resolved = resolve(format, path);
+  switch (resolved) {
+    case Format::dimacs:
+    case Format::matrix_market: detail::not_a_matrix_format(resolved, path);
+    case Format::npy: return detail::npy_stored_type(detail::InputFile(path));
+    case Format::edge_list:
+    case Format::text_matrix: return std::nullopt;
+    default: return raw_binary_type(resolved);
+  }
+}
 
 namespace detail {
 

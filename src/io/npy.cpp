@@ -263,11 +263,6 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
   });
 }
 
-// C-order little-endian int32 cells: the layout of a result matrix in memory.
-bool stored_as_int32(const NpyArray& array) {
-  return array.kind == 'i' && array.item_size == sizeof(std::int32_t) && !array.fortran_order;
-}
-
 [[noreturn]] void cell_outside_int32(const InputFile& file, std::int64_t row, std::int64_t column,
                                      std::int64_t value, std::uint64_t offset) {
   throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
@@ -277,13 +272,67 @@ bool stored_as_int32(const NpyArray& array) {
 
 }  // namespace
 
-const std::int32_t* npy_int32_cells(const InputFile& file, std::int64_t& n) {
+namespace {
+
+// The .npy element of T: kind ('i' or 'f') and size.
+template <class T>
+bool stored_as(const NpyArray& array) {
+  return array.kind == (std::is_floating_point_v<T> ? 'f' : 'i') && array.item_size == sizeof(T);
+}
+
+const char* type_name(const NpyArray& array) {
+  if (array.kind != 'f') return "integer";
+  return array.item_size == sizeof(float) ? "float32" : "float64";
+}
+
+}  // namespace
+
+template <class T>
+const T* npy_cells_in_place(const InputFile& file, std::int64_t& n) {
   const NpyArray array = parse_npy(file);
   n = array.rows;
   const char* cells = file.bytes().data() + array.data_offset;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(cells) % alignof(std::int32_t) == 0;
-  return stored_as_int32(array) && aligned ? reinterpret_cast<const std::int32_t*>(cells) : nullptr;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(cells) % alignof(T) == 0;
+  return stored_as<T>(array) && !array.fortran_order && aligned ? reinterpret_cast<const T*>(cells) : nullptr;
 }
+template const std::int32_t* npy_cells_in_place<std::int32_t>(const InputFile&, std::int64_t&);
+template const float* npy_cells_in_place<float>(const InputFile&, std::int64_t&);
+template const double* npy_cells_in_place<double>(const InputFile&, std::int64_t&);
+
+WeightType npy_stored_type(const InputFile& file) {
+  const NpyArray array = parse_npy(file);
+  if (array.kind != 'f') return WeightType::int32;
+  return array.item_size == sizeof(float) ? WeightType::float32 : WeightType::float64;
+}
+
+template <class T>
+std::vector<T> read_npy_real_matrix(const InputFile& file, std::int64_t& n) {
+  const NpyArray array = parse_npy(file);
+  if (!stored_as<T>(array))
+    throw InputError(std::string("the matrix holds ") + type_name(array) + " values, not " +
+                         to_string(weight_type_of<T>),
+                     file.path());
+  const auto cells = static_cast<std::size_t>(array.rows * array.rows);
+  std::vector<T> m;
+  try {
+    m.resize(cells);
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("cannot allocate " + std::to_string(cells * sizeof(T)) + " bytes for the matrix in " +
+                        file.path());
+  }
+  visit_stored_cells(file, array, [&](std::int64_t row, std::int64_t column, auto cell, std::uint64_t offset) {
+    if constexpr (std::is_same_v<decltype(cell), T>) {
+      if (std::isnan(cell))
+        throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") is NaN",
+                         file.at_byte(offset));
+      m[static_cast<std::size_t>(row * array.rows + column)] = cell;
+    }
+  });
+  n = array.rows;
+  return m;
+}
+template std::vector<float> read_npy_real_matrix<float>(const InputFile&, std::int64_t&);
+template std::vector<double> read_npy_real_matrix<double>(const InputFile&, std::int64_t&);
 
 namespace {
 
@@ -324,7 +373,7 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
     throw ResourceError("cannot allocate " + std::to_string(cells * sizeof(std::int32_t)) + " bytes for the matrix in " +
                         file.path());
   }
-  if (stored_as_int32(array)) {
+  if (stored_as<std::int32_t>(array) && !array.fortran_order) {
     if (cells > 0) std::memcpy(m.data(), file.bytes().data() + array.data_offset, cells * sizeof(std::int32_t));
   } else {
     visit_cells(file, array, [&](std::int64_t row, std::int64_t column, std::optional<std::int64_t> value,

@@ -79,17 +79,18 @@ void write_nthu_bin(const std::string& path, const Graph& g) {
   out.close();
 }
 
-std::int64_t bin_matrix_side(const InputFile& file) {
+std::int64_t bin_matrix_side(const InputFile& file, std::size_t value_bytes, const char* value_name) {
   const std::uint64_t size = file.size();
-  if (size % sizeof(std::int32_t) != 0)
-    throw InputError("size " + std::to_string(size) + " bytes is not a whole number of int32 values",
-                     file.at_byte(size - size % sizeof(std::int32_t)));
-  const std::uint64_t count = size / sizeof(std::int32_t);
+  if (size % value_bytes != 0)
+    throw InputError("size " + std::to_string(size) + " bytes is not a whole number of " + value_name + " values",
+                     file.at_byte(size - size % value_bytes));
+  const std::uint64_t count = size / value_bytes;
   auto side = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(count)));
   while (side * side > count) --side;
   while ((side + 1) * (side + 1) <= count) ++side;
   if (side * side != count)
-    throw InputError(std::to_string(count) + " int32 values do not form a square matrix", file.at_byte(size));
+    throw InputError(std::to_string(count) + " " + value_name + " values do not form a square matrix",
+                     file.at_byte(size));
   return static_cast<std::int64_t>(side);
 }
 

@@ -7,6 +7,8 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <string_view>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "io/formats.hpp"
@@ -138,23 +140,46 @@ void check_text_matrix_graph_output(const std::string& path, std::int64_t n, wei
                                           " include " + std::to_string(kDefaultIntegerNoEdge));
 }
 
-std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& n) {
+namespace {
+
+// One entry of a result matrix in text as T (see read_text_matrix).
+template <class T>
+T parse_matrix_entry(std::string_view token, const LineLocation& where) {
+  if constexpr (std::is_integral_v<T>) {
+    if (token == kInfText) return kInf;
+    if (!to_int64(token) && to_double(token))
+      throw InputError("entry " + quoted(token) + " is a real value, not an int32 distance", where);
+    const auto value = parse_integer(token, "matrix entry or INF", where);
+    if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max())
+      throw InputError("entry " + std::to_string(value) + " is outside int32", where);
+    return static_cast<std::int32_t>(value);
+  } else {
+    if (token == kInfText || token == "inf" || token == "+inf") return std::numeric_limits<T>::infinity();
+    std::string_view digits = token;
+    if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+    T value{};
+    const char* end = digits.data() + digits.size();
+    const auto parsed = std::from_chars(digits.data(), end, value, std::chars_format::general);
+    if (digits.empty() || parsed.ec != std::errc() || parsed.ptr != end)
+      throw InputError("expected a number or inf as matrix entry, found " + quoted(token), where);
+    if (std::isnan(value)) throw InputError("entry " + quoted(token) + " is NaN", where);
+    return value;
+  }
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> read_text_matrix(const InputFile& file, std::int64_t& n) {
   TextCursor text(file);
-  std::vector<std::int32_t> m;
+  std::vector<T> m;
   std::int64_t rows = 0;
   n = 0;
   while (text.next_line()) {
     Tokens tokens(text.line());
     std::int64_t columns = 0;
     while (const auto token = tokens.next()) {
-      if (*token == kInfText) {
-        m.push_back(kInf);
-      } else {
-        const auto value = parse_integer(*token, "matrix entry or INF", text.here());
-        if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max())
-          throw InputError("entry " + std::to_string(value) + " is outside int32", text.here());
-        m.push_back(static_cast<std::int32_t>(value));
-      }
+      m.push_back(parse_matrix_entry<T>(*token, text.here()));
       ++columns;
     }
     if (columns == 0) continue;
@@ -186,5 +211,8 @@ std::vector<std::int32_t> read_text_matrix(const InputFile& file, std::int64_t& 
                      text.at_last_line());
   return m;
 }
+template std::vector<std::int32_t> read_text_matrix<std::int32_t>(const InputFile&, std::int64_t&);
+template std::vector<float> read_text_matrix<float>(const InputFile&, std::int64_t&);
+template std::vector<double> read_text_matrix<double>(const InputFile&, std::int64_t&);
 
 }  // namespace apsp::io::detail

@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -550,6 +553,264 @@ TEST_F(Cli, VerifyRejectsEachCorruption) {
   }
   io::write_matrix(path("small.bin"), std::vector<dist_t>(49, 0), 7);
   expect_error("verify g.bin small.bin", 2, "7 x 7");
+}
+
+// ---- verify and path with real weights -------------------------------------
+
+// The Cli fixture with its helpers open to the typed helpers below.
+class CliRealDistances : public Cli {
+ public:
+  using Cli::expect_error;
+  using Cli::expect_ok;
+  using Cli::path;
+  using Cli::write_text;
+  const fs::path& dir() const { return dir_; }
+};
+
+// A standard case with negative weights (no negative cycle), duplicates,
+// self-loops and an unreachable vertex, its weights scaled to reals.
+GraphF64 real_case_with_negative_weights() {
+  for (const test::Case& c : test::standard_cases()) {
+    if (c.graph.n != 65) continue;
+    const bool negative = std::any_of(c.graph.edges.begin(), c.graph.edges.end(), [](const Edge& e) { return e.w < 0; });
+    if (negative) return test::with_real_weights(c.graph);
+  }
+  ADD_FAILURE() << "no standard case of 65 vertices with negative weights";
+  return {};
+}
+
+// The value a real matrix file names in text (shortest round trip), as W.
+template <class W>
+W parse_as(const std::string& text) {
+  if (text == "inf") return std::numeric_limits<W>::infinity();
+  W value{};
+  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
+  EXPECT_TRUE(parsed.ec == std::errc() && parsed.ptr == text.data() + text.size()) << "'" << text << "'";
+  return value;
+}
+
+// `apsp path` output for a real graph: unreachable exactly where d is +inf;
+// otherwise a chain of edges of g from `from` to `to` whose weight (summed in
+// double) is d[from][to] within `tolerance`, and a weight line that reads
+// back as exactly the matrix's cell.
+template <class W>
+void expect_valid_real_path_output(const std::string& out, const BasicGraph<W>& g, Span<const W> d, std::int64_t from,
+                                   std::int64_t to, double tolerance) {
+  SCOPED_TRACE("path " + std::to_string(from) + " -> " + std::to_string(to) + ": " + out);
+  const W expected = d[static_cast<std::size_t>(from * g.n + to)];
+  if (std::isinf(expected)) {
+    EXPECT_EQ(out, "unreachable\n");
+    return;
+  }
+  std::istringstream in(out);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::int64_t> vertices;
+  std::istringstream words(line);
+  for (std::string word; words >> word;)
+    if (word != "->") vertices.push_back(std::stoll(word));
+  ASSERT_FALSE(vertices.empty());
+  EXPECT_EQ(vertices.front(), from);
+  EXPECT_EQ(vertices.back(), to);
+  std::map<std::pair<std::int64_t, std::int64_t>, double> lightest;
+  for (const auto& e : g.edges) {
+    auto [it, fresh] = lightest.emplace(std::make_pair(e.src, e.dst), e.w);
+    if (!fresh) it->second = std::min<double>(it->second, e.w);
+  }
+  double total = 0;
+  for (std::size_t k = 0; k + 1 < vertices.size(); ++k) {
+    const auto it = lightest.find({vertices[k], vertices[k + 1]});
+    ASSERT_NE(it, lightest.end()) << "no edge " << vertices[k] << "->" << vertices[k + 1];
+    total += it->second;
+  }
+  EXPECT_NEAR(total, static_cast<double>(expected), tolerance);
+  std::getline(in, line);
+  ASSERT_EQ(line.rfind("weight ", 0), 0u) << line;
+  EXPECT_EQ(parse_as<W>(line.substr(7)), expected);
+}
+
+// A C-order n x n .npy of W (<f4 or <f8), written here so that a test can
+// hand verify any matrix.
+template <class W>
+void write_real_npy(const fs::path& file, const std::vector<W>& cells, std::int64_t n) {
+  std::string header = std::string("{'descr': '") + (sizeof(W) == 4 ? "<f4" : "<f8") +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(n) + ", " + std::to_string(n) + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header.push_back(' ');
+  header.push_back('\n');
+  std::ofstream out(file, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char length[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+  out.write(length, 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(reinterpret_cast<const char*>(cells.data()), static_cast<std::streamsize>(cells.size() * sizeof(W)));
+}
+
+// solve -> verify -> path in one real type: .npy (its dtype names the type),
+// text (the type named) and the raw bin-f32 / bin-f64 (the format named).
+template <class W>
+void solve_verify_path_round_trip(const CliRealDistances& cli, const GraphF64& g64, const std::string& type, const char* raw) {
+  SCOPED_TRACE(type);
+  const std::int64_t n = g64.n;
+  const std::string raw_format = std::string(" --dist-format ") + raw;
+  cli.expect_ok("solve g.el --weights " + type + " -o d.npy --predecessors p.npy");
+  cli.expect_ok("solve g.el --weights " + type + " -o d.txt");
+  cli.expect_ok("solve g.el --weights " + type + " -o d.raw --out-format " + raw);
+  // The result is right (checked here against the independent reference),
+  // with both finite and unreachable entries.
+  const io::BasicMatrixFile<W> d(cli.path("d.npy"));
+  ASSERT_EQ(d.n(), n);
+  std::vector<double> as_double(d.cells().begin(), d.cells().end());
+  EXPECT_EQ(test::first_real_difference(test::reference_distances(g64), as_double, n, test::max_abs_weight(g64),
+                                        test::test_relative_tolerance<W>(n)),
+            "");
+  const test::EntryCounts counts = test::count_entries(as_double, n);
+  EXPECT_GT(counts.finite_off_diagonal, 0);
+  EXPECT_GT(counts.unreachable, 0);
+
+  const std::string ok = std::string("ok (within ");
+  const std::string states = "relative: n * epsilon(" + type + "))\n";
+  for (const std::string& args : std::vector<std::string>{"verify g.el d.npy", "verify g.el d.npy --weights " + type,
+                                 "verify g.el d.txt --weights " + type, "verify g.el d.raw" + raw_format}) {
+    const std::string out = cli.expect_ok(args);
+    EXPECT_EQ(out.rfind(ok, 0), 0u) << args << ": " << out;
+    EXPECT_NE(out.find(states), std::string::npos) << args << ": " << out;
+  }
+
+  // The graph as the solve saw it: weights rounded to W.
+  BasicGraph<W> g;
+  g.n = n;
+  for (const EdgeF64& e : g64.edges) g.edges.push_back({e.src, e.dst, static_cast<W>(e.w)});
+  const double tolerance = test::test_relative_tolerance<W>(n) *
+                           std::max(test::max_abs_weight(g64), [&] {
+                             double m = 0;
+                             for (const double v : as_double)
+                               if (std::isfinite(v)) m = std::max(m, std::fabs(v));
+                             return m;
+                           }());
+  std::int64_t unreachable_pairs = 0;
+  for (std::int64_t from : {0, 1, 31, 64})
+    for (std::int64_t to : {0, 1, 2, 40, 63, 64}) {
+      unreachable_pairs += std::isinf(d.cells()[from * n + to]);
+      const std::string args = " --from " + std::to_string(from) + " --to " + std::to_string(to);
+      expect_valid_real_path_output(cli.expect_ok("path g.el d.npy --predecessors p.npy" + args), g, d.cells(), from,
+                                    to, tolerance);
+      expect_valid_real_path_output(cli.expect_ok("path g.el d.npy" + args), g, d.cells(), from, to, tolerance);
+      expect_valid_real_path_output(cli.expect_ok("path g.el d.txt --weights " + type + args), g, d.cells(), from, to,
+                                    tolerance);
+      expect_valid_real_path_output(cli.expect_ok("path g.el d.raw" + raw_format + args), g, d.cells(), from, to,
+                                    tolerance);
+    }
+  EXPECT_GT(unreachable_pairs, 0);
+}
+
+TEST_F(CliRealDistances, RealWeightsSolveVerifyPathRoundTripInFloat32AndFloat64) {
+  const GraphF64 g = real_case_with_negative_weights();
+  ASSERT_EQ(g.n, 65);
+  io::write_graph(path("g.el"), g);
+  solve_verify_path_round_trip<float>(*this, g, "float32", "bin-f32");
+  solve_verify_path_round_trip<double>(*this, g, "float64", "bin-f64");
+}
+
+// verify of real distances: rounding within n * epsilon(W) of the row's scale
+// passes, a real violation beyond it fails naming the tolerance; in both types
+// and both real-typed matrix files.
+template <class W>
+void verify_tolerance(const CliRealDistances& cli, const GraphF64& g64, const std::string& type) {
+  SCOPED_TRACE(type);
+  const std::int64_t n = g64.n;
+  cli.expect_ok("solve g.el --weights " + type + " -o solved.npy");
+  const io::BasicMatrixFile<W> solved(cli.path("solved.npy"));
+  const std::vector<W> good(solved.cells().begin(), solved.cells().end());
+  std::int64_t finite = -1;  // a finite, non-zero entry of row 0
+  for (std::int64_t j = 1; j < n && finite < 0; ++j)
+    if (std::isfinite(good[j]) && good[j] != 0) finite = j;
+  ASSERT_GE(finite, 0);
+  const W eps = std::numeric_limits<W>::epsilon();
+  // The reference distances, rounded once to W: another summation order.
+  std::vector<W> reference;
+  for (const double v : test::reference_distances(g64)) reference.push_back(static_cast<W>(v));
+  write_real_npy(cli.dir() / "reference.npy", reference, n);
+  EXPECT_EQ(cli.expect_ok("verify g.el reference.npy").rfind("ok (within ", 0), 0u);
+  // A few ulps off in one cell: rounding, accepted.
+  std::vector<W> rounded = good;
+  rounded[finite] += 4 * eps * std::fabs(good[finite]);
+  rounded[n + 1] = 2 * eps;  // a diagonal entry near 0
+  write_real_npy(cli.dir() / "rounded.npy", rounded, n);
+  EXPECT_EQ(cli.expect_ok("verify g.el rounded.npy").rfind("ok (within ", 0), 0u);
+  // Far beyond n * epsilon, yet a small relative change: a violation.
+  std::vector<W> violated = good;
+  violated[finite] += static_cast<W>(std::fabs(good[finite]) * 1000 * static_cast<double>(n) * eps);
+  write_real_npy(cli.dir() / "violated.npy", violated, n);
+  cli.expect_error("verify g.el violated.npy", 2, "violated.npy: d[0][" + std::to_string(finite) + "] = ");
+  cli.expect_error("verify g.el violated.npy", 2, "beyond the rounding tolerance");
+  cli.expect_error("verify g.el violated.npy", 2, "n * epsilon(" + type + ")");
+  // The same in text, read in the type named.
+  std::string text;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      char cell[32];
+      const W v = violated[i * n + j];
+      text += std::isinf(v) ? std::string("inf") : std::string(cell, std::to_chars(cell, cell + 32, v).ptr);
+      text += j + 1 < n ? " " : "\n";
+    }
+  }
+  cli.write_text("violated.txt", text);
+  cli.expect_error("verify g.el violated.txt --weights " + type, 2, "beyond the rounding tolerance");
+}
+
+TEST_F(CliRealDistances, VerifyOfRealDistancesAcceptsRoundingAndRejectsAViolation) {
+  const GraphF64 g = real_case_with_negative_weights();
+  io::write_graph(path("g.el"), g);
+  verify_tolerance<float>(*this, g, "float32");
+  verify_tolerance<double>(*this, g, "float64");
+}
+
+// A matrix of one weight type checked against a graph of another is a clear
+// error naming both, never a silent answer; the conversions that are made are
+// well defined (an integer graph takes a float matrix's type, as solve
+// --weights converts it).
+TEST_F(CliRealDistances, VerifyAndPathRefuseMismatchedWeightTypes) {
+  const GraphF64 real = real_case_with_negative_weights();
+  io::write_graph(path("real.el"), real);
+  write_text("int.el", "0 1 2\n1 2 -1\n2 0 5\n# vertices: 4\n");
+  expect_ok("solve int.el -o int.bin");
+  expect_ok("solve int.el -o int.txt");
+  expect_ok("solve int.el --weights float32 -o f32.npy");
+  expect_ok("solve int.el --weights float64 -o f64.txt");
+  expect_ok("solve int.el --weights float32 -o f32.raw --out-format bin-f32");
+  expect_ok("solve real.el --weights float32 -o real32.npy");
+
+  // A float matrix under a named type that differs.
+  expect_error("verify real.el real32.npy --weights float64", 2,
+               "real32.npy: the distance matrix holds float32 values but --weights is float64");
+  expect_error("path real.el real32.npy --weights float64 --from 0 --to 1", 2,
+               "holds float32 values but --weights is float64");
+  expect_error("verify int.el f32.raw --dist-format bin-f32 --weights int32", 2,
+               "holds float32 values but --weights is int32");
+  // int32 distances of a real-valued graph (the sizes differ too, but the
+  // types are named first).
+  write_text("real4.el", "0 1 0.5\n1 2 -0.25\n# vertices: 4\n");
+  expect_error("verify real4.el int.bin", 2, "int.bin: the distance matrix holds int32 values but the graph has real "
+                                             "weights (float64)");
+  expect_error("path real4.el int.bin --from 0 --to 1", 2, "holds int32 values but the graph has real weights");
+  // Text stores no type: real text read as the int32 of an integer graph.
+  expect_error("verify int.el f64.txt", 2, "is a real value, not an int32 distance");
+  expect_error("verify real4.el int.txt --weights int32", 2, "weight '0.5' is not an integer inside int32");
+  // A raw real matrix named as the other real type cannot pass for one.
+  expect_error("verify int.el f32.raw --dist-format bin-f64", 2, "float64 values");
+  expect_error("verify int.el f32.raw", 1, "name the format");
+
+  // Well-defined: an integer graph with a float matrix takes the matrix's type.
+  EXPECT_EQ(expect_ok("verify int.el f32.npy"), "ok (within 4.77e-07 relative: n * epsilon(float32))\n");
+  EXPECT_EQ(expect_ok("path int.el f32.npy --from 0 --to 2"), "0 -> 1 -> 2\nweight 1\n");
+  EXPECT_EQ(expect_ok("verify int.el f32.raw --dist-format bin-f32"),
+            "ok (within 4.77e-07 relative: n * epsilon(float32))\n");
+  EXPECT_EQ(expect_ok("verify int.el f64.txt --weights float64"),
+            "ok (within 8.88e-16 relative: n * epsilon(float64))\n");
+  // int32 text of an integer graph read as float64 (INF is +infinity).
+  EXPECT_EQ(expect_ok("verify int.el int.txt --weights float64"),
+            "ok (within 8.88e-16 relative: n * epsilon(float64))\n");
+  EXPECT_EQ(expect_ok("verify int.el int.bin"), "ok\n");
 }
 
 TEST_F(Cli, GenIsDeterministicAndWritesWhatItSays) {

@@ -650,7 +650,8 @@ TEST_F(IoTest, MalformedMatrices) {
                           {"short_row.txt", "0 1\n2\n", ":2", "row 2 has 1 values, expected 2"},
                           {"more_rows.txt", "0\n1\n", ":2", "more than the n = 1 rows"},
                           {"fewer_rows.mat", "0 1 2\n1 0 2\n", ":2", "found 2 rows, expected n = 3"},
-                          {"token.txt", "0 inf\n1 0\n", ":1", "expected an integer matrix entry or INF, found 'inf'"},
+                          {"token.txt", "0 z\n1 0\n", ":1", "expected an integer matrix entry or INF, found 'z'"},
+                          {"real.txt", "0 inf\n1 0.5\n", ":1", "entry 'inf' is a real value, not an int32 distance"},
                           {"range.txt", "0 2147483648\n1 0\n", ":1", "entry 2147483648 is outside int32"},
                       },
                       true);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -60,10 +61,41 @@ struct LoadedAnyGraph {
 };
 LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights);
 
-// An n x n int32 matrix (distances or predecessors) read in place where the
-// file allows (io::MatrixFile), checked to match a graph of `n` vertices;
-// throws InputError naming `path`.
-std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std::int64_t n, const char* what);
+// Registers --weights (solve, verify, path): the weight type load_any_graph reads.
+void add_weights_option(CLI::App& cmd, std::string& weights);
+
+// An n x n matrix of T (distances or int32 predecessors) read in place where
+// the file allows (io::BasicMatrixFile), checked to match a graph of `n`
+// vertices; throws InputError naming `path`. Defined for int32, float, double.
+template <class T>
+std::unique_ptr<io::BasicMatrixFile<T>> open_square_matrix(const std::string& path, std::int64_t n, const char* what,
+                                                           io::Format format = io::Format::automatic);
+
+// The distance matrix of verify and path: DIST (positional) and --dist-format.
+struct DistancesInput {
+  std::string path;
+  std::string format = "auto";  // bin-f32 / bin-f64 only when named
+};
+void add_distances_input_options(CLI::App& cmd, DistancesInput& d);
+
+// A normalized graph and its distance matrix in one weight type W.
+template <class W>
+struct GraphWithDistances {
+  BasicGraph<W> graph;
+  std::unique_ptr<io::BasicMatrixFile<W>> distances;
+};
+using AnyGraphWithDistances =
+    std::variant<GraphWithDistances<weight_t>, GraphWithDistances<float>, GraphWithDistances<double>>;
+// Reads the graph and its distance matrix in one weight type: `weights`
+// (--weights) when named; under "auto" the type the matrix file stores
+// (io::stored_matrix_type: a float .npy's dtype, bin-f32 / bin-f64), the
+// graph converted to it as `solve --weights` converts; a text matrix, which
+// stores no type, is read in the graph's own (load_any_graph's auto). A matrix
+// that stores another type than the one named, or int32 distances of a graph
+// with real weights, is an InputError naming both types; the one conversion
+// made is the library's of a float .npy of integers for int32 (io::MatrixFile).
+AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std::string& weights,
+                                                const DistancesInput& d);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
 

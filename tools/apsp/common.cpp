@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <new>
 #include <stdexcept>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "apsp/error.hpp"
@@ -85,13 +87,64 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
   });
 }
 
-std::unique_ptr<io::MatrixFile> open_square_matrix(const std::string& path, std::int64_t n, const char* what) {
-  auto m = std::make_unique<io::MatrixFile>(path);
+void add_weights_option(CLI::App& cmd, std::string& weights) {
+  cmd.add_option("--weights", weights,
+                 "Weight type: auto (int32 when every weight is an integer inside int32, else float64), int32, "
+                 "float32 or float64")
+      ->capture_default_str();
+}
+
+template <class T>
+std::unique_ptr<io::BasicMatrixFile<T>> open_square_matrix(const std::string& path, std::int64_t n, const char* what,
+                                                           io::Format format) {
+  auto m = std::make_unique<io::BasicMatrixFile<T>>(path, format);
   if (m->n() != n)
     throw InputError(std::string("the ") + what + " matrix is " + std::to_string(m->n()) + " x " +
                          std::to_string(m->n()) + " but the graph has " + std::to_string(n) + " vertices",
                      path);
   return m;
+}
+template std::unique_ptr<io::BasicMatrixFile<std::int32_t>> open_square_matrix(const std::string&, std::int64_t,
+                                                                               const char*, io::Format);
+template std::unique_ptr<io::BasicMatrixFile<float>> open_square_matrix(const std::string&, std::int64_t, const char*,
+                                                                        io::Format);
+template std::unique_ptr<io::BasicMatrixFile<double>> open_square_matrix(const std::string&, std::int64_t,
+                                                                         const char*, io::Format);
+
+void add_distances_input_options(CLI::App& cmd, DistancesInput& d) {
+  cmd.add_option("DIST", d.path, "Distance matrix (.bin .npy .txt)")->required();
+  cmd.add_option("--dist-format", d.format,
+                 "Format of DIST instead of the one the extension names; bin-f32 / bin-f64 for the raw real matrices "
+                 "of solve --out-format")
+      ->capture_default_str();
+}
+
+AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std::string& weights,
+                                                const DistancesInput& d) {
+  const io::Format format = io::parse_format(d.format);
+  const bool named = weights != "auto";
+  if (named) parse_weight_type(weights);  // an unknown name fails before any file is read
+  const std::optional<WeightType> stored = io::stored_matrix_type(d.path, format);
+  // Under auto a float matrix decides the type: the graph converts to it
+  // before normalization, as solve converts it.
+  const bool stored_real = stored && *stored != WeightType::int32;
+  LoadedAnyGraph loaded = load_any_graph(in, named ? weights : stored_real ? to_string(*stored) : "auto");
+  const WeightType type = weight_type(loaded.normalized);
+  // int32 reads the integer cells of a float .npy (io::MatrixFile).
+  const bool converts = type == WeightType::int32 && (format == io::Format::automatic ? io::format_from_path(d.path) : format) == io::Format::npy;
+  if (stored && *stored != type && !converts)
+    throw InputError(std::string("the distance matrix holds ") + to_string(*stored) + " values but " +
+                         (named ? std::string("--weights is ") + to_string(type)
+                                : std::string("the graph has real weights (") + to_string(type) + ")") +
+                         "; verify and path read the distances in the weight type they were solved in",
+                     d.path);
+  return std::visit(
+      [&](auto& g) -> AnyGraphWithDistances {
+        using W = typename std::decay_t<decltype(g)>::weight_type;
+        auto distances = open_square_matrix<W>(d.path, g.n, "distance", format);
+        return GraphWithDistances<W>{std::move(g), std::move(distances)};
+      },
+      loaded.normalized);
 }
 
 int report_error(const std::string& message, ExitCode code, bool print) {

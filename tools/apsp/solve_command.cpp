@@ -245,10 +245,7 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--predecessors", args->predecessors_path, "Also write the predecessor matrix to this file");
   cmd->add_flag("--verify", args->verify, "Check the result in O(n*m) and print 'verify: ok'");
-  cmd->add_option("--weights", args->weights,
-                  "Weight type: auto (int32 when every weight is an integer inside int32, else float64), int32, "
-                  "float32 or float64")
-      ->capture_default_str();
+  add_weights_option(*cmd, args->weights);
   cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
