@@ -28,7 +28,7 @@ struct SparseRowsLaunch {
   dist_t* dist = nullptr;    // sources x ld: row k holds the distances from first_source + k
   vertex_t* pred = nullptr;  // the same shape, or nullptr
   std::int64_t ld = 0;       // >= out.n
-  SparseVariant variant = SparseVariant::near_far;
+  SparseVariant variant = SparseVariant::gather;
   bool shared_row = true;    // the working row in shared memory (sparse_shared_row_fits)
   dist_t delta = 1;          // near-far bucket width, >= 1
   int blocks = 0;            // resident blocks, each with its own scratch
