@@ -55,12 +55,18 @@ constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;
 constexpr double kFwRoundSeconds = 1.0e-4;
 constexpr std::int64_t kFwTile = 128;
-constexpr double kSsspFixedSeconds = 1.3e-3;
-constexpr double kSsspLightEdgeSharedSeconds = 1.6e-11;
-constexpr double kSsspLightEdgeGlobalSeconds = 2.6e-11;
-constexpr double kSsspHeavyEdgeDenseSeconds = 6.3e-12;
-constexpr double kSsspHeavyEdgeSparseSeconds = 1.14e-11;
-constexpr double kSsspHopSeconds = 2.8e-6;
+// One step of the sssp ladder in the model's terms (the list above), fitted
+// the same way on its own rows of the same runs.
+struct SsspModel {
+  double fixed, light_shared, light_global, heavy_dense, heavy_sparse, hop;
+};
+// v3, the production sssp.
+constexpr SsspModel kSssp{1.3e-3, 1.6e-11, 2.6e-11, 6.3e-12, 1.14e-11, 2.8e-6};
+// v2, sssp-nearfar: dearer light edges (one lane per vertex, uncoalesced),
+// cheaper rounds (no warp prefix sums); its eleven rows within 0.81x to 1.19x.
+// It wins where the rounds dominate: the 2D grid at n = 16384 (85.6 against
+// v3's 98.4 ms).
+constexpr SsspModel kSsspNearFar{0.8e-3, 2.7e-11, 3.1e-11, 6.3e-12, 8.6e-12, 2.0e-6};
 constexpr std::int64_t kSsspSharedRowVertices = 54000;
 constexpr std::int64_t kSms = 132;
 constexpr std::int64_t kSsspSharedBlocksPerSm = 1, kSsspGlobalBlocksPerSm = 6;
@@ -123,9 +129,27 @@ GraphProbe probe_graph(const Graph& normalized) {
   return p;
 }
 
+namespace {
+
+// Seconds of device compute of one sssp step on the probed graph.
+double sssp_estimate(const GraphProbe& p, const SsspModel& k) {
+  const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
+  const bool shared_row = p.n <= kSsspSharedRowVertices;
+  const double light_edge = shared_row ? k.light_shared : k.light_global;
+  const double sparseness = std::min(1.0, static_cast<double>(kHeavyDegree) / std::max(1.0, p.mean_degree()));
+  const double heavy_edge = k.heavy_dense + (k.heavy_sparse - k.heavy_dense) * sparseness;
+  const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
+  const std::int64_t blocks = kSms * (shared_row ? kSsspSharedBlocksPerSm : kSsspGlobalBlocksPerSm);
+  const auto sources_per_block = static_cast<double>((p.n + blocks - 1) / blocks);
+  return k.fixed + n * (m * per_edge + n * kSsspCellSeconds) +
+         sources_per_block * static_cast<double>(std::max<std::int64_t>(1, p.hop_depth)) * k.hop;
+}
+
+}  // namespace
+
 GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   GpuChoice c;
-  const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
+  const double n = static_cast<double>(p.n);
   // fw tries int16 when the distances look small (its own estimate is the
   // same hop depth times the largest weight, doubled).
   const bool int16_likely = !opts.predecessors && opts.precision != Precision::int32 &&
@@ -133,16 +157,8 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   const double fw_rate = opts.predecessors ? kFwPredecessorRate : int16_likely ? kFwInt16Rate : kFwInt32Rate;
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
   c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
-  const bool shared_row = p.n <= kSsspSharedRowVertices;
-  const double light_edge = shared_row ? kSsspLightEdgeSharedSeconds : kSsspLightEdgeGlobalSeconds;
-  const std::int64_t blocks = kSms * (shared_row ? kSsspSharedBlocksPerSm : kSsspGlobalBlocksPerSm);
-  const auto sources_per_block = static_cast<double>((p.n + blocks - 1) / blocks);
-  const double sparseness = std::min(1.0, static_cast<double>(kHeavyDegree) / std::max(1.0, p.mean_degree()));
-  const double heavy_edge =
-      kSsspHeavyEdgeDenseSeconds + (kSsspHeavyEdgeSparseSeconds - kSsspHeavyEdgeDenseSeconds) * sparseness;
-  const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
-  c.sssp_seconds = kSsspFixedSeconds + n * (m * per_edge + n * kSsspCellSeconds) +
-                   sources_per_block * static_cast<double>(std::max<std::int64_t>(1, p.hop_depth)) * kSsspHopSeconds;
+  c.sssp_seconds = sssp_estimate(p, kSssp);
+  c.sssp_nearfar_seconds = sssp_estimate(p, kSsspNearFar);
   char line[256];
   const char* forced = opts.precision == Precision::int16 ? "int16 is a mode of fw"
                        : (opts.block.x != 0 || opts.block.y != 0) ? "a block shape was given"
@@ -152,12 +168,15 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
     c.why = std::string("auto picked fw: ") + forced;
     return c;
   }
-  c.algorithm = c.sssp_seconds < c.fw_seconds ? "sssp" : "fw";
+  const double best_sparse = std::min(c.sssp_seconds, c.sssp_nearfar_seconds);
+  c.algorithm = best_sparse >= c.fw_seconds               ? "fw"
+                : c.sssp_nearfar_seconds < c.sssp_seconds ? "sssp-nearfar"
+                                                          : "sssp";
   std::snprintf(line, sizeof line,
-                "auto picked %s: model %.3g s for sssp against %.3g s for fw (m/n = %.1f, %.0f%% of edges on "
-                "vertices of degree >= %d, hop depth %lld)",
-                c.algorithm.c_str(), c.sssp_seconds, c.fw_seconds, p.mean_degree(), 100 * p.heavy_edge_fraction,
-                static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
+                "auto picked %s: model %.3g s for sssp (%.3g s for sssp-nearfar) against %.3g s for fw (m/n = "
+                "%.1f, %.0f%% of edges on vertices of degree >= %d, hop depth %lld)",
+                c.algorithm.c_str(), c.sssp_seconds, c.sssp_nearfar_seconds, c.fw_seconds, p.mean_degree(),
+                100 * p.heavy_edge_fraction, static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
   c.why = line;
   return c;
 }
