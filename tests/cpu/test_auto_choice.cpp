@@ -63,9 +63,10 @@ TEST(AutoChoice, SparseFamiliesGoToSssp) {
     const Graph g = generated(kind, 16384);
     SCOPED_TRACE(static_cast<int>(kind));
     const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
-    EXPECT_EQ(c.algorithm, "sssp") << c.why;
-    EXPECT_LT(c.sssp_seconds, c.fw_seconds);
-    EXPECT_EQ(c.why.rfind("auto picked sssp: ", 0), 0u) << c.why;
+    // sssp, or its v2 on the deep grid and geometric graphs (their rounds dominate).
+    EXPECT_TRUE(c.algorithm == "sssp" || c.algorithm == "sssp-nearfar") << c.why;
+    EXPECT_LT(std::min(c.sssp_seconds, c.sssp_nearfar_seconds), c.fw_seconds);
+    EXPECT_EQ(c.why.rfind("auto picked " + c.algorithm + ": ", 0), 0u) << c.why;
     EXPECT_EQ(c.why.find('\n'), std::string::npos);
   }
 }
@@ -150,7 +151,7 @@ TEST(AutoChoice, OptionsOnlyFwHonoursForceFw) {
   EXPECT_EQ(gpu_pick(g, block), "fw");
   SolveOptions predecessors;
   predecessors.predecessors = true;
-  EXPECT_EQ(gpu_pick(g, predecessors), "sssp");
+  EXPECT_EQ(gpu_pick(g, predecessors).rfind("sssp", 0), 0u);  // sssp or its v2: both give predecessors
 }
 
 // The model moves the right way: more edges cost sssp more, edges on heavy
