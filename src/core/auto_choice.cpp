@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "core/csr.hpp"
 
@@ -29,7 +30,15 @@ namespace {
 //  - kSsspCellSeconds: initializing and writing one result cell (about 8
 //    bytes of device memory traffic at 3 TB/s).
 //  - kSsspLaunchSeconds: per solve, the launch and the range readback.
+// Real weights (type-adjusted, docs/perf.md "Real weights in sssp"):
+//  - kFwFloat32Rate, kFwFloat64Rate: real fw's updates/s at n = 32768
+//    (docs/results/2026-11-23-h100/real.csv: 11.95 and 3.00 T/s).
+//  - sssp keeps int32's per-edge costs (the same relaxation with a float
+//    add and a 4- or 8-byte atomicMin on the row; not measured yet) and
+//    scales the cell cost by the distance width (float64 writes 8 bytes).
 constexpr double kFwInt32Rate = 14.8e12;
+constexpr double kFwFloat32Rate = 11.95e12;
+constexpr double kFwFloat64Rate = 3.00e12;
 constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;
 constexpr double kFwRoundSeconds = 1.0e-4;
@@ -43,7 +52,8 @@ constexpr std::int64_t kInt16Distances = 16383;
 
 }  // namespace
 
-std::int64_t largest_hop_depth(const std::vector<Edge>& sorted_edges, std::int64_t n,
+template <class W>
+std::int64_t largest_hop_depth(const std::vector<BasicEdge<W>>& sorted_edges, std::int64_t n,
                                const std::vector<std::int64_t>& sources) {
   const std::vector<std::int64_t> row_start =
       row_offsets(n, sorted_edges.size(), [&](std::size_t k) { return sorted_edges[k].src; });
@@ -72,20 +82,29 @@ std::int64_t largest_hop_depth(const std::vector<Edge>& sorted_edges, std::int64
   return deepest;
 }
 
-GraphProbe probe_graph(const Graph& normalized) {
+template std::int64_t largest_hop_depth(const std::vector<Edge>&, std::int64_t, const std::vector<std::int64_t>&);
+template std::int64_t largest_hop_depth(const std::vector<EdgeF32>&, std::int64_t, const std::vector<std::int64_t>&);
+template std::int64_t largest_hop_depth(const std::vector<EdgeF64>&, std::int64_t, const std::vector<std::int64_t>&);
+
+namespace {
+
+template <class W>
+GraphProbe probe(const BasicGraph<W>& normalized) {
   GraphProbe p;
   p.n = normalized.n;
+  p.weights = weight_type_of<W>;
   p.m = static_cast<std::int64_t>(normalized.edges.size());
   std::int64_t heavy_edges = 0;
   for (std::size_t e = 0, run_start = 0; e < normalized.edges.size(); ++e) {
-    const Edge& x = normalized.edges[e];
+    const BasicEdge<W>& x = normalized.edges[e];
     if (e > 0 && normalized.edges[e - 1].src != x.src) run_start = e;
     const auto run = static_cast<std::int64_t>(e - run_start + 1);
     p.max_out_degree = std::max(p.max_out_degree, run);
     // The edge that completes a run of kHeavyDegree counts the whole run; later ones count themselves.
     if (run == kHeavyDegree) heavy_edges += kHeavyDegree;
     if (run > kHeavyDegree) ++heavy_edges;
-    p.max_weight = std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
+    if constexpr (std::is_integral<W>::value)
+      p.max_weight = std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
     p.negative = p.negative || x.w < 0;
   }
   p.heavy_edge_fraction = p.m > 0 ? static_cast<double>(heavy_edges) / static_cast<double>(p.m) : 0;
@@ -96,19 +115,32 @@ GraphProbe probe_graph(const Graph& normalized) {
   return p;
 }
 
+}  // namespace
+
+GraphProbe probe_graph(const Graph& normalized) { return probe(normalized); }
+GraphProbe probe_graph(const GraphF32& normalized) { return probe(normalized); }
+GraphProbe probe_graph(const GraphF64& normalized) { return probe(normalized); }
+
 GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   GpuChoice c;
   const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
   // fw tries int16 when the distances look small (its own estimate is the
-  // same hop depth times the largest weight, doubled).
-  const bool int16_likely = !opts.predecessors && opts.precision != Precision::int32 &&
+  // same hop depth times the largest weight, doubled); real weights have no
+  // integer modes.
+  const bool real = p.weights != WeightType::int32;
+  const bool int16_likely = !real && !opts.predecessors && opts.precision != Precision::int32 &&
                             2 * p.hop_depth * std::int64_t{p.max_weight} < kInt16Distances;
-  const double fw_rate = opts.predecessors ? kFwPredecessorRate : int16_likely ? kFwInt16Rate : kFwInt32Rate;
+  const double fw_rate = p.weights == WeightType::float32   ? kFwFloat32Rate
+                         : p.weights == WeightType::float64 ? kFwFloat64Rate
+                         : opts.predecessors                ? kFwPredecessorRate
+                         : int16_likely                     ? kFwInt16Rate
+                                                            : kFwInt32Rate;
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
   c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
   const double per_edge =
       (1 - p.heavy_edge_fraction) * kSsspLightEdgeSeconds + p.heavy_edge_fraction * kSsspHeavyEdgeSeconds;
-  c.sssp_seconds = kSsspLaunchSeconds + n * (m * per_edge + n * kSsspCellSeconds);
+  const double cell_seconds = p.weights == WeightType::float64 ? 2 * kSsspCellSeconds : kSsspCellSeconds;
+  c.sssp_seconds = kSsspLaunchSeconds + n * (m * per_edge + n * cell_seconds);
   char line[256];
   const char* forced = opts.precision == Precision::int16 ? "int16 is a mode of fw"
                        : (opts.block.x != 0 || opts.block.y != 0) ? "a block shape was given"
@@ -120,10 +152,11 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   }
   c.algorithm = c.sssp_seconds < c.fw_seconds ? "sssp" : "fw";
   std::snprintf(line, sizeof line,
-                "auto picked %s: model %.3g s for sssp against %.3g s for fw (m/n = %.1f, %.0f%% of edges on "
+                "auto picked %s: model %.3g s for sssp against %.3g s for fw%s%s (m/n = %.1f, %.0f%% of edges on "
                 "vertices of degree >= %d, hop depth %lld)",
-                c.algorithm.c_str(), c.sssp_seconds, c.fw_seconds, p.mean_degree(), 100 * p.heavy_edge_fraction,
-                static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
+                c.algorithm.c_str(), c.sssp_seconds, c.fw_seconds, real ? " in " : "", real ? to_string(p.weights) : "",
+                p.mean_degree(), 100 * p.heavy_edge_fraction, static_cast<int>(kHeavyDegree),
+                static_cast<long long>(p.hop_depth));
   c.why = line;
   return c;
 }
