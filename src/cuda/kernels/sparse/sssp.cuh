@@ -188,7 +188,7 @@ __global__ void __launch_bounds__(SparseTraits<kSharedRow>::kThreads)
     sparse_rows(BasicSparseRowsLaunch<typename Policy::dist_type> a) {
   using Traits = SparseTraits<kSharedRow>;
   using dist_type = typename Policy::dist_type;
-  extern __shared__ unsigned char shared_bytes[];
+  extern __shared__ __align__(16) unsigned char shared_bytes[];  // the row of D (8-byte aligned for double), then bitmaps
   __shared__ SparseBlockState<dist_type> st;
   const std::int64_t n = a.out.n;
   const std::int64_t words = sparse_bitmap_words(n);
