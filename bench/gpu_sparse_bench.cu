@@ -1,5 +1,5 @@
 // Sparse-graph benchmark: fw (int32, int16) against the batched SSSP ladder
-// (sssp-frontier, sssp with a sweep of near-far delta scales, sssp-gather) and what "auto"
+// (sssp-frontier, sssp-nearfar, the production sssp with a sweep of near-far delta scales) and what "auto"
 // picks, on the issue's graph families, graph resident on the device, CUDA
 // events, warm-up then medians. fw above --fw-max-n is not run: its time is
 // estimated as n^3 / 14.8e12 s (int32) or n^3 / 28.1e12 s (int16), the rates
@@ -235,8 +235,9 @@ struct CompareArgs {
   std::vector<std::int64_t> sizes = {4096, 16384, 32768};
   std::vector<std::int64_t> grid_sizes = {4096, 16384, 65536};
   std::vector<std::int64_t> geometric_sizes = {16384, 126146};
-  std::vector<std::string> methods = {"fw-int32", "fw-int16", "sssp-frontier", "sssp", "sssp-gather", "auto"};
+  std::vector<std::string> methods = {"fw-int32", "fw-int16", "sssp-frontier", "sssp-nearfar", "sssp", "auto"};
   std::vector<double> delta_scales = {apsp::cuda::kNearFarDeltaScale};
+  std::vector<std::int64_t> max_blocks = {0};  // 0: as many blocks as stay resident
   std::int64_t fw_max_n = 32768;
   std::int64_t dense_max_n = 16384;
   double sssp_max_seconds = 60;  // sssp runs only where the auto model estimates less
@@ -282,30 +283,36 @@ std::vector<Row> compare(const CompareArgs& a) {
       for (const auto variant : {apsp::cuda::SparseVariant::frontier, apsp::cuda::SparseVariant::near_far,
                                  apsp::cuda::SparseVariant::gather}) {
         const std::string name = variant == apsp::cuda::SparseVariant::frontier   ? "sssp-frontier"
-                                 : variant == apsp::cuda::SparseVariant::near_far ? "sssp"
-                                                                                  : "sssp-gather";
+                                 : variant == apsp::cuda::SparseVariant::near_far ? "sssp-nearfar"
+                                                                                  : "sssp";
         if (!wants(name)) continue;
         if (model.sssp_seconds > a.sssp_max_seconds) {
           // Dense graphs: n * m relaxations would take minutes to hours.
           add(name, model.sssp_seconds, true, "not run: the auto model's estimate (above --sssp-max-seconds)");
           continue;
         }
-        // The sweep is of sssp (v2); the other steps run at the default scale.
-        const std::vector<double> scales = variant == apsp::cuda::SparseVariant::near_far
+        // The sweep is of the production sssp (v3); the other steps run at the default scale.
+        const std::vector<double> scales = variant == apsp::cuda::SparseVariant::gather
                                                ? a.delta_scales
                                                : std::vector<double>{apsp::cuda::kNearFarDeltaScale};
-        for (const double scale : scales) {
-          std::string note;
-          const double s = time_sssp(g, variant, scale, a.warmup, a.reps, note);
-          const bool sweep = variant == apsp::cuda::SparseVariant::near_far && a.delta_scales.size() > 1;
-          const std::string method = sweep ? name + "@" + std::to_string(scale).substr(0, 5) : name;
-          add(method, s, false, note);
-          // The default scale is what "sssp" (and auto) runs.
-          if (sweep && scale == apsp::cuda::kNearFarDeltaScale) ms[name] = s * 1e3;
-        }
+        const std::vector<std::int64_t> caps =
+            variant == apsp::cuda::SparseVariant::gather ? a.max_blocks : std::vector<std::int64_t>{0};
+        for (const double scale : scales)
+          for (const std::int64_t cap : caps) {
+            std::string note;
+            apsp::cuda::testing::hooks.sparse_max_blocks = cap;
+            const double s = time_sssp(g, variant, scale, a.warmup, a.reps, note);
+            apsp::cuda::testing::hooks.sparse_max_blocks = 0;
+            const bool sweep = variant == apsp::cuda::SparseVariant::gather && a.delta_scales.size() > 1;
+            std::string method = sweep ? name + "@" + std::to_string(scale).substr(0, 5) : name;
+            if (cap > 0) method += "#" + std::to_string(cap);
+            add(method, s, false, note);
+            // The default scale and block count are what "sssp" (and auto) runs.
+            if (sweep && cap == 0 && scale == apsp::cuda::kNearFarDeltaScale) ms[name] = s * 1e3;
+          }
       }
-      // sssp (v2) on the same graph with real weights w * 1.37, in float32
-      // and float64 (not in the default methods: --methods sssp,sssp-f32,sssp-f64).
+      // The production sssp (v3) on the same graph with real weights w * 1.37,
+      // in float32 and float64 (not in the default methods: --methods sssp,sssp-f32,sssp-f64).
       for (const std::string name : {"sssp-f32", "sssp-f64"}) {
         if (!wants(name)) continue;
         if (model.sssp_seconds > a.sssp_max_seconds) {
@@ -315,9 +322,9 @@ std::vector<Row> compare(const CompareArgs& a) {
         std::string note;
         const double seconds =
             name == "sssp-f32"
-                ? time_sssp(with_real_weights<float>(g), apsp::cuda::SparseVariant::near_far,
+                ? time_sssp(with_real_weights<float>(g), apsp::cuda::SparseVariant::gather,
                             apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
-                : time_sssp(with_real_weights<double>(g), apsp::cuda::SparseVariant::near_far,
+                : time_sssp(with_real_weights<double>(g), apsp::cuda::SparseVariant::gather,
                             apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
         add(name, seconds, false, note);
       }
@@ -389,9 +396,10 @@ int main(int argc, char** argv) {
   cmp->add_option("--grid-sizes", c.grid_sizes)->delimiter(',');
   cmp->add_option("--geometric-sizes", c.geometric_sizes)->delimiter(',');
   cmp->add_option("--methods", c.methods,
-                  "fw-int32, fw-int16, sssp-frontier, sssp, sssp-gather, auto; sssp-f32, sssp-f64 (real weights)")
+                  "fw-int32, fw-int16, sssp-frontier, sssp-nearfar, sssp, auto; sssp-f32, sssp-f64 (real weights)")
       ->delimiter(',');
   cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
+  cmp->add_option("--max-blocks", c.max_blocks, "sssp's resident blocks at most (0: all that fit); a sweep")->delimiter(',');
   cmp->add_option("--fw-max-n", c.fw_max_n, "above this n fw is estimated, not run");
   cmp->add_option("--dense-max-n", c.dense_max_n, "largest dense-half graph");
   cmp->add_option("--sssp-max-seconds", c.sssp_max_seconds,

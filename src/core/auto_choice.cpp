@@ -12,21 +12,35 @@ namespace apsp::core {
 namespace {
 
 // The GPU cost model, in seconds of device compute, fitted on the H100
-// (scripts/gpu-sparse --bench quick, docs/results/2026-11-23-h100/sparse.csv;
-// docs/perf.md "Sparse graphs"):
+// (fw: scripts/gpu-sparse --bench quick, docs/results/2026-11-23-h100/sparse.csv;
+// sssp, the production v3 with coalesced light-vertex edges:
+// docs/results/2026-11-25-h100/sparse.csv; docs/perf.md "Sparse graphs"):
 //  - kFwInt32Rate, kFwInt16Rate, kFwPredecessorRate: fw's updates/s at
 //    n = 32768 (docs/results/2026-11-22-h100: 14.8, 28.1 and 14.4 T/s).
 //  - kFwRoundSeconds: what each of fw's n / 128 rounds adds beyond n^3 / rate
 //    (launches, the pivot phases): (measured - n^3 / rate) / (n / 128) was
 //    0.09 to 0.12 ms at n = 4096 and 16384, in int32 and int16.
-//  - kSsspLightEdgeSeconds: device-wide seconds per (source, edge) for edges
-//    of vertices below kHeavyDegree, relaxed one lane per vertex: sssp time /
-//    (n * m) on uniform (2.2e-11 at n = 4096, 3.8e-11 at 16384), the 2D grid
-//    (4.1e-11 at 65536) and the geometric graph (3.3e-11 at 126146); hop
-//    depth made no visible difference with near-far buckets.
-//  - kSsspHeavyEdgeSeconds: the same for edges of vertices of degree >=
-//    kHeavyDegree, relaxed by a whole warp with coalesced reads: 3.7e-12 on
-//    the dense graph with half of all pairs (n = 4096); R-MAT mixes both.
+//  - kSsspLightEdgeSharedSeconds, kSsspLightEdgeGlobalSeconds: device-wide
+//    seconds per (source, edge) for edges of vertices below kHeavyDegree
+//    (dealt to a warp's lanes in edge order), with the working row in shared
+//    memory (n up to kSsspSharedRowVertices) or in global memory (L2):
+//    (sssp time - the cell term) / (n * m) was 1.84e-11 and 1.61e-11 on
+//    uniform at n = 16384 and 32768 (shared); 3.71e-11 on the 2D grid at
+//    65536 and 2.64e-11 on the geometric graph at 126146 (global). Hop depth
+//    made no visible difference with near-far buckets; the row's placement
+//    did.
+//  - kSsspHeavyEdgeDenseSeconds, kSsspHeavyEdgeSparseSeconds: the same for
+//    edges of vertices of degree >= kHeavyDegree, relaxed by a whole warp
+//    with coalesced reads: 3.7e-12 on the dense graph with half of all pairs
+//    (n = 4096, mean degree 2047, every warp full), about 1.2e-11 on R-MAT
+//    (mean degree 7.4, 58-69% of edges on heavy vertices; what remains after
+//    the light edges' share at n = 16384 and 32768), whose hubs are barely
+//    above the warp width (warps partly idle) and draw many relaxations to
+//    the same few entries. Between the two the cost moves with
+//    min(1, kHeavyDegree / mean degree).
+//  - kSsspSharedRowVertices: the largest n whose working row (4 bytes a
+//    vertex and two bitmaps) fits the H100's 227 KiB of shared memory per
+//    block (cuda::sparse_shared_row_fits asks the device; the model cannot).
 //  - kSsspCellSeconds: initializing and writing one result cell (about 8
 //    bytes of device memory traffic at 3 TB/s).
 //  - kSsspLaunchSeconds: per solve, the launch and the range readback.
@@ -34,8 +48,9 @@ namespace {
 //  - kFwFloat32Rate, kFwFloat64Rate: real fw's updates/s at n = 32768
 //    (docs/results/2026-11-23-h100/real.csv: 11.95 and 3.00 T/s).
 //  - sssp keeps int32's per-edge costs (the same relaxation with a float
-//    add and a 4- or 8-byte atomicMin on the row; not measured yet) and
-//    scales the cell cost by the distance width (float64 writes 8 bytes).
+//    add and a 4- or 8-byte atomicMin on the row; not measured yet), and
+//    for float64 takes the shared-row limit at 4.25 / 8.25 of
+//    kSsspSharedRowVertices (8-byte entries) and twice the cell cost.
 constexpr double kFwInt32Rate = 14.8e12;
 constexpr double kFwFloat32Rate = 11.95e12;
 constexpr double kFwFloat64Rate = 3.00e12;
@@ -43,8 +58,11 @@ constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;
 constexpr double kFwRoundSeconds = 1.0e-4;
 constexpr std::int64_t kFwTile = 128;
-constexpr double kSsspLightEdgeSeconds = 3.4e-11;
-constexpr double kSsspHeavyEdgeSeconds = 3.7e-12;
+constexpr double kSsspLightEdgeSharedSeconds = 1.8e-11;
+constexpr double kSsspLightEdgeGlobalSeconds = 3.1e-11;
+constexpr std::int64_t kSsspSharedRowVertices = 54000;
+constexpr double kSsspHeavyEdgeDenseSeconds = 3.7e-12;
+constexpr double kSsspHeavyEdgeSparseSeconds = 1.2e-11;
 constexpr double kSsspCellSeconds = 1.0 / 375e9;
 constexpr double kSsspLaunchSeconds = 20e-6;
 // fw's int16 mode holds distances up to this (kernels/common/words.cuh kInf16).
@@ -137,8 +155,16 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
                                                             : kFwInt32Rate;
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
   c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
-  const double per_edge =
-      (1 - p.heavy_edge_fraction) * kSsspLightEdgeSeconds + p.heavy_edge_fraction * kSsspHeavyEdgeSeconds;
+  // The row's placement follows the row's bytes: float64 rows fit shared
+  // memory up to about half the vertices of 4-byte rows.
+  const double row_bytes = p.weights == WeightType::float64 ? 8.25 : 4.25;  // per vertex, with the two bitmaps
+  const auto shared_row_vertices = static_cast<std::int64_t>(static_cast<double>(kSsspSharedRowVertices) * 4.25 / row_bytes);
+  const double light_edge =
+      p.n <= shared_row_vertices ? kSsspLightEdgeSharedSeconds : kSsspLightEdgeGlobalSeconds;
+  const double sparseness = std::min(1.0, static_cast<double>(kHeavyDegree) / std::max(1.0, p.mean_degree()));
+  const double heavy_edge =
+      kSsspHeavyEdgeDenseSeconds + (kSsspHeavyEdgeSparseSeconds - kSsspHeavyEdgeDenseSeconds) * sparseness;
+  const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
   const double cell_seconds = p.weights == WeightType::float64 ? 2 * kSsspCellSeconds : kSsspCellSeconds;
   c.sssp_seconds = kSsspLaunchSeconds + n * (m * per_edge + n * cell_seconds);
   char line[256];

@@ -46,10 +46,11 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       {{"blocked-64", cuda, cubic, teaching, true, false, false, kBuilt}, 64, false, APSP_GPU_RUN(run_blocked64)},
       {{"fw-persistent", cuda, cubic, teaching, false, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_persistent)},
       {{"fw", cuda, cubic, production, true, true, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_production)},
-      // The batched single-source ladder (kernels/sparse/sssp.cu): v1, the production v2, v3 to measure.
+      // The batched single-source ladder (kernels/sparse/sssp.cu): v1, v2, and
+      // the production v3 (promoted on the 2026-11-25 H100 run, docs/perf.md).
       {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, false, nullptr, 0},
-      {{"sssp", cuda, Work::per_source, production, true, false, false, kBuilt}, 1, false, nullptr, 1},
-      {{"sssp-gather", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, false, nullptr, 2},
+      {{"sssp-nearfar", cuda, Work::per_source, teaching, true, false, false, kBuilt}, 1, false, nullptr, 1},
+      {{"sssp", cuda, Work::per_source, production, true, false, false, kBuilt}, 1, false, nullptr, 2},
   };
   return table;
 }

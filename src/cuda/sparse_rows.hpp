@@ -33,7 +33,7 @@ struct BasicSparseRowsLaunch {
   D* dist = nullptr;         // sources x ld: row k holds the distances from first_source + k
   vertex_t* pred = nullptr;  // the same shape, or nullptr
   std::int64_t ld = 0;       // >= out.n
-  SparseVariant variant = SparseVariant::near_far;
+  SparseVariant variant = SparseVariant::gather;
   bool shared_row = true;    // the working row in shared memory (sparse_shared_row_fits)
   D delta = 1;               // near-far bucket width: >= 1 for int32, > 0 for real distances
   int blocks = 0;            // resident blocks, each with its own scratch

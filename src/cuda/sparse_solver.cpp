@@ -296,8 +296,9 @@ BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& rew
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const auto affordable = static_cast<std::int64_t>(
       (free_bytes - csr_bytes * (predecessors ? 2 : 1) - potential_bytes) / 2 / scratch);
+  const std::int64_t cap = testing::hooks.sparse_max_blocks > 0 ? testing::hooks.sparse_max_blocks.load() : n;
   launch_.blocks = static_cast<int>(std::max<std::int64_t>(
-      1, std::min<std::int64_t>({sparse_resident_blocks<D>(variant, launch_.shared_row, n), n, affordable})));
+      1, std::min<std::int64_t>({sparse_resident_blocks<D>(variant, launch_.shared_row, n), n, affordable, cap})));
 
   out_rows_ = upload(out.row_start, stream);
   out_cols_ = upload(out.col, stream);

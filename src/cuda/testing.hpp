@@ -24,6 +24,9 @@ struct Hooks {
   std::atomic<std::int64_t> sparse_row_budget{0};
   // sssp: keep the working row in global memory even when it fits in shared memory.
   std::atomic<bool> sparse_global_row{false};
+  // sssp: when > 0, at most this many resident blocks (the benchmark's sweep
+  // of how many global-memory working rows stay in L2 at once).
+  std::atomic<std::int64_t> sparse_max_blocks{0};
   // sssp: chunks of rows computed and handed to the sink (counts up).
   std::atomic<std::int64_t> sparse_chunks{0};
 };

@@ -95,9 +95,10 @@ TEST(AutoChoice, ModelMatchesTheH100Measurements) {
   };
   const Measured rows[] = {
       {"rmat", 4096, 28644, 0.591, 5, 2.25, "sssp"},          {"uniform", 4096, 32734, 0, 7, 2.98, "sssp"},
-      {"rmat", 16384, 119812, 0.576, 6, 21.9, "sssp"},        {"uniform", 16384, 131031, 0, 7, 82.0, "sssp"},
-      {"dense-half", 4096, 8385746, 1, 2, 128.0, "fw"},       {"grid", 65536, 261120, 0, 510, 697, "sssp"},
-      {"geometric", 126146, 611988, 0, 515, 2513, "sssp"},
+      {"rmat", 16384, 119812, 0.576, 6, 31.79, "sssp"},       {"uniform", 16384, 131031, 0, 7, 40.18, "sssp"},
+      {"rmat", 32768, 243738, 0.69, 6, 105.56, "sssp"},       {"uniform", 32768, 262109, 0, 8, 140.86, "sssp"},
+      {"dense-half", 4096, 8385746, 1, 2, 128.0, "fw"},       {"grid", 65536, 261120, 0, 510, 646.5, "sssp"},
+      {"geometric", 126146, 611988, 0, 515, 2082.9, "sssp"},
   };
   for (const Measured& r : rows) {
     SCOPED_TRACE(std::string(r.graph) + " n=" + std::to_string(r.n));

@@ -1,4 +1,4 @@
-// The batched single-source GPU solver ("sssp", its v1 "sssp-frontier" and v3 "sssp-gather")
+// The batched single-source GPU solver ("sssp", the production v3, with its v1 "sssp-frontier" and v2 "sssp-nearfar")
 // against the independent reference: standard and tile cases in both row
 // placements (shared memory, global memory), long paths, stars and hubs,
 // disconnected parts, zero and negative weights with predecessors, rows
@@ -25,7 +25,7 @@
 namespace apsp {
 namespace {
 
-constexpr const char* kLadder[] = {"sssp", "sssp-frontier", "sssp-gather"};
+constexpr const char* kLadder[] = {"sssp", "sssp-frontier", "sssp-nearfar"};
 
 // Sets an integer testing hook for the lifetime of the object.
 class BudgetHook {
@@ -95,7 +95,7 @@ TEST(GpuSparse, TileCases) {
   for (const test::Case& c : test::tile_cases()) {
     expect_both_placements(c, "sssp", true);
     expect_exact(c, "sssp-frontier", false);
-    expect_both_placements(c, "sssp-gather", false);
+    expect_both_placements(c, "sssp-nearfar", false);
   }
 }
 
