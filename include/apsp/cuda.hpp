@@ -36,7 +36,7 @@ std::vector<std::string> algorithms();
 void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 // Real weights: "fw" ("auto" too: the cost model's choice between fw and
 // sssp is apsp::solve's) and "sssp" with its ladder ("sssp-frontier",
-// "sssp-gather") in float32 or float64; other GPU algorithms take int32
+// "sssp-nearfar") in float32 or float64; other GPU algorithms take int32
 // weights only (UsageError, option "algorithm").
 void solve(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 void solve(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);

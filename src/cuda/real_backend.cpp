@@ -48,7 +48,7 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   const bool sparse = algo.sparse_variant >= 0;
   if (std::string(algo.info.name) != "fw" && !sparse)
     throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw and sssp (and " +
-                         "its ladder, sssp-frontier and sssp-gather) solve " + weights + " graphs",
+                         "its ladder, sssp-frontier and sssp-nearfar) solve " + weights + " graphs",
                      "algorithm");
   require_options_honoured(algo.info.name, Backend::cuda, opts);
   if (opts.precision == Precision::int16 || opts.precision == Precision::int64)

@@ -321,7 +321,7 @@ TEST(GpuSparse, RealTileCases) {
     const test::RealCase<double> c64 = test::real_case<double>(c);
     expect_real_both_placements(c32, "sssp", true);
     expect_real_both_placements(c64, "sssp", true);
-    expect_real_both_placements(c64, "sssp-gather", false);
+    expect_real_both_placements(c64, "sssp-nearfar", false);
   }
 }
 
