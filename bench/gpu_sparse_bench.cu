@@ -333,7 +333,8 @@ std::vector<Row> compare(const CompareArgs& a) {
         const apsp::core::GpuChoice choice = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
         const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         // fw under auto is fw with --precision auto: int16 when it certifies.
-        const std::string ran = choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32") : "sssp";
+        const std::string ran =
+            choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32") : choice.algorithm;
         if (ms.count(ran)) {
           here.push_back(Row{family, n, m, "auto", ms[ran], 0, ran.rfind("fw", 0) == 0 && !run_fw,
                              "ran " + ran + " (host probe " + std::to_string(probe_s * 1e3).substr(0, 6) + " ms); " +

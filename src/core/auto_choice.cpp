@@ -20,36 +20,43 @@ namespace {
 //  - kFwRoundSeconds: what each of fw's n / 128 rounds adds beyond n^3 / rate
 //    (launches, the pivot phases): (measured - n^3 / rate) / (n / 128) was
 //    0.09 to 0.12 ms at n = 4096 and 16384, in int32 and int16.
+//  - sssp's time is a fixed cost, plus a cost per (source, edge), plus a
+//    cost per (source, cell), plus the rounds: each resident block walks its
+//    share of the sources, one round per hop of depth at least, and a round
+//    (its barriers and queue swaps) takes about the same time whatever the
+//    frontier. Fitted by least squares on relative error over the eleven
+//    production-sssp rows of the 2026-11-25 run (R-MAT, uniform, grid,
+//    geometric, dense-half; n = 4096 to 126146): every estimate within
+//    0.88x to 1.10x of the measured time.
+//  - kSsspFixedSeconds: per solve (launches, the range readback, the tail
+//    where the last blocks finish their last sources alone): 1.3 ms.
 //  - kSsspLightEdgeSharedSeconds, kSsspLightEdgeGlobalSeconds: device-wide
 //    seconds per (source, edge) for edges of vertices below kHeavyDegree
 //    (dealt to a warp's lanes in edge order), with the working row in shared
-//    memory (n up to kSsspSharedRowVertices) or in global memory (L2):
-//    (sssp time - the cell term) / (n * m) was 1.84e-11 and 1.61e-11 on
-//    uniform at n = 16384 and 32768 (shared); 3.71e-11 on the 2D grid at
-//    65536 and 2.64e-11 on the geometric graph at 126146 (global). Hop depth
-//    made no visible difference with near-far buckets; the row's placement
-//    did.
+//    memory (n up to kSsspSharedRowVertices) or in global memory (L2).
 //  - kSsspHeavyEdgeDenseSeconds, kSsspHeavyEdgeSparseSeconds: the same for
 //    edges of vertices of degree >= kHeavyDegree, relaxed by a whole warp
-//    with coalesced reads: 3.7e-12 on the dense graph with half of all pairs
-//    (n = 4096, mean degree 2047, every warp full), about 1.2e-11 on R-MAT
-//    (mean degree 7.4, 58-69% of edges on heavy vertices; what remains after
-//    the light edges' share at n = 16384 and 32768), whose hubs are barely
-//    above the warp width (warps partly idle) and draw many relaxations to
-//    the same few entries. Between the two the cost moves with
-//    min(1, kHeavyDegree / mean degree).
+//    with coalesced reads: dense-half (mean degree 2047, every warp full)
+//    against R-MAT (mean degree 7.4, 58-69% of edges on heavy vertices),
+//    whose hubs are barely above the warp width (warps partly idle) and
+//    draw many relaxations to the same few entries. Between the two the
+//    cost moves with min(1, kHeavyDegree / mean degree).
+//  - kSsspHopSeconds: one round of one block; the sources per block are
+//    n / (kSms x blocks per SM: 1 with the row in shared memory, 1024
+//    threads; 6 with it in global memory, 256 threads) and the rounds per
+//    source the probe's hop depth. This is what makes the 2D grid at
+//    n = 16384 (hop depth 254) cost 5x uniform's per edge.
 //  - kSsspSharedRowVertices: the largest n whose working row (4 bytes a
 //    vertex and two bitmaps) fits the H100's 227 KiB of shared memory per
 //    block (cuda::sparse_shared_row_fits asks the device; the model cannot).
 //  - kSsspCellSeconds: initializing and writing one result cell (about 8
 //    bytes of device memory traffic at 3 TB/s).
-//  - kSsspLaunchSeconds: per solve, the launch and the range readback.
 // Real weights (type-adjusted, docs/perf.md "Real weights in sssp"):
 //  - kFwFloat32Rate, kFwFloat64Rate: real fw's updates/s at n = 32768
 //    (docs/results/2026-11-23-h100/real.csv: 11.95 and 3.00 T/s).
-//  - sssp keeps int32's per-edge costs (the same relaxation with a float
-//    add and a 4- or 8-byte atomicMin on the row; not measured yet), and
-//    for float64 takes the shared-row limit at 4.25 / 8.25 of
+//  - sssp keeps int32's constants (the same relaxation with a float add and
+//    a 4- or 8-byte atomicMin on the row; not measured yet), and for
+//    float64 takes the shared-row limit at 4.25 / 8.25 of
 //    kSsspSharedRowVertices (8-byte entries) and twice the cell cost.
 constexpr double kFwInt32Rate = 14.8e12;
 constexpr double kFwFloat32Rate = 11.95e12;
@@ -58,13 +65,22 @@ constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;
 constexpr double kFwRoundSeconds = 1.0e-4;
 constexpr std::int64_t kFwTile = 128;
-constexpr double kSsspLightEdgeSharedSeconds = 1.8e-11;
-constexpr double kSsspLightEdgeGlobalSeconds = 3.1e-11;
+// One step of the sssp ladder in the model's terms (the list above), fitted
+// the same way on its own rows of the same runs.
+struct SsspModel {
+  double fixed, light_shared, light_global, heavy_dense, heavy_sparse, hop;
+};
+// v3, the production sssp.
+constexpr SsspModel kSssp{1.3e-3, 1.6e-11, 2.6e-11, 6.3e-12, 1.14e-11, 2.8e-6};
+// v2, sssp-nearfar: dearer light edges (one lane per vertex, uncoalesced),
+// cheaper rounds (no warp prefix sums); its eleven rows within 0.81x to 1.19x.
+// It wins where the rounds dominate: the 2D grid at n = 16384 (85.6 against
+// v3's 98.4 ms).
+constexpr SsspModel kSsspNearFar{0.8e-3, 2.7e-11, 3.1e-11, 6.3e-12, 8.6e-12, 2.0e-6};
 constexpr std::int64_t kSsspSharedRowVertices = 54000;
-constexpr double kSsspHeavyEdgeDenseSeconds = 3.7e-12;
-constexpr double kSsspHeavyEdgeSparseSeconds = 1.2e-11;
+constexpr std::int64_t kSms = 132;
+constexpr std::int64_t kSsspSharedBlocksPerSm = 1, kSsspGlobalBlocksPerSm = 6;
 constexpr double kSsspCellSeconds = 1.0 / 375e9;
-constexpr double kSsspLaunchSeconds = 20e-6;
 // fw's int16 mode holds distances up to this (kernels/common/words.cuh kInf16).
 constexpr std::int64_t kInt16Distances = 16383;
 
@@ -139,9 +155,34 @@ GraphProbe probe_graph(const Graph& normalized) { return probe(normalized); }
 GraphProbe probe_graph(const GraphF32& normalized) { return probe(normalized); }
 GraphProbe probe_graph(const GraphF64& normalized) { return probe(normalized); }
 
+namespace {
+
+// Seconds of device compute of one sssp step on the probed graph. The row's
+// placement and its cells follow the distance type: float64 rows fit shared
+// memory up to about half the vertices of 4-byte rows (4.25 bytes a vertex
+// with the two bitmaps, 8.25 for float64) and write 8-byte cells.
+double sssp_estimate(const GraphProbe& p, const SsspModel& k) {
+  const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
+  const bool wide = p.weights == WeightType::float64;
+  const auto shared_row_vertices =
+      static_cast<std::int64_t>(static_cast<double>(kSsspSharedRowVertices) * 4.25 / (wide ? 8.25 : 4.25));
+  const bool shared_row = p.n <= shared_row_vertices;
+  const double light_edge = shared_row ? k.light_shared : k.light_global;
+  const double sparseness = std::min(1.0, static_cast<double>(kHeavyDegree) / std::max(1.0, p.mean_degree()));
+  const double heavy_edge = k.heavy_dense + (k.heavy_sparse - k.heavy_dense) * sparseness;
+  const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
+  const double cell_seconds = wide ? 2 * kSsspCellSeconds : kSsspCellSeconds;
+  const std::int64_t blocks = kSms * (shared_row ? kSsspSharedBlocksPerSm : kSsspGlobalBlocksPerSm);
+  const auto sources_per_block = static_cast<double>((p.n + blocks - 1) / blocks);
+  return k.fixed + n * (m * per_edge + n * cell_seconds) +
+         sources_per_block * static_cast<double>(std::max<std::int64_t>(1, p.hop_depth)) * k.hop;
+}
+
+}  // namespace
+
 GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   GpuChoice c;
-  const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
+  const double n = static_cast<double>(p.n);
   // fw tries int16 when the distances look small (its own estimate is the
   // same hop depth times the largest weight, doubled); real weights have no
   // integer modes.
@@ -155,18 +196,8 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
                                                             : kFwInt32Rate;
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
   c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
-  // The row's placement follows the row's bytes: float64 rows fit shared
-  // memory up to about half the vertices of 4-byte rows.
-  const double row_bytes = p.weights == WeightType::float64 ? 8.25 : 4.25;  // per vertex, with the two bitmaps
-  const auto shared_row_vertices = static_cast<std::int64_t>(static_cast<double>(kSsspSharedRowVertices) * 4.25 / row_bytes);
-  const double light_edge =
-      p.n <= shared_row_vertices ? kSsspLightEdgeSharedSeconds : kSsspLightEdgeGlobalSeconds;
-  const double sparseness = std::min(1.0, static_cast<double>(kHeavyDegree) / std::max(1.0, p.mean_degree()));
-  const double heavy_edge =
-      kSsspHeavyEdgeDenseSeconds + (kSsspHeavyEdgeSparseSeconds - kSsspHeavyEdgeDenseSeconds) * sparseness;
-  const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
-  const double cell_seconds = p.weights == WeightType::float64 ? 2 * kSsspCellSeconds : kSsspCellSeconds;
-  c.sssp_seconds = kSsspLaunchSeconds + n * (m * per_edge + n * cell_seconds);
+  c.sssp_seconds = sssp_estimate(p, kSssp);
+  c.sssp_nearfar_seconds = sssp_estimate(p, kSsspNearFar);
   char line[256];
   const char* forced = opts.precision == Precision::int16 ? "int16 is a mode of fw"
                        : (opts.block.x != 0 || opts.block.y != 0) ? "a block shape was given"
@@ -176,13 +207,16 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
     c.why = std::string("auto picked fw: ") + forced;
     return c;
   }
-  c.algorithm = c.sssp_seconds < c.fw_seconds ? "sssp" : "fw";
+  const double best_sparse = std::min(c.sssp_seconds, c.sssp_nearfar_seconds);
+  c.algorithm = best_sparse >= c.fw_seconds               ? "fw"
+                : c.sssp_nearfar_seconds < c.sssp_seconds ? "sssp-nearfar"
+                                                          : "sssp";
   std::snprintf(line, sizeof line,
-                "auto picked %s: model %.3g s for sssp against %.3g s for fw%s%s (m/n = %.1f, %.0f%% of edges on "
-                "vertices of degree >= %d, hop depth %lld)",
-                c.algorithm.c_str(), c.sssp_seconds, c.fw_seconds, real ? " in " : "", real ? to_string(p.weights) : "",
-                p.mean_degree(), 100 * p.heavy_edge_fraction, static_cast<int>(kHeavyDegree),
-                static_cast<long long>(p.hop_depth));
+                "auto picked %s: model %.3g s for sssp (%.3g s for sssp-nearfar) against %.3g s for fw%s%s (m/n "
+                "= %.1f, %.0f%% of edges on vertices of degree >= %d, hop depth %lld)",
+                c.algorithm.c_str(), c.sssp_seconds, c.sssp_nearfar_seconds, c.fw_seconds, real ? " in " : "",
+                real ? to_string(p.weights) : "", p.mean_degree(), 100 * p.heavy_edge_fraction,
+                static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
   c.why = line;
   return c;
 }

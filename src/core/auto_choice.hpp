@@ -46,12 +46,13 @@ GraphProbe probe_graph(const Graph& normalized);
 GraphProbe probe_graph(const GraphF32& normalized);
 GraphProbe probe_graph(const GraphF64& normalized);
 
-// The GPU cost model's verdict: the algorithm, both estimates (seconds of
+// The GPU cost model's verdict: the algorithm, the estimates (seconds of
 // compute on the device) and one line saying why.
 struct GpuChoice {
-  std::string algorithm;  // "fw" or "sssp"
+  std::string algorithm;  // "fw", "sssp" or "sssp-nearfar" (where rounds, not edges, dominate)
   double fw_seconds = 0;
-  double sssp_seconds = 0;
+  double sssp_seconds = 0;          // the production sssp (v3)
+  double sssp_nearfar_seconds = 0;  // its v2
   std::string why;
 };
 
