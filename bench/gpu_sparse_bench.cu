@@ -9,8 +9,11 @@
 //
 //   apsp_bench_gpu_sparse_bench compare --csv sparse.csv
 //   apsp_bench_gpu_sparse_bench compare --families grid --sizes 65536 --methods sssp,sssp-frontier
+//   apsp_bench_gpu_sparse_bench compare --families rmat --sizes 16384 --methods sssp,sssp-f32,sssp-f64
 //   apsp_bench_gpu_sparse_bench stream --family grid --n 100000 --out /scratch/d.bin --row-budget-gib 8 --csv sparse.csv
 //
+// sssp-f32 / sssp-f64: sssp on the same graph with real weights w * 1.37 in
+// float32 / float64, rows checked with the CPU verifier's real tolerance.
 // compare: families rmat (m = 8n), uniform (m = 8n), grid, geometric (k = 4),
 // dense-half (each ordered pair with probability 1/2); --sizes for the first
 // two and dense-half (dense-half capped at --dense-max-n), --grid-sizes,
@@ -26,11 +29,13 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
+#include "apsp/verify.hpp"
 #include "core/auto_choice.hpp"
 #include "core/verify_row.hpp"
 #include "cuda/algorithm.hpp"
@@ -102,9 +107,28 @@ std::vector<std::int64_t> checked_sources(std::int64_t n) {
   return s;
 }
 
-void check_row(const apsp::Graph& g, const std::vector<apsp::dist_t>& row, std::int64_t source, const std::string& what) {
-  const std::string violation = apsp::first_violation_in_row(g, row.data(), source);
+// The CPU verifier's check of one row (real weights: within its rounding tolerance).
+template <class W>
+void check_row(const apsp::BasicGraph<W>& g, const std::vector<W>& row, std::int64_t source, const std::string& what) {
+  std::string violation;
+  if constexpr (std::is_same<W, apsp::weight_t>::value) {
+    violation = apsp::first_violation_in_row(g, row.data(), source);
+  } else {
+    const apsp::VerifyReport report = apsp::BasicRowVerifier<W>(g).check(source, 1, row.data());
+    if (!report.ok) violation = report.first_violation;
+  }
   if (!violation.empty()) throw apsp::Error(what + ": row " + std::to_string(source) + ": " + violation);
+}
+
+// The family graph with real weights w * 1.37 in W (fractions that round,
+// the same shortest paths): the sssp-f32 and sssp-f64 rows.
+template <class W>
+apsp::BasicGraph<W> with_real_weights(const apsp::Graph& g) {
+  apsp::BasicGraph<W> real;
+  real.n = g.n;
+  real.edges.reserve(g.edges.size());
+  for (const apsp::Edge& e : g.edges) real.edges.push_back({e.src, e.dst, static_cast<W>(1.37 * e.w)});
+  return real;
 }
 
 // fw on a resident instance in `precision`; median seconds of the kernel.
@@ -137,16 +161,30 @@ double time_fw(const apsp::Graph& g, apsp::Precision precision, int warmup, int 
   return median(seconds);
 }
 
-// The sssp ladder step `variant` with near-far delta scale `scale`: all n
-// rows into a rotating buffer of kSsspBufferRows rows; median seconds.
-double time_sssp(const apsp::Graph& g, apsp::cuda::SparseVariant variant, double scale, int warmup, int reps,
+// The sssp ladder step `variant` with near-far delta scale `scale` on a
+// graph of weight type W (int32, float, double): all n rows into a rotating
+// buffer of kSsspBufferRows rows; median seconds.
+template <class W>
+double time_sssp(const apsp::BasicGraph<W>& g, apsp::cuda::SparseVariant variant, double scale, int warmup, int reps,
                  std::string& note) {
   Stream stream;
-  const apsp::cuda::Reweighted rw = apsp::cuda::reweight(g);
-  apsp::cuda::SparseInstance instance(rw.edges, g.n, rw.max_weight, variant, false,
-                                      apsp::cuda::near_far_delta(rw.edges, scale), stream.get());
+  std::vector<apsp::BasicEdge<W>> edges;
+  std::vector<double> potentials;  // real weights: undone by the kernel
+  W max_weight = 0;
+  if constexpr (std::is_same<W, apsp::weight_t>::value) {
+    apsp::cuda::Reweighted rw = apsp::cuda::reweight(g);
+    edges = std::move(rw.edges);
+    max_weight = rw.max_weight;
+  } else {
+    apsp::cuda::RealReweighted<W> rw = apsp::cuda::reweight_real(g);
+    edges = std::move(rw.edges);
+    potentials = std::move(rw.potential);
+    max_weight = rw.max_weight;
+  }
+  apsp::cuda::BasicSparseInstance<W> instance(edges, g.n, max_weight, variant, false,
+                                              apsp::cuda::near_far_delta(edges, scale), stream.get(), potentials);
   const std::int64_t buffer_rows = std::min(g.n, kSsspBufferRows);
-  apsp::cuda::DeviceBuffer<apsp::dist_t> rows(static_cast<std::size_t>(buffer_rows * g.n));
+  apsp::cuda::DeviceBuffer<W> rows(static_cast<std::size_t>(buffer_rows * g.n));
   std::vector<double> seconds;
   for (int rep = 0; rep < warmup + reps; ++rep) {
     Event begin, end;
@@ -163,14 +201,16 @@ double time_sssp(const apsp::Graph& g, apsp::cuda::SparseVariant variant, double
         // The instance's stream does not synchronize with the legacy default
         // stream (cudaStreamNonBlocking): wait for the row before reading it.
         APSP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-        std::vector<apsp::dist_t> row(static_cast<std::size_t>(g.n));
-        APSP_CUDA_CHECK(cudaMemcpy(row.data(), rows.get(), row.size() * sizeof(apsp::dist_t), cudaMemcpyDeviceToHost));
-        check_row(g, row, source, std::string("sssp ") + apsp::cuda::to_string(variant));
+        std::vector<W> row(static_cast<std::size_t>(g.n));
+        APSP_CUDA_CHECK(cudaMemcpy(row.data(), rows.get(), row.size() * sizeof(W), cudaMemcpyDeviceToHost));
+        check_row(g, row, source, std::string("sssp ") + apsp::cuda::to_string(variant) + " " +
+                                      apsp::to_string(apsp::weight_type_of<W>));
       }
     }
   }
   note = std::string(instance.shared_row() ? "row in shared memory" : "row in global memory") + ", " +
-         std::to_string(instance.blocks()) + " blocks, delta " + std::to_string(instance.delta());
+         std::to_string(instance.blocks()) + " blocks, delta " + std::to_string(instance.delta()) +
+         (potentials.empty() ? "" : ", reweighted");
   return median(seconds);
 }
 
@@ -271,6 +311,23 @@ std::vector<Row> compare(const CompareArgs& a) {
             if (sweep && cap == 0 && scale == apsp::cuda::kNearFarDeltaScale) ms[name] = s * 1e3;
           }
       }
+      // The production sssp (v3) on the same graph with real weights w * 1.37,
+      // in float32 and float64 (not in the default methods: --methods sssp,sssp-f32,sssp-f64).
+      for (const std::string name : {"sssp-f32", "sssp-f64"}) {
+        if (!wants(name)) continue;
+        if (model.sssp_seconds > a.sssp_max_seconds) {
+          add(name, model.sssp_seconds, true, "not run: the auto model's int32 estimate (above --sssp-max-seconds)");
+          continue;
+        }
+        std::string note;
+        const double seconds =
+            name == "sssp-f32"
+                ? time_sssp(with_real_weights<float>(g), apsp::cuda::SparseVariant::gather,
+                            apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
+                : time_sssp(with_real_weights<double>(g), apsp::cuda::SparseVariant::gather,
+                            apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
+        add(name, seconds, false, note);
+      }
       if (wants("auto")) {
         const auto start = std::chrono::steady_clock::now();
         const apsp::core::GpuChoice choice = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
@@ -339,7 +396,9 @@ int main(int argc, char** argv) {
   cmp->add_option("--sizes", c.sizes, "n for rmat, uniform, dense-half")->delimiter(',');
   cmp->add_option("--grid-sizes", c.grid_sizes)->delimiter(',');
   cmp->add_option("--geometric-sizes", c.geometric_sizes)->delimiter(',');
-  cmp->add_option("--methods", c.methods, "fw-int32, fw-int16, sssp-frontier, sssp-nearfar, sssp, auto")->delimiter(',');
+  cmp->add_option("--methods", c.methods,
+                  "fw-int32, fw-int16, sssp-frontier, sssp-nearfar, sssp, auto; sssp-f32, sssp-f64 (real weights)")
+      ->delimiter(',');
   cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
   cmp->add_option("--max-blocks", c.max_blocks, "sssp's resident blocks at most (0: all that fit); a sweep")->delimiter(',');
   cmp->add_option("--fw-max-n", c.fw_max_n, "above this n fw is estimated, not run");

@@ -34,8 +34,10 @@ std::vector<std::string> algorithms();
 // every row into the sink (its commit is the caller's), and fills algorithm,
 // precision, verified and the stages.
 void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
-// Real weights: "fw" ("auto" too) in float32 or float64; other GPU
-// algorithms take int32 weights only (UsageError, option "algorithm").
+// Real weights: "fw" ("auto" too: the cost model's choice between fw and
+// sssp is apsp::solve's) and "sssp" with its ladder ("sssp-frontier",
+// "sssp-nearfar") in float32 or float64; other GPU algorithms take int32
+// weights only (UsageError, option "algorithm").
 void solve(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 void solve(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 

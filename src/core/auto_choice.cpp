@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "core/csr.hpp"
 
@@ -50,7 +51,16 @@ namespace {
 //    block (cuda::sparse_shared_row_fits asks the device; the model cannot).
 //  - kSsspCellSeconds: initializing and writing one result cell (about 8
 //    bytes of device memory traffic at 3 TB/s).
+// Real weights (type-adjusted, docs/perf.md "Real weights in sssp"):
+//  - kFwFloat32Rate, kFwFloat64Rate: real fw's updates/s at n = 32768
+//    (docs/results/2026-11-23-h100/real.csv: 11.95 and 3.00 T/s).
+//  - sssp keeps int32's constants (the same relaxation with a float add and
+//    a 4- or 8-byte atomicMin on the row; not measured yet), and for
+//    float64 takes the shared-row limit at 4.25 / 8.25 of
+//    kSsspSharedRowVertices (8-byte entries) and twice the cell cost.
 constexpr double kFwInt32Rate = 14.8e12;
+constexpr double kFwFloat32Rate = 11.95e12;
+constexpr double kFwFloat64Rate = 3.00e12;
 constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;
 constexpr double kFwRoundSeconds = 1.0e-4;
@@ -76,7 +86,8 @@ constexpr std::int64_t kInt16Distances = 16383;
 
 }  // namespace
 
-std::int64_t largest_hop_depth(const std::vector<Edge>& sorted_edges, std::int64_t n,
+template <class W>
+std::int64_t largest_hop_depth(const std::vector<BasicEdge<W>>& sorted_edges, std::int64_t n,
                                const std::vector<std::int64_t>& sources) {
   const std::vector<std::int64_t> row_start =
       row_offsets(n, sorted_edges.size(), [&](std::size_t k) { return sorted_edges[k].src; });
@@ -105,20 +116,29 @@ std::int64_t largest_hop_depth(const std::vector<Edge>& sorted_edges, std::int64
   return deepest;
 }
 
-GraphProbe probe_graph(const Graph& normalized) {
+template std::int64_t largest_hop_depth(const std::vector<Edge>&, std::int64_t, const std::vector<std::int64_t>&);
+template std::int64_t largest_hop_depth(const std::vector<EdgeF32>&, std::int64_t, const std::vector<std::int64_t>&);
+template std::int64_t largest_hop_depth(const std::vector<EdgeF64>&, std::int64_t, const std::vector<std::int64_t>&);
+
+namespace {
+
+template <class W>
+GraphProbe probe(const BasicGraph<W>& normalized) {
   GraphProbe p;
   p.n = normalized.n;
+  p.weights = weight_type_of<W>;
   p.m = static_cast<std::int64_t>(normalized.edges.size());
   std::int64_t heavy_edges = 0;
   for (std::size_t e = 0, run_start = 0; e < normalized.edges.size(); ++e) {
-    const Edge& x = normalized.edges[e];
+    const BasicEdge<W>& x = normalized.edges[e];
     if (e > 0 && normalized.edges[e - 1].src != x.src) run_start = e;
     const auto run = static_cast<std::int64_t>(e - run_start + 1);
     p.max_out_degree = std::max(p.max_out_degree, run);
     // The edge that completes a run of kHeavyDegree counts the whole run; later ones count themselves.
     if (run == kHeavyDegree) heavy_edges += kHeavyDegree;
     if (run > kHeavyDegree) ++heavy_edges;
-    p.max_weight = std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
+    if constexpr (std::is_integral<W>::value)
+      p.max_weight = std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
     p.negative = p.negative || x.w < 0;
   }
   p.heavy_edge_fraction = p.m > 0 ? static_cast<double>(heavy_edges) / static_cast<double>(p.m) : 0;
@@ -129,19 +149,32 @@ GraphProbe probe_graph(const Graph& normalized) {
   return p;
 }
 
+}  // namespace
+
+GraphProbe probe_graph(const Graph& normalized) { return probe(normalized); }
+GraphProbe probe_graph(const GraphF32& normalized) { return probe(normalized); }
+GraphProbe probe_graph(const GraphF64& normalized) { return probe(normalized); }
+
 namespace {
 
-// Seconds of device compute of one sssp step on the probed graph.
+// Seconds of device compute of one sssp step on the probed graph. The row's
+// placement and its cells follow the distance type: float64 rows fit shared
+// memory up to about half the vertices of 4-byte rows (4.25 bytes a vertex
+// with the two bitmaps, 8.25 for float64) and write 8-byte cells.
 double sssp_estimate(const GraphProbe& p, const SsspModel& k) {
   const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
-  const bool shared_row = p.n <= kSsspSharedRowVertices;
+  const bool wide = p.weights == WeightType::float64;
+  const auto shared_row_vertices =
+      static_cast<std::int64_t>(static_cast<double>(kSsspSharedRowVertices) * 4.25 / (wide ? 8.25 : 4.25));
+  const bool shared_row = p.n <= shared_row_vertices;
   const double light_edge = shared_row ? k.light_shared : k.light_global;
   const double sparseness = std::min(1.0, static_cast<double>(kHeavyDegree) / std::max(1.0, p.mean_degree()));
   const double heavy_edge = k.heavy_dense + (k.heavy_sparse - k.heavy_dense) * sparseness;
   const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
+  const double cell_seconds = wide ? 2 * kSsspCellSeconds : kSsspCellSeconds;
   const std::int64_t blocks = kSms * (shared_row ? kSsspSharedBlocksPerSm : kSsspGlobalBlocksPerSm);
   const auto sources_per_block = static_cast<double>((p.n + blocks - 1) / blocks);
-  return k.fixed + n * (m * per_edge + n * kSsspCellSeconds) +
+  return k.fixed + n * (m * per_edge + n * cell_seconds) +
          sources_per_block * static_cast<double>(std::max<std::int64_t>(1, p.hop_depth)) * k.hop;
 }
 
@@ -151,10 +184,16 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   GpuChoice c;
   const double n = static_cast<double>(p.n);
   // fw tries int16 when the distances look small (its own estimate is the
-  // same hop depth times the largest weight, doubled).
-  const bool int16_likely = !opts.predecessors && opts.precision != Precision::int32 &&
+  // same hop depth times the largest weight, doubled); real weights have no
+  // integer modes.
+  const bool real = p.weights != WeightType::int32;
+  const bool int16_likely = !real && !opts.predecessors && opts.precision != Precision::int32 &&
                             2 * p.hop_depth * std::int64_t{p.max_weight} < kInt16Distances;
-  const double fw_rate = opts.predecessors ? kFwPredecessorRate : int16_likely ? kFwInt16Rate : kFwInt32Rate;
+  const double fw_rate = p.weights == WeightType::float32   ? kFwFloat32Rate
+                         : p.weights == WeightType::float64 ? kFwFloat64Rate
+                         : opts.predecessors                ? kFwPredecessorRate
+                         : int16_likely                     ? kFwInt16Rate
+                                                            : kFwInt32Rate;
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
   c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
   c.sssp_seconds = sssp_estimate(p, kSssp);
@@ -173,10 +212,11 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
                 : c.sssp_nearfar_seconds < c.sssp_seconds ? "sssp-nearfar"
                                                           : "sssp";
   std::snprintf(line, sizeof line,
-                "auto picked %s: model %.3g s for sssp (%.3g s for sssp-nearfar) against %.3g s for fw (m/n = "
-                "%.1f, %.0f%% of edges on vertices of degree >= %d, hop depth %lld)",
-                c.algorithm.c_str(), c.sssp_seconds, c.sssp_nearfar_seconds, c.fw_seconds, p.mean_degree(),
-                100 * p.heavy_edge_fraction, static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
+                "auto picked %s: model %.3g s for sssp (%.3g s for sssp-nearfar) against %.3g s for fw%s%s (m/n "
+                "= %.1f, %.0f%% of edges on vertices of degree >= %d, hop depth %lld)",
+                c.algorithm.c_str(), c.sssp_seconds, c.sssp_nearfar_seconds, c.fw_seconds, real ? " in " : "",
+                real ? to_string(p.weights) : "", p.mean_degree(), 100 * p.heavy_edge_fraction,
+                static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
   c.why = line;
   return c;
 }

@@ -117,7 +117,7 @@ void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, Prog
 }
 
 // Real weights: an explicit backend or a named algorithm's backend; under
-// auto the GPU (fw in float32 / float64) from the same size as int32 graphs,
+// auto the GPU (fw or sssp in float32 / float64) from the same size as int32 graphs,
 // when a device is present and no integer mode is asked for.
 template <class W>
 Backend resolve_backend_real(const BasicGraph<W>& g, const SolveOptions& opts) {
@@ -151,8 +151,16 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   clock.lap(ready ? "check graph" : "normalize");
   out.n = normalized.n;
   out.backend = resolve_backend_real(normalized, opts);
-  require_options_honoured(opts.algorithm, out.backend, opts);
   SolveOptions run = opts;
+  if (out.backend == Backend::cuda && opts.algorithm == "auto") {
+    // "auto" on the GPU: fw or sssp by the cost model for this weight type
+    // (core/auto_choice.hpp), as for int32 graphs; the GPU backend then
+    // refuses integer precision modes for real weights.
+    const core::GpuChoice choice = core::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    run.algorithm = choice.algorithm;
+    out.note = choice.why;
+  }
+  require_options_honoured(run.algorithm, out.backend, run);
   if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
   require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts);
   ProgressMeter meter(opts.progress);

@@ -66,6 +66,15 @@ double relaxation_slack(std::int64_t n, double max_abs_weight) {
   return distance_tolerance<W>(n, max_abs_weight) / 2;
 }
 
+// The Johnson-reduced weight w + h_u - h_v of a real-valued edge u -> v
+// under potentials h (double): >= 0 in exact arithmetic, so a value that
+// rounding made negative is clamped, and the result is never -0.0 (the GPU's
+// atomicMin on float bits needs +0.0; cuda/sparse_input.hpp).
+inline double reduced_weight(double w, double h_u, double h_v) {
+  const double reduced = w + h_u - h_v;
+  return reduced > 0 ? reduced : 0.0;
+}
+
 // The relative factor of distance_tolerance: n * epsilon(W), as stated in
 // messages ("within 4.4e-14 relative").
 template <class W>

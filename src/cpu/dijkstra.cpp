@@ -70,7 +70,7 @@ void johnson_real(const BasicJob<W>& job) {
   std::vector<double> reweighted(csr.weight.size());
   for (std::int64_t u = 0; u < csr.n; ++u)
     for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
-      reweighted[e] = std::max(0.0, static_cast<double>(csr.weight[e]) + h[u] - h[csr.col[e]]);
+      reweighted[e] = core::reduced_weight(static_cast<double>(csr.weight[e]), h[u], h[csr.col[e]]);
   const core::CsrView<double> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
   clock.lap("potentials");
   struct Labels {

@@ -17,14 +17,17 @@ namespace apsp::cuda {
 
 class RangeCertificate;
 
-// Out-edges on the device (CSR), weights already non-negative.
-struct DeviceCsr {
+// Out-edges on the device (CSR), weights already non-negative, of type W
+// (int32; float32 and float64 for the sparse solver's real-valued rows).
+template <class W>
+struct BasicDeviceCsr {
   const std::int64_t* row_start = nullptr;  // n + 1
   const vertex_t* col = nullptr;            // m
-  const weight_t* weight = nullptr;         // m
+  const W* weight = nullptr;                // m
   std::int64_t n = 0;
   std::int64_t m = 0;
 };
+using DeviceCsr = BasicDeviceCsr<weight_t>;
 
 // One APSP instance, solved in place on the device.
 // Preconditions the dispatcher guarantees:

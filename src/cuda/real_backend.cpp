@@ -1,10 +1,12 @@
 // Host dispatch of the CUDA backend for real-valued weights (float32 and
-// float64): "fw" on the device-resident matrix (cuda/fw_real.hpp), then the
-// negative-cycle check on the diagonal, predecessors read off the distances,
-// the row certificate on the host when asked (verify), and the download into
-// the sink. Unlike the int32 dispatch (backend.cpp) there is no reweighting
-// (IEEE +inf absorbs negative weights) and no range certificate (floats do
-// not wrap). Contains no kernels.
+// float64): "sssp" and its ladder go to the sparse solver
+// (cuda/sparse_solver.hpp); "fw" runs on the device-resident matrix
+// (cuda/fw_real.hpp), then the negative-cycle check on the diagonal,
+// predecessors read off the distances, the row certificate on the host when
+// asked (verify), and the download into the sink. Unlike the int32
+// dispatch (backend.cpp), fw needs no reweighting (IEEE +inf absorbs
+// negative weights), and neither path has a range certificate (floats do not
+// wrap). Contains no kernels.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -29,7 +31,9 @@
 #include "cuda/fw_real.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/real_rows.hpp"
+#include "cuda/sparse_solver.hpp"
 #include "cuda/staging.hpp"
+#include "cuda/verifying_sink.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -37,41 +41,14 @@ namespace {
 // Share of the progress bar the rounds cover; the rest is the checks and the download.
 constexpr double kRoundsShare = 0.9;
 
-// Verifies rows as they pass on to the sink (SolveOptions::verify): the
-// O(n * m) certificate of apsp::verify, one block of rows at a time.
-template <class D>
-class VerifyingSink final : public Sink {
- public:
-  // The inner sink has begun; `g` is the normalized graph.
-  VerifyingSink(Sink& inner, const BasicGraph<D>& g) : inner_(inner), verifier_(g), layout_n_(g.n) {}
-  void begin(const SinkLayout& layout) override { inner_.begin(layout); }
-  void put(const RowBlock& block) override {
-    if (block.plane == Plane::distances) {
-      if (block.row_stride != layout_n_)
-        throw Error("GPU verify: a row block with stride " + std::to_string(block.row_stride) + " for " +
-                    std::to_string(layout_n_) + " columns");
-      const VerifyReport report = verifier_.check(block.first_row, block.rows, static_cast<const D*>(block.data));
-      if (!report.ok) throw VerifyError(report.first_violation);
-    }
-    inner_.put(block);
-  }
-  void commit() override { inner_.commit(); }
-  void discard() noexcept override { inner_.discard(); }
-  void* row_address(Plane, std::int64_t) override { return nullptr; }  // every block passes through put()
-
- private:
-  Sink& inner_;
-  BasicRowVerifier<D> verifier_;
-  std::int64_t layout_n_ = 0;
-};
-
 template <class D>
 void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm == "auto" ? "fw" : opts.algorithm);
   const std::string weights = to_string(weight_type_of<D>);
-  if (std::string(algo.info.name) != "fw")
-    throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw solves " + weights +
-                         " graphs",
+  const bool sparse = algo.sparse_variant >= 0;
+  if (std::string(algo.info.name) != "fw" && !sparse)
+    throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw and sssp (and " +
+                         "its ladder, sssp-frontier and sssp-nearfar) solve " + weights + " graphs",
                      "algorithm");
   require_options_honoured(algo.info.name, Backend::cuda, opts);
   if (opts.precision == Precision::int16 || opts.precision == Precision::int64)
@@ -87,6 +64,13 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   ProgressMeter meter(opts.progress);
   if (n == 0) {
     out.verified = opts.verify;
+    meter.finish();
+    return;
+  }
+  if (sparse) {
+    // The batched single-source path: the graph and a chunk of rows on the device.
+    Stream stream;
+    solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());
     meter.finish();
     return;
   }

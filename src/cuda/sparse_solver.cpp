@@ -9,11 +9,13 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/error.hpp"
 #include "core/tight_edges.hpp"
 #include "core/verify_row.hpp"
+#include "core/weights.hpp"
 #include "cuda/certificate.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_rows.hpp"
@@ -21,6 +23,7 @@
 #include "cuda/download.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/testing.hpp"
+#include "cuda/verifying_sink.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -41,116 +44,82 @@ DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
   return device;
 }
 
+// The download's view of n x n device rows of each stored type.
+DeviceRows rows_of(const std::int32_t* data, std::int64_t n) { return DeviceRows::of_int32(data, n, n); }
+DeviceRows rows_of(const float* data, std::int64_t n) { return DeviceRows::of_real(data, n, n); }
+DeviceRows rows_of(const double* data, std::int64_t n) { return DeviceRows::of_real(data, n, n); }
+
 // A device matrix whose rows first .. first + rows - 1 are the rows of
 // `chunk` (leading dimension n): the download and the certificate address
 // row i at data + i * ld. Only rows of the chunk are ever read through it.
 template <class T>
 DeviceRows chunk_rows(const T* chunk, std::int64_t first, std::int64_t n) {
   const auto shifted = reinterpret_cast<std::uintptr_t>(chunk) - static_cast<std::uintptr_t>(first * n) * sizeof(T);
-  return DeviceRows::of_int32(reinterpret_cast<const std::int32_t*>(shifted), n, n);
+  return rows_of(reinterpret_cast<const T*>(shifted), n);
 }
 
-}  // namespace
+// The weights the kernel runs on, reweighted when one is negative: int32
+// through cuda::reweight (range-certified int64 potentials), float32 and
+// float64 through reweight_real (double potentials).
+Reweighted reweight_for_rows(const Graph& g) { return reweight(g); }
+RealReweighted<float> reweight_for_rows(const GraphF32& g) { return reweight_real(g); }
+RealReweighted<double> reweight_for_rows(const GraphF64& g) { return reweight_real(g); }
 
-dist_t near_far_delta(const std::vector<Edge>& edges, double scale) {
-  if (edges.empty()) return 1;
-  double sum = 0;
-  for (const Edge& e : edges) sum += e.w;
-  const double delta = std::ceil(scale * sum / static_cast<double>(edges.size()));
-  return static_cast<dist_t>(std::clamp(delta, 1.0, static_cast<double>(kInf)));
+// Whether a tie may close a cycle, so that predecessor rows (tight in-edges,
+// ties last: the kernel's rule) may loop and each row is checked on the
+// host: a cycle of reweighted edges along which a tie is possible. int32: of
+// zero weight (a tight edge of positive weight raises the distance). Real
+// distances: of weight at most epsilon(D) * n * max_weight; above that,
+// du + w rounds above du for every du up to the largest distance, about
+// (n - 1) * max_weight (a tie needs w <= ulp(du) / 2 <= epsilon * du / 2),
+// with a factor of 2 to spare. The reweighted edges are checked, not the
+// graph's: a cycle of weights 1 and -1 reweights to two zero edges.
+template <class D>
+bool ties_may_close_a_cycle(const std::vector<BasicEdge<D>>& reweighted, std::int64_t n, D max_weight) {
+  double tie_weight = 0;
+  if constexpr (!std::is_integral<D>::value)
+    tie_weight = static_cast<double>(std::numeric_limits<D>::epsilon()) * static_cast<double>(n) * max_weight;
+  Graph ties;
+  ties.n = n;
+  ties.edges.reserve(reweighted.size());
+  for (const BasicEdge<D>& e : reweighted) ties.edges.push_back(Edge{e.src, e.dst, e.w <= tie_weight ? 0 : 1});
+  bool any_cycle = false;
+  zero_weight_components(to_csr(ties), any_cycle);
+  return any_cycle;
 }
 
-SparseInstance::SparseInstance(const std::vector<Edge>& reweighted_edges, std::int64_t n, weight_t max_weight,
-                               SparseVariant variant, bool predecessors, dist_t delta, cudaStream_t stream)
-    : stream_(stream) {
-  Graph reweighted;
-  reweighted.n = n;
-  reweighted.edges = reweighted_edges;
-  const Csr out = to_csr(reweighted);
-  const Csr in = predecessors ? transpose(out) : Csr{};
-  const std::size_t csr_bytes = (static_cast<std::size_t>(n) + 1) * sizeof(std::int64_t) +
-                                out.col.size() * (sizeof(vertex_t) + sizeof(weight_t));
-  launch_.variant = variant;
-  launch_.shared_row = !testing::hooks.sparse_global_row && sparse_shared_row_fits(n);
-  launch_.delta = std::max<dist_t>(1, delta);
-  launch_.max_weight = max_weight;
-  const std::size_t scratch = sparse_scratch_bytes(n, launch_.shared_row);
-  require_device_memory(csr_bytes * (predecessors ? 2 : 1) + scratch,
-                        "the " + std::to_string(n) + "-vertex graph and one SSSP block's scratch");
-  // As many blocks as stay resident, no more than there are sources, and no
-  // more than half the free memory holds scratch for.
-  std::size_t free_bytes = 0, total_bytes = 0;
-  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const auto affordable = static_cast<std::int64_t>((free_bytes - csr_bytes * (predecessors ? 2 : 1)) / 2 / scratch);
-  const std::int64_t cap = testing::hooks.sparse_max_blocks > 0 ? testing::hooks.sparse_max_blocks.load() : n;
-  launch_.blocks = static_cast<int>(std::max<std::int64_t>(
-      1, std::min<std::int64_t>({sparse_resident_blocks(variant, launch_.shared_row, n), n, affordable, cap})));
-
-  out_rows_ = upload(out.row_start, stream);
-  out_cols_ = upload(out.col, stream);
-  out_weights_ = upload(out.weight, stream);
-  launch_.out = DeviceCsr{out_rows_.get(), out_cols_.get(), out_weights_.get(), n, static_cast<std::int64_t>(out.col.size())};
-  if (predecessors) {
-    in_rows_ = upload(in.row_start, stream);
-    in_cols_ = upload(in.col, stream);
-    in_weights_ = upload(in.weight, stream);
-    launch_.in = DeviceCsr{in_rows_.get(), in_cols_.get(), in_weights_.get(), n, static_cast<std::int64_t>(in.col.size())};
-  }
-  queues_ = DeviceBuffer<vertex_t>(static_cast<std::size_t>(launch_.blocks) * 4 * static_cast<std::size_t>(n));
-  if (!launch_.shared_row)
-    bitmaps_ = DeviceBuffer<unsigned>(static_cast<std::size_t>(launch_.blocks) * 2 *
-                                      static_cast<std::size_t>(sparse_bitmap_words(n)));
-  next_source_ = DeviceBuffer<unsigned long long>(1);
-  range_escaped_ = DeviceBuffer<int>(1);
-  APSP_CUDA_CHECK(cudaMemsetAsync(range_escaped_.get(), 0, sizeof(int), stream));
-  launch_.queues = queues_.get();
-  launch_.bitmaps = bitmaps_.get();
-  launch_.next_source = next_source_.get();
-  launch_.range_escaped = range_escaped_.get();
-  // The host CSR goes out of scope: its copies must be done.
-  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
-void SparseInstance::run(std::int64_t first, std::int64_t count, dist_t* dist, vertex_t* pred, std::int64_t ld) {
-  const std::int64_t n = launch_.out.n;
-  if (first < 0 || count < 0 || first + count > n || ld < n || (count > 0 && dist == nullptr))
-    throw UsageError("SparseInstance::run: rows " + std::to_string(first) + "+" + std::to_string(count) +
-                     " of a " + std::to_string(n) + "-vertex graph into rows of " + std::to_string(ld));
-  if (pred != nullptr && launch_.in.row_start == nullptr)
-    throw UsageError("SparseInstance::run: predecessors asked of an instance built without them", "predecessors");
-  SparseRowsLaunch a = launch_;
-  a.first_source = first;
-  a.sources = count;
-  a.dist = dist;
-  a.pred = pred;
-  a.ld = ld;
-  launch_sparse_rows(a, stream_);
-}
-
-bool SparseInstance::range_escaped() {
-  int host = 0;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&host, range_escaped_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
-  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  return host != 0;
-}
-
-void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
-                  ProgressSpan progress, cudaStream_t stream) {
+// The rows of `g` by the sparse kernels in D (the graph's weight type),
+// streamed into `sink` in chunks; see solve_sparse.
+template <class D>
+void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
+                ProgressSpan progress, cudaStream_t stream) {
+  constexpr bool kInt32 = std::is_integral<D>::value;
   const std::int64_t n = g.n;
-  out.precision = Precision::int32;
+  if constexpr (kInt32) out.precision = Precision::int32;
   auto stage_start = std::chrono::steady_clock::now();
-  const Reweighted rw = reweight(g);
-  SparseInstance instance(rw.edges, n, rw.max_weight, variant, opts.predecessors, near_far_delta(rw.edges), stream);
+  const auto rw = reweight_for_rows(g);  // throws NegativeCycleError
+  std::vector<double> kernel_potentials;
+  if constexpr (!kInt32) kernel_potentials = rw.potential;
+  BasicSparseInstance<D> instance(rw.edges, n, rw.max_weight, variant, opts.predecessors, near_far_delta(rw.edges),
+                                  stream, kernel_potentials);
   out.times.add("host-to-device", seconds_since(stage_start));
 
-  // The device certificate (kept only when the whole result stays on the
-  // device) takes its memory before the rows are budgeted.
+  // int32: the device certificate (kept only when the whole result stays on
+  // the device) takes its memory before the rows are budgeted, and the
+  // download undoes the potentials. Real rows leave the kernel as the
+  // graph's distances and are checked on the host as they pass.
   std::unique_ptr<DeviceVerifier> verifier;
-  if (opts.verify) verifier = std::make_unique<DeviceVerifier>(g, rw.edges, stream);
-  const DevicePotentials potentials(rw.potential, stream);
+  std::unique_ptr<VerifyingSink<D>> host_verifier;
+  DevicePotentials potentials;
+  if constexpr (kInt32) {
+    if (opts.verify) verifier = std::make_unique<DeviceVerifier>(g, rw.edges, stream);
+    potentials = DevicePotentials(rw.potential, stream);
+  } else if (opts.verify) {
+    host_verifier = std::make_unique<VerifyingSink<D>>(sink, g);
+  }
 
   // Rows per chunk: what the device memory left holds (or the testing budget).
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(dist_t) * (opts.predecessors ? 2 : 1);
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * (sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0));
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::int64_t budget = testing::hooks.sparse_row_budget > 0
@@ -161,18 +130,21 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
   const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
   require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
                         std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
-  DeviceBuffer<dist_t> dist(chunk_cells);
+  DeviceBuffer<D> dist(chunk_cells);
   DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells : 0);
   if (streamed) verifier.reset();  // streamed rows are checked on the host as they pass
 
-  // Predecessors read off tight edges form trees unless a zero-weight cycle
-  // offers ties; then each row is checked and, where it loops, rebuilt on
-  // the host as a tight-edge tree (core/tight_edges.hpp).
-  Csr graph_csr;
-  bool zero_weight_cycle = false;
+  // Predecessors read off tight edges form trees unless a cycle offers ties;
+  // then each row is checked and, where it loops, rebuilt on the host as a
+  // tight-edge tree (core/tight_edges.hpp), within the row's rounding
+  // tolerance for real distances.
+  BasicCsr<D> graph_csr;
+  bool rows_may_loop = false;
+  double max_abs_weight = 0;
   if (opts.predecessors) {
     graph_csr = to_csr(g);
-    zero_weight_components(graph_csr, zero_weight_cycle);
+    rows_may_loop = ties_may_close_a_cycle(rw.edges, n, rw.max_weight);
+    max_abs_weight = core::max_abs_weight(graph_csr);
   }
 
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
@@ -183,39 +155,51 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
     rows.first_row = first;
     rows.rows = count;
     DownloadOptions dist_rows = rows;
-    if (opts.verify && streamed) {
-      // The O(n * m) certificate of each streamed row, on the host as the
-      // rows pass (the device holds no whole matrix to check).
-      dist_rows.patch = [&](std::int64_t row0, std::int64_t block_rows, std::int32_t* data, std::int64_t stride) {
-        std::int64_t failing = block_rows;
+    if constexpr (kInt32) {
+      if (opts.verify && streamed) {
+        // The O(n * m) certificate of each streamed row, on the host as the
+        // rows pass (the device holds no whole matrix to check).
+        dist_rows.patch = [&](std::int64_t row0, std::int64_t block_rows, std::int32_t* data, std::int64_t stride) {
+          std::int64_t failing = block_rows;
 #pragma omp parallel for schedule(dynamic, 1) reduction(min : failing)
-        for (std::int64_t r = 0; r < block_rows; ++r)
-          if (!first_violation_in_row(g, data + r * stride, row0 + r).empty()) failing = std::min(failing, r);
-        if (failing < block_rows) throw VerifyError(first_violation_in_row(g, data + failing * stride, row0 + failing));
-      };
+          for (std::int64_t r = 0; r < block_rows; ++r)
+            if (!first_violation_in_row(g, data + r * stride, row0 + r).empty()) failing = std::min(failing, r);
+          if (failing < block_rows) throw VerifyError(first_violation_in_row(g, data + failing * stride, row0 + failing));
+        };
+      }
+      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, sink, dist_rows, stream);
+    } else if (host_verifier) {
+      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, *host_verifier, dist_rows,
+                       stream);
+    } else {
+      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, sink, dist_rows, stream);
     }
-    download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, sink, dist_rows, stream);
     const double dist_s = seconds_since(start);
     download_s += dist_s;
 
     if (!opts.predecessors) return;
     start = std::chrono::steady_clock::now();
     DownloadOptions pred_rows = rows;
-    if (zero_weight_cycle) {
+    if (rows_may_loop) {
       pred_rows.patch = [&](std::int64_t row0, std::int64_t block_rows, std::int32_t* data, std::int64_t stride) {
         core::PredecessorRepair repair(n);
-        std::vector<dist_t> row(static_cast<std::size_t>(n));
-        const std::vector<std::int64_t>& h = rw.potential;
+        std::vector<D> row(static_cast<std::size_t>(n));
         for (std::int64_t r = 0; r < block_rows; ++r) {
           const std::int64_t source = row0 + r;
           // A plain copy: the download in progress holds the staging pool.
           APSP_CUDA_CHECK(cudaMemcpy(row.data(), dist.get() + (source - chunk_first) * n,
-                                     static_cast<std::size_t>(n) * sizeof(dist_t), cudaMemcpyDeviceToHost));
-          // The distances' download already proved every entry fits int32.
-          if (!h.empty())
-            for (std::int64_t j = 0; j < n; ++j)
-              if (row[j] != kInf) row[j] = static_cast<dist_t>(std::int64_t{row[j]} - h[source] + h[j]);
-          if (repair.row(graph_csr, row.data(), static_cast<vertex_t>(source), data + r * stride))
+                                     static_cast<std::size_t>(n) * sizeof(D), cudaMemcpyDeviceToHost));
+          double slack = 0;
+          if constexpr (kInt32) {
+            // The distances' download already proved every entry fits int32.
+            const std::vector<std::int64_t>& h = rw.potential;
+            if (!h.empty())
+              for (std::int64_t j = 0; j < n; ++j)
+                if (row[j] != kInf) row[j] = static_cast<dist_t>(std::int64_t{row[j]} - h[source] + h[j]);
+          } else {
+            slack = core::row_tolerance(graph_csr, row.data(), max_abs_weight);
+          }
+          if (repair.row(graph_csr, row.data(), static_cast<vertex_t>(source), data + r * stride, slack))
             ++testing::hooks.repaired_rows;
         }
       };
@@ -241,9 +225,11 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
       compute_s += elapsed_ms(begin, end) / 1000.0;
       if (!streamed) progress.report(compute_share * static_cast<double>(chunk_first + done + count) / static_cast<double>(n));
     }
-    stage_start = std::chrono::steady_clock::now();
-    if (instance.range_escaped()) throw_range_refusal(!rw.potential.empty());
-    certificate_s += seconds_since(stage_start);
+    if constexpr (kInt32) {
+      stage_start = std::chrono::steady_clock::now();
+      if (instance.range_escaped()) throw_range_refusal(!rw.potential.empty());
+      certificate_s += seconds_since(stage_start);
+    }
     if (streamed) {
       deliver(chunk_first, rows);
       ++testing::hooks.sparse_chunks;
@@ -251,12 +237,12 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
     }
   }
   out.times.add("compute", compute_s);
-  out.times.add("range certificate", certificate_s);
+  if constexpr (kInt32) out.times.add("range certificate", certificate_s);
   if (!streamed) {
     chunk_first = 0;
     if (verifier) {
       stage_start = std::chrono::steady_clock::now();
-      const VerifyReport report = verifier->verify(DeviceRows::of_int32(dist.get(), n, n), potentials, stream);
+      const VerifyReport report = verifier->verify(rows_of(dist.get(), n), potentials, stream);
       if (!report.ok) throw VerifyError(report.first_violation);
       verify_s = seconds_since(stage_start);
       out.times.add("verify (device)", verify_s);
@@ -265,10 +251,126 @@ void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant varian
     ++testing::hooks.sparse_chunks;
   }
   out.verified = opts.verify;
-  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(dist_t);
-  out.times.add(streamed && opts.verify ? "device-to-host (+ verify on host)" : "device-to-host", download_s, plane_bytes);
-  if (opts.predecessors) out.times.add("predecessors device-to-host", pred_download_s, plane_bytes);
+  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(D);
+  const bool verified_on_host = opts.verify && (streamed || !kInt32);
+  out.times.add(verified_on_host ? "device-to-host (+ verify on host)" : "device-to-host", download_s, plane_bytes);
+  if (opts.predecessors)
+    out.times.add("predecessors device-to-host", pred_download_s,
+                  static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(vertex_t));
   progress.report(1.0);
+}
+
+}  // namespace
+
+template <class D>
+BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& reweighted_edges, std::int64_t n,
+                                            D max_weight, SparseVariant variant, bool predecessors, D delta,
+                                            cudaStream_t stream, const std::vector<double>& potentials)
+    : stream_(stream) {
+  constexpr bool kInt32 = std::is_integral<D>::value;
+  if (!potentials.empty() && (kInt32 || static_cast<std::int64_t>(potentials.size()) != n))
+    throw UsageError("SparseInstance: " + std::to_string(potentials.size()) + " potentials for a " +
+                     std::to_string(n) + "-vertex " + to_string(weight_type_of<D>) +
+                     " graph (int32 rows leave them to the download)");
+  BasicGraph<D> reweighted;
+  reweighted.n = n;
+  reweighted.edges = reweighted_edges;
+  const BasicCsr<D> out = to_csr(reweighted);
+  const BasicCsr<D> in = predecessors ? transpose(out) : BasicCsr<D>{};
+  const std::size_t csr_bytes = (static_cast<std::size_t>(n) + 1) * sizeof(std::int64_t) +
+                                out.col.size() * (sizeof(vertex_t) + sizeof(D));
+  launch_.variant = variant;
+  launch_.shared_row = !testing::hooks.sparse_global_row && sparse_shared_row_fits<D>(n);
+  if constexpr (kInt32)
+    launch_.delta = std::max<D>(1, delta);
+  else
+    launch_.delta = delta > 0 ? delta : D{1};
+  launch_.max_weight = max_weight;
+  const std::size_t scratch = sparse_scratch_bytes(n, launch_.shared_row);
+  const std::size_t potential_bytes = potentials.size() * sizeof(double);
+  require_device_memory(csr_bytes * (predecessors ? 2 : 1) + potential_bytes + scratch,
+                        "the " + std::to_string(n) + "-vertex graph and one SSSP block's scratch");
+  // As many blocks as stay resident, no more than there are sources, and no
+  // more than half the free memory holds scratch for.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const auto affordable = static_cast<std::int64_t>(
+      (free_bytes - csr_bytes * (predecessors ? 2 : 1) - potential_bytes) / 2 / scratch);
+  const std::int64_t cap = testing::hooks.sparse_max_blocks > 0 ? testing::hooks.sparse_max_blocks.load() : n;
+  launch_.blocks = static_cast<int>(std::max<std::int64_t>(
+      1, std::min<std::int64_t>({sparse_resident_blocks<D>(variant, launch_.shared_row, n), n, affordable, cap})));
+
+  out_rows_ = upload(out.row_start, stream);
+  out_cols_ = upload(out.col, stream);
+  out_weights_ = upload(out.weight, stream);
+  launch_.out = BasicDeviceCsr<D>{out_rows_.get(), out_cols_.get(), out_weights_.get(), n,
+                                  static_cast<std::int64_t>(out.col.size())};
+  if (predecessors) {
+    in_rows_ = upload(in.row_start, stream);
+    in_cols_ = upload(in.col, stream);
+    in_weights_ = upload(in.weight, stream);
+    launch_.in = BasicDeviceCsr<D>{in_rows_.get(), in_cols_.get(), in_weights_.get(), n,
+                                   static_cast<std::int64_t>(in.col.size())};
+  }
+  if (!potentials.empty()) {
+    potentials_ = upload(potentials, stream);
+    launch_.potentials = potentials_.get();
+  }
+  queues_ = DeviceBuffer<vertex_t>(static_cast<std::size_t>(launch_.blocks) * 4 * static_cast<std::size_t>(n));
+  if (!launch_.shared_row)
+    bitmaps_ = DeviceBuffer<unsigned>(static_cast<std::size_t>(launch_.blocks) * 2 *
+                                      static_cast<std::size_t>(sparse_bitmap_words(n)));
+  next_source_ = DeviceBuffer<unsigned long long>(1);
+  range_escaped_ = DeviceBuffer<int>(1);
+  APSP_CUDA_CHECK(cudaMemsetAsync(range_escaped_.get(), 0, sizeof(int), stream));
+  launch_.queues = queues_.get();
+  launch_.bitmaps = bitmaps_.get();
+  launch_.next_source = next_source_.get();
+  launch_.range_escaped = range_escaped_.get();
+  // The host CSR goes out of scope: its copies must be done.
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+template <class D>
+void BasicSparseInstance<D>::run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) {
+  const std::int64_t n = launch_.out.n;
+  if (first < 0 || count < 0 || first + count > n || ld < n || (count > 0 && dist == nullptr))
+    throw UsageError("SparseInstance::run: rows " + std::to_string(first) + "+" + std::to_string(count) +
+                     " of a " + std::to_string(n) + "-vertex graph into rows of " + std::to_string(ld));
+  if (pred != nullptr && launch_.in.row_start == nullptr)
+    throw UsageError("SparseInstance::run: predecessors asked of an instance built without them", "predecessors");
+  BasicSparseRowsLaunch<D> a = launch_;
+  a.first_source = first;
+  a.sources = count;
+  a.dist = dist;
+  a.pred = pred;
+  a.ld = ld;
+  launch_sparse_rows(a, stream_);
+}
+
+template <class D>
+bool BasicSparseInstance<D>::range_escaped() {
+  int host = 0;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&host, range_escaped_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return host != 0;
+}
+
+template class BasicSparseInstance<std::int32_t>;
+template class BasicSparseInstance<float>;
+template class BasicSparseInstance<double>;
+
+void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
+                  ProgressSpan progress, cudaStream_t stream) {
+  solve_rows(g, opts, variant, sink, out, progress, stream);
+}
+void solve_sparse(const GraphF32& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
+                  ProgressSpan progress, cudaStream_t stream) {
+  solve_rows(g, opts, variant, sink, out, progress, stream);
+}
+void solve_sparse(const GraphF64& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
+                  ProgressSpan progress, cudaStream_t stream) {
+  solve_rows(g, opts, variant, sink, out, progress, stream);
 }
 
 }  // namespace apsp::cuda

@@ -1,7 +1,8 @@
 // The "auto" rule of the GPU (core/auto_choice.hpp): fw for dense graphs and
 // whenever an option only fw honours is set, sssp for sparse graphs of every
 // family the benchmark measures; the probe's degree spread and hop depth; the
-// one-line reasons of both backends. Pure host code: runs without a GPU.
+// one-line reasons of both backends; real weights at their types' rates.
+// Pure host code: runs without a GPU.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -174,6 +175,43 @@ TEST(AutoChoice, ModelMovesWithEdgesHeavyVerticesAndDepth) {
   core::GraphProbe deeper = p;
   deeper.hop_depth = 1000;
   EXPECT_GT(core::choose_gpu_algorithm(deeper, {}).fw_seconds, base.fw_seconds);
+}
+
+// Real weights: the probe records the type (and no int16 weight bound), the
+// same families go to sssp and dense graphs to fw, and fw's estimate uses
+// the measured float32 / float64 rates: never int16's, slower for float64.
+TEST(AutoChoice, RealWeightsUseTheirTypesRates) {
+  const GraphF64 sparse64 = normalize(test::with_real_weights(generated(GraphKind::rmat, 16384)));
+  const GraphF32 sparse32 = test::to_float32(sparse64);
+  const core::GraphProbe p64 = core::probe_graph(sparse64);
+  const core::GraphProbe p32 = core::probe_graph(sparse32);
+  const core::GraphProbe p_int = core::probe_graph(generated(GraphKind::rmat, 16384));
+  EXPECT_EQ(p64.weights, WeightType::float64);
+  EXPECT_EQ(p32.weights, WeightType::float32);
+  EXPECT_EQ(p_int.weights, WeightType::int32);
+  EXPECT_EQ(p64.max_weight, 0);
+  EXPECT_EQ(p64.m, p_int.m);
+  EXPECT_EQ(p64.hop_depth, p_int.hop_depth);
+  EXPECT_DOUBLE_EQ(p64.heavy_edge_fraction, p_int.heavy_edge_fraction);
+
+  for (const core::GraphProbe* p : {&p32, &p64}) {
+    const core::GpuChoice c = core::choose_gpu_algorithm(*p, SolveOptions{});
+    EXPECT_EQ(c.algorithm, "sssp") << c.why;
+    EXPECT_EQ(c.why.rfind("auto picked sssp: ", 0), 0u) << c.why;
+    EXPECT_NE(c.why.find(std::string("for fw in ") + to_string(p->weights)), std::string::npos) << c.why;
+  }
+  const core::GpuChoice c_int = core::choose_gpu_algorithm(p_int, SolveOptions{});
+  const core::GpuChoice c32 = core::choose_gpu_algorithm(p32, SolveOptions{});
+  const core::GpuChoice c64 = core::choose_gpu_algorithm(p64, SolveOptions{});
+  EXPECT_EQ(c_int.why.find(" in int32"), std::string::npos) << c_int.why;
+  EXPECT_GT(c32.fw_seconds, c_int.fw_seconds);  // int16 likely for int32 weights 1..100; never for floats
+  EXPECT_GT(c64.fw_seconds, 3 * c32.fw_seconds);  // 3.00 against 11.95 T/s
+  EXPECT_GT(c64.sssp_seconds, c32.sssp_seconds);  // 8-byte cells
+  EXPECT_DOUBLE_EQ(c32.sssp_seconds, c_int.sssp_seconds);
+
+  const GraphF64 dense = normalize(test::with_real_weights(generated(GraphKind::dense, 2048)));
+  EXPECT_EQ(core::choose_gpu_algorithm(core::probe_graph(dense), SolveOptions{}).algorithm, "fw");
+  EXPECT_EQ(core::choose_gpu_algorithm(core::probe_graph(test::to_float32(dense)), SolveOptions{}).algorithm, "fw");
 }
 
 TEST(AutoChoice, CpuReasonNamesThePick) {

@@ -25,8 +25,6 @@
 namespace apsp {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
 SolveOptions gpu_fw(bool predecessors, bool verify = false) {
   SolveOptions o = test::on_gpu("fw", Precision::automatic, predecessors);
   o.verify = verify;
@@ -35,36 +33,7 @@ SolveOptions gpu_fw(bool predecessors, bool verify = false) {
 
 template <class W>
 void expect_matches_reference(const test::Case& c, bool predecessors, bool verify = false) {
-  const GraphF64 real = test::with_real_weights(c.graph);
-  GraphF64 exact;
-  BasicSolveResult<W> r;
-  if constexpr (std::is_same<W, float>::value) {
-    const GraphF32 g = test::to_float32(real);
-    exact = test::to_float64(g);
-    r = solve(g, gpu_fw(predecessors, verify));
-  } else {
-    exact = real;
-    r = solve(real, gpu_fw(predecessors, verify));
-  }
-  EXPECT_EQ(r.algorithm, "fw");
-  EXPECT_EQ(r.backend, Backend::cuda);
-  EXPECT_EQ(r.weights, weight_type_of<W>);
-  EXPECT_EQ(r.verified, verify);
-  const std::int64_t n = c.graph.n;
-  const std::vector<double> d(r.dist.begin(), r.dist.end());
-  const std::vector<double> expected = test::reference_distances(exact);
-  const double rel = test::test_relative_tolerance<W>(n);
-  EXPECT_EQ(test::first_real_difference(expected, d, n, test::max_abs_weight(exact), rel), "");
-  const test::EntryCounts counts = test::count_entries(d, n);
-  if (n >= 2) EXPECT_GT(counts.finite_off_diagonal, 0);
-  if (n >= 3) EXPECT_GT(counts.unreachable, 0);
-  for (std::int64_t i = 0; i < n; ++i) EXPECT_EQ(d[static_cast<std::size_t>(i * n + i)], 0.0);
-  if (predecessors) {
-    double scale = test::max_abs_weight(exact);
-    for (const double x : expected)
-      if (x != kInfinity) scale = std::max(scale, std::abs(x));
-    EXPECT_EQ(test::check_predecessors(exact, d, r.pred, rel * scale), "");
-  }
+  test::expect_real_matches_reference(test::real_case<W>(c), gpu_fw(predecessors, verify));
 }
 
 std::vector<test::Case> standard_and_tile_cases() {
@@ -111,56 +80,18 @@ TEST(GpuReal, VerifyAcceptsTheResult) {
 
 TEST(GpuReal, NegativeCycleIsReported) {
   SKIP_WITHOUT_GPU();
-  for (const std::int64_t n : {5, 70, 131, 300}) {
-    const test::Case c = test::negative_cycle_case(n, 7);
-    const GraphF64 g = test::with_real_weights(c.graph);
-    for (const bool single : {true, false}) {
-      try {
-        if (single)
-          solve(test::to_float32(g), gpu_fw(false));
-        else
-          solve(g, gpu_fw(true));
-        ADD_FAILURE() << "no negative cycle reported for n = " << n;
-      } catch (const NegativeCycleError& e) {
-        EXPECT_TRUE(test::lies_on_negative_cycle(c.graph, static_cast<vertex_t>(e.vertex()))) << e.what();
-      }
-    }
-  }
+  for (const std::int64_t n : {5, 70, 131, 300}) test::expect_negative_cycle_reported(n, "fw");
 }
 
-// 0.3 - 0.1 - 0.2 is not 0 in binary; the diagonal stays within the
-// tolerance, is no negative cycle, and comes out as 0.
+// The diagonal stays within the tolerance, is no negative cycle, and comes out as 0.
 TEST(GpuReal, RoundingNearZeroCycleIsNoNegativeCycleSanitize) {
   SKIP_WITHOUT_GPU();
-  GraphF64 g;
-  g.n = 4;
-  g.edges = {{0, 1, 0.3}, {1, 2, -0.1}, {2, 0, -0.2}, {2, 3, 1.5}, {3, 2, -1.5}};
-  const SolveResultF64 r = solve(g, gpu_fw(true));
-  EXPECT_NEAR(r.dist[0 * 4 + 3], 0.3 - 0.1 + 1.5, 1e-12);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(r.dist[i * 4 + i], 0.0);
-  EXPECT_TRUE(verify(g, r.dist).ok);
-  EXPECT_TRUE(verify_predecessors(g, r.dist, r.pred).ok) << verify_predecessors(g, r.dist, r.pred).first_violation;
-  const SolveResultF32 f = solve(test::to_float32(g), gpu_fw(true));
-  EXPECT_NEAR(f.dist[0 * 4 + 3], 1.7, 1e-5);
+  test::expect_rounding_near_zero_cycle_is_no_negative_cycle("fw");
 }
 
-// Zero-weight cycles tie every path around them: predecessor rows that the
-// device leaves looping are rebuilt on the host, so every row is a tree.
 TEST(GpuReal, ZeroWeightCyclesGivePredecessorTreesSanitize) {
   SKIP_WITHOUT_GPU();
-  for (const std::int64_t n : {3, 128, 129}) {
-    GraphF64 g;
-    g.n = n;
-    for (std::int64_t v = 0; v < n; ++v) {
-      g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>((v + 1) % n), 0.0});
-      g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>((v * 7 + 3) % n), 0.0});
-    }
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const SolveResultF64 r = solve(g, gpu_fw(true));
-    EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred, 0.0), "");
-    const SolveResultF32 f = solve(test::to_float32(g), gpu_fw(true));
-    EXPECT_EQ(test::check_predecessors(g, test::widened(f.dist), f.pred, 0.0), "");
-  }
+  for (const std::int64_t n : {3, 128, 129}) test::expect_zero_weight_cycles_give_trees(n, "fw");
 }
 
 TEST(GpuReal, EmptyAndSingleVertexGraphs) {
@@ -194,16 +125,21 @@ TEST(GpuReal, RowsReachFileSinksInTheirType) {
   EXPECT_EQ(in_memory.dist.size(), static_cast<std::size_t>(c.graph.n * c.graph.n));
 }
 
-TEST(GpuReal, AutoRunsFwAndTeachingKernelsTakeInt32Only) {
+// "auto" runs what the GPU cost model picks (fw or sssp, both take real
+// weights) and says so; the teaching kernels refuse real weights.
+TEST(GpuReal, AutoRunsTheModelsPickAndTeachingKernelsTakeInt32Only) {
   SKIP_WITHOUT_GPU();
   GraphF32 g;
   g.n = 3;
   g.edges = {{0, 1, 0.5f}, {1, 2, 0.25f}};
   SolveOptions o;
   o.backend = Backend::cuda;
-  EXPECT_EQ(solve(g, o).algorithm, "fw");
+  const SolveResultF32 automatic = solve(g, o);
+  EXPECT_EQ(automatic.note.rfind("auto picked " + automatic.algorithm + ": ", 0), 0u) << automatic.note;
+  EXPECT_EQ(automatic.dist[0 * 3 + 2], 0.75f);
   for (const AlgorithmInfo& a : test::gpu_algorithms()) {
-    if (std::string(a.name) == "fw") continue;
+    const std::string name = a.name;
+    if (name == "fw" || name.rfind("sssp", 0) == 0) continue;
     o.algorithm = a.name;
     try {
       solve(g, o);

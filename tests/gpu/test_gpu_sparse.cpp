@@ -3,7 +3,9 @@
 // placements (shared memory, global memory), long paths, stars and hubs,
 // disconnected parts, zero and negative weights with predecessors, rows
 // streamed to sinks in chunks under a small injected device budget, range
-// refusals, "auto", progress. Skips without a CUDA device.
+// refusals, "auto", progress; and the same solver on float32 and float64
+// weights (GpuSparse.Real*) against the long-double reference within the
+// tests' tolerance. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
+#include "apsp/verify.hpp"
 #include "cuda/testing.hpp"
 #include "gpu_support.hpp"
 #include "support/cases.hpp"
@@ -53,6 +56,19 @@ void expect_both_placements(const test::Case& c, const std::string& algo, bool p
   expect_exact(c, algo, predecessors, &reference);
   cuda::testing::ForceHook global(cuda::testing::hooks.sparse_global_row);
   expect_exact(c, algo, predecessors, &reference);
+}
+
+// A real-valued case through `algo` with the row in shared memory, then in
+// global memory.
+template <class W>
+void expect_real_both_placements(const test::RealCase<W>& rc, const std::string& algo, bool predecessors,
+                                 bool verify = false) {
+  SolveOptions o = test::on_gpu(algo, Precision::automatic, predecessors);
+  o.verify = verify;
+  test::expect_real_matches_reference(rc, o);
+  cuda::testing::ForceHook global(cuda::testing::hooks.sparse_global_row);
+  SCOPED_TRACE("global row");
+  test::expect_real_matches_reference(rc, o);
 }
 
 TEST(GpuSparse, StandardCases) {
@@ -98,6 +114,16 @@ TEST(GpuSparse, SmallCasesForSanitizers) {
   g.edges.push_back(Edge{4, 3, 0});
   g.edges.push_back(Edge{5, 0, 2});
   for (const char* algo : kLadder) expect_both_placements(test::Case{"hub_n70", g}, algo, true);
+  // Real weights: the hub, and a case with negative weights (potentials
+  // undone in the kernel), in float32 and float64.
+  g.edges.push_back(Edge{6, 2, -1});
+  const test::Case hub{"hub_negative_n70", g};
+  const test::RealCase<float> hub32 = test::real_case<float>(hub);
+  const test::RealCase<double> hub64 = test::real_case<double>(hub);
+  for (const char* algo : kLadder) {
+    expect_real_both_placements(hub32, algo, true);
+    expect_real_both_placements(hub64, algo, true);
+  }
 }
 
 // Diameter n - 1: n rounds for the frontier variant, the bucket walk for near-far.
@@ -261,6 +287,160 @@ TEST(GpuSparse, ProgressIsMonotoneAndEndsAtOne) {
     EXPECT_EQ(test::check_progress(seen), "") << "budget " << budget;
     EXPECT_GT(seen.size(), 4u);
   }
+}
+
+// ---- float32 and float64 weights ----
+
+// Every standard case in float32 and float64 through the whole ladder, in
+// both row placements.
+void expect_ladder_on_real_standard_cases(bool predecessors) {
+  for (const test::Case& c : test::standard_cases()) {
+    const test::RealCase<float> c32 = test::real_case<float>(c);
+    const test::RealCase<double> c64 = test::real_case<double>(c);
+    for (const char* algo : kLadder) {
+      expect_real_both_placements(c32, algo, predecessors);
+      expect_real_both_placements(c64, algo, predecessors);
+    }
+  }
+}
+
+TEST(GpuSparse, RealStandardCases) {
+  SKIP_WITHOUT_GPU();
+  expect_ladder_on_real_standard_cases(false);
+}
+
+TEST(GpuSparse, RealStandardCasesWithPredecessors) {
+  SKIP_WITHOUT_GPU();
+  expect_ladder_on_real_standard_cases(true);
+}
+
+TEST(GpuSparse, RealTileCases) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::tile_cases()) {
+    const test::RealCase<float> c32 = test::real_case<float>(c);
+    const test::RealCase<double> c64 = test::real_case<double>(c);
+    expect_real_both_placements(c32, "sssp", true);
+    expect_real_both_placements(c64, "sssp", true);
+    expect_real_both_placements(c64, "sssp-nearfar", false);
+  }
+}
+
+// --verify checks real rows on the host as they pass (no device certificate
+// for floats): with the whole result on the device and streamed in chunks.
+TEST(GpuSparse, RealVerifyAcceptsTheResult) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) {
+    expect_real_both_placements(test::real_case<float>(c), "sssp", true, /*verify=*/true);
+    expect_real_both_placements(test::real_case<double>(c), "sssp", false, /*verify=*/true);
+  }
+  test::Case grid{"grid_n400_and_one_isolated", test::generated(GraphKind::grid, 400, 0, -3, 20, 8)};
+  grid.graph.n = 401;  // vertex 400 reaches nothing and nothing reaches it
+  BudgetHook budget(50 * 401 * 12);  // 50 rows of float64 distances and predecessors per chunk
+  const std::int64_t chunks_before = cuda::testing::hooks.sparse_chunks;
+  expect_real_both_placements(test::real_case<double>(grid), "sssp", true, /*verify=*/true);
+  EXPECT_GE(cuda::testing::hooks.sparse_chunks - chunks_before, 2 * 8);
+}
+
+// Ties: all-zero cycles, and a cycle of weights 1 and -1 that reweights to
+// two zero edges, entered along a zero reweighted edge: from 3 the tight
+// in-edges of 0 and 1 are ties, and the first of 0's is 1 -> 0, so the
+// predecessors the kernel reads off loop 0 <-> 1 until the host rebuilds
+// the row. int32 too (that cycle has no zero weight in the graph itself).
+TEST(GpuSparse, ZeroWeightAndReweightedZeroCyclesGivePredecessorTrees) {
+  SKIP_WITHOUT_GPU();
+  Graph reweighted_zero;
+  reweighted_zero.n = 4;  // 2 is unreachable
+  reweighted_zero.edges = {{0, 1, 1}, {1, 0, -1}, {3, 0, -1}};
+  const test::Case tie{"reweighted-zero-cycle_n4", reweighted_zero};
+  for (const char* algo : kLadder) {
+    const std::int64_t repaired_before = cuda::testing::hooks.repaired_rows;
+    expect_both_placements(tie, algo, true);
+    EXPECT_GT(cuda::testing::hooks.repaired_rows - repaired_before, 0) << algo;
+    expect_real_both_placements(test::real_case<float>(tie), algo, true);
+    expect_real_both_placements(test::real_case<double>(tie), algo, true);
+  }
+  for (const std::int64_t n : {3, 128, 129})
+    for (const char* algo : kLadder) test::expect_zero_weight_cycles_give_trees(n, algo);
+}
+
+TEST(GpuSparse, RealNegativeCycleIsReported) {
+  SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {5, 70, 300})
+    for (const char* algo : kLadder) test::expect_negative_cycle_reported(n, algo);
+}
+
+// 0.3 - 0.1 - 0.2 is not 0 in binary: no negative cycle, the diagonal is 0.
+TEST(GpuSparse, RealRoundingNearZeroCycleIsNoNegativeCycle) {
+  SKIP_WITHOUT_GPU();
+  for (const char* algo : kLadder) test::expect_rounding_near_zero_cycle_is_no_negative_cycle(algo);
+}
+
+TEST(GpuSparse, RealEmptyAndSingleVertexGraphs) {
+  SKIP_WITHOUT_GPU();
+  for (const char* algo : kLadder) {
+    GraphF32 empty;
+    EXPECT_TRUE(solve(empty, test::on_gpu(algo, Precision::automatic, true)).dist.empty());
+    GraphF64 one;
+    one.n = 1;
+    const SolveResultF64 r = solve(one, test::on_gpu(algo, Precision::automatic, true));
+    ASSERT_EQ(r.dist.size(), 1u);
+    EXPECT_EQ(r.dist[0], 0.0);
+    EXPECT_EQ(r.pred[0], -1);
+    EXPECT_EQ(r.algorithm, algo);
+  }
+}
+
+using GpuSparseRealStreaming = test::ScratchDirTest;
+
+// A device budget of a few rows: real rows (potentials undone by the
+// kernel) stream chunk by chunk into a host matrix and into .npy files of
+// their type, sizes that are no multiple of a chunk.
+TEST_F(GpuSparseRealStreaming, RowsStreamInChunksInTheirType) {
+  SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {31, 1031}) {
+    // The last vertex isolated, so unreachable entries are sure to appear.
+    test::Case c{"rmat_negative_n" + std::to_string(n),
+                 test::generated(GraphKind::rmat, n - 1, 5 * n, -4, 30, static_cast<std::uint64_t>(n))};
+    c.graph.n = n;
+    const test::RealCase<float> c32 = test::real_case<float>(c);
+    BudgetHook budget(7 * n * 8);  // 7 rows of float32 distances and predecessors per chunk
+    const std::int64_t chunks_before = cuda::testing::hooks.sparse_chunks;
+    test::expect_real_matches_reference(c32, test::on_gpu("sssp", Precision::automatic, true));
+    EXPECT_GE(cuda::testing::hooks.sparse_chunks - chunks_before, (n + 6) / 7);
+    FileSink files(MatrixFileTarget{path("d.npy")}, MatrixFileTarget{path("p.npy")});
+    const SolveSummary s = solve(test::real_case<double>(c).graph, test::on_gpu("sssp", Precision::automatic, true), files);
+    EXPECT_EQ(s.weights, WeightType::float64);
+    EXPECT_EQ(s.algorithm, "sssp");
+  }
+}
+
+// "auto" picks sssp for a sparse real graph (the model at the type's
+// rates) and says so; fw for a dense one. The reference at n = 16384 is the
+// CPU's Dijkstra in float32.
+TEST(GpuSparse, RealAutoPicksSsspForSparseAndFwForDense) {
+  SKIP_WITHOUT_GPU();
+  const GraphF32 sparse =
+      test::to_float32(test::with_real_weights(test::generated(GraphKind::rmat, 16384, 8 * 16384, 1, 100, 2)));
+  SolveOptions o;
+  o.backend = Backend::cuda;
+  const SolveResultF32 r = solve(sparse, o);
+  EXPECT_EQ(r.algorithm, "sssp");
+  EXPECT_EQ(r.note.rfind("auto picked sssp: ", 0), 0u) << r.note;
+  EXPECT_NE(r.note.find("for fw in float32"), std::string::npos) << r.note;
+  SolveOptions cpu;
+  cpu.backend = Backend::cpu;
+  cpu.algorithm = "dijkstra";
+  const SolveResultF32 want = solve(sparse, cpu);
+  double max_w = 0;
+  for (const EdgeF32& e : sparse.edges) max_w = std::max(max_w, static_cast<double>(e.w));
+  EXPECT_EQ(test::first_real_difference(test::widened(want.dist), test::widened(r.dist), sparse.n, max_w,
+                                        test::test_relative_tolerance<float>(sparse.n)),
+            "");
+  const GraphF64 dense = test::with_real_weights(test::generated(GraphKind::dense, 1500, 0, 1, 100, 2));
+  NullSink nothing;
+  const SolveSummary d = solve(dense, o, nothing);
+  EXPECT_EQ(d.algorithm, "fw");
+  EXPECT_EQ(d.note.rfind("auto picked fw: ", 0), 0u) << d.note;
 }
 
 }  // namespace

@@ -57,6 +57,36 @@ def test_bad_device_is_an_error():
         apsp.shortest_path(random_dense(10, 0.3, 1, 9, seed=1), backend="cuda", device=99)
 
 
+def test_cuda_real_weights_on_a_sparse_graph_go_to_the_sparse_solver():
+    # A sparse real-weighted graph (m = 8n, some negative weights, no negative
+    # cycle): 'D', 'J' and 'auto' on the GPU leave the choice to the library's
+    # cost model, which picks the sparse solver (sssp or its v2 sssp-nearfar);
+    # 'FW' runs fw.
+    n = 2000
+    rng = np.random.default_rng(5)
+    rows, cols = rng.integers(0, n, 8 * n), rng.integers(0, n, 8 * n)
+    w = rng.uniform(0.1, 20.0, 8 * n)
+    w[(rows < cols) & (rng.random(8 * n) < 0.2)] *= -0.05  # negative forward edges: no negative cycle
+    w[rows > cols] += 2 * n  # a backward edge outweighs any forward path
+    keep = rows != cols
+    g = sp.csr_matrix((w[keep], (rows[keep], cols[keep])), shape=(n, n))
+    g.sum_duplicates()
+    want = csgraph.johnson(g)
+    assert (want < 0).any()
+    for method in ("D", "J", "auto"):
+        d = apsp.shortest_path(g, method=method, backend="cuda")
+        info = apsp.last_solve_info()
+        assert info["algorithm"] in ("sssp", "sssp-nearfar"), (method, info)  # the model's pick of the ladder
+        assert info["note"].startswith("auto picked " + info["algorithm"] + ": "), (method, info)
+        np.testing.assert_allclose(d, want, rtol=1e-12, atol=1e-9)
+        np.testing.assert_array_equal(np.isinf(d), np.isinf(want))
+    d32 = apsp.shortest_path(g, method="D", backend="cuda", dtype=np.float32)
+    assert apsp.last_solve_info()["algorithm"] in ("sssp", "sssp-nearfar")
+    np.testing.assert_allclose(d32, want.astype(np.float32), rtol=1e-5, atol=1e-4)
+    apsp.shortest_path(g, method="FW", backend="cuda")
+    assert apsp.last_solve_info()["algorithm"] == "fw"
+
+
 @pytest.mark.parametrize("n", [65, 1537])
 def test_cuda_real_weights_equal_scipy_within_rounding(n):
     # Real weights (0.1 .. 20, negative on some forward edges): the GPU's
