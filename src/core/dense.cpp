@@ -1,0 +1,209 @@
+// Dense views (apsp/dense.hpp): the checking scan and the conversion to a
+// normalized edge list. The solve that reads a view in place is in solve.cpp.
+#include "apsp/dense.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/dense_cells.hpp"
+
+namespace apsp {
+namespace {
+
+// The weight type cell_weight checks a cell of T against: double for float
+// cells (no range to leave), int32 for the others.
+template <class T>
+using CheckWeight = std::conditional_t<std::is_floating_point<T>::value, double, weight_t>;
+
+// Whether a stored cell of T is an error unless unweighted: -inf for floats,
+// a value outside int32 for the wider integer types. Branch-free.
+template <class T>
+bool out_of_rule(T x) {
+  if constexpr (std::is_floating_point<T>::value)
+    return x == -std::numeric_limits<T>::infinity();
+  else if constexpr (std::is_same<T, bool>::value || sizeof(T) < 4 || std::is_same<T, std::int32_t>::value)
+    return false;
+  else if constexpr (std::is_signed<T>::value)
+    return static_cast<int>(x < std::numeric_limits<std::int32_t>::min()) |
+           static_cast<int>(x > std::numeric_limits<std::int32_t>::max());
+  else
+    return x > static_cast<T>(std::numeric_limits<std::int32_t>::max());
+}
+
+// One thread's share of a scan.
+struct ScanPart {
+  std::int64_t m = 0;
+  double min_w = std::numeric_limits<double>::infinity();
+  double max_w = -std::numeric_limits<double>::infinity();
+  bool integral = true;  // every edge weight an integer with |w| <= kMaxAutoIntWeight
+  std::exception_ptr error;
+};
+
+void check_view(const DenseView& v) {
+  if (v.n < 0 || v.n > std::numeric_limits<vertex_t>::max())
+    throw InputError("a dense graph's vertex count " + std::to_string(v.n) + " is outside 0.." +
+                     std::to_string(std::numeric_limits<vertex_t>::max()));
+  if (v.n > 0 && v.data == nullptr) throw InputError("a dense graph of " + std::to_string(v.n) + " vertices has no data");
+}
+
+// Throws the first error of row i in column order, as cell_weight names it:
+// each cell (i, j), and for an undirected view its mirror (j, i) after it;
+// the diagonal cell is a NegativeCycleError when negative.
+template <class T>
+void throw_row_error(const core::Cells<T>& a, const DenseView& v, std::int64_t i) {
+  using W = CheckWeight<T>;
+  for (std::int64_t j = 0; j < v.n; ++j) {
+    W w = 0;
+    if (i == j) {
+      if (cell_weight(a(i, i), true, v.unweighted, i, i, w) && w < 0) throw NegativeCycleError(i);
+      continue;
+    }
+    cell_weight(a(i, j), true, v.unweighted, i, j, w);
+    if (v.undirected) cell_weight(a(j, i), true, v.unweighted, j, i, w);
+  }
+}
+
+// The scan of scan_dense; with `row_edges`, also each row's edge count (n entries).
+DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
+  check_view(v);
+  const std::int64_t n = v.n;
+  if (row_edges) row_edges->assign(static_cast<std::size_t>(n), 0);
+  const int threads = std::max(1, std::min<int>(omp_get_max_threads(), static_cast<int>(std::max<std::int64_t>(n, 1))));
+  std::vector<ScanPart> parts(static_cast<std::size_t>(threads));
+  const bool is_float = v.element == DenseElement::float32 || v.element == DenseElement::float64;
+  core::visit_dense(v.element, [&](auto zero) {
+    using T = decltype(zero);
+    const core::Cells<T> a(v);
+    const bool unweighted = v.unweighted, undirected = v.undirected;
+#pragma omp parallel num_threads(threads)
+    {
+      ScanPart& part = parts[static_cast<std::size_t>(omp_get_thread_num())];
+      const int t = omp_get_thread_num();
+      const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
+      try {
+        for (std::int64_t i = first; i < last; ++i) {
+          // Branch-free over the row: edges, their range and integrality,
+          // and whether any stored cell breaks a rule (then the row is
+          // walked again in order to name the first bad cell).
+          std::int64_t count = 0;
+          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+          int fractional = 0, bad = 0;
+          const auto cells = [&](std::int64_t from, std::int64_t to) {
+            for (std::int64_t j = from; j < to; ++j) {
+              const T x = a(i, j);
+              int stored = static_cast<int>(is_stored_cell(x));
+              double w = core::cell_value<double>(x, unweighted, lo);
+              if (!unweighted) bad |= stored & static_cast<int>(out_of_rule(x));
+              if (undirected) {
+                const T y = a(j, i);
+                const int mirrored = static_cast<int>(is_stored_cell(y));
+                w = std::min(w, core::cell_value<double>(y, unweighted, lo));
+                if (!unweighted) bad |= mirrored & static_cast<int>(out_of_rule(y));
+                stored |= mirrored;
+              }
+              count += stored;
+              lo = std::min(lo, stored ? w : lo);
+              hi = std::max(hi, stored ? w : hi);
+              if (std::is_floating_point<T>::value && !unweighted)
+                fractional |= stored & static_cast<int>(!(std::fabs(w) <= kMaxAutoIntWeight) | (w != std::trunc(w)));
+            }
+          };
+          cells(0, i);
+          cells(i + 1, n);
+          const T diagonal = a(i, i);
+          if (!unweighted && is_stored_cell(diagonal) && (diagonal < T{} || out_of_rule(diagonal))) bad = 1;
+          if (bad) throw_row_error(a, v, i);
+          part.m += count;
+          part.min_w = std::min(part.min_w, lo);
+          part.max_w = std::max(part.max_w, hi);
+          part.integral = part.integral && !fractional;
+          if (row_edges) (*row_edges)[static_cast<std::size_t>(i)] = count;
+        }
+      } catch (...) {
+        part.error = std::current_exception();
+      }
+    }
+  });
+  DenseScan s;
+  bool integral = true;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const ScanPart& part : parts) {
+    if (part.error) std::rethrow_exception(part.error);
+    s.m += part.m;
+    lo = std::min(lo, part.min_w);
+    hi = std::max(hi, part.max_w);
+    integral = integral && part.integral;
+  }
+  if (s.m > 0) {
+    s.min_w = lo;
+    s.max_w = hi;
+    s.max_abs = std::max(std::fabs(lo), std::fabs(hi));
+  }
+  s.weights = is_float && !v.unweighted && !integral ? WeightType::float64 : WeightType::int32;
+  return s;
+}
+
+// The edges of a scanned view in W (its weight type), row i's at
+// row_start[i] onwards, written by the rows' threads in place.
+template <class W>
+BasicGraph<W> edges_of(const DenseView& v, const std::vector<std::int64_t>& row_edges, std::int64_t m) {
+  const std::int64_t n = v.n;
+  std::vector<std::int64_t> row_start(static_cast<std::size_t>(n) + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) row_start[i + 1] = row_start[i] + row_edges[static_cast<std::size_t>(i)];
+  BasicGraph<W> g;
+  g.n = n;
+  g.edges.resize(static_cast<std::size_t>(m));
+  core::visit_dense(v.element, [&](auto zero) {
+    using T = decltype(zero);
+    const core::Cells<T> a(v);
+    const bool unweighted = v.unweighted, undirected = v.undirected;
+    constexpr W none = std::numeric_limits<W>::max();
+#pragma omp parallel
+    {
+      // The columns of row i's stored cells, gathered without a branch per
+      // cell (most cells of a sparse graph's matrix are 0, at random places).
+      std::vector<std::int64_t> stored(static_cast<std::size_t>(n));
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        std::int64_t count = 0;
+        for (std::int64_t j = 0; j < n; ++j) {
+          stored[static_cast<std::size_t>(count)] = j;
+          count += static_cast<std::int64_t>((is_stored_cell(a(i, j)) || (undirected && is_stored_cell(a(j, i)))) &&
+                                             i != j);
+        }
+        BasicEdge<W>* out = g.edges.data() + row_start[i];
+        for (std::int64_t k = 0; k < count; ++k) {
+          const std::int64_t j = stored[static_cast<std::size_t>(k)];
+          W w = core::cell_value<W>(a(i, j), unweighted, none);
+          if (undirected) w = std::min(w, core::cell_value<W>(a(j, i), unweighted, none));
+          out[k] = BasicEdge<W>{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w};
+        }
+      }
+    }
+  });
+  return g;
+}
+
+}  // namespace
+
+std::size_t element_bytes(DenseElement e) {
+  return core::visit_dense(e, [](auto zero) { return sizeof(zero); });
+}
+
+DenseScan scan_dense(const DenseView& v) { return scan(v, nullptr); }
+
+AnyGraph dense_to_graph(const DenseView& v) {
+  std::vector<std::int64_t> row_edges;
+  const DenseScan s = scan(v, &row_edges);
+  if (s.weights == WeightType::float64) return edges_of<double>(v, row_edges, s.m);
+  return edges_of<weight_t>(v, row_edges, s.m);
+}
+
+}  // namespace apsp
