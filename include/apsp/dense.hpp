@@ -47,6 +47,21 @@ struct DenseView {
   bool unweighted = false;
 };
 
+// The DenseElement of a C++ cell type (bool, the fixed-width integers, float, double).
+template <class T>
+inline constexpr DenseElement dense_element_of =
+    std::is_same<T, bool>::value            ? DenseElement::boolean
+    : std::is_same<T, std::int8_t>::value   ? DenseElement::int8
+    : std::is_same<T, std::int16_t>::value  ? DenseElement::int16
+    : std::is_same<T, std::int32_t>::value  ? DenseElement::int32
+    : std::is_same<T, std::int64_t>::value  ? DenseElement::int64
+    : std::is_same<T, std::uint8_t>::value  ? DenseElement::uint8
+    : std::is_same<T, std::uint16_t>::value ? DenseElement::uint16
+    : std::is_same<T, std::uint32_t>::value ? DenseElement::uint32
+    : std::is_same<T, std::uint64_t>::value ? DenseElement::uint64
+    : std::is_same<T, float>::value         ? DenseElement::float32
+                                            : DenseElement::float64;
+
 // Bytes of one cell of `e`.
 std::size_t element_bytes(DenseElement e);
 

@@ -37,6 +37,49 @@ bool out_of_rule(T x) {
     return x > static_cast<T>(std::numeric_limits<std::int32_t>::max());
 }
 
+// Whether an edge weight is not an integer with |w| <= kMaxAutoIntWeight
+// (choose_weight_type's rule). Branch-free and without trunc(), which is a
+// library call below SSE4.1: an in-range value round-trips through int32
+// (cvttpd2dq, SSE2) exactly when it is an integer.
+template <class Flag>
+inline Flag fractional_weight(double w) {
+  const bool in_range = std::fabs(w) <= kMaxAutoIntWeight;
+  const double kept = in_range ? w : 0.0;
+  return static_cast<Flag>(!in_range) | static_cast<Flag>(static_cast<double>(static_cast<std::int32_t>(kept)) != kept);
+}
+
+// The stats of a directed row's cells [from, to) (the diagonal excluded by
+// the caller), `stride` elements apart: edge count, weight range,
+// whether a weight is fractional and whether a stored cell breaks a rule.
+// Branch-free (kStride1: contiguous cells). GCC does not vectorize it yet
+// (the double -> int32 round trip of fractional_weight mixes lane widths):
+// about 5 ns a cell on one core of the dev machine, docs/perf.md.
+template <class T, bool kStride1>
+void directed_row(const T* row, std::int64_t stride, std::int64_t from, std::int64_t to, bool unweighted,
+                  std::int64_t& count, double& lo, double& hi, int& fractional, int& bad) {
+  // Flags and the count as wide as the double lanes, so one vector width serves all.
+  using Flag = std::int64_t;
+  constexpr double kHuge = std::numeric_limits<double>::infinity();
+  Flag c = 0, f = 0, b = 0;
+  double l = lo, h = hi;
+  for (std::int64_t j = from; j < to; ++j) {
+    const T x = row[kStride1 ? j : j * stride];
+    const Flag stored = static_cast<Flag>(is_stored_cell(x));
+    const double w = core::cell_value<double>(x, unweighted, 0.0);
+    c += stored;
+    const double low = stored ? w : kHuge, high = stored ? w : -kHuge;
+    l = low < l ? low : l;
+    h = high > h ? high : h;
+    if constexpr (std::is_floating_point<T>::value) f |= stored & fractional_weight<Flag>(w);
+    b |= stored & static_cast<Flag>(out_of_rule(x));
+  }
+  count += c;
+  lo = l;
+  hi = h;
+  fractional |= static_cast<int>(f != 0);
+  if (!unweighted) bad |= static_cast<int>(b != 0);
+}
+
 // One thread's share of a scan.
 struct ScanPart {
   std::int64_t m = 0;
@@ -96,6 +139,14 @@ DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
           double lo = std::numeric_limits<double>::infinity(), hi = -lo;
           int fractional = 0, bad = 0;
           const auto cells = [&](std::int64_t from, std::int64_t to) {
+            if (!undirected) {
+              const T* const row = a.base + i * a.row_stride;
+              if (a.col_stride == 1)
+                directed_row<T, true>(row, 1, from, to, unweighted, count, lo, hi, fractional, bad);
+              else
+                directed_row<T, false>(row, a.col_stride, from, to, unweighted, count, lo, hi, fractional, bad);
+              return;
+            }
             for (std::int64_t j = from; j < to; ++j) {
               const T x = a(i, j);
               int stored = static_cast<int>(is_stored_cell(x));
@@ -111,8 +162,7 @@ DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
               count += stored;
               lo = std::min(lo, stored ? w : lo);
               hi = std::max(hi, stored ? w : hi);
-              if (std::is_floating_point<T>::value && !unweighted)
-                fractional |= stored & static_cast<int>(!(std::fabs(w) <= kMaxAutoIntWeight) | (w != std::trunc(w)));
+              if (std::is_floating_point<T>::value) fractional |= stored & fractional_weight<int>(w);
             }
           };
           cells(0, i);

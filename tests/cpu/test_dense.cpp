@@ -95,10 +95,7 @@ DenseView lay_out(const Matrix& m, Layout layout, std::vector<T>& storage) {
   DenseView v;
   v.n = n;
   v.data = storage.data();
-  v.element = std::is_same<T, double>::value   ? DenseElement::float64
-              : std::is_same<T, float>::value  ? DenseElement::float32
-              : std::is_same<T, std::int64_t>::value ? DenseElement::int64
-                                                     : DenseElement::int32;
+  v.element = dense_element_of<T>;
   v.row_stride = rs;
   v.col_stride = cs;
   return v;
