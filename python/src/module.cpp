@@ -491,21 +491,21 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
         solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
       } else {
         std::visit(
-          [&](const auto& g) {
-            using G = std::decay_t<decltype(g)>;
-            if constexpr (std::is_same<G, Graph>::value) {
-              if (on_gpu) {
-                apsp::SolveResult result = apsp::solve(g, opts);
-                solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-                sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
-                summary = std::move(result);
-                return;
+            [&](const auto& g) {
+              using G = std::decay_t<decltype(g)>;
+              if constexpr (std::is_same<G, Graph>::value) {
+                if (on_gpu) {
+                  apsp::SolveResult result = apsp::solve(g, opts);
+                  solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                  sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
+                  summary = std::move(result);
+                  return;
+                }
               }
-            }
-            summary = apsp::solve(g, opts, sink);
-            solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-          },
-          *edges);
+              summary = apsp::solve(g, opts, sink);
+              solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+            },
+            *edges);
       }
     } catch (const apsp::Cancelled&) {
       if (stopped_by) stopped_by->restore();
