@@ -12,6 +12,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/dense_cells.hpp"
 
 namespace apsp {
@@ -80,6 +84,51 @@ void directed_row(const T* row, std::int64_t stride, std::int64_t from, std::int
   if (!unweighted) bad |= static_cast<int>(b != 0);
 }
 
+#if defined(__SSE2__)
+// directed_row for contiguous float64 cells with weights, in SSE2 (every
+// x86-64 has it; the module is built for the baseline): two cells a step,
+// the same results as the scalar loop. GCC does not vectorize that loop (the
+// integrality round trip mixes lane widths, and a floating-point min/max
+// reduction is not one it forms without -ffast-math), and this scan is all
+// of the dense input's cost before the solve: 1 ns a cell instead of 3.
+// Integrality without a conversion: for |w| <= kMaxAutoIntWeight (< 2^51),
+// (w + 1.5 * 2^52) - 1.5 * 2^52 rounds w to an integer, so it equals w
+// exactly when w is one.
+inline void directed_row_f64_sse2(const double* row, std::int64_t from, std::int64_t to, std::int64_t& count,
+                                  double& lo, double& hi, int& fractional, int& bad) {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  const __m128d zero = _mm_setzero_pd(), inf = _mm_set1_pd(kInfinity), minus_inf = _mm_set1_pd(-kInfinity);
+  const __m128d magic = _mm_set1_pd(6755399441055744.0), largest = _mm_set1_pd(kMaxAutoIntWeight);
+  const __m128d sign = _mm_set1_pd(-0.0);
+  __m128i c = _mm_setzero_si128();
+  __m128d l = inf, h = minus_inf, f = zero, b = zero;
+  std::int64_t j = from;
+  for (; j + 2 <= to; j += 2) {
+    const __m128d x = _mm_loadu_pd(row + j);
+    const __m128d stored = _mm_and_pd(_mm_and_pd(_mm_cmpneq_pd(x, zero), _mm_cmpord_pd(x, x)), _mm_cmpneq_pd(x, inf));
+    c = _mm_sub_epi64(c, _mm_castpd_si128(stored));  // a stored lane is all ones: -1
+    const __m128d rounded = _mm_sub_pd(_mm_add_pd(x, magic), magic);
+    const __m128d not_integer =
+        _mm_or_pd(_mm_cmpneq_pd(rounded, x), _mm_cmpnle_pd(_mm_andnot_pd(sign, x), largest));
+    f = _mm_or_pd(f, _mm_and_pd(stored, not_integer));
+    b = _mm_or_pd(b, _mm_and_pd(stored, _mm_cmpeq_pd(x, minus_inf)));
+    l = _mm_min_pd(l, _mm_or_pd(_mm_and_pd(stored, x), _mm_andnot_pd(stored, inf)));
+    h = _mm_max_pd(h, _mm_or_pd(_mm_and_pd(stored, x), _mm_andnot_pd(stored, minus_inf)));
+  }
+  alignas(16) std::int64_t cs[2];
+  alignas(16) double ls[2], hs[2];
+  _mm_store_si128(reinterpret_cast<__m128i*>(cs), c);
+  _mm_store_pd(ls, l);
+  _mm_store_pd(hs, h);
+  count += cs[0] + cs[1];
+  lo = std::min({lo, ls[0], ls[1]});
+  hi = std::max({hi, hs[0], hs[1]});
+  fractional |= static_cast<int>(_mm_movemask_pd(f) != 0);
+  bad |= static_cast<int>(_mm_movemask_pd(b) != 0);
+  if (j < to) directed_row<double, true>(row, 1, j, to, false, count, lo, hi, fractional, bad);
+}
+#endif
+
 // One thread's share of a scan.
 struct ScanPart {
   std::int64_t m = 0;
@@ -141,6 +190,11 @@ DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
           const auto cells = [&](std::int64_t from, std::int64_t to) {
             if (!undirected) {
               const T* const row = a.base + i * a.row_stride;
+#if defined(__SSE2__)
+              if constexpr (std::is_same<T, double>::value)
+                if (a.col_stride == 1 && !unweighted)
+                  return directed_row_f64_sse2(row, from, to, count, lo, hi, fractional, bad);
+#endif
               if (a.col_stride == 1)
                 directed_row<T, true>(row, 1, from, to, unweighted, count, lo, hi, fractional, bad);
               else
