@@ -1,6 +1,7 @@
 // Umbrella header for the apsp library.
 #pragma once
 
+#include "apsp/dense.hpp"
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/graph.hpp"

@@ -1,7 +1,9 @@
 // apsp._apsp: the nanobind extension under the scipy-compatible layer
-// (python/apsp/_csgraph.py). It turns numpy / scipy.sparse buffers into an
-// apsp::Graph without copying them first, solves with the GIL released, and
-// hands the results back as numpy arrays that own the solver's buffers.
+// (python/apsp/_csgraph.py). It turns scipy.sparse buffers into an
+// apsp::Graph without copying them first, hands a dense numpy array to the
+// library as an apsp::DenseView (read in place, the dense rules are the
+// library's: apsp/dense.hpp), solves with the GIL released, and hands the
+// results back as numpy arrays that own the solver's buffers.
 //
 // Graph inputs follow scipy.sparse.csgraph: in a dense matrix 0, +inf and NaN
 // mean "no edge"; in a sparse matrix every stored entry is an edge (an
@@ -21,6 +23,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,6 +34,7 @@
 #include <vector>
 
 #include "apsp/cuda.hpp"
+#include "apsp/dense.hpp"
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
@@ -75,157 +80,76 @@ void visit_elements(const AnyArray& a, const char* what, F&& f) {
   throw nb::type_error((std::string(what) + ": unsupported element type (expected a bool, integer or float32/64 array)").c_str());
 }
 
-// One stored value as a weight of type W (int32, or double for a float
-// input). Returns false for "no edge" (+inf, NaN and, when `zero_is_absent`
-// (dense input), 0). Throws InputError for -inf or, into int32, an integer
-// outside int32. `unweighted` turns every edge into weight 1.
-template <class W, class T>
-bool to_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, std::int64_t j, W& w) {
-  if constexpr (std::is_floating_point<T>::value) {
-    if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
-  }
-  if (zero_is_absent && value == 0) return false;
-  if (unweighted) return w = 1, true;
-  if constexpr (std::is_floating_point<T>::value) {
-    if (value == -std::numeric_limits<T>::infinity())
-      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight -inf");
-  }
-  if constexpr (std::is_integral<W>::value && !std::is_same<T, bool>::value) {
-    if (static_cast<long double>(value) < std::numeric_limits<W>::min() ||
-        static_cast<long double>(value) > std::numeric_limits<W>::max() || value != static_cast<T>(static_cast<W>(value)))
-      throw apsp::InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
-                             std::to_string(value) + ", outside the int32 weights of the exact engine");
-  }
-  w = static_cast<W>(value);
-  return true;
-}
-
-// Whether a dense cell holds an edge (to_weight's rule without its errors):
-// not 0, NaN or +inf; branch-free, for the scan of every cell.
-template <class T>
-bool is_stored(T v) {
-  if constexpr (std::is_floating_point<T>::value)
-    return static_cast<bool>(static_cast<int>(v != 0) & static_cast<int>(v == v) &
-                             static_cast<int>(v != std::numeric_limits<T>::infinity()));
-  else
-    return v != 0;
-}
-
 // Element (i, j) of a 2-d view, by its strides (in elements).
 template <class T>
 T at(const AnyArray& a, std::int64_t i, std::int64_t j) {
   return static_cast<const T*>(a.data())[i * a.stride(0) + j * a.stride(1)];
 }
 
-// The normalized graph of one input, held between calls (the layer builds it
-// once and may solve it several times, e.g. for min_only): int32 weights
-// (the exact engine), or float64 where a weight is not an integer inside
-// int32 (the real-valued engine).
-struct InputGraph {
-  std::variant<Graph, apsp::GraphF64> graph;
+// The graph of one input, held between calls (the layer builds it once and
+// may solve it several times, e.g. for min_only). Sparse input: its
+// normalized edge list, built at once: int32 weights (the exact engine), or
+// float64 where a weight is not an integer inside int32 (the real-valued
+// engine). Dense input: the array itself (referenced, so it outlives the
+// graph) and the library's view of it, read in place by apsp::solve; the
+// edge list (apsp::dense_to_graph) is built only when something asks for it
+// (its size, weights, a verify, a CSR, an added source vertex, a GPU solve).
+class InputGraph {
+ public:
+  using Edges = std::variant<Graph, apsp::GraphF64>;
 
-  std::int64_t n() const {
-    return std::visit([](const auto& g) { return g.n; }, graph);
+  InputGraph(Edges edges) : edges_(std::move(edges)), building_(std::make_unique<std::mutex>()) {}
+  InputGraph(AnyArray array, const apsp::DenseView& view)
+      : array_(std::move(array)), view_(view), building_(std::make_unique<std::mutex>()) {}
+
+  std::int64_t n() const { return array_ ? view_.n : std::visit([](const auto& g) { return g.n; }, *edges_); }
+
+  // The dense view to solve from, or null: dense input whose edge list has
+  // not been built (once it has, solves reuse it).
+  const apsp::DenseView* view() const {
+    const std::lock_guard<std::mutex> lock(*building_);
+    return array_ && !edges_ ? &view_ : nullptr;
   }
+
+  // The normalized edge list; dense input converts on first use, without
+  // the GIL (called with it held).
+  const Edges& graph() const {
+    nb::gil_scoped_release unlocked;
+    const std::lock_guard<std::mutex> lock(*building_);
+    if (!edges_) {
+      apsp::AnyGraph g = apsp::dense_to_graph(view_);
+      if (auto* ints = std::get_if<Graph>(&g))
+        edges_ = Edges(std::move(*ints));
+      else
+        edges_ = Edges(std::move(std::get<apsp::GraphF64>(g)));
+    }
+    return *edges_;
+  }
+
+ private:
+  std::optional<AnyArray> array_;
+  apsp::DenseView view_;
+  mutable std::optional<Edges> edges_;
+  std::unique_ptr<std::mutex> building_;  // guards edges_ (a unique_ptr: the graph moves into Python)
 };
 
-// The graph of a dense n x n matrix, read in place in any memory order,
-// rows split over the threads. Edges come out in normalize()'s form by
-// construction (rows in order over the threads, columns in order within a
-// row, no duplicates, no self-loops), so they are not sorted or checked
-// again (NegativeCycleError for a negative diagonal cell, as normalize()
-// would). W = double (float cells) whose weights are all integers inside
-// int32 goes to the exact int32 engine (apsp::choose_weight_type's rule),
-// converted as the threads' parts are joined.
-// Undirected: edge (i, j) and (j, i) both get the lighter of the two cells.
-template <class W>
+// The graph of a dense n x n matrix in any memory order: a view of the
+// array (strides in elements), which the library reads in place.
 InputGraph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
   if (a.ndim() != 2 || a.shape(0) != a.shape(1))
     throw apsp::InputError("a dense graph must be a square matrix, got shape (" + std::to_string(a.shape(0)) +
                            (a.ndim() == 2 ? ", " + std::to_string(a.shape(1)) : std::string()) + ")");
   const auto n = static_cast<std::int64_t>(a.shape(0));
   if (n > std::numeric_limits<vertex_t>::max()) throw apsp::InputError("too many vertices: " + std::to_string(n));
-  InputGraph result;
-  visit_elements(a, "csgraph", [&](auto zero) {
-    using T = decltype(zero);
-    const int threads = omp_get_max_threads();
-    std::vector<std::vector<apsp::BasicEdge<W>>> parts(static_cast<std::size_t>(threads));
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-    std::vector<char> integral(static_cast<std::size_t>(threads), 1);  // W = double: every weight an int32 integer
-    // The strides and base held in locals: the loop stores edges, which
-    // would otherwise make the compiler reload the array's fields per cell.
-    const T* const base = static_cast<const T*>(a.data());
-    const std::int64_t s0 = a.stride(0), s1 = a.stride(1);
-#pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num();
-      const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
-      std::vector<apsp::BasicEdge<W>>& out = parts[static_cast<std::size_t>(t)];
-      // Directed: the columns of row i's stored cells (not 0, NaN or +inf),
-      // gathered without a branch per cell (most cells of a sparse graph's
-      // matrix are 0, at random places), then checked one by one.
-      std::vector<std::int64_t> stored(directed ? static_cast<std::size_t>(n) : 0);
-      try {
-        for (std::int64_t i = first; i < last; ++i) {
-          const T* const row = base + i * s0;
-          std::int64_t count = n;
-          if (directed) {
-            count = 0;
-            for (std::int64_t j = 0; j < n; ++j) {
-              const T v = row[j * s1];
-              stored[static_cast<std::size_t>(count)] = j;
-              count += static_cast<std::int64_t>(is_stored(v));
-            }
-          }
-          for (std::int64_t k = 0; k < count; ++k) {
-            const std::int64_t j = directed ? stored[static_cast<std::size_t>(k)] : k;
-            const T value = row[j * s1];
-            W w = 0, back = 0;
-            if (i == j) {  // a self-loop: dropped unless negative (normalize()'s rule)
-              if (to_weight(value, true, unweighted, i, i, w) && w < 0) throw apsp::NegativeCycleError(i);
-              continue;
-            }
-            bool edge = to_weight(value, true, unweighted, i, j, w);
-            if (!directed && to_weight(base[j * s0 + i * s1], true, unweighted, j, i, back))
-              w = edge ? std::min(w, back) : back, edge = true;
-            if (!edge) continue;
-            out.push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(i), static_cast<vertex_t>(j), w});
-            if constexpr (std::is_floating_point<W>::value)
-              if (!(std::fabs(w) <= apsp::kMaxAutoIntWeight) || w != std::trunc(w)) integral[t] = 0;
-          }
-        }
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    }
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
-    // Where each thread's part starts in the joined edge list.
-    std::vector<std::size_t> offset(parts.size() + 1, 0);
-    for (std::size_t p = 0; p < parts.size(); ++p) offset[p + 1] = offset[p] + parts[p].size();
-    const auto join = [&](auto& g) {
-      using E = typename std::decay_t<decltype(g.edges)>::value_type;
-      g.n = n;
-      g.edges.resize(offset.back());
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-      for (std::size_t p = 0; p < parts.size(); ++p)
-        for (std::size_t e = 0; e < parts[p].size(); ++e) {
-          const apsp::BasicEdge<W>& x = parts[p][e];
-          g.edges[offset[p] + e] = E{x.src, x.dst, static_cast<decltype(E::w)>(x.w)};
-        }
-    };
-    const bool exact = std::all_of(integral.begin(), integral.end(), [](char c) { return c != 0; });
-    if (std::is_floating_point<W>::value && exact) {
-      Graph g;
-      join(g);
-      result = InputGraph{std::move(g)};
-    } else {
-      apsp::BasicGraph<W> g;
-      join(g);
-      result = InputGraph{std::move(g)};
-    }
-  });
-  return result;
+  apsp::DenseView view;
+  view.n = n;
+  view.data = a.data();
+  visit_elements(a, "csgraph", [&](auto zero) { view.element = apsp::dense_element_of<decltype(zero)>; });
+  view.row_stride = a.stride(0);
+  view.col_stride = a.stride(1);
+  view.undirected = !directed;
+  view.unweighted = unweighted;
+  return InputGraph(a, view);
 }
 
 // Calls f(k, as_int64) over a 1-d integer array, by its stride, without copying.
@@ -278,7 +202,7 @@ apsp::BasicGraph<W> graph_from_entries(std::int64_t n, const std::vector<std::in
                                std::to_string(dst[k]) + ") is outside the " + std::to_string(n) + " x " +
                                std::to_string(n) + " matrix");
       W weight = 0;
-      if (!to_weight(w[static_cast<std::int64_t>(k) * stride], false, unweighted, src[k], dst[k], weight)) continue;
+      if (!apsp::cell_weight(w[static_cast<std::int64_t>(k) * stride], false, unweighted, src[k], dst[k], weight)) continue;
       g.edges.push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(src[k]), static_cast<vertex_t>(dst[k]), weight});
       if (!directed) g.edges.push_back(apsp::BasicEdge<W>{static_cast<vertex_t>(dst[k]), static_cast<vertex_t>(src[k]), weight});
     }
@@ -376,6 +300,9 @@ class ResultSink : public apsp::Sink {
   void begin(const apsp::SinkLayout& layout) override {
     if (layout.distance_element == apsp::Element::float32)
       throw apsp::UsageError("the result sink takes int32 or float64 distances, not float32");
+    if (std::is_same<T, dist_t>::value && layout.distance_element != apsp::Element::int32)
+      throw apsp::UsageError("int32 distances come from integer weights; this graph has real ones (use float64 or float32)",
+                             "dtype");
     element_ = layout.distance_element;
     n_ = layout.n;
     rows_ = layout.row_count();
@@ -510,7 +437,7 @@ InputGraph with_source_vertex(const InputGraph& input, const std::vector<vertex_
         }
         return normalized(std::move(g));
       },
-      input.graph);
+      input.graph());
 }
 
 nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
@@ -539,14 +466,17 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     }
   };
 
-  // CPU solves hand their rows to a ResultSink in the dtype asked for; a
-  // GPU solve (int32 weights) downloads into the library's host matrix (in
-  // place, no staging) and the conversion then runs on every thread.
-  const bool real = std::holds_alternative<apsp::GraphF64>(input.graph);
-  if (real && request.dtype == "int32")
-    throw apsp::UsageError("int32 distances come from integer weights; this graph has real ones (use float64 or float32)",
-                           "dtype");
-  const bool on_gpu = !real && apsp::choose_backend(std::get<Graph>(input.graph), opts) == apsp::Backend::cuda;
+  // CPU solves hand their rows to a ResultSink in the dtype asked for (an
+  // int32 sink refuses real distances as it begins); a GPU solve (int32
+  // weights) downloads into the library's host matrix (in place, no
+  // staging) and the conversion then runs on every thread. Dense input not
+  // headed for the GPU is solved from its view (the library reads the
+  // array in place); otherwise from the edge list, built here if need be.
+  const apsp::DenseView* view = input.view();
+  if (view && apsp::choose_backend(*view, opts) == apsp::Backend::cuda) view = nullptr;
+  const InputGraph::Edges* edges = view ? nullptr : &input.graph();
+  const bool on_gpu = edges && std::holds_alternative<Graph>(*edges) &&
+                      apsp::choose_backend(std::get<Graph>(*edges), opts) == apsp::Backend::cuda;
   const auto n = static_cast<std::size_t>(input.n());
   const std::size_t rows = opts.sources.empty() ? n : opts.sources.size();
   apsp::SolveSummary summary;
@@ -556,22 +486,27 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     try {
       nb::gil_scoped_release unlocked;
       const Clock::time_point start = Clock::now();
-      std::visit(
-          [&](const auto& g) {
-            using G = std::decay_t<decltype(g)>;
-            if constexpr (std::is_same<G, Graph>::value) {
-              if (on_gpu) {
-                apsp::SolveResult result = apsp::solve(g, opts);
-                solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-                sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
-                summary = std::move(result);
-                return;
+      if (view) {
+        summary = apsp::solve(*view, opts, sink);
+        solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      } else {
+        std::visit(
+            [&](const auto& g) {
+              using G = std::decay_t<decltype(g)>;
+              if constexpr (std::is_same<G, Graph>::value) {
+                if (on_gpu) {
+                  apsp::SolveResult result = apsp::solve(g, opts);
+                  solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                  sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
+                  summary = std::move(result);
+                  return;
+                }
               }
-            }
-            summary = apsp::solve(g, opts, sink);
-            solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-          },
-          input.graph);
+              summary = apsp::solve(g, opts, sink);
+              solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+            },
+            *edges);
+      }
     } catch (const apsp::Cancelled&) {
       if (stopped_by) stopped_by->restore();
       throw nb::python_error();
@@ -622,7 +557,7 @@ nb::tuple csr_arrays(const InputGraph& input) {
         }
         return nb::make_tuple(g.n, own(std::move(csr.row_start)), own(std::move(csr.col)), own(std::move(csr.weight)));
       },
-      input.graph);
+      input.graph());
 }
 
 // A 2-d array of any numeric type as n x n values of D, with D's
@@ -686,7 +621,7 @@ std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist,
         if (report.ok) return std::nullopt;
         return report.first_violation;
       },
-      input.graph);
+      input.graph());
 }
 
 // Translates the library's errors into the Python exceptions the layer
@@ -729,27 +664,19 @@ NB_MODULE(_apsp, m) {
 
   nb::class_<InputGraph>(m, "Graph", "A normalized graph: edges sorted, duplicates at their lightest, no self-loops")
       .def_prop_ro("n", &InputGraph::n)
-      .def_prop_ro("m", [](const InputGraph& g) { return std::visit([](const auto& x) { return x.edges.size(); }, g.graph); })
+      .def_prop_ro("m", [](const InputGraph& g) { return std::visit([](const auto& x) { return x.edges.size(); }, g.graph()); })
       .def_prop_ro("weights", [](const InputGraph& g) {
-        return std::string(std::holds_alternative<Graph>(g.graph) ? "int32" : "float64");
+        return std::string(std::holds_alternative<Graph>(g.graph()) ? "int32" : "float64");
       })
       .def_prop_ro("min_weight",
                    [](const InputGraph& g) {
                      return std::visit([](const auto& x) { return static_cast<double>(apsp::weight_stats(x).min_w); },
-                                       g.graph);
+                                       g.graph());
                    })
       .def("with_source_vertex", &with_source_vertex, "targets"_a)
       .def("csr", &csr_arrays, "(n, indptr int64, indices int32, weights int32 or float64) of the graph, owned arrays");
 
-  m.def("graph_from_dense",
-        [](const AnyArray& a, bool directed, bool unweighted) {
-          const bool real = static_cast<nb::dlpack::dtype_code>(a.dtype().code) == nb::dlpack::dtype_code::Float &&
-                            !unweighted;
-          nb::gil_scoped_release unlocked;
-          return real ? graph_from_dense<double>(a, directed, unweighted)
-                      : graph_from_dense<weight_t>(a, directed, unweighted);
-        },
-        "csgraph"_a, "directed"_a, "unweighted"_a);
+  m.def("graph_from_dense", &graph_from_dense, "csgraph"_a, "directed"_a, "unweighted"_a);
   m.def("graph_from_coo",
         [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
            bool unweighted) {
@@ -806,7 +733,8 @@ NB_MODULE(_apsp, m) {
   m.def("choose_backend",
         [](const InputGraph& g, const SolveRequest& request) {
           const apsp::SolveOptions opts = options_of(request);
-          return std::string(apsp::to_string(std::visit([&](const auto& x) { return apsp::choose_backend(x, opts); }, g.graph)));
+          if (const apsp::DenseView* view = g.view()) return std::string(apsp::to_string(apsp::choose_backend(*view, opts)));
+          return std::string(apsp::to_string(std::visit([&](const auto& x) { return apsp::choose_backend(x, opts); }, g.graph())));
         },
         "graph"_a, "request"_a);
   m.def("verify", &verify, "graph"_a, "dist"_a, "pred"_a = nb::none());

@@ -4,9 +4,11 @@
 #include <string>
 #include <limits>
 #include <utility>
+#include <variant>
 
 #include "apsp/cpu.hpp"
 #include "apsp/cuda.hpp"
+#include "apsp/dense.hpp"
 #include "apsp/error.hpp"
 #include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
@@ -259,6 +261,62 @@ Backend choose_backend(const Graph& g, const SolveOptions& opts) { return resolv
 
 SolveResult solve(const Graph& g, const SolveOptions& opts) {
   return solve_into_host<dist_t>(g, opts, [](HostMatrixSink& s) -> HostVector<dist_t>& { return s.distances(); });
+}
+
+Backend choose_backend(const DenseView& v, const SolveOptions& opts) {
+  // Only the size matters unless a precision other than auto or int32 is
+  // asked for under auto: then the weight type does (an integer mode of a
+  // real-valued graph keeps it on the CPU).
+  const bool by_size = opts.backend != Backend::automatic || opts.algorithm != "auto" ||
+                       opts.precision == Precision::automatic || opts.precision == Precision::int32;
+  if (!by_size && scan_dense(v).weights == WeightType::float64) {
+    GraphF64 shape;
+    shape.n = v.n;
+    return resolve_backend_real(shape, opts);
+  }
+  Graph shape;
+  shape.n = v.n;
+  return resolve_backend(shape, opts);
+}
+
+SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
+  SolveSummary out;
+  StageClock clock(out.times);
+  const DenseScan scan = scan_dense(v);
+  clock.lap("scan dense", static_cast<std::uint64_t>(v.n) * static_cast<std::uint64_t>(v.n) * element_bytes(v.element));
+  const bool real = scan.weights == WeightType::float64;
+  Graph shape;
+  shape.n = v.n;
+  out.n = v.n;
+  out.weights = scan.weights;
+  if (real) {
+    GraphF64 real_shape;
+    real_shape.n = v.n;
+    out.backend = resolve_backend_real(real_shape, opts);
+  } else {
+    out.backend = resolve_backend(shape, opts);
+  }
+  const std::string algorithm =
+      out.backend == Backend::cpu ? cpu::resolve_algorithm(v.n, scan, opts) : std::string();
+  if (out.backend != Backend::cpu || !cpu::reads_dense(algorithm, opts)) {
+    // The edge path: the view becomes a normalized edge list, solved as any graph.
+    AnyGraph g = dense_to_graph(v);
+    clock.lap("dense to edges");
+    SolveSummary inner = std::visit([&](const auto& edges) { return solve(edges, opts, sink); }, g);
+    for (Stage& stage : inner.times.stages) out.times.stages.push_back(std::move(stage));
+    inner.times = std::move(out.times);
+    return inner;
+  }
+  // As solve(Graph) on the CPU: the options checked before the sink begins.
+  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  if (opts.algorithm == "auto" && !real) out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
+  SolveOptions run = opts;
+  run.algorithm = algorithm;
+  ProgressMeter meter(opts.progress);
+  const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(opts)};
+  run_into_sink(sink, layout, clock, meter,
+                [&] { cpu::solve(v, scan, reporting_into(run, meter.whole()), sink, out); });
+  return out;
 }
 
 std::vector<std::string> list_algorithms(Backend b) {

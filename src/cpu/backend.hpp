@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "apsp/dense.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/registry.hpp"
 #include "apsp/matrix.hpp"
@@ -44,6 +45,13 @@ struct BasicJob {
   Sink& sink;          // has begun; receives every row of the result
   StageTimes& times;   // the algorithm appends its stages
   Precision& precision;  // the algorithm sets the arithmetic width it used
+  // A dense view the job reads in place instead of graph.edges, or null.
+  // Only for the algorithms that build an n x n working matrix (the
+  // registry's Work::cubic CPU entries) and without predecessors: `graph`
+  // then has the view's n and no edges, and `stats` are the view's
+  // (scan_dense); the algorithm's initialize stage fills its matrix from
+  // the view (core::fill_from_dense).
+  const DenseView* dense = nullptr;
 
   void report(double fraction) const {
     if (progress) progress(fraction);

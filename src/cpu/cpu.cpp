@@ -43,33 +43,45 @@ struct CpuCosts {
   double degree = 0;
 };
 
-template <class W>
-CpuCosts cpu_costs(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
-  check_normalized(normalized);
+CpuCosts cpu_costs(std::int64_t vertices, std::int64_t edges, bool negative) {
   CpuCosts c;
-  const double n = static_cast<double>(normalized.n);
-  c.degree = n > 0 ? static_cast<double>(normalized.edges.size()) / n : 0;
-  c.search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, c.degree))) *
-             (s.has_negative() ? kJohnsonFactor : 1.0);
+  const double n = static_cast<double>(vertices);
+  c.degree = n > 0 ? static_cast<double>(edges) / n : 0;
+  c.search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, c.degree))) * (negative ? kJohnsonFactor : 1.0);
   c.fw = kFwPerRelaxation * n;
   return c;
 }
 
 template <class W>
-std::string choose_typed(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
-  const CpuCosts c = cpu_costs(normalized, s);
+CpuCosts cpu_costs(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
+  check_normalized(normalized);
+  return cpu_costs(normalized.n, static_cast<std::int64_t>(normalized.edges.size()), s.has_negative());
+}
+
+std::string choose_by_model(std::int64_t n, std::int64_t m, bool negative) {
+  const CpuCosts c = cpu_costs(n, m, negative);
   if (c.search >= c.fw) return "fw-blocked";
-  return s.has_negative() ? "johnson" : "dijkstra";
+  return negative ? "johnson" : "dijkstra";
+}
+
+template <class W>
+std::string choose_typed(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
+  return choose_by_model(normalized.n, static_cast<std::int64_t>(normalized.edges.size()), s.has_negative());
+}
+
+std::string reason_by_model(std::int64_t n, std::int64_t m, bool negative) {
+  const CpuCosts c = cpu_costs(n, m, negative);
+  const std::string search = negative ? "johnson" : "dijkstra";
+  char line[200];
+  std::snprintf(line, sizeof line, "auto picked %s: model %.3g ns per pair for %s against %.3g for fw-blocked (m/n = %.1f)",
+                choose_by_model(n, m, negative).c_str(), c.search, search.c_str(), c.fw, c.degree);
+  return line;
 }
 
 template <class W>
 std::string choice_reason_typed(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
-  const CpuCosts c = cpu_costs(normalized, s);
-  const std::string search = s.has_negative() ? "johnson" : "dijkstra";
-  char line[200];
-  std::snprintf(line, sizeof line, "auto picked %s: model %.3g ns per pair for %s against %.3g for fw-blocked (m/n = %.1f)",
-                choose_typed(normalized, s).c_str(), c.search, search.c_str(), c.fw, c.degree);
-  return line;
+  check_normalized(normalized);
+  return reason_by_model(normalized.n, static_cast<std::int64_t>(normalized.edges.size()), s.has_negative());
 }
 
 template <class W>
@@ -81,20 +93,19 @@ std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& o
   return choose_typed(normalized, weight_stats(normalized));
 }
 
+// Runs `algorithm` (resolved, honouring opts) on `graph`, or on `dense`
+// when it is set (graph then has its n and no edges; BasicJob::dense).
 template <class W>
-void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
-  check_normalized(normalized);
-  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, const DenseView* dense,
+             const BasicWeightStats<W>& stats, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   if (std::is_floating_point<W>::value && (opts.precision == Precision::int16 || opts.precision == Precision::int64))
     throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " +
                          to_string(weight_type_of<W>) + " weights compute in " + to_string(weight_type_of<W>),
                      "precision");
-  const detail::CpuAlgorithm& algorithm = find(resolve_typed(normalized, opts));
-  const BasicWeightStats<W> stats = weight_stats(normalized);
   bool int32_arithmetic = false;
   if constexpr (std::is_integral<W>::value)
-    int32_arithmetic = opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats);
-  const detail::BasicJob<W> job{normalized,
+    int32_arithmetic = opts.precision != Precision::int64 && fits_int32_arithmetic(graph, stats);
+  const detail::BasicJob<W> job{graph,
                                 stats,
                                 int32_arithmetic,
                                 opts.predecessors,
@@ -103,17 +114,48 @@ void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink
                                 opts.sources,
                                 sink,
                                 out.times,
-                                out.precision};
-  out.n = normalized.n;
+                                out.precision,
+                                dense};
+  out.n = graph.n;
   out.weights = weight_type_of<W>;
   try {
     algorithm(job);
   } catch (const std::bad_alloc&) {  // the n x n matrices report their own size first
     throw ResourceError(std::string("out of memory running ") + algorithm.info.name + " on " +
-                        std::to_string(normalized.n) + " vertices");
+                        std::to_string(graph.n) + " vertices");
   }
   out.algorithm = algorithm.info.name;
   out.backend = Backend::cpu;
+}
+
+template <class W>
+void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  check_normalized(normalized);
+  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  run_job(find(resolve_typed(normalized, opts)), normalized, nullptr, weight_stats(normalized), opts, sink, out);
+}
+
+// The view's weight range as the job's stats (W: the scan's weight type).
+template <class W>
+BasicWeightStats<W> stats_of(const DenseScan& s) {
+  BasicWeightStats<W> stats;
+  stats.min_w = static_cast<W>(s.min_w);
+  stats.max_w = static_cast<W>(s.max_w);
+  stats.max_abs = static_cast<typename BasicWeightStats<W>::magnitude_type>(s.max_abs);
+  return stats;
+}
+
+template <class W>
+void solve_dense_typed(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink,
+                       SolveSummary& out) {
+  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  const detail::CpuAlgorithm& algorithm = find(resolve_algorithm(view.n, scan, opts));
+  if (!reads_dense(algorithm.info.name, opts))
+    throw UsageError(std::string(algorithm.info.name) + " reads an edge list, not a dense view (use dense_to_graph)",
+                     "algorithm");
+  BasicGraph<W> shape;
+  shape.n = view.n;
+  run_job(algorithm, shape, &view, stats_of<W>(scan), opts, sink, out);
 }
 
 }  // namespace
@@ -142,6 +184,30 @@ std::string resolve_algorithm(const GraphF32& normalized, const SolveOptions& op
 }
 std::string resolve_algorithm(const GraphF64& normalized, const SolveOptions& opts) {
   return resolve_typed(normalized, opts);
+}
+
+std::string choose_algorithm(std::int64_t n, std::int64_t m, bool negative) { return choose_by_model(n, m, negative); }
+std::string choice_reason(std::int64_t n, std::int64_t m, bool negative) { return reason_by_model(n, m, negative); }
+
+std::string resolve_algorithm(std::int64_t n, const DenseScan& scan, const SolveOptions& opts) {
+  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
+  const bool negative = scan.min_w < 0;
+  if (!opts.sources.empty()) return negative ? "johnson" : "dijkstra";
+  return choose_by_model(n, scan.m, negative);
+}
+
+bool reads_dense(const std::string& algorithm, const SolveOptions& opts) {
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  return info != nullptr && info->backend == Backend::cpu && info->work == Work::cubic && !opts.predecessors &&
+         opts.sources.empty();
+}
+
+void solve(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  if (scan.weights == WeightType::float64)
+    solve_dense_typed<double>(view, scan, opts, sink, out);
+  else
+    solve_dense_typed<weight_t>(view, scan, opts, sink, out);
 }
 
 void solve(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {

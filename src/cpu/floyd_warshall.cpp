@@ -43,6 +43,7 @@
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
+#include "core/dense_cells.hpp"
 #include "core/tight_edges.hpp"
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
@@ -373,15 +374,20 @@ void fw_seq_typed(const BasicJob<W>& job) {
       p = own_p.data();
     }
   }
+  if (job.dense) {  // no predecessors (BasicJob::dense)
+    core::fill_from_dense<D>(*job.dense, n, std::max<std::int64_t>(n, 1), [n](std::int64_t i, std::int64_t j) { return i * n + j; },
+                             d, inf, job.threads);
+  } else {
 #pragma omp parallel for num_threads(job.threads) schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    std::fill(d + i * n, d + (i + 1) * n, inf);
-    d[i * n + i] = 0;
-    if (p) std::fill(p + i * n, p + (i + 1) * n, -1);
-  }
-  for (const BasicEdge<W>& e : job.graph.edges) {
-    d[e.src * n + e.dst] = e.w;
-    if (p) p[e.src * n + e.dst] = e.src;
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::fill(d + i * n, d + (i + 1) * n, inf);
+      d[i * n + i] = 0;
+      if (p) std::fill(p + i * n, p + (i + 1) * n, -1);
+    }
+    for (const BasicEdge<W>& e : job.graph.edges) {
+      d[e.src * n + e.dst] = e.w;
+      if (p) p[e.src * n + e.dst] = e.src;
+    }
   }
   clock.lap("initialize");
   // Progress (and so a caller's cancellation) about every 2^24 relaxations.
@@ -453,15 +459,19 @@ void fw_blocked_typed(const BasicJob<W>& job) {
   };
   WorkMatrix<D> dist(N, "the working distance matrix");
   WorkMatrix<vertex_t> pred(kPred ? N : 0, "the working predecessor matrix");
+  if (job.dense) {  // no predecessors (BasicJob::dense)
+    core::fill_from_dense<D>(*job.dense, N, kTile, at, dist.data(), inf, job.threads);
+  } else {
 #pragma omp parallel for num_threads(job.threads) schedule(static)
-  for (std::int64_t i = 0; i < N; ++i)
-    for (std::int64_t col = 0; col < tiles; ++col) {
-      const std::int64_t row_start = at(i, col * kTile);
-      std::fill(&dist[row_start], &dist[row_start + kTile], inf);
-      if (kPred) std::fill(&pred[row_start], &pred[row_start + kTile], static_cast<vertex_t>(i));
-    }
-  for (std::int64_t v = 0; v < N; ++v) dist[at(v, v)] = 0;
-  for (const BasicEdge<W>& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
+    for (std::int64_t i = 0; i < N; ++i)
+      for (std::int64_t col = 0; col < tiles; ++col) {
+        const std::int64_t row_start = at(i, col * kTile);
+        std::fill(&dist[row_start], &dist[row_start + kTile], inf);
+        if (kPred) std::fill(&pred[row_start], &pred[row_start + kTile], static_cast<vertex_t>(i));
+      }
+    for (std::int64_t v = 0; v < N; ++v) dist[at(v, v)] = 0;
+    for (const BasicEdge<W>& e : job.graph.edges) dist[at(e.src, e.dst)] = e.w;
+  }
   clock.lap("initialize");
 
   auto block = [&](std::int64_t row, std::int64_t col) {
