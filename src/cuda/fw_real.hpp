@@ -30,7 +30,8 @@ constexpr std::int64_t real_fw_pad<double>() { return 64; }
 // float32's phase 3 in two versions (docs/perf.md, "Real-valued weights"):
 // the int32 kernel's two blocks per SM under a 128-register cap, or one
 // block per SM with the cap lifted. `production` is the one that measured faster.
-// H100, n = 32768: 11.95 T/s against 11.66 T/s for one block per SM.
+// H100, n = 32768: 11.95 T/s against 11.66 T/s for one block per SM (before
+// the paired add+min of Float32Words; two blocks per SM: 12.79 T/s since).
 enum class RealFwVariant { two_blocks_per_sm, one_block_per_sm, production = two_blocks_per_sm };
 void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
                     RealFwVariant variant = RealFwVariant::production);
