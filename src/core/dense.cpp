@@ -305,9 +305,19 @@ DenseScan scan_dense(const DenseView& v) { return scan(v, nullptr); }
 
 AnyGraph dense_to_graph(const DenseView& v) {
   std::vector<std::int64_t> row_edges;
-  const DenseScan s = scan(v, &row_edges);
+  const DenseScan s = core::scan_dense_rows(v, row_edges);
+  return core::dense_edges(v, s, row_edges);
+}
+
+namespace core {
+
+DenseScan scan_dense_rows(const DenseView& v, std::vector<std::int64_t>& row_edges) { return scan(v, &row_edges); }
+
+AnyGraph dense_edges(const DenseView& v, const DenseScan& s, const std::vector<std::int64_t>& row_edges) {
   if (s.weights == WeightType::float64) return edges_of<double>(v, row_edges, s.m);
   return edges_of<weight_t>(v, row_edges, s.m);
 }
+
+}  // namespace core
 
 }  // namespace apsp

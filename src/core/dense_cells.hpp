@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "apsp/dense.hpp"
 
@@ -98,5 +99,12 @@ void fill_from_dense(const DenseView& v, std::int64_t side, std::int64_t segment
     }
   });
 }
+
+// scan_dense that also records each row's edge count (n entries), so a
+// caller that then needs the edge list (solve(view) on its edge path,
+// dense_to_graph) builds it with dense_edges in one more pass, not two.
+DenseScan scan_dense_rows(const DenseView& v, std::vector<std::int64_t>& row_edges);
+// The edge list of a view that scan_dense_rows scanned into `s` and `row_edges`.
+AnyGraph dense_edges(const DenseView& v, const DenseScan& s, const std::vector<std::int64_t>& row_edges);
 
 }  // namespace apsp::core

@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "apsp/cpu.hpp"
 #include "apsp/cuda.hpp"
@@ -14,6 +15,7 @@
 #include "apsp/solver.hpp"
 #include "core/algorithm_checks.hpp"
 #include "core/auto_choice.hpp"
+#include "core/dense_cells.hpp"
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
@@ -282,7 +284,10 @@ Backend choose_backend(const DenseView& v, const SolveOptions& opts) {
 SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   SolveSummary out;
   StageClock clock(out.times);
-  const DenseScan scan = scan_dense(v);
+  // Each row's edge count too: the edge path below builds its list from it
+  // in one pass instead of scanning the view again.
+  std::vector<std::int64_t> row_edges;
+  const DenseScan scan = core::scan_dense_rows(v, row_edges);
   clock.lap("scan dense", static_cast<std::uint64_t>(v.n) * static_cast<std::uint64_t>(v.n) * element_bytes(v.element));
   const bool real = scan.weights == WeightType::float64;
   Graph shape;
@@ -300,7 +305,7 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
       out.backend == Backend::cpu ? cpu::resolve_algorithm(v.n, scan, opts) : std::string();
   if (out.backend != Backend::cpu || !cpu::reads_dense(algorithm, opts)) {
     // The edge path: the view becomes a normalized edge list, solved as any graph.
-    AnyGraph g = dense_to_graph(v);
+    AnyGraph g = core::dense_edges(v, scan, row_edges);
     clock.lap("dense to edges");
     SolveSummary inner = std::visit([&](const auto& edges) { return solve(edges, opts, sink); }, g);
     for (Stage& stage : inner.times.stages) out.times.stages.push_back(std::move(stage));

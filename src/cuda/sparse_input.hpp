@@ -22,9 +22,9 @@
 
 namespace apsp::cuda {
 
-// The near-far bucket width is this many mean (reweighted) edge weights. A
-// placeholder until measured (docs/perf.md, "Sparse graphs"); the benchmark
-// sweeps the scale.
+// The near-far bucket width is this many mean (reweighted) edge weights.
+// Swept on the H100 (2D grid, n = 65536, production sssp; docs/perf.md,
+// "Sparse graphs"): scale 2: 686 ms, 4: 646 ms, 8: 675 ms, 16: 808 ms.
 inline constexpr double kNearFarDeltaScale = 4.0;
 
 // The near-far bucket width for edges whose weights are all >= 0:
