@@ -8,9 +8,12 @@
 // The int32 baseline of the same run comes from apsp_bench_gpu_bench
 // (scripts/gpu-bench runs both).
 //
-//   apsp_bench_gpu_real_bench --sizes 8192,16384,32768 [--types float32,float32-1blk,float64] [--csv FILE]
-// float32 is the production variant; float32-1blk one block per SM with the
-// register cap lifted (RealFwVariant, the ladder in docs/perf.md).
+//   apsp_bench_gpu_real_bench --sizes 8192,16384,32768 [--types float32,float32-loadc,float32-1blk,float32-foldc,float64] [--csv FILE]
+// float32 is the production phase 3 (C folded in after the k-chunks, the old
+// tile prefetched into L2 and L1); float32-loadc the int32 kernel as is (C
+// loaded first), float32-1blk that with one block per SM and the register
+// cap lifted, float32-foldc the fold without the L1 prefetch
+// (cuda::RealFwVariant, the ladder in docs/perf.md).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -174,7 +177,7 @@ int main(int argc, char** argv) {
   int warmup = 1, reps = 5;
   std::uint64_t seed = 1;
   app.add_option("--sizes", sizes, "vertex counts")->delimiter(',');
-  app.add_option("--types", types, "float32,float32-1blk,float64")->delimiter(',');
+  app.add_option("--types", types, "float32,float32-loadc,float32-1blk,float32-foldc,float64")->delimiter(',');
   app.add_option("--csv", csv, "append rows to this CSV file");
   app.add_option("--warmup", warmup, "untimed runs first");
   app.add_option("--reps", reps, "timed runs (median reported)");
@@ -191,12 +194,16 @@ int main(int argc, char** argv) {
       for (const std::string& t : types) {
         if (t == "float32")
           rows.push_back(time_fw<float>(n, seed, warmup, reps, peak32, t));
+        else if (t == "float32-loadc")
+          rows.push_back(time_fw<float>(n, seed, warmup, reps, peak32, t, apsp::cuda::RealFwVariant::load_c_first));
         else if (t == "float32-1blk")
           rows.push_back(time_fw<float>(n, seed, warmup, reps, peak32, t, apsp::cuda::RealFwVariant::one_block_per_sm));
+        else if (t == "float32-foldc")
+          rows.push_back(time_fw<float>(n, seed, warmup, reps, peak32, t, apsp::cuda::RealFwVariant::fold_c));
         else if (t == "float64")
           rows.push_back(time_fw<double>(n, seed, warmup, reps, peak64, t));
         else
-          throw apsp::UsageError("unknown type " + t + " (expected float32, float32-1blk or float64)", "types");
+          throw apsp::UsageError("unknown type " + t + " (expected float32, float32-loadc, float32-1blk, float32-foldc or float64)", "types");
         const Row& r = rows.back();
         std::printf("fw %-8s n=%6lld  %10.2f ms  %6.2f T/s  %5.1f%% of peak\n", r.type.c_str(),
                     static_cast<long long>(r.n), r.seconds * 1e3, r.rate / 1e12, r.pct_peak);

@@ -53,8 +53,8 @@ namespace {
 //    bytes of device memory traffic at 3 TB/s).
 // Real weights (type-adjusted, docs/perf.md "Real weights in sssp"):
 //  - kFwFloat32Rate, kFwFloat64Rate: real fw's updates/s at n = 32768
-//    (float32 12.79 T/s with the paired add+min,
-//    docs/results/2026-11-25-h100/real-f32.csv; float64 3.00 T/s,
+//    (float32 13.55 T/s with the C tile folded in after the k-chunks,
+//    docs/results/2026-11-25-h100/real-f32-variants.csv; float64 3.00 T/s,
 //    docs/results/2026-11-23-h100/real.csv).
 //  - sssp keeps int32's constants (the same relaxation with a float add and
 //    a 4- or 8-byte atomicMin on the row; measured on R-MAT and uniform at
@@ -63,7 +63,7 @@ namespace {
 //    float64 takes the shared-row limit at 4.25 / 8.25 of
 //    kSsspSharedRowVertices (8-byte entries) and twice the cell cost.
 constexpr double kFwInt32Rate = 14.8e12;
-constexpr double kFwFloat32Rate = 12.79e12;
+constexpr double kFwFloat32Rate = 13.55e12;
 constexpr double kFwFloat64Rate = 3.00e12;
 constexpr double kFwInt16Rate = 28.1e12;
 constexpr double kFwPredecessorRate = 14.4e12;

@@ -27,12 +27,18 @@ constexpr std::int64_t real_fw_pad<double>() { return 64; }
 // isolated. Queued on `stream`; reports into `span` after each round that
 // ends a 1/64 of them (waiting for the work). Throws UsageError for an n_pad
 // that is not a multiple of real_fw_pad<D>(), DeviceError for a failed launch.
-// float32's phase 3 in two versions (docs/perf.md, "Real-valued weights"):
-// the int32 kernel's two blocks per SM under a 128-register cap, or one
-// block per SM with the cap lifted. `production` is the one that measured faster.
-// H100, n = 32768: 11.95 T/s against 11.66 T/s for one block per SM (before
-// the paired add+min of Float32Words; two blocks per SM: 12.79 T/s since).
-enum class RealFwVariant { two_blocks_per_sm, one_block_per_sm, production = two_blocks_per_sm };
+// float32's phase 3, the kernel ladder of docs/perf.md ("Real-valued
+// weights"), all with the int32 tiles; H100, n = 32768, same run:
+//   load_c_first      the int32 kernel as is: C loaded, then the k-chunks;
+//                     two blocks per SM under a 128-register cap (12.34 T/s)
+//   one_block_per_sm  the same with the cap lifted (11.66 T/s, earlier run)
+//   fold_c            C started at +inf, the old tile prefetched into L2 and
+//                     folded in after the k-chunks (kernels::FoldCTraits;
+//                     13.52 T/s)
+//   fold_c_l1         fold_c, the old tile also asked into L1 as the last
+//                     k-chunk starts (kernels::FoldCL1Traits; 13.55 T/s):
+//                     production.
+enum class RealFwVariant { load_c_first, one_block_per_sm, fold_c, fold_c_l1, production = fold_c_l1 };
 void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
                     RealFwVariant variant = RealFwVariant::production);
 void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span);

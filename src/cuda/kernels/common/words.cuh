@@ -75,14 +75,20 @@ struct Float32Words {
   // nearest, min's NaN rule that of fminf), so each sum meets its min before
   // the next sum is formed. Written as fminf(a + b, c) the production
   // update_rest (128 registers) spilled 64 bytes (ptxas -v) and ran at
-  // 11.95 T/s at n = 32768; paired, it spills 8 bytes and runs at 12.79 T/s
-  // (H100, docs/perf.md). int32 and int16 have VIADDMNMX and need no pairing.
+  // 11.95 T/s at n = 32768; paired, it spilled 8 bytes and ran at 12.79 T/s
+  // (H100, docs/perf.md; the production phase 3 is FoldCTraits' since).
+  // int32 and int16 have VIADDMNMX and need no pairing.
   __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
     std::int32_t r;
     asm("{\n\t.reg .f32 t;\n\tadd.rn.f32 t, %1, %2;\n\tmin.f32 %0, t, %3;\n\t}"
         : "=r"(r)
         : "r"(a), "r"(b), "r"(c));
     return r;
+  }
+  // +inf's bits, and the smaller of two words (FoldCTraits' start and fold).
+  static constexpr std::int32_t kInfinityWord = 0x7f800000;
+  __device__ static std::int32_t min_word(std::int32_t a, std::int32_t b) {
+    return __float_as_int(fminf(__int_as_float(a), __int_as_float(b)));
   }
   __device__ static std::int32_t broadcast(std::int32_t v) { return v; }
   __device__ static std::int32_t to_word(float v) { return __float_as_int(v); }

@@ -23,6 +23,7 @@
 // certified after the fact, with their fallbacks.
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
@@ -55,9 +56,13 @@ static_assert(real_fw_pad<float>() == Traits::kTile, "the float32 matrix is padd
 static_assert(Persistent::kTile == Traits::kTile, "both phase-3 versions share the pivot kernel");
 
 // Which phase-3 kernel the rounds use (the kernel ladder, docs/perf.md).
-// tile_per_block_wide is tile_per_block with WideRegisterTraits (float32).
-enum class Phase3 { tile_per_block, tile_per_block_wide, persistent };
+// tile_per_block_wide is tile_per_block with WideRegisterTraits (float32),
+// tile_per_block_fold_c with FoldCTraits and tile_per_block_fold_c_l1 with
+// FoldCL1Traits (float32 only).
+enum class Phase3 { tile_per_block, tile_per_block_wide, tile_per_block_fold_c, tile_per_block_fold_c_l1, persistent };
 using Wide = kernels::WideRegisterTraits;
+using FoldC = kernels::FoldCTraits;
+using FoldCL1 = kernels::FoldCL1Traits;
 
 constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
 constexpr std::size_t kPersistentSharedBytes =
@@ -93,12 +98,35 @@ void configure_kernels() {
                                        static_cast<int>(kUpdateRestSharedBytes)));
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Wide, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kUpdateRestSharedBytes)));
+  if constexpr (std::is_same<W, kernels::Float32Words>::value) {
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<FoldC, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kUpdateRestSharedBytes)));
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<FoldCL1, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kUpdateRestSharedBytes)));
+  }
   if constexpr (!W::kTagged)
     APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest_persistent<Persistent, W>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kPersistentSharedBytes)));
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_panels<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(kPivotSharedBytes)));
+}
+
+// Phase 3 of round kb with FoldCTraits (FoldCL1Traits when `l1`): float32
+// only (Float32Words' infinity and min); other word types never ask for it.
+template <class W>
+void launch_fold_c(bool l1, dim3 grid, typename W::storage_t* d, const std::int32_t* panel_t, const std::int32_t* b_rows,
+                   std::int64_t n_pad, int kb, cudaStream_t stream) {
+  if constexpr (std::is_same<W, kernels::Float32Words>::value) {
+    if (l1)
+      kernels::update_rest<FoldCL1, W><<<grid, FoldCL1::kThreads, kUpdateRestSharedBytes, stream>>>(
+          d, panel_t, b_rows, n_pad, kb, nullptr);
+    else
+      kernels::update_rest<FoldC, W><<<grid, FoldC::kThreads, kUpdateRestSharedBytes, stream>>>(d, panel_t, b_rows,
+                                                                                                 n_pad, kb, nullptr);
+  } else {
+    throw Error("the fold-C phase 3 is float32 only");
+  }
 }
 
 // All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place) on
@@ -133,6 +161,8 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
       if (phase3 == Phase3::tile_per_block_wide)
         kernels::update_rest<Wide, W><<<grid, Wide::kThreads, kUpdateRestSharedBytes, stream>>>(
             d, panel_t.get(), b_rows, n_pad, kb, mid);
+      else if (phase3 == Phase3::tile_per_block_fold_c || phase3 == Phase3::tile_per_block_fold_c_l1)
+        launch_fold_c<W>(phase3 == Phase3::tile_per_block_fold_c_l1, grid, d, panel_t.get(), b_rows, n_pad, kb, stream);
       else
         kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(
             d, panel_t.get(), b_rows, n_pad, kb, mid);
@@ -290,9 +320,11 @@ void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_p
 void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant) {
   if (n_pad % Traits::kTile != 0)
     throw UsageError("the float32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
-  run_rounds<kernels::Float32Words>(d, n_pad, stream, span,
-                                    variant == RealFwVariant::two_blocks_per_sm ? Phase3::tile_per_block
-                                                                                : Phase3::tile_per_block_wide);
+  const Phase3 phase3 = variant == RealFwVariant::one_block_per_sm ? Phase3::tile_per_block_wide
+                        : variant == RealFwVariant::fold_c      ? Phase3::tile_per_block_fold_c
+                        : variant == RealFwVariant::fold_c_l1   ? Phase3::tile_per_block_fold_c_l1
+                                                                : Phase3::tile_per_block;
+  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3);
 }
 void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/kernels/dense/fragment.cuh"
 #include "cuda/kernels/dense/traits.cuh"
@@ -46,13 +47,39 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
   // This thread's words of C: rows fragment_row(ty, r), words tx*4..+3 and kRowWords/2 + tx*4..+3.
   std::int32_t* c_base = words + std::int64_t{ti} * T::kTile * ld_words + std::int64_t{tj} * kRowWords;
   std::int32_t c[8][8];
+  // FoldCTraits: the tile's 128-byte lines (kTile rows of kRowWords words),
+  // two per thread, are asked into L2 now (and into L1 as the last k-chunk
+  // starts, FoldCL1Traits) for the epilogue; C starts at infinity.
+  constexpr int kLinesPerRow = kRowWords * 4 / 128;
+  constexpr int kLinePasses = T::kTile * kLinesPerRow / T::kThreads;
+  static_assert(T::kTile * kLinesPerRow % T::kThreads == 0, "each thread prefetches whole lines");
+  auto prefetch_c = [&](auto into_l1) {
 #pragma unroll
-  for (int r = 0; r < 8; ++r) {
-    const std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
-    const int4 lo = *reinterpret_cast<const int4*>(row + tx * 4);
-    const int4 hi = *reinterpret_cast<const int4*>(row + kRowWords / 2 + tx * 4);
-    c[r][0] = lo.x; c[r][1] = lo.y; c[r][2] = lo.z; c[r][3] = lo.w;
-    c[r][4] = hi.x; c[r][5] = hi.y; c[r][6] = hi.z; c[r][7] = hi.w;
+    for (int pass = 0; pass < kLinePasses; ++pass) {
+      const int line = tid + pass * T::kThreads;
+      const std::int32_t* at = c_base + std::int64_t{line / kLinesPerRow} * ld_words + (line % kLinesPerRow) * 32;
+      if constexpr (decltype(into_l1)::value)
+        asm volatile("prefetch.global.L1 [%0];" ::"l"(at));
+      else
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
+    }
+  };
+  if constexpr (T::kFoldC) {
+    static_assert(std::is_same<W, Float32Words>::value, "FoldCTraits is a float32 phase 3");
+    prefetch_c(std::false_type{});
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int x = 0; x < 8; ++x) c[r][x] = W::kInfinityWord;
+  } else {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      const std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
+      const int4 lo = *reinterpret_cast<const int4*>(row + tx * 4);
+      const int4 hi = *reinterpret_cast<const int4*>(row + kRowWords / 2 + tx * 4);
+      c[r][0] = lo.x; c[r][1] = lo.y; c[r][2] = lo.z; c[r][3] = lo.w;
+      c[r][4] = hi.x; c[r][5] = hi.y; c[r][6] = hi.z; c[r][7] = hi.w;
+    }
   }
 
   constexpr int kChunks = T::kTile / T::kChunk;
@@ -62,6 +89,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
       load_stage((chunk + 1) % T::kStages, (chunk + 1) * T::kChunk);
       cp_async_wait<1>();
     } else {
+      if constexpr (T::kPrefetchL1) prefetch_c(std::true_type{});
       cp_async_wait<0>();
     }
     __syncthreads();
@@ -69,6 +97,17 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
     const std::int32_t* b_stage = a_stage + kAWords;
     chunk_product<T, W>(c, a_stage, b_stage, tx, ty);
     __syncthreads();  // the stage is refilled by the next iteration's load
+  }
+
+  if constexpr (T::kFoldC) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      const std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
+      std::int32_t old[8];
+      load_words8(row + tx * 4, row + kRowWords / 2 + tx * 4, old);
+#pragma unroll
+      for (int x = 0; x < 8; ++x) c[r][x] = W::min_word(c[r][x], old[x]);
+    }
   }
 
 #pragma unroll
