@@ -39,6 +39,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/sink.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 
@@ -507,6 +508,31 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   return nb::make_tuple(dist, pred, info);
 }
 
+// The benchmark's baseline (bench/python_bench.py): the wall seconds of the
+// plain call a C++ user makes for the same input and options, into the
+// library's own host matrix (int32 distances for integer weights):
+// apsp::solve(graph, opts) for an edge list, apsp::solve(view, opts,
+// HostMatrixSink) for a dense view. Without the GIL and without a progress
+// callback (so Ctrl-C waits for the end); the result is freed after the
+// clock stops. request.dtype and request.limit are the binding's and play
+// no part.
+double cxx_solve_seconds(const InputGraph& input, const SolveRequest& request) {
+  const apsp::SolveOptions opts = options_of(request);
+  double seconds = 0;
+  with_solve_input(input, [&](const auto& g) {
+    const Clock::time_point start = Clock::now();
+    if constexpr (std::is_same<std::decay_t<decltype(g)>, apsp::DenseView>::value) {
+      apsp::HostMatrixSink sink;
+      apsp::solve(g, opts, sink);
+      seconds = seconds_since(start);
+    } else {
+      const auto result = apsp::solve(g, opts);
+      seconds = seconds_since(start);
+    }
+  });
+  return seconds;
+}
+
 // The CSR arrays of a normalized graph, as numpy arrays that own them:
 // (n, indptr int64, indices int32, weights int32 or float64).
 nb::tuple csr_arrays(const InputGraph& input) {
@@ -698,6 +724,8 @@ NB_MODULE(_apsp, m) {
       .def_rw("dtype", &SolveRequest::dtype)
       .def_rw("limit", &SolveRequest::limit);
   m.def("solve", &solve, "graph"_a, "request"_a);
+  m.def("_cxx_solve_seconds", &cxx_solve_seconds, "graph"_a, "request"_a,
+        "Benchmark only (private): wall seconds of the plain C++ solve of the same input into the library's host matrix");
   m.def("choose_backend",
         [](const InputGraph& g, const SolveRequest& request) {
           const apsp::SolveOptions opts = options_of(request);

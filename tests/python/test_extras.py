@@ -84,6 +84,23 @@ def test_limit_cuts_rows_computed_in_the_results_memory(fmt, weights, dtype):
         np.testing.assert_array_equal(apsp.dijkstra(g, limit=limit, dtype=dtype), d)
 
 
+@pytest.mark.parametrize("fmt", ["dense", "csr", "real"])
+def test_the_private_cxx_baseline_times_the_plain_solve(fmt):
+    from apsp import _apsp
+    from apsp._csgraph import _graph, _request
+
+    a = random_dense(90, 0.06, 1, 30, seed=44)
+    g = {"dense": a, "csr": sp.csr_matrix(a), "real": a * 1.25}[fmt]
+    graph = _graph(g, True, False)
+    for predecessors in (False, True):
+        request = _request("auto", "auto", 0, "auto", 0, predecessors, None, None, None)
+        seconds = _apsp._cxx_solve_seconds(graph, request)
+        assert isinstance(seconds, float) and seconds > 0
+    request.algorithm = "nope"
+    with pytest.raises(ValueError, match="^algorithm: "):
+        _apsp._cxx_solve_seconds(graph, request)
+
+
 def test_results_are_writable_c_ordered_arrays_that_own_their_memory_elsewhere():
     a = random_dense(64, 0.1, 1, 9, seed=1)
     d, p = apsp.shortest_path(a, return_predecessors=True, dtype=np.int32)
