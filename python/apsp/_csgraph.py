@@ -47,8 +47,9 @@ def last_solve_info() -> dict[str, Any]:
         ``algorithm``, ``backend`` and ``precision`` that ran, ``note`` (why
         the result was reached another way, or empty), ``stages`` (name ->
         seconds, as in the CLI's summary) and ``solve_seconds`` (the wall
-        time of the C++ solve alone, without reading the input or converting
-        the result). Empty before the first solve.
+        time of the C++ solve, without reading the input; the conversion of
+        the rows into the returned arrays is included, as it runs while the
+        engine delivers them). Empty before the first solve.
     """
     return dict(getattr(_last, "info", {}))
 

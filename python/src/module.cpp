@@ -39,6 +39,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/sink.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 
@@ -93,7 +94,8 @@ T at(const AnyArray& a, std::int64_t i, std::int64_t j) {
 // engine). Dense input: the array itself (referenced, so it outlives the
 // graph) and the library's view of it, read in place by apsp::solve; the
 // edge list (apsp::dense_to_graph) is built only when something asks for it
-// (its size, weights, a verify, a CSR, an added source vertex, a GPU solve).
+// (its size, weights, a verify, a CSR, an added source vertex), never for a
+// solve: until then a solve, on any backend, hands the library the view.
 class InputGraph {
  public:
   using Edges = std::variant<Graph, apsp::GraphF64>;
@@ -286,12 +288,13 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> owning_array(apsp::HostVector<T>&& values
 
 // The result's matrices as Python gets them: distances as T (unreachable,
 // and farther than `limit`, as `unreachable`), predecessors with scipy's
-// -9999 for none. As a sink (apsp/sink.hpp) it converts the solver's int32
-// rows in put(), on the solver's threads while it works: no separate pass
-// over the result and no int32 copy of it. For int32 distances it exposes
-// its memory (row_address), so producers compute in place and put() only
-// rewrites what differs. adopt() converts a finished host matrix instead
-// (a GPU solve's, downloaded in place), over every thread.
+// -9999 for none. As a sink (apsp/sink.hpp) it converts the solver's rows
+// in put(), on the solver's threads while it works (a GPU solve's download
+// puts each block from several threads while the next one crosses the
+// link): no separate pass over the result and no int32 copy of it. Where
+// the distances' type is T's it exposes its memory (row_address), so
+// producers compute in place and put() leaves those rows alone unless a
+// limit cuts them.
 template <class T>
 class ResultSink : public apsp::Sink {
  public:
@@ -321,6 +324,12 @@ class ResultSink : public apsp::Sink {
     const apsp::Element expected = b.plane == apsp::Plane::distances ? element_ : apsp::Element::int32;
     if (b.element != expected || b.first_row < 0 || b.first_row + b.rows > rows_)
       throw apsp::UsageError("a row block outside the result's layout");
+    // Distances computed in place are final without a limit (converting
+    // them would write every cell back unchanged); predecessors computed in
+    // place still need scipy's -9999.
+    if (b.plane == apsp::Plane::distances && !limit_ && b.row_stride == n_ &&
+        b.data == row_address(b.plane, b.first_row))
+      return;
     for (std::int64_t r = 0; r < b.rows; ++r) {
       const std::int64_t at = (b.first_row + r) * n_;
       if (b.plane == apsp::Plane::predecessors)
@@ -339,38 +348,6 @@ class ResultSink : public apsp::Sink {
 #pragma omp parallel for schedule(static)
     for (std::int64_t x = 0; x < cells; ++x)
       if (dist_[x] == unreachable_) pred_[x] = kScipyNoPredecessor;
-  }
-
-  // The rows x n matrices of a finished solve into host memory, converted on
-  // every thread: in place for int32 results (the solver's buffers become
-  // the result's, no second matrix), into new float buffers otherwise.
-  void adopt(apsp::HostVector<dist_t>&& dist, apsp::HostVector<vertex_t>&& pred, std::size_t rows, std::size_t n) {
-    const apsp::SinkLayout layout{static_cast<std::int64_t>(n), apsp::Element::int32, !pred.empty(),
-                                  static_cast<std::int64_t>(rows)};
-    const auto count = static_cast<std::int64_t>(rows);
-    const auto width = static_cast<std::int64_t>(n);
-    const dist_t* in_dist = dist.data();
-    const vertex_t* in_pred = pred.data();
-    if constexpr (std::is_same<T, dist_t>::value) {
-      element_ = layout.distance_element;
-      n_ = width;
-      rows_ = count;
-      predecessors_ = layout.predecessors;
-      dist_ = std::move(dist);
-      pred_ = std::move(pred);
-      in_dist = dist_.data();
-      in_pred = pred_.data();
-    } else {
-      begin(layout);
-    }
-#pragma omp parallel for schedule(static)
-    for (std::int64_t r = 0; r < count; ++r) {
-      convert_distances(in_dist + r * width, dist_.data() + r * width, width);
-      if (predecessors_) convert_predecessors(in_pred + r * width, pred_.data() + r * width, width);
-    }
-    dist = {};
-    pred = {};
-    commit();
   }
 
   apsp::HostVector<T>&& take_distances() { return std::move(dist_); }
@@ -440,6 +417,26 @@ InputGraph with_source_vertex(const InputGraph& input, const std::vector<vertex_
       input.graph());
 }
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Calls f, without the GIL (called with it held), with what a solve of
+// `input` reads: the dense view while the input's edge list is unbuilt
+// (apsp::solve(DenseView) scans it once, then reads it in place or builds
+// the edges itself), else the edge list (a Graph or a GraphF64).
+template <class F>
+void with_solve_input(const InputGraph& input, F&& f) {
+  if (const apsp::DenseView* view = input.view()) {
+    nb::gil_scoped_release unlocked;
+    f(*view);
+    return;
+  }
+  const InputGraph::Edges& edges = input.graph();
+  nb::gil_scoped_release unlocked;
+  std::visit(f, edges);
+}
+
 nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   apsp::SolveOptions opts = options_of(request);
 
@@ -449,7 +446,6 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   // unwound. The first report is never held back, so a caller sees a fraction
   // below 1 from any solver that reports one, however fast the solve.
   std::optional<nb::python_error> stopped_by;
-  using Clock = std::chrono::steady_clock;
   std::optional<Clock::time_point> last_check;
   const bool has_callback = request.progress.is_valid() && !request.progress.is_none();
   opts.progress = [&](double fraction) {
@@ -466,47 +462,20 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     }
   };
 
-  // CPU solves hand their rows to a ResultSink in the dtype asked for (an
-  // int32 sink refuses real distances as it begins); a GPU solve (int32
-  // weights) downloads into the library's host matrix (in place, no
-  // staging) and the conversion then runs on every thread. Dense input not
-  // headed for the GPU is solved from its view (the library reads the
-  // array in place); otherwise from the edge list, built here if need be.
-  const apsp::DenseView* view = input.view();
-  if (view && apsp::choose_backend(*view, opts) == apsp::Backend::cuda) view = nullptr;
-  const InputGraph::Edges* edges = view ? nullptr : &input.graph();
-  const bool on_gpu = edges && std::holds_alternative<Graph>(*edges) &&
-                      apsp::choose_backend(std::get<Graph>(*edges), opts) == apsp::Backend::cuda;
+  // Every solve hands its rows to a ResultSink in the dtype asked for (an
+  // int32 sink refuses real distances as it begins), the GPU's too.
   const auto n = static_cast<std::size_t>(input.n());
   const std::size_t rows = opts.sources.empty() ? n : opts.sources.size();
   apsp::SolveSummary summary;
-  double solve_seconds = 0;  // wall time of apsp::solve alone (bench/python_bench.py)
+  double solve_seconds = 0;  // wall time of apsp::solve, the sink's conversion included (bench/python_bench.py)
   nb::object dist, pred;
   const auto run = [&](auto& sink) {
     try {
-      nb::gil_scoped_release unlocked;
-      const Clock::time_point start = Clock::now();
-      if (view) {
-        summary = apsp::solve(*view, opts, sink);
-        solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      } else {
-        std::visit(
-            [&](const auto& g) {
-              using G = std::decay_t<decltype(g)>;
-              if constexpr (std::is_same<G, Graph>::value) {
-                if (on_gpu) {
-                  apsp::SolveResult result = apsp::solve(g, opts);
-                  solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-                  sink.adopt(std::move(result.dist), std::move(result.pred), rows, n);
-                  summary = std::move(result);
-                  return;
-                }
-              }
-              summary = apsp::solve(g, opts, sink);
-              solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-            },
-            *edges);
-      }
+      with_solve_input(input, [&](const auto& g) {
+        const Clock::time_point start = Clock::now();
+        summary = apsp::solve(g, opts, sink);
+        solve_seconds = seconds_since(start);
+      });
     } catch (const apsp::Cancelled&) {
       if (stopped_by) stopped_by->restore();
       throw nb::python_error();
@@ -537,6 +506,31 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   for (const apsp::Stage& s : result.times.stages) stages[s.name.c_str()] = s.seconds;
   info["stages"] = stages;
   return nb::make_tuple(dist, pred, info);
+}
+
+// The benchmark's baseline (bench/python_bench.py): the wall seconds of the
+// plain call a C++ user makes for the same input and options, into the
+// library's own host matrix (int32 distances for integer weights):
+// apsp::solve(graph, opts) for an edge list, apsp::solve(view, opts,
+// HostMatrixSink) for a dense view. Without the GIL and without a progress
+// callback (so Ctrl-C waits for the end); the result is freed after the
+// clock stops. request.dtype and request.limit are the binding's and play
+// no part.
+double cxx_solve_seconds(const InputGraph& input, const SolveRequest& request) {
+  const apsp::SolveOptions opts = options_of(request);
+  double seconds = 0;
+  with_solve_input(input, [&](const auto& g) {
+    const Clock::time_point start = Clock::now();
+    if constexpr (std::is_same<std::decay_t<decltype(g)>, apsp::DenseView>::value) {
+      apsp::HostMatrixSink sink;
+      apsp::solve(g, opts, sink);
+      seconds = seconds_since(start);
+    } else {
+      const auto result = apsp::solve(g, opts);
+      seconds = seconds_since(start);
+    }
+  });
+  return seconds;
 }
 
 // The CSR arrays of a normalized graph, as numpy arrays that own them:
@@ -730,6 +724,8 @@ NB_MODULE(_apsp, m) {
       .def_rw("dtype", &SolveRequest::dtype)
       .def_rw("limit", &SolveRequest::limit);
   m.def("solve", &solve, "graph"_a, "request"_a);
+  m.def("_cxx_solve_seconds", &cxx_solve_seconds, "graph"_a, "request"_a,
+        "Benchmark only (private): wall seconds of the plain C++ solve of the same input into the library's host matrix");
   m.def("choose_backend",
         [](const InputGraph& g, const SolveRequest& request) {
           const apsp::SolveOptions opts = options_of(request);

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
-from conftest import check_predecessors, edge_weights, random_dense
+from conftest import NO_PRED, check_predecessors, edge_weights, random_dense
 
 import apsp
 
@@ -42,6 +42,63 @@ def test_dtype_int32_with_limit_marks_far_pairs_inf():
     got = apsp.dijkstra(a, limit=20, dtype=np.int32)
     want = csgraph.dijkstra(a, limit=20)
     np.testing.assert_array_equal(got, np.where(np.isinf(want), apsp.INF, want))
+
+
+# The result sink: every solve puts its rows into the arrays returned, in
+# the dtype asked for. Rows that a per-source CPU algorithm computed in the
+# result's own memory (int32 distances of integer weights, float64 of real
+# ones) are left as they are unless a limit cuts them; their predecessors
+# still get -9999.
+
+
+@pytest.mark.parametrize("fmt", ["dense", "csr"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("method", ["auto", "FW", "D", "BF", "J"])
+def test_every_method_and_dtype_equal_scipy_with_unreachable_pairs(fmt, dtype, method):
+    a = random_dense(70, 0.06, 1, 30, seed=41)
+    g = a if fmt == "dense" else sp.csr_matrix(a)
+    want = csgraph.shortest_path(g, method=method)
+    assert np.isinf(want).any()
+    d, p = apsp.shortest_path(g, method=method, dtype=dtype, return_predecessors=True)
+    assert d.dtype == dtype
+    np.testing.assert_array_equal(d, (np.where(np.isinf(want), apsp.INF, want) if dtype == np.int32 else want).astype(dtype))
+    check_predecessors(want, p, edge_weights(a, True))
+    if fmt == "dense" and method != "D":  # 'D' builds the edge list to look for negative weights
+        assert "scan dense" in apsp.last_solve_info()["stages"]  # the library got the array as a view
+
+
+@pytest.mark.parametrize("fmt", ["dense", "csr"])
+@pytest.mark.parametrize("weights, dtype", [("int", np.int32), ("int", np.float64), ("real", np.float64)])
+def test_limit_cuts_rows_computed_in_the_results_memory(fmt, weights, dtype):
+    a = random_dense(60, 0.08, 1, 30, seed=43)
+    if weights == "real":
+        a = a * 1.25  # not integers: the float64 engine
+    g = a if fmt == "dense" else sp.csr_matrix(a)
+    for limit in (np.inf, 0, 20.5):
+        want, want_p = csgraph.dijkstra(g, limit=limit, return_predecessors=True)
+        d, p = apsp.dijkstra(g, limit=limit, dtype=dtype, return_predecessors=True)
+        assert apsp.last_solve_info()["weights"] == ("float64" if weights == "real" else "int32")
+        np.testing.assert_array_equal(d, np.where(np.isinf(want), apsp.INF, want) if dtype == np.int32 else want)
+        np.testing.assert_array_equal(p == NO_PRED, want_p == NO_PRED, err_msg=f"limit={limit}")
+        check_predecessors(want, p, edge_weights(a, True))
+        np.testing.assert_array_equal(apsp.dijkstra(g, limit=limit, dtype=dtype), d)
+
+
+@pytest.mark.parametrize("fmt", ["dense", "csr", "real"])
+def test_the_private_cxx_baseline_times_the_plain_solve(fmt):
+    from apsp import _apsp
+    from apsp._csgraph import _graph, _request
+
+    a = random_dense(90, 0.06, 1, 30, seed=44)
+    g = {"dense": a, "csr": sp.csr_matrix(a), "real": a * 1.25}[fmt]
+    graph = _graph(g, True, False)
+    for predecessors in (False, True):
+        request = _request("auto", "auto", 0, "auto", 0, predecessors, None, None, None)
+        seconds = _apsp._cxx_solve_seconds(graph, request)
+        assert isinstance(seconds, float) and seconds > 0
+    request.algorithm = "nope"
+    with pytest.raises(ValueError, match="^algorithm: "):
+        _apsp._cxx_solve_seconds(graph, request)
 
 
 def test_results_are_writable_c_ordered_arrays_that_own_their_memory_elsewhere():
