@@ -82,6 +82,7 @@ def overhead(cli: str, repeat: int, tmp: str) -> None:
         inputs = {"dense": dense_graph(n, 1), "csr": rmat(cli, n, 1, tmp)[0]}
         for name, graph in inputs.items():
             engine_graph = _graph(graph, True, False)  # what shortest_path builds from `graph`
+            read_input, _ = best_of(repeat, lambda: _graph(graph, True, False))  # the binding's input conversion
             for dtype in (np.float64, np.int32):
                 request = _request("auto", "auto", 0, "auto", 0, False, None, dtype, None)  # shortest_path's defaults
                 rows, cxx = [], float("inf")
@@ -100,6 +101,8 @@ def overhead(cli: str, repeat: int, tmp: str) -> None:
                     f" {100 * (call / solve - 1):>8.1f}% {100 * (call / cxx - 1):>7.1f}%"
                 )
                 print(f"  {'':<6} stages: {stages_text(info['stages'])}")
+                print(f"  {'':<6} outside the solve: input {1000 * read_input:.2f}, the rest"
+                      f" {1000 * (call - solve - read_input):.2f}")
 
 
 def versus_scipy(cli: str, repeat: int, tmp: str) -> None:

@@ -99,6 +99,13 @@ void check_normalized(const Graph& g);
 void check_normalized(const GraphF32& g);
 void check_normalized(const GraphF64& g);
 
+// True when check_normalized(g) would pass: one O(m) pass that names
+// nothing, for callers that normalize() a graph only when it is not in that
+// form already (solve, the Python binding), against normalize's sort.
+bool is_normalized(const Graph& g);
+bool is_normalized(const GraphF32& g);
+bool is_normalized(const GraphF64& g);
+
 // Adds every edge in both directions (--undirected).
 Graph symmetrize(const Graph& g);
 GraphF32 symmetrize(const GraphF32& g);

@@ -74,6 +74,15 @@ class Sink {
   // call put() with that same pointer, which the sink recognizes and skips.
   // nullptr (the default) means "no such buffer; always copy through put()".
   virtual void* row_address(Plane plane, std::int64_t row) { (void)plane; (void)row; return nullptr; }
+
+  // Optional: called at most once, after begin() and before the first put(),
+  // by a producer with idle host time before its rows come (the GPU backend
+  // calls it on a side thread while the device computes), never while
+  // another call on this sink runs. A sink that stores rows in host memory
+  // faults its pages in here (commit_pages, apsp/matrix.hpp), so the rows'
+  // arrival does not wait on first-touch page faults. The default does
+  // nothing; a sink must work the same whether or not it is called.
+  virtual void prepare() {}
 };
 
 }  // namespace apsp

@@ -39,6 +39,8 @@ class HostMatrixSink : public Sink {
   void put(const RowBlock& block) override;
   void commit() override;
   void* row_address(Plane plane, std::int64_t row) override;
+  // Commits the pages of every plane the layout announced.
+  void prepare() override;
 
   // Takes whole planes filled elsewhere instead of their rows: each must hold
   // n*n values, and `pred` must be empty unless predecessors were announced.

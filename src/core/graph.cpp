@@ -97,6 +97,22 @@ void check_normalized_typed(const BasicGraph<W>& g) {
 }
 
 template <class W>
+bool is_normalized_typed(const BasicGraph<W>& g) {
+  if (g.n < 0 || g.n > std::numeric_limits<vertex_t>::max()) return false;
+  for (std::size_t e = 0; e < g.edges.size(); ++e) {
+    const BasicEdge<W>& x = g.edges[e];
+    if (x.src < 0 || x.src >= g.n || x.dst < 0 || x.dst >= g.n || x.src == x.dst) return false;
+    if constexpr (std::is_floating_point<W>::value)
+      if (!std::isfinite(x.w)) return false;
+    if (e > 0) {
+      const BasicEdge<W>& before = g.edges[e - 1];
+      if (before.src > x.src || (before.src == x.src && before.dst >= x.dst)) return false;
+    }
+  }
+  return true;
+}
+
+template <class W>
 BasicGraph<W> symmetrize_typed(const BasicGraph<W>& g) {
   BasicGraph<W> out;
   out.n = g.n;
@@ -232,6 +248,9 @@ GraphF64 normalize(const GraphF64& g) { return normalize_typed(g); }
 void check_normalized(const Graph& g) { check_normalized_typed(g); }
 void check_normalized(const GraphF32& g) { check_normalized_typed(g); }
 void check_normalized(const GraphF64& g) { check_normalized_typed(g); }
+bool is_normalized(const Graph& g) { return is_normalized_typed(g); }
+bool is_normalized(const GraphF32& g) { return is_normalized_typed(g); }
+bool is_normalized(const GraphF64& g) { return is_normalized_typed(g); }
 
 Graph symmetrize(const Graph& g) { return symmetrize_typed(g); }
 GraphF32 symmetrize(const GraphF32& g) { return symmetrize_typed(g); }

@@ -79,26 +79,6 @@ std::int64_t rows_of(const SolveOptions& opts) {
   return opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size());
 }
 
-// True when g is already what normalize() returns: edges strictly sorted by
-// (src, dst) (so no duplicates), inside 0..n-1, no self-loops (a negative
-// one is left for normalize to report) and real weights finite. O(m) against
-// normalize's sort.
-template <class W>
-bool is_normalized(const BasicGraph<W>& g) {
-  if (g.n < 0 || g.n > std::numeric_limits<vertex_t>::max()) return false;
-  for (std::size_t e = 0; e < g.edges.size(); ++e) {
-    const BasicEdge<W>& x = g.edges[e];
-    if (x.src < 0 || x.src >= g.n || x.dst < 0 || x.dst >= g.n || x.src == x.dst) return false;
-    if constexpr (std::is_floating_point<W>::value)
-      if (!std::isfinite(x.w)) return false;
-    if (e > 0) {
-      const BasicEdge<W>& before = g.edges[e - 1];
-      if (before.src > x.src || (before.src == x.src && before.dst >= x.dst)) return false;
-    }
-  }
-  return true;
-}
-
 // The sink's side of every solve: begin() with `layout` once the options are
 // checked, compute(), then commit(); on any failure, begin() included,
 // discard() and rethrow.

@@ -3,7 +3,6 @@
 // certificates of its result, and the chunked, pinned download. Contains no
 // kernels and nothing particular to one algorithm.
 #include <cuda_runtime.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -61,21 +60,23 @@ void use_device(const SolveOptions& opts) {
   APSP_CUDA_CHECK(cudaSetDevice(opts.device));
 }
 
-// Touches every page (a host-matrix sink exposes its memory through
-// row_address; rows are contiguous): first-touch page faults held a fresh
-// 4 GiB host matrix to about 15 GB/s on the H100 host, a quarter of the
-// link. Writes zeros, which the download overwrites.
-void commit_sink_memory(Sink& sink, std::int64_t n, std::size_t element_bytes, bool predecessors) {
-  const auto page = static_cast<std::int64_t>(sysconf(_SC_PAGESIZE));
-  for (Plane plane : {Plane::distances, Plane::predecessors}) {
-    if (plane == Plane::predecessors && !predecessors) continue;
-    const std::int64_t bytes =
-        n * n * static_cast<std::int64_t>(plane == Plane::distances ? element_bytes : sizeof(vertex_t));
-    auto* base = static_cast<volatile char*>(sink.row_address(plane, 0));
-    if (base == nullptr) continue;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t offset = 0; offset < bytes; offset += page) base[offset] = 0;
-  }
+HostWarmup::HostWarmup(Sink& sink, std::uint64_t result_bytes)
+    : thread_([this, &sink, result_bytes] {
+        try {
+          prepare_staging();
+          if (result_bytes >= kMinPreparedBytes || testing::hooks.prepare_every_sink) sink.prepare();
+        } catch (...) {
+          failure_ = std::current_exception();
+        }
+      }) {}
+
+HostWarmup::~HostWarmup() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void HostWarmup::finish() {
+  if (thread_.joinable()) thread_.join();
+  if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
 }
 
 bool compiled_in() { return true; }
@@ -152,23 +153,15 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
     problem.distance_estimate = estimate_largest_distance(instance.reweighted().edges, n, problem.max_weight);
     out.times.add("distance estimate", seconds_since(stage_start));
   }
-  // While the device computes, a side thread allocates the download's pinned
-  // staging pool on its first use (about 0.1 s) and commits the sink's memory.
-  std::thread staging_warmup([&sink, n, &opts] {
-    prepare_staging();
-    commit_sink_memory(sink, n, sizeof(dist_t), opts.predecessors);
-  });
+  // Staging and the sink's pages while the device computes.
+  HostWarmup warmup(sink, static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) *
+                              (sizeof(dist_t) + (opts.predecessors ? sizeof(vertex_t) : 0)));
   Event compute_begin, compute_end;
   compute_begin.record(stream.get());
-  try {
-    algo.run(problem);
-    compute_end.record(stream.get());
-    out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
-  } catch (...) {
-    staging_warmup.join();
-    throw;
-  }
-  staging_warmup.join();
+  algo.run(problem);
+  compute_end.record(stream.get());
+  out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
+  warmup.finish();
   out.precision = problem.used_precision;
 
   // The range certificate (range_rule.hpp): every algorithm computed in

@@ -1,6 +1,6 @@
 // What the CUDA backend's dispatchers share (backend.cpp for int32 weights,
 // real_backend.cpp for float32 and float64): the registry lookup, the device
-// choice, the sink's memory committed while the device computes, and the
+// choice, the host's warm-up while the device computes, and the
 // predecessor download with the host's repair of rows that are not trees.
 // Host-only.
 #pragma once
@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -27,14 +29,37 @@ namespace apsp::cuda {
 // The registry line of `name`; "auto" is the production solver.
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name);
 
+// Host work that overlaps the device's: the download's pinned staging pool
+// allocated on its first use (about 0.1 s) and, for a result of at least
+// kMinPreparedBytes, the sink's memory committed (Sink::prepare), on a side
+// thread started at construction. finish() waits for it and rethrows what it
+// threw; the destructor (an error path) waits and drops it.
+//
+// Why the floor: the side thread's parallel page touching starts an OpenMP
+// team of its own (a new thread has none), about 1-2 ms, and small solves
+// compute for less than that. On the H100 host a 16 MiB result of `sssp`
+// at n = 2048 (2.8 ms of compute) downloaded in 1.35 ms with the pages
+// faulted by the download's own parallel puts and in 3.65 ms waiting for the
+// warm-up (docs/perf.md, Python on the H100, 2026-11-25), while a fresh
+// 4 GiB host matrix faulted by the copies held the download to 15 GB/s.
+class HostWarmup {
+ public:
+  static constexpr std::uint64_t kMinPreparedBytes = std::uint64_t{64} << 20;
+  // result_bytes: the host bytes the solve's rows fill (both planes).
+  HostWarmup(Sink& sink, std::uint64_t result_bytes);
+  HostWarmup(const HostWarmup&) = delete;
+  HostWarmup& operator=(const HostWarmup&) = delete;
+  ~HostWarmup();
+  void finish();
+
+ private:
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
+
 // Checks that opts.device exists and makes it current. Throws
 // ResourceError without a device, UsageError (option "device") for a bad ordinal.
 void use_device(const SolveOptions& opts);
-
-// Touches every page of the sink's own memory for an n x n result of
-// `element_bytes` distances (and int32 predecessors), so the download's
-// copies land in committed pages. Run while the device computes.
-void commit_sink_memory(Sink& sink, std::int64_t n, std::size_t element_bytes, bool predecessors);
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -96,21 +96,15 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   upload_edges<D>(g.edges, dist.get(), nullptr, n_pad, stream.get());
   out.times.add("host-to-device", seconds_since(stage_start));
 
-  std::thread staging_warmup([&sink, n, &opts] {
-    prepare_staging();
-    commit_sink_memory(sink, n, sizeof(D), opts.predecessors);
-  });
+  // Staging and the sink's pages while the device computes.
+  HostWarmup warmup(sink, static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) *
+                              (sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0)));
   Event compute_begin, compute_end;
   compute_begin.record(stream.get());
-  try {
-    fw_rounds_real(dist.get(), n_pad, stream.get(), meter.whole().part(0, kRoundsShare));
-    compute_end.record(stream.get());
-    out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
-  } catch (...) {
-    staging_warmup.join();
-    throw;
-  }
-  staging_warmup.join();
+  fw_rounds_real(dist.get(), n_pad, stream.get(), meter.whole().part(0, kRoundsShare));
+  compute_end.record(stream.get());
+  out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
+  warmup.finish();
 
   // The diagonal: an entry below minus the rounding tolerance is a negative
   // cycle (one that rounding alone made negative, which the Bellman-Ford

@@ -149,7 +149,10 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant 
 
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
   std::int64_t chunk_first = 0;  // the chunk now in `dist`
+  // Staging and the sink's pages while the first chunk computes.
+  HostWarmup warmup(sink, static_cast<std::uint64_t>(row_bytes) * static_cast<std::uint64_t>(n));
   auto deliver = [&](std::int64_t first, std::int64_t count) {
+    warmup.finish();
     auto start = std::chrono::steady_clock::now();
     DownloadOptions rows;
     rows.first_row = first;

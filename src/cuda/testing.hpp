@@ -29,6 +29,10 @@ struct Hooks {
   std::atomic<std::int64_t> sparse_max_blocks{0};
   // sssp: chunks of rows computed and handed to the sink (counts up).
   std::atomic<std::int64_t> sparse_chunks{0};
+  // Every GPU path: the sink is prepared (Sink::prepare) for results of any
+  // size, not only from HostWarmup::kMinPreparedBytes, so small test graphs
+  // exercise that path.
+  std::atomic<bool> prepare_every_sink{false};
 };
 
 inline Hooks hooks;

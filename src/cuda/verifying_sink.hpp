@@ -36,6 +36,7 @@ class VerifyingSink final : public Sink {
   void commit() override { inner_.commit(); }
   void discard() noexcept override { inner_.discard(); }
   void* row_address(Plane, std::int64_t) override { return nullptr; }  // every block passes through put()
+  void prepare() override { inner_.prepare(); }
 
  private:
   Sink& inner_;

@@ -1,4 +1,5 @@
 #include <omp.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <new>
@@ -69,6 +70,22 @@ void* HostMatrixSink::row_address(Plane plane, std::int64_t row) {
     case Element::float64: return dist_f64_.data() + row * layout_.n;
   }
   return dist_.data() + row * layout_.n;
+}
+
+void commit_pages(void* data, std::size_t bytes) {
+  if (data == nullptr || bytes == 0) return;
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  auto* base = static_cast<volatile unsigned char*>(data);
+  const auto pages = static_cast<std::int64_t>((bytes + page - 1) / page);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t p = 0; p < pages; ++p) base[static_cast<std::size_t>(p) * page] = 0;
+}
+
+void HostMatrixSink::prepare() {
+  if (!ledger_) throw UsageError("prepare() before begin()");
+  const auto cells = static_cast<std::size_t>(layout_.row_count()) * static_cast<std::size_t>(layout_.n);
+  commit_pages(row_address(Plane::distances, 0), cells * element_bytes(layout_.distance_element));
+  if (layout_.predecessors) commit_pages(pred_.data(), cells * sizeof(vertex_t));
 }
 
 void HostMatrixSink::put(const RowBlock& block) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,7 @@ TEST(NormalizedPrecondition, EveryEntryPointRefusesABadGraph) {
   for (const BadGraph& bad : bad_graphs()) {
     const Graph& g = bad.graph;
     expect_input_error(bad, "check_normalized", [&] { check_normalized(g); });
+    EXPECT_FALSE(is_normalized(g)) << bad.what;
     expect_input_error(bad, "to_csr", [&] { to_csr(g); });
     expect_input_error(bad, "dense_adjacency", [&] { dense_adjacency(g); });
     expect_input_error(bad, "verify", [&] { verify(g, kDist); });
@@ -96,6 +98,12 @@ TEST(NormalizedPrecondition, ANormalizedGraphPasses) {
   EXPECT_NO_THROW(check_normalized(g));
   EXPECT_NO_THROW(check_normalized(Graph{0, {}}));
   EXPECT_NO_THROW(check_normalized(normalize(Graph{4, {{3, 0, 1}, {0, 1, 4}, {0, 1, 2}, {2, 2, 5}}})));
+  EXPECT_TRUE(is_normalized(g));
+  EXPECT_TRUE(is_normalized(Graph{0, {}}));
+  // Real weights: finite ones only (normalize drops +inf and refuses NaN).
+  EXPECT_TRUE(is_normalized(GraphF64{3, {{0, 1, -0.5}, {1, 2, 1e300}}}));
+  EXPECT_FALSE(is_normalized(GraphF64{3, {{0, 1, 0.5}, {1, 2, std::numeric_limits<double>::infinity()}}}));
+  EXPECT_FALSE(is_normalized(GraphF32{3, {{0, 1, std::numeric_limits<float>::quiet_NaN()}}}));
   EXPECT_EQ(to_csr(g).row_start, (std::vector<std::int64_t>{0, 2, 3, 3, 4}));
 }
 

@@ -141,6 +141,36 @@ TEST_F(SinkTest, HostMatrixExposesItsRowsForComputingInPlace) {
   EXPECT_EQ(test::first_difference(d, sink.distances(), n), "");
 }
 
+// prepare() (what the GPU backend calls while the device computes) only
+// commits pages: the rows put afterwards, of every element type and both
+// planes, are what the sink holds; before begin() it is a usage error, and
+// commit_pages accepts an empty range.
+TEST_F(SinkTest, HostMatrixPrepareCommitsPagesAndChangesNothingElse) {
+  const std::int64_t n = 300;  // rows of 1200 bytes: a page spans rows
+  HostMatrixSink early;
+  EXPECT_THROW(early.prepare(), UsageError);
+  EXPECT_NO_THROW(commit_pages(nullptr, 0));
+  const auto d = distance_pattern(n);
+  for (const Element element : {Element::int32, Element::float64}) {
+    SCOPED_TRACE(to_string(element));
+    HostMatrixSink sink;
+    sink.begin(SinkLayout{n, element, true});
+    sink.prepare();
+    std::vector<double> d64(d.begin(), d.end());
+    std::vector<vertex_t> p(static_cast<std::size_t>(n * n));
+    std::iota(p.begin(), p.end(), 7);
+    sink.put(RowBlock{Plane::distances, element, 0, n, n,
+                      element == Element::int32 ? static_cast<const void*>(d.data()) : d64.data()});
+    sink.put(RowBlock{Plane::predecessors, Element::int32, 0, n, n, p.data()});
+    sink.commit();
+    if (element == Element::int32)
+      EXPECT_EQ(test::first_difference(d, sink.distances(), n), "");
+    else
+      EXPECT_TRUE(std::equal(d64.begin(), d64.end(), sink.distances_f64().begin()));
+    EXPECT_EQ(as_vector(sink.predecessors()), p);
+  }
+}
+
 // Each sink refuses what a correct producer never sends, and commit() finds
 // the row that never came.
 TEST_F(SinkTest, EverySinkChecksItsRows) {

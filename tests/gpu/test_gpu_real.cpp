@@ -63,7 +63,7 @@ TEST(GpuReal, Float32MatchesReference) {
 // [0, 50) with some zeros, about 97% of pairs without an edge, and vertices
 // 250..299 reachable from nowhere else, so the result has finite and
 // unreachable entries.
-TEST(GpuReal, Float32PhaseThreeVariantsGiveTheProductionResult) {
+TEST(GpuReal, Float32PhaseThreeVariantsGiveTheProductionResultSanitize) {
   SKIP_WITHOUT_GPU();
   constexpr std::int64_t n = 300;
   const std::int64_t n_pad = round_up(n, cuda::real_fw_pad<float>());

@@ -44,6 +44,7 @@ class ProgressSink : public Sink {
   void commit() override { inner_.commit(); }
   void discard() noexcept override { inner_.discard(); }
   void* row_address(Plane plane, std::int64_t row) override { return inner_.row_address(plane, row); }
+  void prepare() override { inner_.prepare(); }
 
   void writing_started() { writing_ = true; }
 
