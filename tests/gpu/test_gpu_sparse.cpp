@@ -285,10 +285,16 @@ TEST(GpuSparse, AutoPicksSsspForSparseAndFwForDenseAndSaysWhy) {
   EXPECT_EQ(solve(sparse, o, nothing_again).algorithm, "fw");
 }
 
+// Without a row budget the first launch is one row per resident block (a
+// few hundred on any current GPU, fewer than n = 3000) and later ones are
+// sized to about 50 ms, so this sub-millisecond solve reports a fraction
+// below 1 and then finishes in one more launch; streamed in chunks of 100
+// rows it reports after each chunk.
 TEST(GpuSparse, ProgressIsMonotoneAndEndsAtOne) {
   SKIP_WITHOUT_GPU();
-  const Graph g = test::generated(GraphKind::random, 1000, 8000, 1, 9, 1);
-  for (const std::int64_t budget : {std::int64_t{0}, std::int64_t{100 * 1000 * 4}}) {
+  const std::int64_t n = 3000;
+  const Graph g = test::generated(GraphKind::random, n, 8 * n, 1, 9, 1);
+  for (const std::int64_t budget : {std::int64_t{0}, std::int64_t{100 * n * 4}}) {
     BudgetHook hook(budget);
     std::vector<double> seen;
     SolveOptions o = test::on_gpu("sssp");
@@ -296,7 +302,9 @@ TEST(GpuSparse, ProgressIsMonotoneAndEndsAtOne) {
     NullSink nothing;
     solve(g, o, nothing);
     EXPECT_EQ(test::check_progress(seen), "") << "budget " << budget;
-    EXPECT_GT(seen.size(), 4u);
+    ASSERT_GE(seen.size(), 2u) << "budget " << budget;
+    EXPECT_LT(seen.front(), 1.0);
+    if (budget > 0) EXPECT_GE(seen.size(), static_cast<std::size_t>(n / 100));
   }
 }
 
