@@ -35,13 +35,13 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name);
 // thread started at construction. finish() waits for it and rethrows what it
 // threw; the destructor (an error path) waits and drops it.
 //
-// Why the floor: the side thread's parallel page touching starts an OpenMP
-// team of its own (a new thread has none), about 1-2 ms, and small solves
-// compute for less than that. On the H100 host a 16 MiB result of `sssp`
-// at n = 2048 (2.8 ms of compute) downloaded in 1.35 ms with the pages
-// faulted by the download's own parallel puts and in 3.65 ms waiting for the
-// warm-up (docs/perf.md, Python on the H100, 2026-11-25), while a fresh
-// 4 GiB host matrix faulted by the copies held the download to 15 GB/s.
+// Why the floor: the side thread touches every page with an OpenMP team of
+// its own (a new thread has none), and small solves compute for less time
+// than that takes. On the H100 host a 16 MiB result of `sssp` at n = 2048
+// (2.8 ms of compute) downloaded in 1.35 ms with the pages faulted by the
+// download's own parallel puts and in 3.65 ms waiting for the warm-up
+// (docs/perf.md, Python on the H100, 2026-11-25), while a fresh 4 GiB host
+// matrix faulted by the copies held the download to 15 GB/s.
 class HostWarmup {
  public:
   static constexpr std::uint64_t kMinPreparedBytes = std::uint64_t{64} << 20;

@@ -36,9 +36,10 @@ constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
 // seconds, sized from the rate of the launches before (the first is one row
 // per resident block), so the bar moves and a listener can stop the solve
 // while the device works, and a short solve is not cut into launches that
-// each end in a partial wave and a wait: with 16 launches a chunk, the
-// Python binding's Ctrl-C listener made sssp-nearfar at n = 2048 (R-MAT)
-// compute in 2.77 ms against 1.8 ms without one (H100, docs/perf.md).
+// each end in a partial wave and a wait: under the Python binding's Ctrl-C
+// listener sssp-nearfar at n = 2048 (R-MAT) computed in 2.77 ms with 16
+// launches a chunk and in 1.22 ms with launches sized this way (H100,
+// docs/perf.md).
 constexpr double kProgressLaunchSeconds = 0.05;
 
 template <class T>
@@ -217,7 +218,11 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant 
     pred_download_s += seconds_since(start);
   };
 
-  std::int64_t launch_rows = progress ? std::min<std::int64_t>(instance.blocks(), chunk) : chunk;
+  // With a listener: at least one row per resident block a launch (the first
+  // launch exactly that), then what the last launch's rate gives for
+  // kProgressLaunchSeconds, at most the chunk.
+  const std::int64_t fewest_rows = std::min<std::int64_t>(instance.blocks(), chunk);
+  std::int64_t launch_rows = progress ? fewest_rows : chunk;
   // Computing is this share of the bar when the rows stay on the device until the end.
   const double compute_share = streamed ? 1.0 : 0.8;
   Event begin, end;
@@ -231,9 +236,9 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant 
       const double launch_s = elapsed_ms(begin, end) / 1000.0;
       compute_s += launch_s;
       if (progress && launch_s > 0)
-        launch_rows = std::max(std::min<std::int64_t>(instance.blocks(), chunk),
-                               static_cast<std::int64_t>(std::min(
-                                   static_cast<double>(chunk), kProgressLaunchSeconds * static_cast<double>(count) / launch_s)));
+        launch_rows = std::max(fewest_rows, static_cast<std::int64_t>(std::min(
+                                                static_cast<double>(chunk),
+                                                kProgressLaunchSeconds * static_cast<double>(count) / launch_s)));
       if (!streamed) progress.report(compute_share * static_cast<double>(chunk_first + done + count) / static_cast<double>(n));
     }
     if constexpr (kInt32) {
