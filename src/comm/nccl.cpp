@@ -4,7 +4,9 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -14,6 +16,7 @@
 #include "comm/staging.hpp"
 #include "comm/transport.hpp"
 #include "cuda/check.hpp"
+#include "cuda/memory.hpp"
 
 namespace apsp::comm {
 namespace {
@@ -54,9 +57,45 @@ ncclRedOp_t nccl_op(ReduceOp op) {
 
 cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
 
-// The lent machines have no NVLink SHARP / multicast: keep NCCL from trying
-// it, unless the environment says otherwise.
-void disable_nvls() { setenv("NCCL_NVLS_ENABLE", "0", 0); }
+// NCCL's settings for apsp, unless the environment says otherwise:
+// - no NVLink SHARP / multicast (NCCL_NVLS_ENABLE=0): the lent machines
+//   must not use it;
+// - connections made while the communicator is created, not at its first
+//   collective (NCCL_RUNTIME_CONNECT=0). Lazily, the first broadcast of the
+//   rounds paid about a second for them on two H100s under mpirun, whatever
+//   n was (docs/scaling.md), and the rounds' clock counted it.
+void nccl_environment() {
+  setenv("NCCL_NVLS_ENABLE", "0", 0);
+  setenv("NCCL_RUNTIME_CONNECT", "0", 0);
+}
+
+// One small broadcast on each of `comms` (comms[r] on devices[r], the ranks
+// of this thread: one group), waited for. Whatever NCCL still sets up at a
+// communicator's first collective happens here, while it is built, and not
+// inside the first round. Collective over each communicator's ranks.
+void warm_up(const std::vector<ncclComm_t>& comms, const std::vector<int>& devices) {
+  std::vector<std::unique_ptr<cuda::DeviceBuffer<std::int32_t>>> words;
+  std::vector<std::unique_ptr<cuda::Stream>> streams;
+  for (const int device : devices) {
+    use_device(device);
+    words.push_back(std::make_unique<cuda::DeviceBuffer<std::int32_t>>(1));
+    streams.push_back(std::make_unique<cuda::Stream>());
+  }
+  APSP_NCCL_CHECK(nullptr, ncclGroupStart());
+  for (std::size_t r = 0; r < comms.size(); ++r) {
+    const ncclResult_t sent =
+        ncclBroadcast(words[r]->get(), words[r]->get(), 1, ncclInt32, 0, comms[r], streams[r]->get());
+    if (sent != ncclSuccess) {
+      ncclGroupEnd();
+      throw_nccl_error(sent, comms[r], "ncclBroadcast", __FILE__, __LINE__);
+    }
+  }
+  APSP_NCCL_CHECK(nullptr, ncclGroupEnd());
+  for (std::size_t r = 0; r < comms.size(); ++r) {
+    use_device(devices[r]);
+    streams[r]->synchronize();
+  }
+}
 
 class NcclTransport final : public DeviceTransport {
  public:
@@ -86,7 +125,9 @@ class NcclTransport final : public DeviceTransport {
     use_device(device_);
     ncclComm_t part = nullptr;
     APSP_NCCL_CHECK(comm_, ncclCommSplit(comm_, color, key, &part, nullptr));
-    return std::make_unique<NcclTransport>(part, device_);
+    auto transport = std::make_unique<NcclTransport>(part, device_);
+    warm_up({part}, {device_});
+    return transport;
   }
   void abort() noexcept override {
     if (comm_) ncclCommAbort(comm_);
@@ -151,16 +192,17 @@ std::string nccl_version() {
 }
 
 std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const std::vector<int>& devices) {
-  disable_nvls();
+  nccl_environment();
   std::vector<ncclComm_t> comms(devices.size(), nullptr);
   APSP_NCCL_CHECK(nullptr, ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()));
   std::vector<std::unique_ptr<DeviceTransport>> out;
   for (std::size_t r = 0; r < devices.size(); ++r) out.push_back(std::make_unique<NcclTransport>(comms[r], devices[r]));
+  warm_up(comms, devices);
   return out;
 }
 
 std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device) {
-  disable_nvls();
+  nccl_environment();
   use_device(device);
   ncclUniqueId id{};
   if (host_world->rank() == 0) APSP_NCCL_CHECK(nullptr, ncclGetUniqueId(&id));
@@ -168,6 +210,7 @@ std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_
   ncclComm_t comm = nullptr;
   APSP_NCCL_CHECK(nullptr, ncclCommInitRank(&comm, host_world->size(), id, host_world->rank()));
   auto transport = std::make_unique<NcclTransport>(comm, device);
+  warm_up({comm}, {device});
   return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(transport), device);
 }
 

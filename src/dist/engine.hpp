@@ -101,13 +101,20 @@ class TileEngine {
   // the minimum) before delivering; otherwise the rounds run again in int32.
   virtual bool range_certified() { return true; }
 
-  // After the rounds. Throws OverflowError when a finite distance of this
-  // rank does not fit the int32 output.
+  // After the rounds, before delivery. Throws OverflowError when a finite
+  // distance of this rank does not fit the int32 output (an engine that
+  // checks while it delivers does nothing here).
   virtual void check_output_range() = 0;
   // Hands the rows this rank delivers to `sink` (put only), each block to
   // `check` first when it is set; with several process columns, gathers each
-  // tile row on one rank of `process_row`.
+  // tile row on one rank of `process_row`. Never throws for a value out of
+  // range: it would leave the other ranks of the gather waiting.
   virtual void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) = 0;
+  // After delivery: throws the OverflowError that delivery found, for an
+  // engine that checks the output range as it converts the rows it delivers
+  // (the GPU engine: one pass over the result instead of two). The sink has
+  // seen rows by then, and the caller discards it.
+  virtual void check_delivered_range() {}
 };
 
 }  // namespace apsp::dist

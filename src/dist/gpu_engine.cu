@@ -378,29 +378,33 @@ class GpuEngine final : public TileEngine {
     return cuda::range_holds_below(largest, kInfinity, problem_->reweighted.max_weight);
   }
 
-  // The one-GPU certificate and the int32 output range, on every row of this
-  // rank (check_reweighted_part).
-  void check_output_range() override {
-    std::vector<std::int32_t> part(static_cast<std::size_t>(kTile * own_width_));
-    for (std::int64_t a = 0; a < rows_; ++a) {
-      download_row(a, part.data());
-      const std::int64_t first = grid_.global_row(a) * kTile;
-      check_reweighted_part(part.data(), grid_, kTile, n_, first, std::min(kTile, n_ - first),
-                            problem_->reweighted.max_weight, problem_->reweighted.potential);
-    }
-  }
+  // The one-GPU certificate and the int32 output range are checked as the
+  // delivered rows are converted (reweighted_parts_to_rows), in the same
+  // pass; check_delivered_range reports what that found.
+  void check_output_range() override {}
 
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
     const bool pred = problem_->predecessors;
+    range_problem_.clear();
     deliver_rows<std::int32_t>(
         grid_, n_, kTile, pred, false, process_row,
         [&](std::int64_t a, std::int32_t* d, vertex_t*) { download_row(a, d); },
         [&](std::int64_t first, std::int64_t rows, const TileRowParts<std::int32_t>& parts, dist_t* dist,
             vertex_t* pred_rows) {
-          reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows, problem_->reweighted.potential, dist);
-          if (pred_rows) tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows);
+          const std::string found = reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows,
+                                                             problem_->reweighted.potential,
+                                                             problem_->reweighted.max_weight, dist);
+          if (!found.empty() && range_problem_.empty()) range_problem_ = found;
+          // Rows that failed the check are discarded with the sink: no trees for them.
+          if (pred_rows && found.empty())
+            tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows);
         },
         sink, check);
+    for (auto& buffer : staged_) buffer.reset();
+  }
+
+  void check_delivered_range() override {
+    if (!range_problem_.empty()) throw OverflowError(range_problem_);
   }
 
  private:
@@ -453,21 +457,31 @@ class GpuEngine final : public TileEngine {
   }
 
   // This rank's part of local tile row a as b x (C*b) int32 values
-  // (infinity kInf), row-major.
+  // (infinity kInf), row-major. Rows are asked for in order (deliver_rows):
+  // each comes from a pinned staging buffer that the device filled while
+  // the previous row was converted, and the next row's copy starts before
+  // this one's conversion, so the link and the host's threads both stay busy.
   void download_row(std::int64_t a, std::int32_t* to) {
     if (own_width_ == 0) return;
-    S* host = nullptr;
-    if constexpr (std::is_same<S, std::int32_t>::value) {
-      host = to;
-    } else {
-      narrow_.resize(static_cast<std::size_t>(kTile * own_width_));
-      host = narrow_.data();
+    const std::size_t count = static_cast<std::size_t>(kTile * own_width_);
+    if (!staged_[0]) {
+      for (auto& buffer : staged_) buffer.emplace(count);
+      staged_row_[0] = staged_row_[1] = -1;
     }
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(host, own_width_ * sizeof(S), own(a, 0), width_ * sizeof(S),
-                                      own_width_ * sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
-    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
-    if constexpr (!std::is_same<S, std::int32_t>::value)
-      for (std::int64_t x = 0; x < kTile * own_width_; ++x) to[x] = host[x] >= kInfinity ? kInf : host[x];
+    const auto stage = [&](std::int64_t r) {
+      const std::size_t slot = static_cast<std::size_t>(r % 2);
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(staged_[slot]->get(), own_width_ * sizeof(S), own(r, 0), width_ * sizeof(S),
+                                        own_width_ * sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
+      staged_ready_[slot].record(panel_.get());
+      staged_row_[slot] = r;
+    };
+    const std::size_t slot = static_cast<std::size_t>(a % 2);
+    if (staged_row_[slot] != a) stage(a);
+    APSP_CUDA_CHECK(cudaEventSynchronize(staged_ready_[slot].get()));
+    // The other buffer held row a - 1, converted already.
+    if (a + 1 < rows_) stage(a + 1);
+    widen_part<S>(staged_[slot]->get(), count, static_cast<S>(kInfinity), to);
+    staged_row_[slot] = -1;
   }
 
   // rows x b block from `from` (leading dimension from_ld) to `to` (to_ld).
@@ -561,7 +575,13 @@ class GpuEngine final : public TileEngine {
   Slot slots_[2];
   cudaEvent_t panels_ready_ = nullptr, bulk_done_ = nullptr, origin_ = nullptr;
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> intervals_;
-  std::vector<S> narrow_;  // int16: one downloaded tile row part before widening
+  // Delivery: two pinned b x (C*b) buffers of S, alternating between tile
+  // rows, the event that marks each one's copy done, and the row it holds
+  // (-1: none).
+  std::optional<cuda::PinnedBuffer<S>> staged_[2];
+  cuda::Event staged_ready_[2];
+  std::int64_t staged_row_[2] = {-1, -1};
+  std::string range_problem_;  // the first value out of range that delivery found on this rank
 };
 
 }  // namespace

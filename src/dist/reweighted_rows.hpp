@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -13,18 +14,21 @@
 
 namespace apsp::dist {
 
-// Rows [first, first + rows) of this rank's part of a tile row (b x C*b,
-// row-major): throws OverflowError when a finite value lies in
-// [kInf - max_weight, kInf) (the one-GPU certificate cannot prove it) or its
-// real distance does not fit the int32 output.
-void check_reweighted_part(const std::int32_t* part, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
-                           std::int64_t first, std::int64_t rows, weight_t max_weight,
-                           const std::vector<std::int64_t>& h);
+// count values of a downloaded part (S = int16 or int32, `infinity` its
+// unreachable value and everything above it) into int32 with kInf, on this
+// rank's OpenMP threads: the copy out of the pinned staging buffer.
+template <class S>
+void widen_part(const S* from, std::size_t count, S infinity, std::int32_t* to);
 
-// Rows [first, first + rows) of a gathered tile row as n-wide int32 rows.
-void reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid, std::int64_t b,
-                              std::int64_t n, std::int64_t first, std::int64_t rows,
-                              const std::vector<std::int64_t>& h, dist_t* dist);
+// Rows [first, first + rows) of a gathered tile row as n-wide int32 rows,
+// checked on the way: returns the first problem found (empty when none), a
+// finite value in [kInf - max_weight, kInf) (the one-GPU certificate cannot
+// prove it exact) or a real distance outside the int32 output. Every value
+// of the result is converted exactly once on some rank, so the check covers
+// the whole matrix.
+std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid,
+                                     std::int64_t b, std::int64_t n, std::int64_t first, std::int64_t rows,
+                                     const std::vector<std::int64_t>& h, weight_t max_weight, dist_t* dist);
 
 // pred rows [first, first + rows) (n-wide) from their real distances (dist,
 // n-wide): row x is the breadth-first tree over the tight out-edges of

@@ -193,6 +193,7 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
       };
     }
     engine->deliver(process_row.get(), sink, check);
+    agree(comm, [&] { engine->check_delivered_range(); });
     agree(comm, [&] {
       if (!violation.empty()) throw Error("verify failed: " + violation);
     });

@@ -38,6 +38,15 @@ TEST(DistributedGpu, TileAndStandardCasesMatchFwBlocked) {
       });
 }
 
+// The output range is checked while the rows are converted for delivery:
+// every rank still throws the same error and the sink is discarded.
+TEST(DistributedGpu, DistancesBeyondInt32AreRefusedOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) { test::check_gpu_output_range(comm, config); });
+}
+
 TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {
   SKIP_WITHOUT_GPU();
   for (std::int64_t n : {2048, 1999})

@@ -68,24 +68,6 @@ Graph random_graph(std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std
   return generated(GraphKind::random, n, m, lo, hi, seed);
 }
 
-// Runs `solve` on every rank and expects every rank to throw Agreed<E>;
-// returns the error's message and origin ("" and -2 when none came).
-template <class E, class F>
-std::pair<std::string, int> expect_agreed(F&& solve) {
-  try {
-    solve();
-  } catch (const E& e) {
-    const auto* agreed = dynamic_cast<const AgreedFailure*>(&e);
-    EXPECT_NE(agreed, nullptr) << "the error was not agreed: " << e.what();
-    return {e.what(), agreed ? agreed->origin_rank() : -2};
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected error: " << e.what();
-    return {e.what(), -2};
-  }
-  ADD_FAILURE() << "no error";
-  return {"", -2};
-}
-
 }  // namespace
 
 std::string DistConfig::name() const {

@@ -4,7 +4,11 @@
 // failed on it.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -12,6 +16,24 @@
 #include "support/cases.hpp"
 
 namespace apsp::test {
+
+// Runs `solve` on every rank and expects every rank to throw Agreed<E>;
+// returns the error's message and origin ("" and -2 when none came).
+template <class E, class F>
+std::pair<std::string, int> expect_agreed(F&& solve) {
+  try {
+    solve();
+  } catch (const E& e) {
+    const auto* agreed = dynamic_cast<const AgreedFailure*>(&e);
+    EXPECT_NE(agreed, nullptr) << "the error was not agreed: " << e.what();
+    return {e.what(), agreed ? agreed->origin_rank() : -2};
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "unexpected error: " << e.what();
+    return {e.what(), -2};
+  }
+  ADD_FAILURE() << "no error";
+  return {"", -2};
+}
 
 struct DistConfig {
   Distribution distribution = Distribution::rows;

@@ -153,6 +153,27 @@ void check_gpu_matches_fw_blocked(Communicator& comm, const Case& c, const DistC
   expect_rows(comm, sink, expected.dist, c.graph.n);
 }
 
+void check_gpu_output_range(Communicator& comm, const DistConfig& config) {
+  for (const weight_t w : {20000000, -20000000}) {
+    Graph chain{130, {}};
+    for (vertex_t v = 0; v + 1 < 130; ++v) chain.edges.push_back(Edge{v, v + 1, w});
+    SCOPED_TRACE("a chain of 129 edges of " + std::to_string(w) + " on the GPU, " + config.name() + ", rank " +
+                 std::to_string(comm.rank()));
+    DistributedOptions o = config.options();
+    o.backend = Backend::cuda;
+    o.precision = Precision::int32;
+    o.device = device_of(comm);
+    RowCollector sink;
+    const auto [message, origin] = expect_agreed<OverflowError>([&] { solve_distributed(comm, chain, o, sink); });
+    EXPECT_NE(message.find(w > 0 ? "beyond the GPU's int32 range" : "does not fit the int32 output"),
+              std::string::npos)
+        << message;
+    EXPECT_GE(origin, -1);
+    EXPECT_EQ(sink.commits, 0);
+    EXPECT_EQ(sink.discards, 1);
+  }
+}
+
 namespace {
 
 // The single-GPU fw in int32 on `g` (every rank computes it itself).

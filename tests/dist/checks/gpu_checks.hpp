@@ -27,6 +27,13 @@ void check_gpu_matches_fw_blocked(Communicator& comm, const Case& c, const DistC
 // equal. Every rank computes the single-GPU result itself.
 void check_gpu_matches_single_gpu(Communicator& comm, std::int64_t n, const DistConfig& config);
 
+// Distances the GPU's int32 cannot hold, refused on every rank with an
+// agreed OverflowError and the sink discarded, never committed: a chain of
+// 129 edges of 2e7 (its far end 2.58e9 away: the one-GPU certificate finds
+// finite values below the infinity), and the same chain with -2e7 (the
+// reweighted distances are 0, the real ones below -2^30).
+void check_gpu_output_range(Communicator& comm, const DistConfig& config);
+
 // int16 on the GPU: the distributed solver asked for `asked` (automatic or
 // int16) on `g` against the single-GPU fw in int32: every row equal, the
 // result reported in `expected_used` (int16 when the attempt is certified

@@ -38,6 +38,12 @@ TEST(MpiGpu, MatchesTheSingleGpuSolverAt8192AndAnOddSize) {
       if (config.lookahead || n == 5001) test::check_gpu_matches_single_gpu(test::world(), n, config);
 }
 
+TEST(MpiGpu, DistancesBeyondInt32AreRefusedOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    test::check_gpu_output_range(test::world(), config);
+}
+
 TEST(MpiGpu, Int16AttemptsAreCertifiedOrRerunInInt32) {
   SKIP_WITHOUT_GPU();
   const Graph friendly = test::int16_friendly_graph(1500), overflowing = test::int16_overflowing_graph(700);
