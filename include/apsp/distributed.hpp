@@ -68,7 +68,11 @@ struct DistributedOptions {
   // verify_predecessors() would (RowVerifier); a violation on any rank is an
   // agreed Error "verify failed: ..." and nothing is committed.
   bool verify = false;
-  int threads = 0;  // CPU threads per rank; 0 = OpenMP default
+  // Host threads of this rank: the CPU engine's, and the GPU engine's
+  // conversion of the rows it delivers (set for the calling thread during
+  // the solve, then restored). 0 = the calling thread's OpenMP default;
+  // ranks that share a node's CPUs should each ask for their share.
+  int threads = 0;
   // This rank's fraction of rounds done (0..1], from the calling thread.
   std::function<void(double)> progress;
 };

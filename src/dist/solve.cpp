@@ -85,9 +85,29 @@ Distribution parse_distribution(const std::string& s) {
   throw UsageError("unknown distribution '" + s + "' (expected rows or 2d)", "distribution");
 }
 
+namespace {
+
+// opts.threads for the OpenMP regions of the calling thread (a rank), for the
+// scope's life; the caller's setting comes back after.
+class RankThreads {
+ public:
+  explicit RankThreads(int threads) : previous_(omp_get_max_threads()) {
+    if (threads > 0) omp_set_num_threads(threads);
+  }
+  RankThreads(const RankThreads&) = delete;
+  RankThreads& operator=(const RankThreads&) = delete;
+  ~RankThreads() { omp_set_num_threads(previous_); }
+
+ private:
+  int previous_;
+};
+
+}  // namespace
+
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink) {
   const auto start = std::chrono::steady_clock::now();
   DistributedResult result;
+  const RankThreads rank_threads(opts.threads);
   try {
     Graph normalized;
     WeightStats stats;

@@ -4,15 +4,18 @@
 // and a non-zero exit within the time limit, and no output or temporary file
 // is left behind. Skips, saying why, where mpirun is absent.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include "apsp/cuda.hpp"
 
@@ -86,11 +89,13 @@ class DistributedCli : public ::testing::Test {
     return r;
   }
   ProcessRun apsp(const std::string& args) const { return shell("apsp " + args, "'" APSP_CLI_PATH "' " + args); }
-  // `env` ("env NAME=VALUE") goes before mpirun, which passes it to its ranks.
-  ProcessRun mpirun(int ranks, const std::string& args, const std::string& env = {}) const {
-    return shell("mpirun -np " + std::to_string(ranks) + " apsp " + args,
-                 kMpiEnvironment + env + " '" APSP_RUN_MPI "' '" APSP_MPIRUN "' " + std::to_string(ranks) + " '" +
-                     APSP_CLI_PATH "' " + args);
+  // `env` ("env NAME=VALUE") goes before mpirun, which passes it to its
+  // ranks; `launcher` (e.g. "--bind-to none") goes to mpirun itself.
+  ProcessRun mpirun(int ranks, const std::string& args, const std::string& env = {},
+                    const std::string& launcher = {}) const {
+    return shell("mpirun -np " + std::to_string(ranks) + " " + launcher + " apsp " + args,
+                 kMpiEnvironment + env + " '" APSP_RUN_MPI "' '" APSP_MPIRUN "' " + std::to_string(ranks) + " " +
+                     launcher + " '" APSP_CLI_PATH "' " + args);
   }
   // Open MPI's own allocations are not ours to fix: no leak report from
   // sanitizer builds of the ranks.
@@ -222,6 +227,35 @@ TEST_F(DistributedCli, NegativeCycleSeenOffRankZeroIsReportedOnce) {
 
 // On the GPU machine: ranks sharing its GPU (mpi communicator) and one
 // process over it (--devices), against the CPU result.
+// Ranks that the launcher leaves unbound share the node's CPUs: each takes
+// its part by default, and --threads or OMP_NUM_THREADS still decide when
+// given. A rank bound to one core keeps that one.
+TEST_F(DistributedCli, UnboundRanksOfANodeShareItsCpus) {
+  SKIP_WITHOUT_MPIRUN();
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+  const int available = CPU_COUNT(&mine);
+  if (available < static_cast<int>(std::thread::hardware_concurrency()))
+    GTEST_SKIP() << "this process may run on " << available << " of the machine's CPUs: its launcher binds already";
+  make_graph_and_reference();
+  const std::string unset = "env -u OMP_NUM_THREADS ";
+  const auto threads_line = [](int n) { return "threads          " + std::to_string(n) + " per rank"; };
+  const ProcessRun shared = mpirun(2, "solve g.bin -o d.bin", unset, "--bind-to none");
+  ASSERT_EQ(shared.status, 0) << shared;
+  EXPECT_NE(shared.out.find(threads_line(std::max(1, available / 2))), std::string::npos) << shared;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << shared;
+  const ProcessRun bound = mpirun(2, "solve g.bin", unset, "--bind-to core");
+  ASSERT_EQ(bound.status, 0) << bound;
+  EXPECT_NE(bound.out.find(threads_line(1)), std::string::npos) << bound;
+  const ProcessRun asked = mpirun(2, "solve g.bin --threads 3", unset, "--bind-to none");
+  ASSERT_EQ(asked.status, 0) << asked;
+  EXPECT_NE(asked.out.find(threads_line(3)), std::string::npos) << asked;
+  const ProcessRun from_env = mpirun(2, "solve g.bin", "env OMP_NUM_THREADS=3 ", "--bind-to none");
+  ASSERT_EQ(from_env.status, 0) << from_env;
+  EXPECT_NE(from_env.out.find(threads_line(3)), std::string::npos) << from_env;
+}
+
 TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
   SKIP_WITHOUT_MPIRUN();
   if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";

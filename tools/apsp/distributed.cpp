@@ -15,6 +15,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -159,6 +160,21 @@ int from_environment(std::initializer_list<const char*> names, int otherwise) {
 int local_rank() { return from_environment({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
 int local_size() { return from_environment({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}, 1); }
 
+// Host threads per rank when --threads is not given: OMP_NUM_THREADS when
+// set; else the CPUs this process may run on, split among the ranks that
+// share them. Ranks of one process (--devices) always share; under mpirun a
+// rank shares when the launcher left it every CPU (--bind-to none). Without
+// the split, two such ranks on two H100s each ran 32 threads on the 32
+// cores, and delivering n = 65536 took them 5.5 s against 1.4 s for one rank
+// alone (docs/scaling.md). A rank bound to its own CPUs keeps them all.
+int rank_threads(int ranks_sharing, bool same_process) {
+  const int available = omp_get_max_threads();
+  if (std::getenv("OMP_NUM_THREADS") || ranks_sharing <= 1) return available;
+  const bool unbound = available >= static_cast<int>(std::thread::hardware_concurrency());
+  if (!same_process && !unbound) return available;
+  return std::max(1, available / ranks_sharing);
+}
+
 bool on_gpu(const DistributedSolve& s) {
   return s.backend == "cuda" || s.backend == "gpu" || (s.backend == "auto" && !s.distributed.devices.empty());
 }
@@ -202,6 +218,7 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
   const std::vector<int> devices = parse_devices(s.distributed.devices);
   DistributedOptions opts = options_of(s);
   if (opts.backend != Backend::cuda) throw UsageError("--devices runs the GPU solver; drop --backend cpu", "devices");
+  if (opts.threads == 0) opts.threads = rank_threads(static_cast<int>(devices.size()), true);
   const std::vector<std::unique_ptr<Communicator>> group =
       make_local_communicators(static_cast<int>(devices.size()), devices);
   const double startup_s = seconds_since(start);
@@ -215,8 +232,7 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
     const std::unique_ptr<Sink> sink = make_sink(comm, s);
     results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
   });
-  print_summary(s, *group.front(), loaded, results.front(), s.threads > 0 ? s.threads : omp_get_max_threads(),
-                startup_s, read_s, seconds_since(start));
+  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup_s, read_s, seconds_since(start));
 }
 
 bool current_exception_is_agreed() {
@@ -266,6 +282,7 @@ void run_distributed_solve(const DistributedSolve& s) {
     agree(*comm, [&] {
       opts = options_of(s);
       opts.device = device;
+      if (opts.threads == 0) opts.threads = rank_threads(local_size(), false);
       loaded = load_graph(s.input);
     });
     const double read_s = seconds_since(read_start);
@@ -273,8 +290,7 @@ void run_distributed_solve(const DistributedSolve& s) {
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
     if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, s.threads > 0 ? s.threads : omp_get_max_threads(), startup_s, read_s,
-                    seconds_since(start));
+      print_summary(s, *comm, loaded, result, opts.threads, startup_s, read_s, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)
