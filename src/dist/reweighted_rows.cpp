@@ -48,12 +48,15 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
   for (std::int64_t x = 0; x < rows; ++x) {
     const std::int64_t i = first + x;
     const std::int64_t hi = h.empty() ? 0 : h[static_cast<std::size_t>(i)];
+    // Row x of tile column J: in part J mod pc, at its (J / pc)-th tile.
+    const auto tile_of = [&](std::int64_t J) {
+      const std::vector<std::int32_t>& part = parts.d[static_cast<std::size_t>(J % pc)];
+      return part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
+    };
     int bad = 0;
     // Branch-free inner loops over one tile's columns, so that they vectorize.
     for (std::int64_t J = 0; J * b < n; ++J) {
-      const std::vector<std::int32_t>& part = parts.d[static_cast<std::size_t>(J % pc)];
-      const std::int64_t width = static_cast<std::int64_t>(part.size()) / b;
-      const std::int32_t* from = part.data() + x * width + (J / pc) * b;
+      const std::int32_t* from = tile_of(J);
       const std::int64_t j0 = J * b, count = std::min(b, n - j0);
       dist_t* to = dist + x * n + j0;
       if (h.empty()) {
@@ -76,8 +79,7 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
     // Rare: find the first offending column of the row for the message.
     std::string found;
     for (std::int64_t J = 0; J * b < n && found.empty(); ++J) {
-      const std::vector<std::int32_t>& part = parts.d[static_cast<std::size_t>(J % pc)];
-      const std::int32_t* from = part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
+      const std::int32_t* from = tile_of(J);
       for (std::int64_t y = 0; y < std::min(b, n - J * b) && found.empty(); ++y)
         if (from[y] < kInf) found = range_problem(from[y], i, J * b + y, h, max_weight);
     }
