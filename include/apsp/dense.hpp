@@ -113,6 +113,28 @@ bool is_stored_cell(T v) {
     return v != 0;
 }
 
+// Whether `value` is an integer that W (a signed integer type) holds
+// exactly. Compared in T's own arithmetic where T's range decides it (no
+// check at all where every T fits, as int32 into int32), and floats against
+// the powers of two that bound W, which double holds exactly: a sparse input's
+// weights pass through this once per stored entry.
+template <class W, class T>
+constexpr bool holds_integer_of(T value) {
+  static_assert(std::is_integral<W>::value && std::is_signed<W>::value, "W is a signed integer weight type");
+  constexpr int kBits = std::numeric_limits<W>::digits;  // W holds [-2^kBits, 2^kBits)
+  if constexpr (std::is_floating_point<T>::value) {
+    constexpr double kBound = static_cast<double>(std::uint64_t{1} << kBits);
+    const auto v = static_cast<double>(value);
+    return v >= -kBound && v < kBound && value == static_cast<T>(static_cast<W>(value));
+  } else if constexpr (std::is_signed<T>::value) {
+    if constexpr (std::numeric_limits<T>::digits <= kBits) return true;
+    else return value >= std::numeric_limits<W>::min() && value <= std::numeric_limits<W>::max();
+  } else {
+    if constexpr (std::numeric_limits<T>::digits <= kBits) return true;
+    else return value <= static_cast<std::make_unsigned_t<W>>(std::numeric_limits<W>::max());
+  }
+}
+
 // One stored value (entry (i, j) of a dense or sparse input) as a weight of
 // type W (int32, or double for float input). Returns false for "no edge":
 // +inf, NaN and, when `zero_is_absent` (dense input), 0. `unweighted` turns
@@ -130,8 +152,7 @@ bool cell_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, 
       throw InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight -inf");
   }
   if constexpr (std::is_integral<W>::value && !std::is_same<T, bool>::value) {
-    if (static_cast<long double>(value) < std::numeric_limits<W>::min() ||
-        static_cast<long double>(value) > std::numeric_limits<W>::max() || value != static_cast<T>(static_cast<W>(value)))
+    if (!holds_integer_of<W>(value))
       throw InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight " +
                        std::to_string(value) + ", outside the int32 weights of the exact engine");
   }

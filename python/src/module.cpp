@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -185,53 +186,172 @@ std::vector<std::int64_t> int64_values(const AnyArray& a, const char* what) {
                          ") is outside the " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
 }
 
-// The graph of a sparse matrix's stored entries: entry k is i -> j with
-// weight data[k] (every stored entry is an edge, explicit zeros too), for
-// each (k, i, j) that `entries` hands its callback in one pass (COO: row[k],
-// col[k]; CSR: the row from indptr, indices[k]; CSC the same, swapped);
-// `data` is read in place.
-template <class W, class Entries>
-apsp::BasicGraph<W> graph_from_entries(std::int64_t n, std::size_t m, Entries&& entries, const AnyArray& data,
-                                       bool directed, bool unweighted) {
+// InputError unless a graph of n vertices can be numbered by vertex_t.
+void check_vertex_count(std::int64_t n) {
   if (n < 0 || n > std::numeric_limits<vertex_t>::max())
     throw apsp::InputError("vertex count " + std::to_string(n) + " is outside 0.." +
                            std::to_string(std::numeric_limits<vertex_t>::max()));
+}
+
+// An edge list built from a sparse matrix, and whether it came out in
+// normalize()'s form (sorted by (src, dst), no duplicates, no self-loops),
+// checked while it was written: then no second pass checks it.
+template <class W>
+struct BuiltGraph {
+  apsp::BasicGraph<W> graph;
+  bool normalized = false;
+};
+
+// The parts a sparse matrix's m stored entries are built in: one per
+// kEntriesPerPart (an OpenMP team costs microseconds, about what 2048
+// entries take), at most kMaxParts. The count depends on m alone, not on
+// the threads there are, so the parts' seams are the same (and tested the
+// same) on any machine; the threads share the parts.
+constexpr std::int64_t kEntriesPerPart = 2048;
+constexpr std::int64_t kMaxParts = 256;
+
+int entry_parts(std::size_t m) {
+  return static_cast<int>(std::clamp<std::int64_t>(static_cast<std::int64_t>(m) / kEntriesPerPart, 1, kMaxParts));
+}
+
+// What graph_from_entries made of one part of the entries.
+struct BuiltPart {
+  std::int64_t kept = 0;     // edges written
+  bool sorted = true;        // its edges strictly increasing in (src, dst), none a self-loop
+  vertex_t first_src = 0, first_dst = 0, last_src = 0, last_dst = 0;  // its first and last edge, if kept > 0
+  std::exception_ptr error;  // its first bad entry's (the part stops there)
+};
+
+// One part of graph_from_entries: the edges of the entries walk(entry)
+// hands over, written from `out` on, with their order. Every scalar comes by
+// value, so the loop keeps them in registers (through references it
+// reloaded each one after every edge it stored).
+template <class W, bool directed, bool unweighted, class T, class Walk>
+BuiltPart build_part(apsp::BasicEdge<W>* const first, const std::int64_t n, const T* const weights,
+                     const std::int64_t stride, Walk&& walk) {
+  apsp::BasicEdge<W>* out = first;
+  vertex_t last_src = -1, last_dst = -1;  // the last edge written; (-1, -1), below every edge, before the first
+  bool sorted = true;
+  const auto emit = [&](vertex_t i, vertex_t j, W weight) __attribute__((always_inline)) {
+    sorted &= (i > last_src || (i == last_src && j > last_dst)) && i != j;
+    last_src = i;
+    last_dst = j;
+    *out++ = apsp::BasicEdge<W>{i, j, weight};
+  };
+  walk([&](std::int64_t k, std::int64_t i, std::int64_t j) __attribute__((always_inline)) {
+    if (i < 0 || i >= n || j < 0 || j >= n) throw_entry_outside(k, i, j, n);
+    W weight = 0;
+    if (!apsp::cell_weight(weights[k * stride], false, unweighted, i, j, weight)) return;
+    emit(static_cast<vertex_t>(i), static_cast<vertex_t>(j), weight);
+    if (!directed) emit(static_cast<vertex_t>(j), static_cast<vertex_t>(i), weight);
+  });
+  BuiltPart part;
+  part.kept = out - first;
+  part.sorted = sorted;
+  if (part.kept > 0) {
+    part.first_src = first->src;
+    part.first_dst = first->dst;
+    part.last_src = last_src;
+    part.last_dst = last_dst;
+  }
+  return part;
+}
+
+// The graph of a sparse matrix's stored entries: entry k is i -> j with
+// weight data[k] (every stored entry is an edge, explicit zeros too; +inf
+// and NaN are none), and j -> i too when undirected. The entries are split
+// into parts: part p is entries [cuts[p], cuts[p + 1]), and walk(p, entry)
+// calls entry(k, i, j) for each of them in order (COO: row[k], col[k]; CSR:
+// the rows the part covers, from indptr; CSC the same, swapped). Parts are
+// built in parallel, each into its own slice of the edge list (sized for
+// every entry, written by index, then closed up where entries were
+// dropped), and each checks its own order; `data` is read in place. A bad
+// entry throws the error of the first one in entry order, as a sequential
+// pass would. Without the GIL.
+template <class W, class Walk>
+BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vector<std::int64_t>& cuts, Walk&& walk,
+                                 const AnyArray& data, bool directed, bool unweighted) {
+  check_vertex_count(n);
   if (data.ndim() != 1 || data.shape(0) != m)
     throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
-  apsp::BasicGraph<W> g;
-  g.n = n;
-  // Sized for every entry, written by index, trimmed to what was kept: with
-  // push_back the per-entry callback was not inlined (a call and six
-  // register saves per edge).
-  g.edges.resize(directed ? m : 2 * m);
-  apsp::BasicEdge<W>* out = g.edges.data();
+  const std::int64_t per_entry = directed ? 1 : 2;
+  const auto parts = static_cast<std::int64_t>(cuts.size()) - 1;
+  BuiltGraph<W> built;
+  built.graph.n = n;
+  built.graph.edges.resize(static_cast<std::size_t>(per_entry) * m);
+  apsp::BasicEdge<W>* const edges = built.graph.edges.data();
+  std::vector<BuiltPart> results(static_cast<std::size_t>(parts));
   visit_elements(data, "data", [&](auto zero) {
     using T = decltype(zero);
-    const T* w = static_cast<const T*>(data.data());
+    const auto* w = static_cast<const T*>(data.data());
     const std::int64_t stride = data.stride(0);
-    entries([&](std::int64_t k, std::int64_t i, std::int64_t j) __attribute__((always_inline)) {
-      if (i < 0 || i >= n || j < 0 || j >= n) throw_entry_outside(k, i, j, n);
-      W weight = 0;
-      if (!apsp::cell_weight(w[k * stride], false, unweighted, i, j, weight)) return;
-      *out++ = apsp::BasicEdge<W>{static_cast<vertex_t>(i), static_cast<vertex_t>(j), weight};
-      if (!directed) *out++ = apsp::BasicEdge<W>{static_cast<vertex_t>(j), static_cast<vertex_t>(i), weight};
-    });
+    const int threads = static_cast<int>(std::min<std::int64_t>(parts, omp_get_max_threads()));
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (std::int64_t p = 0; p < parts; ++p) {
+      BuiltPart& part = results[static_cast<std::size_t>(p)];
+      try {
+        apsp::BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
+        const auto part_walk = [&](auto&& entry) { walk(p, entry); };
+        if (directed)
+          part = unweighted ? build_part<W, true, true>(first, n, w, stride, part_walk)
+                            : build_part<W, true, false>(first, n, w, stride, part_walk);
+        else
+          part = unweighted ? build_part<W, false, true>(first, n, w, stride, part_walk)
+                            : build_part<W, false, false>(first, n, w, stride, part_walk);
+      } catch (...) {
+        part.error = std::current_exception();
+      }
+    }
   });
-  g.edges.resize(static_cast<std::size_t>(out - g.edges.data()));
-  return g;
+  // The first bad entry is in the first part that failed (each part stops at
+  // its own first).
+  for (const BuiltPart& part : results)
+    if (part.error) std::rethrow_exception(part.error);
+  // Close up the parts (left moves: a part's edges never land past where
+  // they were written) and check the order across their seams.
+  apsp::BasicEdge<W>* end = edges;
+  bool sorted = true;
+  const BuiltPart* before = nullptr;  // the last part with an edge
+  for (std::int64_t p = 0; p < parts; ++p) {
+    const BuiltPart& part = results[static_cast<std::size_t>(p)];
+    apsp::BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
+    if (end != first) std::copy(first, first + part.kept, end);
+    end += part.kept;
+    sorted &= part.sorted;
+    if (part.kept == 0) continue;
+    if (before && (before->last_src > part.first_src ||
+                   (before->last_src == part.first_src && before->last_dst >= part.first_dst)))
+      sorted = false;
+    before = &part;
+  }
+  built.graph.edges.resize(static_cast<std::size_t>(end - edges));
+  built.normalized = sorted;
+  return built;
+}
+
+// `m` entries cut into entry_parts(m) equal parts (cuts[0] = 0, cuts[P] = m).
+std::vector<std::int64_t> equal_cuts(std::size_t m) {
+  const int parts = entry_parts(m);
+  std::vector<std::int64_t> cuts(static_cast<std::size_t>(parts) + 1);
+  for (int p = 0; p <= parts; ++p)
+    cuts[static_cast<std::size_t>(p)] = static_cast<std::int64_t>(m) * p / parts;
+  return cuts;
 }
 
 // A COO matrix's entries for graph_from_entries: row[k] -> col[k].
 template <class W>
-apsp::BasicGraph<W> graph_from_coo(std::int64_t n, const std::vector<std::int64_t>& row,
-                                   const std::vector<std::int64_t>& col, const AnyArray& data, bool directed,
-                                   bool unweighted) {
+BuiltGraph<W> graph_from_coo(std::int64_t n, const std::vector<std::int64_t>& row, const std::vector<std::int64_t>& col,
+                             const AnyArray& data, bool directed, bool unweighted) {
   if (row.size() != data.shape(0) || col.size() != data.shape(0))
     throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
+  const std::vector<std::int64_t> cuts = equal_cuts(row.size());
   return graph_from_entries<W>(
-      n, data.shape(0),
-      [&](auto&& entry) {
-        for (std::size_t k = 0; k < row.size(); ++k) entry(static_cast<std::int64_t>(k), row[k], col[k]);
+      n, data.shape(0), cuts,
+      [&](std::int64_t p, auto&& entry) {
+        const std::int64_t* const from = row.data();  // locals in the loop (see build_part)
+        const std::int64_t* const to = col.data();
+        for (std::int64_t k = cuts[static_cast<std::size_t>(p)], end = cuts[static_cast<std::size_t>(p) + 1]; k < end; ++k)
+          entry(k, from[k], to[k]);
       },
       data, directed, unweighted);
 }
@@ -240,12 +360,11 @@ apsp::BasicGraph<W> graph_from_coo(std::int64_t n, const std::vector<std::int64_
 // column -> row), row by row from indptr (n + 1 non-decreasing entries from
 // 0 to nnz, checked), the column indices read in place: scipy's int32 and
 // int64 index arrays by their stride, other integer types through an int64
-// copy. One pass, no per-entry row array (the CSR input of a GPU solve at
-// n = 2048 took 0.38 ms here on the H100 host, of an 8.6 ms call; 0.09-0.14
-// ms since).
+// copy. Parts are whole rows, about equal in entries.
 template <class W>
-apsp::BasicGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyArray& indices,
-                                   const AnyArray& data, bool directed, bool unweighted, bool transposed) {
+BuiltGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data,
+                             bool directed, bool unweighted, bool transposed) {
+  check_vertex_count(n);
   const std::size_t nnz = data.shape(0);
   const std::vector<std::int64_t> starts = int64_values(indptr, "indptr");
   if (static_cast<std::int64_t>(starts.size()) != n + 1)
@@ -257,14 +376,30 @@ apsp::BasicGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const
     throw apsp::InputError("indptr ends at " + std::to_string(starts[n]) + ", not at nnz = " + std::to_string(nnz));
   if (indices.ndim() != 1 || indices.shape(0) != nnz)
     throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
+  // Part p is rows [row_cuts[p], row_cuts[p + 1]): from the first row that
+  // starts at or after its share of the entries.
+  const int parts = n > 0 ? entry_parts(nnz) : 1;
+  std::vector<std::int64_t> row_cuts(static_cast<std::size_t>(parts) + 1, 0), cuts(row_cuts.size(), 0);
+  for (int p = 1; p <= parts; ++p) {
+    const std::int64_t share = static_cast<std::int64_t>(nnz) * p / parts;
+    row_cuts[static_cast<std::size_t>(p)] =
+        p == parts ? n
+                   : std::lower_bound(starts.begin(), starts.end() - 1, share) - starts.begin();
+    cuts[static_cast<std::size_t>(p)] = starts[static_cast<std::size_t>(row_cuts[static_cast<std::size_t>(p)])];
+  }
   const auto rows = [&](const auto* column, std::int64_t stride) {
     return graph_from_entries<W>(
-        n, nnz,
-        [&](auto&& entry) {
-          for (std::int64_t r = 0; r < n; ++r)
-            for (std::int64_t k = starts[r]; k < starts[r + 1]; ++k) {
-              const auto c = static_cast<std::int64_t>(column[k * stride]);
-              if (transposed)
+        n, nnz, cuts,
+        [&](std::int64_t p, auto&& entry) {
+          // Locals, not the captured references, in the loop (see build_part).
+          const auto* const col = column;
+          const std::int64_t col_stride = stride;
+          const std::int64_t* const start = starts.data();
+          const bool swap = transposed;
+          for (std::int64_t r = row_cuts[static_cast<std::size_t>(p)]; r < row_cuts[static_cast<std::size_t>(p) + 1]; ++r)
+            for (std::int64_t k = start[r], end = start[r + 1]; k < end; ++k) {
+              const auto c = static_cast<std::int64_t>(col[k * col_stride]);
+              if (swap)
                 entry(k, c, r);
               else
                 entry(k, r, c);
@@ -282,18 +417,24 @@ apsp::BasicGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const
 }
 
 // `g` normalized. A graph in normalize()'s form already (a CSR with sorted
-// indices) is checked in O(m) and kept, not sorted into a
-// copy. A float64 graph whose weights are all integers inside int32 goes to
-// the exact int32 engine (apsp::choose_weight_type).
+// indices) is kept, not sorted into a copy: checked in O(m), unless
+// `known_normalized` says its builder checked it. A float64 graph whose
+// weights are all integers inside int32 goes to the exact int32 engine
+// (apsp::choose_weight_type).
 template <class W>
-InputGraph normalized(apsp::BasicGraph<W> g) {
+InputGraph normalized(apsp::BasicGraph<W> g, bool known_normalized = false) {
   nb::gil_scoped_release unlocked;
-  if (!apsp::is_normalized(g)) g = apsp::normalize(g);
+  if (!known_normalized && !apsp::is_normalized(g)) g = apsp::normalize(g);
   if constexpr (std::is_same<W, double>::value) {
     if (apsp::choose_weight_type(g) == apsp::WeightType::int32)
       return InputGraph{std::get<Graph>(apsp::convert_weights(apsp::AnyGraph(std::move(g)), apsp::WeightType::int32))};
   }
   return InputGraph{std::move(g)};
+}
+
+template <class W>
+InputGraph normalized(BuiltGraph<W> built) {
+  return normalized(std::move(built.graph), built.normalized);
 }
 
 // Builds with `build.template operator()<W>()`, W = double when `data` holds

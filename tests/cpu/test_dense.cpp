@@ -318,6 +318,39 @@ TEST(DenseView, IntegerCellsOutsideInt32) {
   EXPECT_EQ(scan_dense(v).m, 2);
 }
 
+// Every element type's boundaries around int32's range: the exact
+// engine's weights are the integers W holds, nothing rounded or wrapped.
+TEST(DenseView, HoldsIntegerOfInt32AtEveryTypesBoundaries) {
+  constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::int32_t{lo}));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::int32_t{hi}));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::int8_t{-128}));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::uint16_t{65535}));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::int64_t{lo}));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::int64_t{hi}));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(std::int64_t{lo - 1}));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(std::int64_t{hi + 1}));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(std::int64_t{1} << 40));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(static_cast<std::uint32_t>(hi)));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(static_cast<std::uint32_t>(hi + 1)));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(std::numeric_limits<std::uint64_t>::max()));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(std::uint64_t{7}));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(static_cast<double>(lo)));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(static_cast<double>(hi)));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(static_cast<double>(lo) - 1));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(static_cast<double>(hi) + 1));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(static_cast<double>(hi) + 0.5));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(2.5));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(-0.5));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(-0.0));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(1e300));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(-std::numeric_limits<double>::infinity()));
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(16777216.0f));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(2147483648.0f));  // 2^31: the float nearest int32's maximum
+  EXPECT_TRUE(holds_integer_of<std::int32_t>(-2147483648.0f));
+  EXPECT_FALSE(holds_integer_of<std::int32_t>(0.25f));
+}
+
 TEST(DenseView, StagesAddUpAndTheScanIsInside) {
   const Matrix m = random_matrix(200, 0.05, 1, 99, false, 9);
   std::vector<double> storage;

@@ -1,0 +1,152 @@
+"""Sparse input large enough to be built in several parts (the module builds
+2048 stored entries a part, in parallel): the parts' seams, dropped entries
+closed up across them, the order check that lets a sorted input skip the
+sort, and errors that name the first bad entry whatever part holds it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+from conftest import edge_weights
+
+import apsp
+from apsp import _apsp
+
+ENTRIES_PER_PART = 2048  # python/src/module.cpp's kEntriesPerPart
+
+
+def canonical(n: int, m: int, seed: int, dtype=np.float64) -> sp.csr_matrix:
+    """A CSR matrix with about m stored entries, weights 1..50, sorted indices, no duplicates or self-loops."""
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = rows != cols
+    data = rng.integers(1, 51, m).astype(dtype)
+    g = sp.csr_matrix((data[keep], (rows[keep], cols[keep])), shape=(n, n))
+    g.sum_duplicates()
+    g.sort_indices()
+    assert g.nnz > 3 * ENTRIES_PER_PART, "several parts"
+    return g
+
+
+def reference(graph, directed: bool = True) -> np.ndarray:
+    """scipy's distances over the lightest stored edge of each pair (+inf and NaN entries are no edge)."""
+    return csgraph.shortest_path(edge_weights(graph, directed), directed=directed)
+
+
+def blocks_reversed(coo: sp.coo_matrix, parts: int) -> sp.coo_matrix:
+    """The same entries with `parts` blocks in reverse order: each block sorted, every seam descending."""
+    order = np.concatenate(np.array_split(np.arange(coo.nnz), parts)[::-1])
+    return sp.coo_matrix((coo.data[order], (coo.row[order], coo.col[order])), shape=coo.shape)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_every_format_of_a_multi_part_graph_equals_scipy(directed):
+    g = canonical(400, 14000, seed=3)
+    want = reference(g, directed)
+    assert np.isfinite(want).any()
+    coo = g.tocoo()
+    shuffled = np.random.default_rng(4).permutation(coo.nnz)
+    unsorted_rows = g.copy()
+    for r in range(g.shape[0]):  # indices descending inside each row
+        lo, hi = unsorted_rows.indptr[r], unsorted_rows.indptr[r + 1]
+        unsorted_rows.indices[lo:hi] = unsorted_rows.indices[lo:hi][::-1]
+        unsorted_rows.data[lo:hi] = unsorted_rows.data[lo:hi][::-1]
+    unsorted_rows.has_sorted_indices = False
+    inputs = {
+        "csr": g,
+        "csr, rows unsorted": unsorted_rows,
+        "csc": g.tocsc(),
+        "coo": coo,
+        "coo, shuffled": sp.coo_matrix((coo.data[shuffled], (coo.row[shuffled], coo.col[shuffled])), shape=g.shape),
+        "coo, seams descending": blocks_reversed(coo, 5),
+        "csr, int64 indices": sp.csr_matrix((g.data, g.indices.astype(np.int64), g.indptr.astype(np.int64)), shape=g.shape),
+        "csr, int32 weights": sp.csr_matrix((g.data.astype(np.int32), g.indices, g.indptr), shape=g.shape),
+    }
+    for name, graph in inputs.items():
+        np.testing.assert_array_equal(apsp.shortest_path(graph, directed=directed, method="D"), want, err_msg=name)
+
+
+def test_sorted_parts_with_descending_seams_give_the_normalized_graph():
+    g = canonical(300, 10000, seed=5)
+    for name, graph in {"csr": g, "coo, seams descending": blocks_reversed(g.tocoo(), 4)}.items():
+        n, indptr, indices, weights = apsp._csgraph._graph(graph, True, False).csr()
+        assert n == 300
+        np.testing.assert_array_equal(indptr, g.indptr, err_msg=name)
+        np.testing.assert_array_equal(indices, g.indices, err_msg=name)
+        np.testing.assert_array_equal(weights, g.data.astype(np.int32), err_msg=name)
+
+
+def test_duplicates_and_self_loops_across_seams():
+    g = canonical(200, 9000, seed=6).tocoo()
+    rows = np.concatenate([g.row, g.row[::7], np.arange(200)])  # every 7th edge again, lighter; a self-loop per vertex
+    cols = np.concatenate([g.col, g.col[::7], np.arange(200)])
+    data = np.concatenate([g.data, np.maximum(g.data[::7] - 3, 1), np.full(200, 2.0)])
+    order = np.random.default_rng(7).permutation(rows.size)
+    coo = sp.coo_matrix((data[order], (rows[order], cols[order])), shape=(200, 200))
+    np.testing.assert_array_equal(apsp.shortest_path(coo, method="D"), reference(coo))
+
+
+def test_dropped_entries_close_up_across_parts():
+    g = canonical(300, 12000, seed=8)
+    dropped = g.copy()
+    rng = np.random.default_rng(9)
+    cut = rng.choice(g.nnz, 900, replace=False)  # in every part
+    dropped.data[cut[:450]] = np.inf
+    dropped.data[cut[450:]] = np.nan
+    graph = apsp._csgraph._graph(dropped, True, False)
+    assert graph.m == g.nnz - 900
+    np.testing.assert_array_equal(apsp.shortest_path(dropped, method="D"), reference(dropped))
+    every_part_but_the_first = g.copy()
+    every_part_but_the_first.data[ENTRIES_PER_PART:] = np.inf  # the later parts keep nothing
+    kept = apsp._csgraph._graph(every_part_but_the_first, True, False)
+    assert kept.m == ENTRIES_PER_PART
+
+
+def raw_csr(n: int, m: int, seed: int):
+    """indptr, indices and data of a CSR matrix, as arrays the module reads (free to break)."""
+    g = canonical(n, m, seed)
+    return g.indptr.copy(), g.indices.copy(), g.data.copy()
+
+
+def test_the_first_bad_entry_is_named_whatever_part_holds_it():
+    indptr, indices, data = raw_csr(300, 12000, seed=10)
+    assert indices.size > 5 * ENTRIES_PER_PART
+    early, late = ENTRIES_PER_PART + 17, 4 * ENTRIES_PER_PART + 5  # in the second part and in the fifth
+    row_of = np.searchsorted(indptr, np.arange(indices.size), side="right") - 1
+
+    def build(i, d):
+        return _apsp.graph_from_csr(300, indptr, i, d, True, False, False)
+
+    bad_index, minus_inf = indices.copy(), data.copy()
+    bad_index[late], minus_inf[early] = 300, -np.inf
+    with pytest.raises(ValueError, match=f"edge {row_of[early]} -> {indices[early]} has weight -inf"):
+        build(bad_index, minus_inf)
+    bad_index, minus_inf = indices.copy(), data.copy()
+    bad_index[early], minus_inf[late] = 300, -np.inf
+    with pytest.raises(ValueError, match=rf"entry {early} \({row_of[early]}, 300\) is outside the 300 x 300 matrix"):
+        build(bad_index, minus_inf)
+    too_big = data.astype(np.int64)
+    too_big[late], too_big[late + 1] = 2**40, -(2**40)
+    with pytest.raises(ValueError, match=f"edge {row_of[late]} -> {indices[late]} has weight 1099511627776, outside the int32"):
+        build(indices, too_big)
+    coo = sp.coo_matrix(canonical(300, 12000, seed=10))
+    cols = coo.col.astype(np.int64)
+    cols[late], cols[early] = -1, 400
+    with pytest.raises(ValueError, match=rf"entry {early} \({coo.row[early]}, 400\) is outside"):
+        _apsp.graph_from_coo(300, coo.row, cols, coo.data, True, False)
+
+
+def test_unsigned_and_float32_weights_at_the_int32_edge():
+    indptr, indices, data = raw_csr(300, 12000, seed=11)
+    late = 5 * ENTRIES_PER_PART
+    big = data.astype(np.uint32)
+    big[late] = 2**31 - 1
+    assert _apsp.graph_from_csr(300, indptr, indices, big, True, False, False).m == indices.size
+    big[late] = 2**31
+    with pytest.raises(ValueError, match="2147483648, outside the int32"):
+        _apsp.graph_from_csr(300, indptr, indices, big, True, False, False)
+    halves = data.astype(np.float32)
+    halves[late] = 2.5  # a real weight: the float64 engine, no error
+    assert _apsp.graph_from_csr(300, indptr, indices, halves, True, False, False).weights == "float64"
