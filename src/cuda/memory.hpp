@@ -55,9 +55,20 @@ class PinnedBuffer {
   std::size_t count_ = 0;
 };
 
+// A stream's scheduling priority: `highest` is the current device's greatest
+// (cudaDeviceGetStreamPriorityRange): the block scheduler starts its waiting
+// blocks ahead of those of `normal` streams (it does not preempt running
+// ones).
+enum class StreamPriority { normal, highest };
+
 class Stream {
  public:
-  Stream() { APSP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  explicit Stream(StreamPriority priority = StreamPriority::normal) {
+    int least = 0, greatest = 0;
+    APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking,
+                                                 priority == StreamPriority::highest ? greatest : least));
+  }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream() { if (stream_) cudaStreamDestroy(stream_); }
