@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The Python package's targets (issue 12), measured.
 
-  overhead  the binding's cost over the C++ solve, for dense and CSR input at
-            n >= 1024 (4096 too with a CUDA device), float64 and int32
-            distances. Two baselines: solve_seconds (apsp.last_solve_info():
+  overhead  the binding's cost over the C++ solve, for dense and CSR input
+            (csr: R-MAT with int32 weights, csr64: the same with float64
+            weights, as scipy users hold it) at n >= 1024 (4096 too with a
+            CUDA device), float64 and int32 distances. Two baselines: solve_seconds (apsp.last_solve_info():
             the library call inside the binding, the result's conversion
             into the returned arrays included, as it runs while rows
             arrive) and, independent of the binding's sink, the plain call a
@@ -118,7 +119,9 @@ def overhead(cli: str, repeat: int, tmp: str) -> None:
           f" {'vs solve':>9} {'vs C++':>8}")
     sizes = (1024, 2048, 4096) if apsp.cuda_device_count() > 0 else (1024, 2048)
     for n in sizes:
-        inputs = {"dense": dense_graph(n, 1), "csr": rmat(cli, n, 1, tmp)[0]}
+        csr = rmat(cli, n, 1, tmp)[0]  # int32 weights, as apsp.read_graph gives them
+        csr64 = csr.astype(np.float64)  # the same graph as scipy users usually hold it
+        inputs = {"dense": dense_graph(n, 1), "csr": csr, "csr64": csr64}
         for name, graph in inputs.items():
             engine_graph = _graph(graph, True, False)  # what shortest_path builds from `graph`
             read_input, _ = best_of(repeat, lambda: _graph(graph, True, False))  # the binding's input conversion

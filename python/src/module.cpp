@@ -200,6 +200,7 @@ template <class W>
 struct BuiltGraph {
   apsp::BasicGraph<W> graph;
   bool normalized = false;
+  bool real = false;  // an attempt at int32 weights met a weight that is not one: build it again as float64
 };
 
 // The parts a sparse matrix's m stored entries are built in: one per
@@ -220,32 +221,63 @@ struct BuiltPart {
   bool sorted = true;        // its edges strictly increasing in (src, dst), none a self-loop
   vertex_t first_src = 0, first_dst = 0, last_src = 0, last_dst = 0;  // its first and last edge, if kept > 0
   std::exception_ptr error;  // its first bad entry's (the part stops there)
+  bool real = false;         // it stopped at a weight the exact engine does not take (integer attempts)
 };
+
+// A float weight as the exact engine's int32 weight, for a build that tries
+// int32 first (a float array of integers, scipy's usual float64 matrix, then
+// needs no float64 edge list to scan and convert): false for "no edge" (+inf,
+// NaN; -inf throws cell_weight's error). `integer` is false where
+// choose_weight_type would pick float64 (not an integer, or |w| above
+// kMaxAutoIntWeight): the build stops and starts again in float64.
+template <class T>
+bool integer_weight(T value, std::int64_t i, std::int64_t j, weight_t& w, bool& integer) {
+  if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
+  if (value == -std::numeric_limits<T>::infinity()) {
+    double unused = 0;
+    return apsp::cell_weight(value, false, false, i, j, unused);  // throws
+  }
+  const auto v = static_cast<double>(value);
+  integer = std::fabs(v) <= apsp::kMaxAutoIntWeight && v == static_cast<double>(static_cast<weight_t>(v));
+  w = integer ? static_cast<weight_t>(v) : 0;
+  return integer;
+}
 
 // One part of graph_from_entries: the edges of the entries walk(entry)
 // hands over, written from `out` on, with their order. Every scalar comes by
 // value, so the loop keeps them in registers (through references it
 // reloaded each one after every edge it stored).
-template <class W, bool directed, bool unweighted, class T, class Walk>
+template <class W, bool directed, bool unweighted, bool kTryInteger, class T, class Walk>
 BuiltPart build_part(apsp::BasicEdge<W>* const first, const std::int64_t n, const T* const weights,
                      const std::int64_t stride, Walk&& walk) {
   apsp::BasicEdge<W>* out = first;
   vertex_t last_src = -1, last_dst = -1;  // the last edge written; (-1, -1), below every edge, before the first
   bool sorted = true;
+  bool integer = true;  // kTryInteger: every weight so far one the exact engine takes
   const auto emit = [&](vertex_t i, vertex_t j, W weight) __attribute__((always_inline)) {
     sorted &= (i > last_src || (i == last_src && j > last_dst)) && i != j;
     last_src = i;
     last_dst = j;
     *out++ = apsp::BasicEdge<W>{i, j, weight};
   };
+  // Returns whether the walk goes on (false only when an integer attempt
+  // meets a weight it cannot take).
   walk([&](std::int64_t k, std::int64_t i, std::int64_t j) __attribute__((always_inline)) {
     if (i < 0 || i >= n || j < 0 || j >= n) throw_entry_outside(k, i, j, n);
     W weight = 0;
-    if (!apsp::cell_weight(weights[k * stride], false, unweighted, i, j, weight)) return;
+    if constexpr (kTryInteger) {
+      static_assert(std::is_same<W, weight_t>::value && std::is_floating_point<T>::value && !unweighted,
+                    "an integer attempt reads float weights into int32 ones");
+      if (!integer_weight(weights[k * stride], i, j, weight, integer)) return integer;
+    } else {
+      if (!apsp::cell_weight(weights[k * stride], false, unweighted, i, j, weight)) return true;
+    }
     emit(static_cast<vertex_t>(i), static_cast<vertex_t>(j), weight);
     if (!directed) emit(static_cast<vertex_t>(j), static_cast<vertex_t>(i), weight);
+    return true;
   });
   BuiltPart part;
+  part.real = !integer;
   part.kept = out - first;
   part.sorted = sorted;
   if (part.kept > 0) {
@@ -268,7 +300,7 @@ BuiltPart build_part(apsp::BasicEdge<W>* const first, const std::int64_t n, cons
 // dropped), and each checks its own order; `data` is read in place. A bad
 // entry throws the error of the first one in entry order, as a sequential
 // pass would. Without the GIL.
-template <class W, class Walk>
+template <class W, bool kTryInteger, class Walk>
 BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vector<std::int64_t>& cuts, Walk&& walk,
                                  const AnyArray& data, bool directed, bool unweighted) {
   check_vertex_count(n);
@@ -292,17 +324,29 @@ BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vecto
       try {
         apsp::BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
         const auto part_walk = [&](auto&& entry) { walk(p, entry); };
-        if (directed)
-          part = unweighted ? build_part<W, true, true>(first, n, w, stride, part_walk)
-                            : build_part<W, true, false>(first, n, w, stride, part_walk);
-        else
-          part = unweighted ? build_part<W, false, true>(first, n, w, stride, part_walk)
-                            : build_part<W, false, false>(first, n, w, stride, part_walk);
+        if constexpr (kTryInteger) {
+          if constexpr (std::is_floating_point<T>::value)
+            part = directed ? build_part<W, true, false, true>(first, n, w, stride, part_walk)
+                            : build_part<W, false, false, true>(first, n, w, stride, part_walk);
+        } else if (directed) {
+          part = unweighted ? build_part<W, true, true, false>(first, n, w, stride, part_walk)
+                            : build_part<W, true, false, false>(first, n, w, stride, part_walk);
+        } else {
+          part = unweighted ? build_part<W, false, true, false>(first, n, w, stride, part_walk)
+                            : build_part<W, false, false, false>(first, n, w, stride, part_walk);
+        }
       } catch (...) {
         part.error = std::current_exception();
       }
     }
   });
+  // An integer attempt that met a real weight is over: the float64 build
+  // reads every entry again (and reports the first bad one, which may lie
+  // after the real weight in a part that stopped there).
+  if (std::any_of(results.begin(), results.end(), [](const BuiltPart& part) { return part.real; })) {
+    built.real = true;
+    return built;
+  }
   // The first bad entry is in the first part that failed (each part stops at
   // its own first).
   for (const BuiltPart& part : results)
@@ -339,19 +383,19 @@ std::vector<std::int64_t> equal_cuts(std::size_t m) {
 }
 
 // A COO matrix's entries for graph_from_entries: row[k] -> col[k].
-template <class W>
+template <class W, bool kTryInteger>
 BuiltGraph<W> graph_from_coo(std::int64_t n, const std::vector<std::int64_t>& row, const std::vector<std::int64_t>& col,
                              const AnyArray& data, bool directed, bool unweighted) {
   if (row.size() != data.shape(0) || col.size() != data.shape(0))
     throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
   const std::vector<std::int64_t> cuts = equal_cuts(row.size());
-  return graph_from_entries<W>(
+  return graph_from_entries<W, kTryInteger>(
       n, data.shape(0), cuts,
       [&](std::int64_t p, auto&& entry) {
         const std::int64_t* const from = row.data();  // locals in the loop (see build_part)
         const std::int64_t* const to = col.data();
         for (std::int64_t k = cuts[static_cast<std::size_t>(p)], end = cuts[static_cast<std::size_t>(p) + 1]; k < end; ++k)
-          entry(k, from[k], to[k]);
+          if (!entry(k, from[k], to[k])) return;
       },
       data, directed, unweighted);
 }
@@ -361,7 +405,7 @@ BuiltGraph<W> graph_from_coo(std::int64_t n, const std::vector<std::int64_t>& ro
 // 0 to nnz, checked), the column indices read in place: scipy's int32 and
 // int64 index arrays by their stride, other integer types through an int64
 // copy. Parts are whole rows, about equal in entries.
-template <class W>
+template <class W, bool kTryInteger>
 BuiltGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data,
                              bool directed, bool unweighted, bool transposed) {
   check_vertex_count(n);
@@ -388,7 +432,7 @@ BuiltGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyAr
     cuts[static_cast<std::size_t>(p)] = starts[static_cast<std::size_t>(row_cuts[static_cast<std::size_t>(p)])];
   }
   const auto rows = [&](const auto* column, std::int64_t stride) {
-    return graph_from_entries<W>(
+    return graph_from_entries<W, kTryInteger>(
         n, nnz, cuts,
         [&](std::int64_t p, auto&& entry) {
           // Locals, not the captured references, in the loop (see build_part).
@@ -399,10 +443,7 @@ BuiltGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyAr
           for (std::int64_t r = row_cuts[static_cast<std::size_t>(p)]; r < row_cuts[static_cast<std::size_t>(p) + 1]; ++r)
             for (std::int64_t k = start[r], end = start[r + 1]; k < end; ++k) {
               const auto c = static_cast<std::int64_t>(col[k * col_stride]);
-              if (swap)
-                entry(k, c, r);
-              else
-                entry(k, r, c);
+              if (!(swap ? entry(k, c, r) : entry(k, r, c))) return;
             }
         },
         data, directed, unweighted);
@@ -437,13 +478,20 @@ InputGraph normalized(BuiltGraph<W> built) {
   return normalized(std::move(built.graph), built.normalized);
 }
 
-// Builds with `build.template operator()<W>()`, W = double when `data` holds
-// floats (weights as given), else int32.
+// The graph `build(W{}, try_integer)` makes of a sparse matrix: int32
+// weights for integer data; for float data (unless unweighted) an attempt at
+// int32 first (std::true_type: every weight an integer the exact engine
+// takes, choose_weight_type's rule, one pass), and float64 weights (as
+// given) only when the attempt meets one that is not.
 template <class Build>
 InputGraph built(const AnyArray& data, bool unweighted, Build build) {
   const auto code = static_cast<nb::dlpack::dtype_code>(data.dtype().code);
-  if (code == nb::dlpack::dtype_code::Float && !unweighted) return normalized(build(double{}));
-  return normalized(build(weight_t{}));
+  if (code == nb::dlpack::dtype_code::Float && !unweighted) {
+    BuiltGraph<weight_t> integers = build(weight_t{}, std::true_type{});
+    if (!integers.real) return normalized(std::move(integers));
+    return normalized(build(double{}, std::false_type{}));
+  }
+  return normalized(build(weight_t{}, std::false_type{}));
 }
 
 // Options of one solve, as the Python layer passes them.
@@ -864,19 +912,20 @@ NB_MODULE(_apsp, m) {
   m.def("graph_from_coo",
         [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
            bool unweighted) {
-          return built(data, unweighted, [&](auto w) {
+          return built(data, unweighted, [&](auto w, auto try_integer) {
             nb::gil_scoped_release unlocked;
-            return graph_from_coo<decltype(w)>(n, int64_values(row, "row"), int64_values(col, "col"), data, directed,
-                                               unweighted);
+            return graph_from_coo<decltype(w), decltype(try_integer)::value>(
+                n, int64_values(row, "row"), int64_values(col, "col"), data, directed, unweighted);
           });
         },
         "n"_a, "row"_a, "col"_a, "data"_a, "directed"_a, "unweighted"_a);
   m.def("graph_from_csr",
         [](std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data, bool directed,
            bool unweighted, bool transposed) {
-          return built(data, unweighted, [&](auto w) {
+          return built(data, unweighted, [&](auto w, auto try_integer) {
             nb::gil_scoped_release unlocked;
-            return graph_from_csr<decltype(w)>(n, indptr, indices, data, directed, unweighted, transposed);
+            return graph_from_csr<decltype(w), decltype(try_integer)::value>(n, indptr, indices, data, directed,
+                                                                             unweighted, transposed);
           });
         },
         "n"_a, "indptr"_a, "indices"_a, "data"_a, "directed"_a, "unweighted"_a, "transposed"_a);

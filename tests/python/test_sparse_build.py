@@ -150,3 +150,46 @@ def test_unsigned_and_float32_weights_at_the_int32_edge():
     halves = data.astype(np.float32)
     halves[late] = 2.5  # a real weight: the float64 engine, no error
     assert _apsp.graph_from_csr(300, indptr, indices, halves, True, False, False).weights == "float64"
+
+
+def test_float_weights_that_are_integers_build_int32_edges_at_once():
+    indptr, indices, data = raw_csr(300, 12000, seed=12)  # float64 data, integer values
+    graph = _apsp.graph_from_csr(300, indptr, indices, data, True, False, False)
+    assert graph.weights == "int32"
+    assert _apsp.graph_from_csr(300, indptr, indices, data.astype(np.float32), True, False, False).weights == "int32"
+    late = 5 * ENTRIES_PER_PART + 3
+    edge = data.copy()
+    edge[late] = 2147483647.0  # the largest int32: still the exact engine's
+    assert _apsp.graph_from_csr(300, indptr, indices, edge, True, False, False).weights == "int32"
+    for real in (2.5, -2147483648.0, 1e12):  # not an integer, or |w| above int32's maximum (choose_weight_type's rule)
+        edge = data.copy()
+        edge[late] = real
+        assert _apsp.graph_from_csr(300, indptr, indices, edge, True, False, False).weights == "float64", real
+    g = sp.csr_matrix((data, indices, indptr), shape=(300, 300))
+    g.data[late] = 2.5
+    np.testing.assert_array_equal(apsp.shortest_path(g, method="D"), reference(g))
+    np.testing.assert_array_equal(apsp.shortest_path(g, method="D", directed=False), reference(g, False))
+
+
+def test_an_integer_attempt_that_meets_a_real_weight_still_names_the_first_bad_entry():
+    indptr, indices, data = raw_csr(300, 12000, seed=13)
+    row_of = np.searchsorted(indptr, np.arange(indices.size), side="right") - 1
+    early, late = 17, 4 * ENTRIES_PER_PART + 5
+    for bad_at, real_at in ((late, early), (early, late), (early, early + 1)):
+        bad, real = indices.copy(), data.copy()
+        bad[bad_at], real[real_at] = 300, 0.5
+        with pytest.raises(ValueError, match=rf"entry {bad_at} \({row_of[bad_at]}, 300\) is outside"):
+            _apsp.graph_from_csr(300, indptr, bad, real, True, False, False)
+    minus_inf = data.copy()
+    minus_inf[late] = -np.inf
+    with pytest.raises(ValueError, match=f"edge {row_of[late]} -> {indices[late]} has weight -inf"):
+        _apsp.graph_from_csr(300, indptr, indices, minus_inf, True, False, False)
+
+
+def test_a_real_weight_only_on_a_dropped_duplicate_keeps_the_exact_engine():
+    g = canonical(200, 9000, seed=14).tocoo()
+    rows = np.concatenate([g.row, g.row[:1]])
+    cols = np.concatenate([g.col, g.col[:1]])
+    data = np.concatenate([g.data, [g.data[0] + 0.5]])  # heavier: normalization keeps the integer one
+    graph = _apsp.graph_from_coo(200, rows, cols, data, True, False)
+    assert graph.weights == "int32" and graph.m == g.nnz
