@@ -14,6 +14,9 @@
             solve_seconds is the binding's own cost, the one against the
             plain C++ call also counts what the returned dtype costs (a
             float64 matrix is twice an int32 one), docs/perf.md reads both.
+  order     the binding's solve against the plain C++ solve of the same
+            graph in both orders, and the C++ solve against itself (CPU at
+            n = 1024, GPU at 2048): where the "vs C++" gap comes from.
   scipy     apsp against scipy.sparse.csgraph on the CPU: method='FW' at
             n = 2048 (target >= 10x) and method='D' on R-MAT with n = 8192,
             m = 8n (target >= 3x).
@@ -21,7 +24,7 @@
             numpy array at n = 16384, m = 8n, against the CLI's compute +
             download on the same graph (target: within 1.15x).
 
-Usage: python3 bench/python_bench.py [overhead] [scipy] [gpu] [--cli build/tools/apsp/apsp] [--repeat 3]
+Usage: python3 bench/python_bench.py [overhead] [scipy] [gpu] [order] [--cli build/tools/apsp/apsp] [--repeat 3]
 R-MAT graphs come from `apsp gen rmat` (the CLI given, or build/tools/apsp/apsp).
 """
 
@@ -148,6 +151,39 @@ def overhead(cli: str, repeat: int, tmp: str) -> None:
                       f" {1000 * inside:.2f} + module {1000 * module:.2f} + Python {1000 * layer:.2f}")
 
 
+def order(cli: str, repeat: int, tmp: str) -> None:
+    """The binding's solve (its solve_seconds) against the plain C++ solve of
+    the same R-MAT graph, each order in turn and the C++ solve against
+    itself: whether the gap of overhead's "vs C++" column belongs to the
+    binding's solve or to which call runs first."""
+    from apsp import _apsp
+    from apsp._csgraph import _graph, _request
+
+    print(f"the binding's solve against the plain C++ solve, int32 results (best and median of {repeat}; ms)")
+    cases = [(1024, "cpu")] + ([(2048, "cuda")] if apsp.cuda_device_count() > 0 else [])
+    for n, backend in cases:
+        graph = rmat(cli, n, 1, tmp)[0]
+        engine_graph = _graph(graph, True, False)
+        request = _request("auto", backend, 0, "auto", 0, False, None, np.int32, None)
+
+        def binding() -> float:
+            result = apsp.shortest_path(graph, dtype=np.int32, backend=backend)
+            del result
+            return float(apsp.last_solve_info()["solve_seconds"])
+
+        def cxx() -> float:
+            return float(_apsp._cxx_solve_seconds(engine_graph, request))
+
+        for name, first, second in (("binding, then C++", binding, cxx), ("C++, then binding", cxx, binding),
+                                    ("C++, then C++", cxx, cxx)):
+            a, b = [], []
+            for _ in range(repeat):
+                a.append(first())
+                b.append(second())
+            print(f"  n={n} {backend:<4} {name:<18} first {1000 * min(a):6.2f} (median {1000 * np.median(a):6.2f}),"
+                  f" second {1000 * min(b):6.2f} (median {1000 * np.median(b):6.2f})")
+
+
 def versus_scipy(cli: str, repeat: int, tmp: str) -> None:
     from scipy.sparse import csgraph
 
@@ -199,7 +235,7 @@ def gpu(cli: str, repeat: int, tmp: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("modes", nargs="*", default=["overhead", "scipy"], choices=["overhead", "scipy", "gpu"])
+    parser.add_argument("modes", nargs="*", default=["overhead", "scipy"], choices=["overhead", "scipy", "gpu", "order"])
     parser.add_argument("--cli", default=str(Path(__file__).resolve().parents[1] / "build" / "tools" / "apsp" / "apsp"))
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -208,7 +244,7 @@ def main() -> None:
     print(f"apsp {apsp.__version__}, {os.cpu_count()} CPUs, CUDA devices: {apsp.cuda_device_count()}")
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.modes:
-            {"overhead": overhead, "scipy": versus_scipy, "gpu": gpu}[mode](args.cli, args.repeat, tmp)
+            {"overhead": overhead, "scipy": versus_scipy, "gpu": gpu, "order": order}[mode](args.cli, args.repeat, tmp)
 
 
 if __name__ == "__main__":
