@@ -2,6 +2,7 @@
 // weights (the weight type, WeightType).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -162,6 +163,13 @@ CsrF64 transpose(const CsrF64& c);
 // exact in int32 and in float64 (the reader's type), and (n-1) * |w| stays
 // inside int64 for any int32 n.
 inline constexpr double kMaxAutoIntWeight = 2147483647.0;
+
+// Whether auto keeps weight `w` as int32: an integer with |w| <=
+// kMaxAutoIntWeight (NaN and infinities are not). The rule of
+// choose_weight_type, per weight.
+inline bool is_auto_int_weight(double w) {
+  return std::fabs(w) <= kMaxAutoIntWeight && w == static_cast<double>(static_cast<std::int32_t>(w));
+}
 
 // WeightType::int32 when every weight of `g` is an integer with |w| <=
 // kMaxAutoIntWeight (and no edge is +infinity), WeightType::float64

@@ -228,8 +228,8 @@ struct BuiltPart {
 // int32 first (a float array of integers, scipy's usual float64 matrix, then
 // needs no float64 edge list to scan and convert): false for "no edge" (+inf,
 // NaN; -inf throws cell_weight's error). `integer` is false where
-// choose_weight_type would pick float64 (not an integer, or |w| above
-// kMaxAutoIntWeight): the build stops and starts again in float64.
+// choose_weight_type would pick float64 (apsp::is_auto_int_weight): the
+// build stops and starts again in float64.
 template <class T>
 bool integer_weight(T value, std::int64_t i, std::int64_t j, weight_t& w, bool& integer) {
   if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
@@ -238,15 +238,16 @@ bool integer_weight(T value, std::int64_t i, std::int64_t j, weight_t& w, bool& 
     return apsp::cell_weight(value, false, false, i, j, unused);  // throws
   }
   const auto v = static_cast<double>(value);
-  integer = std::fabs(v) <= apsp::kMaxAutoIntWeight && v == static_cast<double>(static_cast<weight_t>(v));
+  integer = apsp::is_auto_int_weight(v);
   w = integer ? static_cast<weight_t>(v) : 0;
   return integer;
 }
 
 // One part of graph_from_entries: the edges of the entries walk(entry)
-// hands over, written from `out` on, with their order. Every scalar comes by
-// value, so the loop keeps them in registers (through references it
-// reloaded each one after every edge it stored).
+// hands over, written from `first` on, with their order. The flags are
+// template arguments and every scalar comes by value, so the loop keeps
+// them in registers (through references it reloaded each one after every
+// edge it stored).
 template <class W, bool directed, bool unweighted, bool kTryInteger, class T, class Walk>
 BuiltPart build_part(apsp::BasicEdge<W>* const first, const std::int64_t n, const T* const weights,
                      const std::int64_t stride, Walk&& walk) {

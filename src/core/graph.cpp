@@ -283,7 +283,7 @@ CsrF64 transpose(const CsrF64& c) { return transpose_typed(c); }
 
 WeightType choose_weight_type(const GraphF64& g) {
   for (const EdgeF64& e : g.edges)
-    if (!(std::fabs(e.w) <= kMaxAutoIntWeight) || e.w != std::trunc(e.w)) return WeightType::float64;
+    if (!is_auto_int_weight(e.w)) return WeightType::float64;
   return WeightType::int32;
 }
 
