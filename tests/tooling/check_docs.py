@@ -7,6 +7,8 @@
 Checks:
   links      every Markdown link of README.md and docs/**/*.md leads to a file
              of the tree, and its #anchor to a heading of that file;
+  paths      every path of the tree those documents name in their text
+             (`src/...`, docs/results/...) exists (NAME placeholders aside);
   logs       every raw log under docs/results is cited by a document
              (scripts/result-logs);
   readme     README.md starts with its title, and its first 15 lines give the
@@ -28,6 +30,7 @@ import importlib.machinery
 import importlib.util
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -109,6 +112,23 @@ def check_links(root: Path, files: list[str], problems: Problems) -> None:
             if anchor and resolved.suffix == ".md" and resolved.is_file():
                 if anchor not in heading_anchors(resolved.read_text(encoding="utf-8")):
                     problems.add("links", doc, f"[...]({target}): no heading #{anchor} in {path or doc}")
+
+
+def check_paths(root: Path, files: list[str], problems: Problems) -> None:
+    """Paths of the tree that the documents name in their text (`src/...`, docs/results/...)."""
+    tops = sorted({f.split("/")[0] for f in files if "/" in f})
+    pattern = re.compile(r"(?<![\w/.-])((?:%s)/[\w./*-]*)" % "|".join(map(re.escape, tops)))
+    for doc in documents(files):
+        text = (root / doc).read_text(encoding="utf-8")
+        prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+        prose = re.sub(r"<!--.*?-->", "", prose, flags=re.S)
+        introduced = new_names(text)
+        for path in sorted(set(pattern.findall(prose))):
+            path = path.rstrip(".")
+            if "NAME" in path or is_new(path, introduced):
+                continue  # a placeholder, or a file the document tells the reader to create
+            if not resolve_path(root, path) and not ((root / doc).parent / path).exists():
+                problems.add("paths", doc, f"{path}: no such path")
 
 
 def load_result_logs(root: Path):
@@ -333,6 +353,7 @@ def run_checks(root: Path) -> list[str]:
     files = tracked_files(root)
     problems = Problems()
     check_links(root, files, problems)
+    check_paths(root, files, problems)
     check_logs(root, files, problems)
     check_readme(root, problems)
     check_guide(root, files, problems)
@@ -340,46 +361,51 @@ def run_checks(root: Path) -> list[str]:
 
 
 def self_test(real_root: Path) -> int:
-    """Each check on a copy of the tree with one fault each: every fault must be reported."""
+    """Each check on a copy of the tree with one fault planted: the check must report it."""
+    guide = "docs/dev/adding-a-kernel.md"
+
+    def append(text: str):
+        return lambda old: old + text
+
+    # name: (the check expected to object, the file, how the fault changes it)
     faults = {
-        "links": ("docs/dev/adding-a-kernel.md", "\nSee [gone](../no-such-file.md).\n"),
-        "anchor": ("README.md", "\nSee [gone](#no-such-heading).\n"),
-        "logs": ("docs/results/uncited-run/raw.log", "a log no document cites\n"),
-        "guide path": ("docs/dev/adding-a-kernel.md", "\nThe file `src/cuda/no_such_file.cu`.\n"),
-        "guide identifier": ("docs/dev/adding-a-kernel.md", "\nCall `apsp::no_such_function_xyz`.\n"),
-        "guide test": ("docs/dev/adding-a-kernel.md", "\n`Registry.NoSuchTestXyz`\n"),
-        "guide option": ("docs/dev/adding-a-kernel.md",
-                         "\n```sh\nbuild/bench/apsp_bench_gpu_bench throughput --no-such-option 1\n```\n"),
-        "guide field": ("docs/dev/adding-a-kernel.md", "\n```cpp\nvoid f(GpuProblem& problem) { problem.no_such_field = 1; }\n```\n"),
+        "link": ("links", guide, append("\nSee [gone](../no-such-file.md).\n")),
+        "anchor": ("links", "README.md", append("\nSee [gone](#no-such-heading).\n")),
+        "path": ("paths", "docs/perf.md", append("\nLogs in docs/results/no-such-run/.\n")),
+        "readme": ("readme", "README.md", lambda old: old.replace("\nscripts/demo ", "\nscripts/show ", 1)),
+        "log": ("logs", "docs/results/uncited-run/raw.log", append("a log no document cites\n")),
+        "guide path": ("guide", guide, append("\nThe file `kernels/no_such_file.cuh`.\n")),
+        "guide identifier": ("guide", guide, append("\nCall `apsp::no_such_function_xyz`.\n")),
+        "guide test": ("guide", guide, append("\n`Registry.NoSuchTestXyz`\n")),
+        "guide option": ("guide", guide,
+                         append("\n```sh\nbuild/bench/apsp_bench_gpu_bench throughput --no-such-option 1\n```\n")),
+        "guide field": ("guide", guide,
+                        append("\n```cpp\nvoid f(GpuProblem& problem) { problem.no_such_field = 1; }\n```\n")),
     }
     files = tracked_files(real_root)
+    baseline = set(run_checks(real_root))
     failed = 0
-    for name, (relative, addition) in faults.items():
-        with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            for f in files:
-                if f.startswith(("docs/", "scripts/", ".ci/", "README.md")) or f.endswith(("CMakeLists.txt",)) or \
-                        (f.startswith(SOURCE_DIRS) and f.endswith(SOURCE_SUFFIXES)):
-                    (root / f).parent.mkdir(parents=True, exist_ok=True)
-                    (root / f).write_bytes((real_root / f).read_bytes())
+    with tempfile.TemporaryDirectory() as tmp:
+        pristine = Path(tmp) / "pristine"
+        for f in files:
+            (pristine / f).parent.mkdir(parents=True, exist_ok=True)
+            (pristine / f).write_bytes((real_root / f).read_bytes())
+        for name, (check, relative, plant) in faults.items():
+            root = Path(tmp) / name.replace(" ", "-")
+            shutil.copytree(pristine, root)
             target = root / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("a", encoding="utf-8") as out:
-                out.write(addition)
-            found = [p for p in run_checks(root) if p not in run_checks_baseline(real_root)]
-            status = "reported" if found else "NOT REPORTED"
-            print(f"self-test {name}: {status}" + (f" ({found[0]})" if found else ""))
+            old = target.read_text(encoding="utf-8") if target.exists() else ""
+            changed = plant(old)
+            if changed == old:
+                print(f"self-test {name}: the fault could not be planted in {relative}")
+                failed += 1
+                continue
+            target.write_text(changed, encoding="utf-8")
+            found = [p for p in run_checks(root) if p not in baseline and p.startswith(check + ":")]
+            print(f"self-test {name}: " + (f"reported ({found[0]})" if found else f"NOT REPORTED by {check}"))
             failed += not found
     return 1 if failed else 0
-
-
-_baseline: dict[Path, list[str]] = {}
-
-
-def run_checks_baseline(root: Path) -> list[str]:
-    if root not in _baseline:
-        _baseline[root] = run_checks(root)
-    return _baseline[root]
 
 
 def main() -> int:
