@@ -97,6 +97,15 @@ def main() -> int:
         repo.commit("feature: a formatted change")
         expect("a branch is checked from its merge-base with main", repo.check(), 1, "+++ b/b.hpp", "merge-base with main")
 
+        # A moved file counts only the lines edited in it, not the old ones it carries.
+        repo.git("checkout", "-q", "main")
+        repo.git("mv", "a.cpp", "moved.cpp")
+        repo.write("moved.cpp", (repo.path / "moved.cpp").read_text() + "int p() { return 6; }\n")
+        repo.commit("a.cpp moved and one formatted line added")
+        expect("a moved file counts only its edited lines", repo.check(), 0, "changed lines of 1 file(s)",
+               "are formatted")
+        repo.git("checkout", "-q", "feature")
+
         expect("--fix formats the changed lines", repo.check("--fix"), 0, "formatted the changed lines")
         expect("after --fix the check passes", repo.check(), 0, "are formatted")
         fixed = (repo.path / "a.cpp").read_text()
