@@ -31,7 +31,6 @@ import importlib.util
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -60,21 +59,6 @@ class Problems:
 
     def add(self, check: str, where: str, what: str) -> None:
         self.items.append(f"{check}: {where}: {what}")
-
-
-def tracked_files(root: Path) -> list[str]:
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
-        files = [p for p in out.decode().split("\0") if p]
-        if files:
-            return [f for f in files if (root / f).exists()]
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts]
-
-
-def documents(files: list[str]) -> list[str]:
-    return sorted(f for f in files if f == "README.md" or (f.startswith("docs/") and f.endswith(".md")))
 
 
 def strip_code(text: str) -> str:
@@ -131,8 +115,9 @@ def check_paths(root: Path, files: list[str], problems: Problems) -> None:
                 problems.add("paths", doc, f"{path}: no such path")
 
 
-def load_result_logs(root: Path):
-    script = root / "scripts" / "result-logs"
+def load_result_logs():
+    """scripts/result-logs as a module: the one home of which files are logs and documents."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "result-logs"
     loader = importlib.machinery.SourceFileLoader("result_logs", str(script))
     spec = importlib.util.spec_from_loader("result_logs", loader)
     module = importlib.util.module_from_spec(spec)
@@ -140,11 +125,14 @@ def load_result_logs(root: Path):
     return module
 
 
+RESULT_LOGS = load_result_logs()
+tracked_files = RESULT_LOGS.tracked_files
+documents = RESULT_LOGS.documents
+
+
 def check_logs(root: Path, files: list[str], problems: Problems) -> None:
-    result_logs = load_result_logs(root)
-    result_logs.ROOT = root
-    logs = result_logs.result_logs(files)
-    cited = result_logs.citations(logs, result_logs.documents(files))
+    logs = RESULT_LOGS.result_logs(files)
+    cited = RESULT_LOGS.citations(logs, documents(files), root)
     for log in logs:
         if log not in cited:
             problems.add("logs", log, "no document cites it (cite it, or scripts/result-logs --prune)")
