@@ -205,7 +205,7 @@ def gtest_names(sources: Sources) -> tuple[set[str], set[tuple[str, str]], set[t
     return {s for s, _ in pairs}, pairs, prefixes
 
 
-def check_gtest_pattern(pattern: str, where: str, introduced: set[str], sources: Sources, problems: Problems) -> None:
+def check_gtest_pattern(pattern: str, where: str, sources: Sources, problems: Problems) -> None:
     suites, pairs, prefixes = gtest_names(sources)
     for one in pattern.split(":"):
         one = one.lstrip("-")
@@ -264,7 +264,7 @@ def check_shell_block(block: str, where: str, introduced: set[str], root: Path, 
                     if not re.search(rf"add_executable\(\s*{re.escape(target)}\b", cmake_text):
                         problems.add("guide", where, f"no build target {target}")
             if word.startswith("--gtest_filter="):
-                check_gtest_pattern(word.split("=", 1)[1], where, introduced, sources, problems)
+                check_gtest_pattern(word.split("=", 1)[1], where, sources, problems)
         defining = command_sources(root, program)
         if defining:
             text = "\n".join(p.read_text(encoding="utf-8") for p in defining)
@@ -310,7 +310,7 @@ def check_guide(root: Path, files: list[str], problems: Problems) -> None:
             if not resolve_path(root, token):
                 problems.add("guide", GUIDE, f"`{token}`: no such path")
         elif re.fullmatch(r"[A-Z][A-Za-z]+\.\w+", token):
-            check_gtest_pattern(token, GUIDE, introduced, sources, problems)
+            check_gtest_pattern(token, GUIDE, sources, problems)
         elif token.startswith("--"):
             continue  # options: checked where a command uses them
         elif re.fullmatch(r"[\w:.&() ]+", token) and not token.startswith("apsp "):
