@@ -30,6 +30,7 @@ class Repo:
         self.git("init", "-q", "-b", "main")
         self.git("config", "user.email", "test@example.com")
         self.git("config", "user.name", "check-format test")
+        self.git("config", "commit.gpgsign", "false")
         (path / "scripts").mkdir()
         shutil.copy(SCRIPT, path / "scripts" / "check-format")
         shutil.copy(ROOT / ".clang-format", path / ".clang-format")
