@@ -16,7 +16,8 @@ Checks:
   guide      docs/dev/adding-a-kernel.md names only what exists: its paths
              (backquoted, #included, run), the identifiers of its inline code
              and of its C++ blocks, the GpuProblem fields its code reads, its
-             GoogleTest names and filters, build targets and command options.
+             GoogleTest names and filters, build targets and command options;
+             its registry lines have the fields of the real GPU table's.
              Names the guide introduces itself (its worked example) are listed
              in its `<!-- new in this guide: ... -->` comment.
 Python 3 standard library only.
@@ -285,6 +286,64 @@ def check_identifiers(tokens: list[str], where: str, introduced: set[str], sourc
                 problems.add("guide", where, f"`{token}`: {name} appears in no source")
 
 
+def split_top_level(text: str) -> list[str]:
+    """The comma-separated fields of `text` outside any (), {}, [] or <>."""
+    fields, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch in "({[<"
+        depth -= ch in ")}]>"
+        if ch == "," and depth == 0:
+            fields.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return fields + [current.strip()] if current.strip() else fields
+
+
+def registry_shape(entry: str) -> tuple[int, int] | None:
+    """(traits, fields after them) of a registry entry `{{"name", ...}, ..., run}`, or None."""
+    match = re.fullmatch(r'\{\{("[^"]*".*?)\},(.*)\}', " ".join(entry.split()), flags=re.S)
+    if not match:
+        return None
+    return len(split_top_level(match.group(1))), len(split_top_level(match.group(2)))
+
+
+def table_entries(source: str, function: str) -> list[str]:
+    """The entries of the `static const std::vector<...> table = {...};` in `function`'s body."""
+    at = source.find(function + " {")
+    opening = source.find("= {", at) if at >= 0 else -1
+    if opening < 0:
+        return []
+    source = re.sub(r"//[^\n]*", "", source[opening + 2:])
+    depth = 0
+    for end, ch in enumerate(source):
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth == 0:
+            return split_top_level(source[1:end])
+    return []
+
+
+def check_registry_lines(blocks: list[tuple[str, str]], root: Path, files: list[str], problems: Problems) -> None:
+    """The guide's registry lines have the fields of the real GPU table's entries."""
+    shapes = set()
+    for f in files:
+        if f.startswith("src/") and f.endswith(SOURCE_SUFFIXES):
+            shapes |= {registry_shape(e) for e in table_entries((root / f).read_text(encoding="utf-8",
+                                                                                     errors="replace"),
+                                                                  "gpu_algorithm_table()")}
+    shapes.discard(None)
+    if not shapes:
+        problems.add("guide", GUIDE, "no GPU registry table (gpu_algorithm_table) found in src/")
+        return
+    for _, block in blocks:
+        for line in block.splitlines():
+            shape = registry_shape(line.strip().rstrip(","))
+            if shape is not None and shape not in shapes:
+                problems.add("guide", GUIDE, f"registry line with {shape[0]} traits and {shape[1]} more fields; "
+                             f"the table's entries have {sorted(shapes)}: {line.strip()}")
+
+
 def check_guide(root: Path, files: list[str], problems: Problems) -> None:
     path = root / GUIDE
     if not path.exists():
@@ -321,6 +380,7 @@ def check_guide(root: Path, files: list[str], problems: Problems) -> None:
                 problems.add("guide", GUIDE, f"`{token}`: GpuProblem has no field {field}")
     check_identifiers([re.sub(r"\bp\.\w+", "", t) for t in identifiers], GUIDE, introduced, sources, problems)
 
+    check_registry_lines([b for b in blocks if b[0] in ("cpp", "c++", "cuda")], root, files, problems)
     for language, block in blocks:
         if language in ("cpp", "c++", "cuda"):
             for include in re.findall(r'#include\s+"([^"]+)"', block):
@@ -367,6 +427,7 @@ def self_test(real_root: Path) -> int:
         "guide test": ("guide", guide, append("\n`Registry.NoSuchTestXyz`\n")),
         "guide option": ("guide", guide,
                          append("\n```sh\nbuild/bench/apsp_bench_gpu_bench throughput --no-such-option 1\n```\n")),
+        "guide registry line": ("guide", guide, lambda old: old.replace("}, 1, false, APSP_GPU_RUN(", "}, 1, APSP_GPU_RUN(", 1)),
         "guide field": ("guide", guide,
                         append("\n```cpp\nvoid f(GpuProblem& problem) { problem.no_such_field = 1; }\n```\n")),
     }
