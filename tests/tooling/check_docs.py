@@ -109,12 +109,16 @@ def check_paths(root: Path, files: list[str], problems: Problems) -> None:
         prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
         prose = re.sub(r"<!--.*?-->", "", prose, flags=re.S)
         introduced = new_names(text)
-        for path in sorted(set(pattern.findall(prose))):
-            path = path.rstrip(".")
-            if "NAME" in path or is_new(path, introduced):
-                continue  # a placeholder, or a file the document tells the reader to create
-            if not resolve_path(root, path) and not ((root / doc).parent / path).exists():
-                problems.add("paths", doc, f"{path}: no such path")
+        for line in prose.splitlines():
+            # A table row about a folder (| `python/` | ... `src/module.cpp` ...) names paths inside it.
+            row = re.match(r"\|\s*`([\w./-]+/)`\s*\|", line)
+            bases = [root, (root / doc).parent] + ([root / row.group(1)] if row else [])
+            for path in pattern.findall(line):
+                path = path.rstrip(".")
+                if "NAME" in path or is_new(path, introduced):
+                    continue  # a placeholder, or a file the document tells the reader to create
+                if not resolve_path(root, path) and not any((base / path).exists() for base in bases):
+                    problems.add("paths", doc, f"{path}: no such path")
 
 
 def load_result_logs():
