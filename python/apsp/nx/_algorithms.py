@@ -24,6 +24,7 @@ implementation on the original graph (``_networkx``):
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -333,13 +334,20 @@ def all_pairs_dijkstra(G: ApspGraph, cutoff: Any = None, weight: Any = "weight")
 # --- unweighted ---------------------------------------------------------------------------------------
 
 
+def _levels(cutoff: Any) -> Optional[float]:
+    """The last BFS level networkx lists for ``cutoff``: it expands a level while ``cutoff > level``,
+    so a cutoff of 3.5 lists level 4."""
+    return None if cutoff is None else float(math.ceil(cutoff))
+
+
 def all_pairs_shortest_path_length(G: ApspGraph, cutoff: Any = None) -> Iterator[Tuple[Any, Dict[Any, int]]]:
     if not _cutoff_ok(cutoff):
         yield from _networkx("all_pairs_shortest_path_length", G, cutoff=cutoff)
         return
+    cutoff = _levels(cutoff)
     csr = G.csr(None)
     labels = G.nodes
-    for source, row in _blocks(G, csr, True, _limit(cutoff)):
+    for source, row in _blocks(G, csr, True, cutoff):
         yield labels[source], _lengths(G, row, _kept(row, cutoff), True)
 
 
@@ -347,8 +355,10 @@ def all_pairs_shortest_path(G: ApspGraph, cutoff: Any = None) -> Iterator[Tuple[
     if not _cutoff_ok(cutoff):
         yield from _networkx("all_pairs_shortest_path", G, cutoff=cutoff)
         return
+    single_kwargs = {"cutoff": cutoff}
+    cutoff = _levels(cutoff)
     csr = G.csr(None)
-    for source, _, _, paths in _path_rows(G, csr, True, cutoff, "single_source_shortest_path", {"cutoff": cutoff}):
+    for source, _, _, paths in _path_rows(G, csr, True, cutoff, "single_source_shortest_path", single_kwargs):
         yield G.nodes[source], paths
 
 
