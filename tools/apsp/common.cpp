@@ -27,7 +27,10 @@ void print_stage(const std::string& name, double seconds, std::uint64_t bytes) {
 
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name) {
   cmd.add_option(positional_name, in.path, "Graph file (.bin .gr .mtx .txt .el .edges .npy .mat .dense)")->required();
-  cmd.add_option("--format", in.format, "Input format instead of the one the extension names")->capture_default_str();
+  cmd.add_option("--format", in.format,
+                 "Input format instead of the one the extension names (coordinate: the network repository's "
+                 "'n n m' + 'i j [w]' lists without banner)")
+      ->capture_default_str();
   cmd.add_flag("--undirected", in.undirected, "Read every edge in both directions");
   cmd.add_option("--no-edge", in.no_edge,
                  "Dense inputs (.npy .mat .dense): the value that means no edge (default: -1 in integer "
@@ -41,6 +44,7 @@ io::ReadOptions read_options(const GraphInput& in) {
   opts.format = io::parse_format(in.format);
   opts.no_edge_value = in.no_edge;
   opts.undirected = in.undirected;
+  opts.note = [](const std::string& text) { std::fprintf(stderr, "apsp: note: %s\n", text.c_str()); };
   return opts;
 }
 
