@@ -151,4 +151,13 @@ extern template class BasicMatrixFile<double>;
 // that cannot be opened or a malformed .npy header.
 std::optional<WeightType> stored_matrix_type(const std::string& path, Format format = Format::automatic);
 
+// The id map `apsp solve --relabel` writes beside its result: line k (after
+// two '#' comment lines) holds the original vertex id of vertex k, the ids
+// increasing. read_id_map throws InputError naming the line of a malformed,
+// negative or non-increasing id.
+void write_id_map(const std::string& path, const std::vector<vertex_t>& ids);
+std::vector<vertex_t> read_id_map(const std::string& path);
+// The map's file name beside a result file: RESULT + ".ids".
+std::string id_map_path(const std::string& result_path);
+
 }  // namespace apsp::io

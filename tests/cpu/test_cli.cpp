@@ -141,6 +141,37 @@ TEST_F(Cli, NetworkRepositoryCoordinateFilesAreReadWithANote) {
   expect_rejected_text("odd.mtx", "graph with 4 nodes\n1 2\n", "odd.mtx:1: unknown header 'graph with 4 nodes'");
 }
 
+// --relabel: a SNAP edge list whose ids run to 3352 over 3 edges is solved
+// as 4 vertices; the id map beside the result lets path and verify take and
+// print the original ids, in an edge list and in a 1-based format alike.
+TEST_F(Cli, RelabelCompactsSparseIdsAndPathReadsTheMapBack) {
+  write_text("snap.txt", "# SNAP\n3352 17 4\n17 99 1\n0 3352 2\n");
+  const std::string out = expect_ok("solve snap.txt --relabel -o d.txt --predecessors p.bin");
+  EXPECT_NE(out.find("id map"), std::string::npos) << out;
+  std::int64_t n = 0;
+  const std::vector<std::int32_t> d = io::read_matrix(path("d.txt"), n);
+  ASSERT_EQ(n, 4);
+  EXPECT_EQ(d[0 * 4 + 2], 7);     // 0 -> 3352 -> 17 -> 99
+  EXPECT_EQ(d[2 * 4 + 0], kInf);  // nothing leaves 99
+  EXPECT_EQ(io::read_id_map(path("d.txt.ids")), (std::vector<vertex_t>{0, 17, 99, 3352}));
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99 --predecessors p.bin"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 99 --to 0"), "unreachable\n");
+  EXPECT_NE(expect_ok("verify snap.txt d.txt").find("ok"), std::string::npos);
+  expect_error("path snap.txt d.txt --from 5 --to 99", 2, "--from 5 is not in the id map");
+  write_text("other.txt", "0 1 1\n");
+  expect_error("path other.txt d.txt --from 0 --to 1", 2, "d.txt.ids: the id map does not match the graph other.txt");
+  // Without --relabel the result is the graph's own numbering, and the old map goes.
+  expect_ok("solve snap.txt -o d.txt");
+  EXPECT_FALSE(fs::exists(path("d.txt.ids")));
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+
+  write_text("sparse.gr", "p sp 5000 2\na 10 4000 3\na 4000 20 1\n");  // 1-based: vertices 9, 3999, 19
+  expect_ok("solve sparse.gr --relabel -o g.bin");
+  EXPECT_EQ(io::read_id_map(path("g.bin.ids")), (std::vector<vertex_t>{9, 19, 3999}));
+  EXPECT_EQ(expect_ok("path sparse.gr g.bin --from 9 --to 19"), "9 -> 3999 -> 19\nweight 4\n");
+}
+
 // ---- bad input: exit 2 ----------------------------------------------------
 
 TEST_F(Cli, TruncatedBinIsExit2WithItsByteOffset) {

@@ -495,6 +495,41 @@ TEST_F(IoTest, CoordinateListsWithoutBanner) {
   EXPECT_THROW(io::write_graph(path("out.txt"), expected, io::Format::coordinate), UsageError);
 }
 
+// compact_vertices keeps the vertices an edge touches, in increasing order,
+// and the id map round-trips them; a map that is malformed or does not
+// increase is an InputError naming its line.
+TEST_F(IoTest, CompactedVerticesAndTheirIdMap) {
+  Graph g{3353, {{3352, 17, 4}, {17, 99, 1}, {0, 3352, 2}, {99, 99, 0}}};
+  const std::vector<vertex_t> ids = compact_vertices(g);
+  EXPECT_EQ(ids, (std::vector<vertex_t>{0, 17, 99, 3352}));
+  EXPECT_EQ(graph_difference(Graph{4, {{3, 1, 4}, {1, 2, 1}, {0, 3, 2}, {2, 2, 0}}}, g), "");
+  Graph empty{5, {}};
+  EXPECT_TRUE(compact_vertices(empty).empty());
+  EXPECT_EQ(empty.n, 0);
+  Graph outside{2, {{0, 2, 1}}};
+  EXPECT_THROW(compact_vertices(outside), InputError);
+
+  io::write_id_map(path("d.bin.ids"), ids);
+  EXPECT_EQ(io::read_id_map(path("d.bin.ids")), ids);
+  EXPECT_EQ(io::id_map_path("out/d.bin"), "out/d.bin.ids");
+  const std::vector<Malformed> bad = {
+      {"down.ids", "# apsp id map\n5\n3\n", ":3", "vertex id 3 does not increase (the previous id is 5)"},
+      {"word.ids", "1\nx\n", ":2", "vertex id"},
+      {"negative.ids", "-1\n", ":1", "vertex id -1 is outside"},
+      {"two.ids", "1 2\n", ":1", "'2'"},
+  };
+  for (const auto& input : bad) {
+    const std::string file = write_file(input.file, input.bytes);
+    try {
+      io::read_id_map(file);
+      ADD_FAILURE() << input.file << ": no InputError";
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.location(), file + input.location) << error.what();
+      EXPECT_NE(std::string(error.what()).find(input.phrase), std::string::npos) << error.what();
+    }
+  }
+}
+
 // Bug 9: a symmetric file doubled its declared entry count in int64 before
 // checking it; 2^62 entries overflowed (UBSan aborted). The count is now
 // checked against what the file can hold first.

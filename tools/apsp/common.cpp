@@ -71,9 +71,17 @@ Loaded load_with(const GraphInput& in, Read read) {
   start = std::chrono::steady_clock::now();
   loaded.normalized = visit_graph(raw, [&](const auto& g) -> decltype(loaded.normalized) {
     loaded.edges_as_read = static_cast<std::int64_t>(g.edges.size());
+    if constexpr (std::is_same_v<Loaded, LoadedAnyGraph>) loaded.vertices_as_read = g.n;
     return normalize(g);
   });
   loaded.times.add("normalize", seconds_since(start));
+  if constexpr (std::is_same_v<Loaded, LoadedAnyGraph>) {
+    if (in.relabel) {
+      start = std::chrono::steady_clock::now();
+      loaded.ids = std::visit([](auto& g) { return compact_vertices(g); }, loaded.normalized);
+      loaded.times.add("relabel", seconds_since(start));
+    }
+  }
   return loaded;
 }
 
@@ -129,10 +137,23 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
   const bool named = weights != "auto";
   if (named) parse_weight_type(weights);  // an unknown name fails before any file is read
   const std::optional<WeightType> stored = io::stored_matrix_type(d.path, format);
+  const std::string map_path = io::id_map_path(d.path);
+  std::error_code no_map;
+  std::vector<vertex_t> map;
+  GraphInput input = in;
+  if (std::filesystem::is_regular_file(map_path, no_map)) {
+    map = io::read_id_map(map_path);
+    input.relabel = true;
+  }
   // Under auto a float matrix decides the type: the graph converts to it
   // before normalization, as solve converts it.
   const bool stored_real = stored && *stored != WeightType::int32;
-  LoadedAnyGraph loaded = load_any_graph(in, named ? weights : stored_real ? to_string(*stored) : "auto");
+  LoadedAnyGraph loaded = load_any_graph(input, named ? weights : stored_real ? to_string(*stored) : "auto");
+  if (input.relabel && loaded.ids != map)
+    throw InputError("the id map does not match the graph " + in.path + " (" + std::to_string(map.size()) +
+                         " ids, the graph relabels to " + std::to_string(loaded.ids.size()) +
+                         "): it was written for another graph",
+                     map_path);
   const WeightType type = weight_type(loaded.normalized);
   // int32 reads the integer cells of a float .npy (io::MatrixFile).
   const bool converts = type == WeightType::int32 && (format == io::Format::automatic ? io::format_from_path(d.path) : format) == io::Format::npy;
@@ -146,7 +167,7 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
       [&](auto& g) -> AnyGraphWithDistances {
         using W = typename std::decay_t<decltype(g)>::weight_type;
         auto distances = open_square_matrix<W>(d.path, g.n, "distance", format);
-        return GraphWithDistances<W>{std::move(g), std::move(distances)};
+        return GraphWithDistances<W>{std::move(g), std::move(distances), std::move(map)};
       },
       loaded.normalized);
 }
