@@ -311,24 +311,23 @@ def _path_rows(
         yield source, row, keep, paths
 
 
-def all_pairs_dijkstra_path(G: ApspGraph, cutoff: Any = None, weight: Any = "weight") -> Iterator[Tuple[Any, Dict[Any, List[Any]]]]:
+def _dijkstra_with_paths(G: ApspGraph, cutoff: Any, weight: Any, name: str, lengths: bool) -> Iterator[Tuple[Any, Any]]:
+    """(node, paths), or (node, (lengths, paths)) when ``lengths``: networkx's ``name``."""
     csr = _dijkstra_csr(G, weight, cutoff)
     if csr is None:
-        yield from _networkx("all_pairs_dijkstra_path", G, cutoff=cutoff, weight=weight)
-        return
-    kwargs = {"cutoff": cutoff, "weight": weight}
-    for source, _, _, paths in _path_rows(G, csr, False, cutoff, "single_source_dijkstra_path", kwargs):
-        yield G.nodes[source], paths
-
-
-def all_pairs_dijkstra(G: ApspGraph, cutoff: Any = None, weight: Any = "weight") -> Iterator[Tuple[Any, Tuple[Dict[Any, Any], Dict[Any, List[Any]]]]]:
-    csr = _dijkstra_csr(G, weight, cutoff)
-    if csr is None:
-        yield from _networkx("all_pairs_dijkstra", G, cutoff=cutoff, weight=weight)
+        yield from _networkx(name, G, cutoff=cutoff, weight=weight)
         return
     kwargs = {"cutoff": cutoff, "weight": weight}
     for source, row, keep, paths in _path_rows(G, csr, False, cutoff, "single_source_dijkstra_path", kwargs):
-        yield G.nodes[source], (_lengths(G, row, keep, csr.integral), paths)
+        yield G.nodes[source], ((_lengths(G, row, keep, csr.integral), paths) if lengths else paths)
+
+
+def all_pairs_dijkstra_path(G: ApspGraph, cutoff: Any = None, weight: Any = "weight") -> Iterator[Tuple[Any, Dict[Any, List[Any]]]]:
+    return _dijkstra_with_paths(G, cutoff, weight, "all_pairs_dijkstra_path", lengths=False)
+
+
+def all_pairs_dijkstra(G: ApspGraph, cutoff: Any = None, weight: Any = "weight") -> Iterator[Tuple[Any, Tuple[Dict[Any, Any], Dict[Any, List[Any]]]]]:
+    return _dijkstra_with_paths(G, cutoff, weight, "all_pairs_dijkstra", lengths=True)
 
 
 # --- unweighted ---------------------------------------------------------------------------------------
