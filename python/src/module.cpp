@@ -26,6 +26,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,7 @@
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/matrix.hpp"
 #include "apsp/sink.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
@@ -224,18 +226,29 @@ struct BuiltPart {
   bool real = false;         // it stopped at a weight the exact engine does not take (integer attempts)
 };
 
-// A float weight as the exact engine's int32 weight, for a build that tries
-// int32 first (a float array of integers, scipy's usual float64 matrix, then
-// needs no float64 edge list to scan and convert): false for "no edge" (+inf,
-// NaN; -inf throws cell_weight's error). `integer` is false where
-// choose_weight_type would pick float64 (apsp::is_auto_int_weight): the
-// build stops and starts again in float64.
+// Whether data of T may hold a weight that is not an int32 one: floats, and
+// the integer types wider than int32 (int64, uint32, uint64). Their builds
+// try int32 weights first.
+template <class T>
+inline constexpr bool kWiderThanInt32 =
+    std::is_floating_point<T>::value ||
+    (std::is_integral<T>::value && !std::is_same<T, bool>::value && sizeof(T) >= 4 && !std::is_same<T, std::int32_t>::value);
+
+// A float or wide integer weight as the exact engine's int32 weight, for a
+// build that tries int32 first (a float array of integers, scipy's usual
+// float64 matrix, then needs no float64 edge list to scan and convert):
+// false for "no edge" (+inf, NaN; -inf throws cell_weight's error).
+// `integer` is false where choose_weight_type would pick float64 for the
+// weight alone (apsp::is_auto_int_weight): the build stops and starts again
+// in float64 (the graph's bound, (n-1) * max|w|, is normalized()'s).
 template <class T>
 bool integer_weight(T value, std::int64_t i, std::int64_t j, weight_t& w, bool& integer) {
-  if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
-  if (value == -std::numeric_limits<T>::infinity()) {
-    double unused = 0;
-    return apsp::cell_weight(value, false, false, i, j, unused);  // throws
+  if constexpr (std::is_floating_point<T>::value) {
+    if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
+    if (value == -std::numeric_limits<T>::infinity()) {
+      double unused = 0;
+      return apsp::cell_weight(value, false, i, j, unused);  // throws
+    }
   }
   const auto v = static_cast<double>(value);
   integer = apsp::is_auto_int_weight(v);
@@ -267,11 +280,11 @@ BuiltPart build_part(apsp::BasicEdge<W>* const first, const std::int64_t n, cons
     if (i < 0 || i >= n || j < 0 || j >= n) throw_entry_outside(k, i, j, n);
     W weight = 0;
     if constexpr (kTryInteger) {
-      static_assert(std::is_same<W, weight_t>::value && std::is_floating_point<T>::value && !unweighted,
-                    "an integer attempt reads float weights into int32 ones");
+      static_assert(std::is_same<W, weight_t>::value && kWiderThanInt32<T> && !unweighted,
+                    "an integer attempt reads float or wide integer weights into int32 ones");
       if (!integer_weight(weights[k * stride], i, j, weight, integer)) return integer;
     } else {
-      if (!apsp::cell_weight(weights[k * stride], false, unweighted, i, j, weight)) return true;
+      if (!apsp::cell_weight(weights[k * stride], unweighted, i, j, weight)) return true;
     }
     emit(static_cast<vertex_t>(i), static_cast<vertex_t>(j), weight);
     if (!directed) emit(static_cast<vertex_t>(j), static_cast<vertex_t>(i), weight);
@@ -326,7 +339,7 @@ BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vecto
         apsp::BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
         const auto part_walk = [&](auto&& entry) { walk(p, entry); };
         if constexpr (kTryInteger) {
-          if constexpr (std::is_floating_point<T>::value)
+          if constexpr (kWiderThanInt32<T>)
             part = directed ? build_part<W, true, false, true>(first, n, w, stride, part_walk)
                             : build_part<W, false, false, true>(first, n, w, stride, part_walk);
         } else if (directed) {
@@ -460,18 +473,19 @@ BuiltGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyAr
 
 // `g` normalized. A graph in normalize()'s form already (a CSR with sorted
 // indices) is kept, not sorted into a copy: checked in O(m), unless
-// `known_normalized` says its builder checked it. A float64 graph whose
-// weights are all integers inside int32 goes to the exact int32 engine
-// (apsp::choose_weight_type).
+// `known_normalized` says its builder checked it. Its weight type is then
+// apsp::choose_weight_type's: a float64 graph of integers whose distances
+// int32 holds goes to the exact int32 engine, an int32 graph whose distances
+// int32 cannot hold ((n-1) * max|w| reaches kInf) to the float64 one.
 template <class W>
 InputGraph normalized(apsp::BasicGraph<W> g, bool known_normalized = false) {
   nb::gil_scoped_release unlocked;
   if (!known_normalized && !apsp::is_normalized(g)) g = apsp::normalize(g);
-  if constexpr (std::is_same<W, double>::value) {
-    if (apsp::choose_weight_type(g) == apsp::WeightType::int32)
-      return InputGraph{std::get<Graph>(apsp::convert_weights(apsp::AnyGraph(std::move(g)), apsp::WeightType::int32))};
-  }
-  return InputGraph{std::move(g)};
+  const apsp::WeightType chosen = apsp::choose_weight_type(g);
+  if (chosen == apsp::weight_type_of<W>) return InputGraph{std::move(g)};
+  apsp::AnyGraph converted = apsp::convert_weights(apsp::AnyGraph(std::move(g)), chosen);
+  if (auto* ints = std::get_if<Graph>(&converted)) return InputGraph{std::move(*ints)};
+  return InputGraph{std::move(std::get<apsp::GraphF64>(converted))};
 }
 
 template <class W>
@@ -480,14 +494,18 @@ InputGraph normalized(BuiltGraph<W> built) {
 }
 
 // The graph `build(W{}, try_integer)` makes of a sparse matrix: int32
-// weights for integer data; for float data (unless unweighted) an attempt at
-// int32 first (std::true_type: every weight an integer the exact engine
-// takes, choose_weight_type's rule, one pass), and float64 weights (as
-// given) only when the attempt meets one that is not.
+// weights for data up to int32 wide; for float data and wider integers
+// (unless unweighted) an attempt at int32 first (std::true_type: every
+// weight an integer the exact engine takes, choose_weight_type's rule, one
+// pass), and float64 weights (as given, integers beyond 2^53 rounded as
+// scipy rounds them) only when the attempt meets one that is not.
 template <class Build>
 InputGraph built(const AnyArray& data, bool unweighted, Build build) {
   const auto code = static_cast<nb::dlpack::dtype_code>(data.dtype().code);
-  if (code == nb::dlpack::dtype_code::Float && !unweighted) {
+  const int bits = data.dtype().bits;
+  const bool wide = code == nb::dlpack::dtype_code::Float || (code == nb::dlpack::dtype_code::Int && bits > 32) ||
+                    (code == nb::dlpack::dtype_code::UInt && bits >= 32);
+  if (wide && !unweighted) {
     BuiltGraph<weight_t> integers = build(weight_t{}, std::true_type{});
     if (!integers.real) return normalized(std::move(integers));
     return normalized(build(double{}, std::false_type{}));
@@ -517,6 +535,13 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> owning_array(apsp::HostVector<T>&& values
   return nb::ndarray<nb::numpy, T, nb::ndim<2>>(owner->data(), {rows, cols}, free_when_done);
 }
 
+// A result that does not fit the memory this process can use (raised as
+// Python's MemoryError, its message naming the size).
+class ResultMemoryError : public apsp::ResourceError {
+ public:
+  using apsp::ResourceError::ResourceError;
+};
+
 // The result's matrices as Python gets them: distances as T (unreachable,
 // and farther than `limit`, as `unreachable`), predecessors with scipy's
 // -9999 for none. As a sink (apsp/sink.hpp) it converts the solver's rows
@@ -541,8 +566,22 @@ class ResultSink : public apsp::Sink {
     n_ = layout.n;
     rows_ = layout.row_count();
     predecessors_ = layout.predecessors;
-    dist_.resize(static_cast<std::size_t>(rows_ * n_));
-    if (predecessors_) pred_.resize(static_cast<std::size_t>(rows_ * n_));
+    // The memory check of every result buffer (the CLI's and HostMatrixSink's),
+    // before the solve's work: too large a result is a MemoryError naming
+    // its size, not the OOM killer.
+    const auto cells = static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(n_);
+    const std::uint64_t bytes = cells * (sizeof(T) + (predecessors_ ? sizeof(vertex_t) : 0));
+    const std::string what = "the " + std::to_string(rows_) + " x " + std::to_string(n_) +
+                             (predecessors_ ? " distance and predecessor arrays" : " distance array");
+    try {
+      apsp::require_host_memory(bytes, what);
+      dist_.resize(static_cast<std::size_t>(cells));
+      if (predecessors_) pred_.resize(static_cast<std::size_t>(cells));
+    } catch (const apsp::ResourceError& e) {
+      throw ResultMemoryError(e.what());
+    } catch (const std::bad_alloc&) {
+      throw ResultMemoryError("cannot allocate " + what + " (" + apsp::describe_bytes(bytes) + ")");
+    }
   }
 
   // A GPU solve calls this while the device computes: the result's pages
@@ -739,6 +778,7 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   info["backend"] = std::string(apsp::to_string(result.backend));
   info["precision"] = std::string(apsp::to_string(result.precision));
   info["weights"] = std::string(apsp::to_string(result.weights));
+  info["threads"] = opts.threads > 0 ? opts.threads : omp_get_max_threads();
   info["note"] = result.note;
   info["solve_seconds"] = solve_seconds;
   nb::dict stages;
@@ -795,6 +835,9 @@ nb::tuple csr_arrays(const InputGraph& input) {
 
 // A 2-d array of any numeric type as n x n values of D, with D's
 // unreachable for +inf; the first entry D cannot hold exactly, or nothing.
+// Into int32 distances a value must be an integer with |v| <= kInf (kInf is
+// unreachable), compared in the array's own type: an int64 2**32 + 1 is not
+// read as 1.
 template <class D>
 std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vector<D>& out) {
   std::optional<std::string> problem;
@@ -809,7 +852,10 @@ std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vec
             out[i * n + j] = apsp::kUnreachable<D>;
             continue;
           }
-          if (std::is_integral<D>::value && (!(v == std::floor(v)) || std::fabs(v) >= apsp::kInf)) {
+        }
+        if constexpr (std::is_integral<D>::value) {
+          if (!apsp::holds_integer_of<std::int32_t>(v) || static_cast<std::int64_t>(v) > apsp::kInf ||
+              static_cast<std::int64_t>(v) < -apsp::kInf) {
             problem = "d[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(v) +
                       " is not an integer distance of the int32 engine";
             continue;
@@ -821,8 +867,34 @@ std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vec
   return problem;
 }
 
+// The predecessor matrix as vertices (-1 for scipy's -9999); the first entry
+// that is not an integer vertex number or -9999 (1.7, 2**32 + 1, -5), or nothing.
+std::optional<std::string> predecessors_of(const AnyArray& a, std::int64_t n, std::vector<vertex_t>& out) {
+  std::optional<std::string> problem;
+  out.resize(static_cast<std::size_t>(n * n));
+  visit_elements(a, "predecessors", [&](auto zero) {
+    using T = decltype(zero);
+    for (std::int64_t i = 0; i < n && !problem; ++i)
+      for (std::int64_t j = 0; j < n && !problem; ++j) {
+        const T v = at<T>(a, i, j);
+        const bool vertex = apsp::holds_integer_of<vertex_t>(v) &&
+                            ((static_cast<std::int64_t>(v) >= 0 && static_cast<std::int64_t>(v) < n) ||
+                             static_cast<std::int64_t>(v) == kScipyNoPredecessor);
+        if (!vertex) {
+          problem = "predecessors[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(v) +
+                    " is neither a vertex (0.." + std::to_string(n - 1) + ") nor " +
+                    std::to_string(kScipyNoPredecessor);
+          continue;
+        }
+        const auto p = static_cast<vertex_t>(v);
+        out[i * n + j] = p == kScipyNoPredecessor ? -1 : p;
+      }
+  });
+  return problem;
+}
+
 // The first violation of the certificate, or None; `dist` is an n x n
-// float (inf = unreachable) or int32 (kInf = unreachable) matrix, `pred`
+// float (inf = unreachable) or integer (kInf = unreachable) matrix, `pred`
 // (optional) uses -9999 for none.
 std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist, std::optional<AnyArray> pred) {
   const std::int64_t n = input.n();
@@ -833,15 +905,7 @@ std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist,
   if (pred && !square(*pred)) return "the predecessor matrix is not " + std::to_string(n) + " x " + std::to_string(n);
   std::vector<vertex_t> p;
   if (pred) {
-    p.resize(static_cast<std::size_t>(n * n));
-    visit_elements(*pred, "predecessors", [&](auto zero) {
-      using T = decltype(zero);
-      for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t j = 0; j < n; ++j) {
-          const auto v = static_cast<std::int64_t>(at<T>(*pred, i, j));
-          p[i * n + j] = v == kScipyNoPredecessor ? -1 : static_cast<vertex_t>(v);
-        }
-    });
+    if (auto problem = predecessors_of(*pred, n, p)) return problem;
   }
   return std::visit(
       [&](const auto& g) -> std::optional<std::string> {
@@ -879,6 +943,8 @@ void translate_errors(const std::exception_ptr& p, void*) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const apsp::VerifyError& e) {
     raise_from("VerifyError", e.what());
+  } catch (const ResultMemoryError& e) {
+    PyErr_SetString(PyExc_MemoryError, e.what());
   } catch (const apsp::ResourceError& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   } catch (const apsp::Cancelled&) {
