@@ -159,13 +159,24 @@ TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2AsInt32) {
   EXPECT_NE(summary.find("int32"), std::string::npos) << summary;
 }
 
-TEST_F(Cli, OverflowingDistancesAreExit2WithEveryCpuAlgorithm) {
+// Integer weights whose distances int32 cannot hold ((n-1) * max|w| reaches
+// 2^30 - 1) are solved in float64 under --weights auto, and refused under
+// --weights int32 before any work (exit 1).
+TEST_F(Cli, DistancesBeyondInt32AreFloat64UnderAutoAndRefusedAsInt32) {
   // Three edges of 2^29: the 0 -> 3 distance 3 * 2^29 is beyond int32 with kInf.
   write_text("overflow.txt", "0 1 536870912\n1 2 536870912\n2 3 536870912\n");
   for (const char* algo : {"auto", "fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}) {
     SCOPED_TRACE(algo);
-    expect_error(std::string("solve overflow.txt --algo ") + algo, 2, "outside");
+    const std::string summary = expect_ok(std::string("solve overflow.txt -o d.txt --algo ") + algo);
+    EXPECT_NE(summary.find("float64"), std::string::npos) << summary;
+    EXPECT_NE(read_text("d.txt").find("1610612736"), std::string::npos) << read_text("d.txt");
+    expect_error(std::string("solve overflow.txt --weights int32 --algo ") + algo, 1, "int32 distances cannot hold");
   }
+  // The path: 1100 edges of 1e6 (1.1e9 end to end) in NTHU .bin.
+  std::vector<std::int32_t> bin = {1101, 1100};
+  for (std::int32_t v = 0; v < 1100; ++v) bin.insert(bin.end(), {v, v + 1, 1000000});
+  write_ints("path.bin", bin);
+  EXPECT_NE(expect_ok("solve path.bin").find("float64"), std::string::npos);
 }
 
 TEST_F(Cli, NegativeCycleIsExit2AndNamesAVertex) {
