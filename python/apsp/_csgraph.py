@@ -216,6 +216,8 @@ def _request(
 
 def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, request: Any) -> Tuple[str, str]:
     """The (algorithm, backend) that scipy's ``method`` stands for, unless ``algorithm=`` names one."""
+    if backend == "gpu":
+        backend = "cuda"
     if algorithm is not None:
         if not isinstance(algorithm, str):
             raise TypeError(f"algorithm must be a string, got {type(algorithm).__name__}")
@@ -229,7 +231,7 @@ def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, 
         return ("fw" if backend == "cuda" else "fw-blocked"), backend
     if method not in _CPU_ALGORITHM:
         raise ValueError(f"unrecognized method '{method}'")
-    if backend in ("cuda", "gpu"):
+    if backend == "cuda":
         return "auto", backend  # the GPU's production solver computes what every method does
     name = _CPU_ALGORITHM[method]
     if name == "dijkstra" and graph.min_weight < 0:

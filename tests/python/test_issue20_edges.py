@@ -231,17 +231,20 @@ def test_wrong_argument_types_are_clean_errors(kwargs, error):
     assert "ndarray[" not in message
 
 
-def test_backend_gpu_is_cuda():
+@pytest.mark.parametrize("method", ["auto", "FW", "D"])
+def test_backend_gpu_is_cuda(method):
     a = path_graph(3, 1.0)
     if apsp.cuda_device_count() == 0:
         with pytest.raises(Exception) as cuda:
-            apsp.shortest_path(a, backend="cuda")
+            apsp.shortest_path(a, method=method, backend="cuda")
         with pytest.raises(type(cuda.value)) as gpu:
-            apsp.shortest_path(a, backend="gpu")
+            apsp.shortest_path(a, method=method, backend="gpu")
         assert str(gpu.value) == str(cuda.value)
     else:
-        np.testing.assert_array_equal(apsp.shortest_path(a, backend="gpu"), apsp.shortest_path(a, backend="cuda"))
-        assert apsp.last_solve_info()["backend"] == "cuda"
+        got = apsp.shortest_path(a, method=method, backend="gpu")
+        info = apsp.last_solve_info()
+        np.testing.assert_array_equal(got, apsp.shortest_path(a, method=method, backend="cuda"))
+        assert info == {**apsp.last_solve_info(), "stages": info["stages"], "solve_seconds": info["solve_seconds"]}
 
 
 def test_last_solve_info_names_the_weight_type_and_threads():
