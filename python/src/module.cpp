@@ -560,8 +560,10 @@ class ResultSink : public apsp::Sink {
     if (layout.distance_element == apsp::Element::float32)
       throw apsp::UsageError("the result sink takes int32 or float64 distances, not float32");
     if (std::is_same<T, dist_t>::value && layout.distance_element != apsp::Element::int32)
-      throw apsp::UsageError("int32 distances come from integer weights; this graph has real ones (use float64 or float32)",
-                             "dtype");
+      throw apsp::UsageError(
+          "int32 distances need a graph solved in int32 (integer weights with (n-1) * max|w| < 2**30 - 1); this one "
+          "is solved in float64 (use float64 or float32)",
+          "dtype");
     element_ = layout.distance_element;
     n_ = layout.n;
     rows_ = layout.row_count();
