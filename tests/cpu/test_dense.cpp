@@ -223,10 +223,18 @@ TEST(DenseView, WeightTypeChoice) {
   v.unweighted = true;
   EXPECT_EQ(scan_dense(v).weights, WeightType::int32);
   v.unweighted = false;
-  cells[1] = kMaxAutoIntWeight;
+  // Two vertices: int32 while (n-1) * |w| < kInf (choose_weight_type's bound).
+  cells[1] = kInf - 1.0;
   EXPECT_EQ(scan_dense(v).weights, WeightType::int32);
+  cells[1] = kInf;
+  EXPECT_EQ(scan_dense(v).weights, WeightType::float64);
   cells[1] = 2 * kMaxAutoIntWeight;
   EXPECT_EQ(scan_dense(v).weights, WeightType::float64);
+  std::vector<std::int32_t> ints = {0, kInf - 1, 0, 0};
+  const DenseView int_view{2, ints.data(), DenseElement::int32, 2, 1, false, false};
+  EXPECT_EQ(scan_dense(int_view).weights, WeightType::int32);
+  ints[1] = kInf;
+  EXPECT_EQ(scan_dense(int_view).weights, WeightType::float64);
   // A diagonal cell is no edge: it does not make the weights real.
   cells[1] = 3;
   cells[0] = 0.5;
