@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -311,9 +312,18 @@ CsrF32 transpose(const CsrF32& c) { return transpose_typed(c); }
 CsrF64 transpose(const CsrF64& c) { return transpose_typed(c); }
 
 WeightType choose_weight_type(const GraphF64& g) {
-  for (const EdgeF64& e : g.edges)
+  double max_abs = 0;
+  for (const EdgeF64& e : g.edges) {
     if (!is_auto_int_weight(e.w)) return WeightType::float64;
-  return WeightType::int32;
+    max_abs = std::max(max_abs, std::fabs(e.w));
+  }
+  return choose_weight_type(g.n, true, max_abs);
+}
+
+WeightType choose_weight_type(const Graph& g) {
+  std::int64_t max_abs = 0;
+  for (const Edge& e : g.edges) max_abs = std::max(max_abs, std::abs(static_cast<std::int64_t>(e.w)));
+  return choose_weight_type(g.n, true, static_cast<double>(max_abs));
 }
 
 AnyGraph convert_weights(AnyGraph g, WeightType to) {

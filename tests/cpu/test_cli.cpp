@@ -228,13 +228,24 @@ TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2AsInt32) {
   EXPECT_NE(summary.find("int32"), std::string::npos) << summary;
 }
 
-TEST_F(Cli, OverflowingDistancesAreExit2WithEveryCpuAlgorithm) {
+// Integer weights whose distances int32 cannot hold ((n-1) * max|w| reaches
+// 2^30 - 1) are solved in float64 under --weights auto, and refused under
+// --weights int32 before any work (exit 1).
+TEST_F(Cli, DistancesBeyondInt32AreFloat64UnderAutoAndRefusedAsInt32) {
   // Three edges of 2^29: the 0 -> 3 distance 3 * 2^29 is beyond int32 with kInf.
   write_text("overflow.txt", "0 1 536870912\n1 2 536870912\n2 3 536870912\n");
   for (const char* algo : {"auto", "fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}) {
     SCOPED_TRACE(algo);
-    expect_error(std::string("solve overflow.txt --algo ") + algo, 2, "outside");
+    const std::string summary = expect_ok(std::string("solve overflow.txt -o d.txt --algo ") + algo);
+    EXPECT_NE(summary.find("float64"), std::string::npos) << summary;
+    EXPECT_NE(read_text("d.txt").find("1610612736"), std::string::npos) << read_text("d.txt");
+    expect_error(std::string("solve overflow.txt --weights int32 --algo ") + algo, 1, "int32 distances cannot hold");
   }
+  // The path: 1100 edges of 1e6 (1.1e9 end to end) in NTHU .bin.
+  std::vector<std::int32_t> bin = {1101, 1100};
+  for (std::int32_t v = 0; v < 1100; ++v) bin.insert(bin.end(), {v, v + 1, 1000000});
+  write_ints("path.bin", bin);
+  EXPECT_NE(expect_ok("solve path.bin").find("float64"), std::string::npos);
 }
 
 TEST_F(Cli, NegativeCycleIsExit2AndNamesAVertex) {
@@ -461,7 +472,9 @@ TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
 // (n-1) * max|w| could overflow int32 sums, or when asked for.
 TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
   write_text("small.txt", "0 1 5\n1 2 7\n");
-  write_text("wide.txt", "# vertices: 100\n0 1 600000000\n1 2 400000000\n");
+  // (n-1) * max|w| = 6e8: int32 distances hold every answer (auto keeps int32
+  // weights), but sums of two may not fit int32 arithmetic (int64 precision).
+  write_text("wide.txt", "# vertices: 3\n0 1 300000000\n1 2 200000000\n");
   const auto precision_of = [&](const std::string& args) {
     const std::string summary = expect_ok("solve " + args);
     const auto at = summary.find("precision");
@@ -472,7 +485,7 @@ TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
   EXPECT_EQ(precision_of("small.txt --algo johnson"), "precision        int64");
   EXPECT_EQ(precision_of("wide.txt --algo fw-blocked -o d.bin"), "precision        int64");
   std::int64_t n = 0;
-  EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 1000000000);
+  EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 500000000);
   expect_error("solve small.txt --backend cuda --precision int64", 1, "--precision: int64 is a CPU mode");
   expect_error("solve small.txt --precision int16 --backend cpu", 1, "--precision: the CPU backend computes in int32 or wider only");
 }

@@ -93,16 +93,23 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
   if (weights == "int32") return load_with<LoadedAnyGraph>(in, io::read_graph);
   const std::optional<WeightType> wanted =
       weights == "auto" ? std::nullopt : std::optional<WeightType>(parse_weight_type(weights));
-  return load_with<LoadedAnyGraph>(in, [&](const std::string& path, const io::ReadOptions& opts) -> AnyGraph {
-    AnyGraph read = io::read_any_graph(path, opts);
-    return wanted ? convert_weights(std::move(read), *wanted) : read;
-  });
+  LoadedAnyGraph loaded =
+      load_with<LoadedAnyGraph>(in, [&](const std::string& path, const io::ReadOptions& opts) -> AnyGraph {
+        AnyGraph read = io::read_any_graph(path, opts);
+        return wanted ? convert_weights(std::move(read), *wanted) : read;
+      });
+  // auto: integer weights whose distances int32 cannot hold ((n-1) * max|w|
+  // reaches kInf) are solved in float64 (choose_weight_type's rule).
+  if (const Graph* ints = std::get_if<Graph>(&loaded.normalized);
+      !wanted && ints && choose_weight_type(*ints) == WeightType::float64)
+    loaded.normalized = convert_weights(std::move(loaded.normalized), WeightType::float64);
+  return loaded;
 }
 
 void add_weights_option(CLI::App& cmd, std::string& weights) {
   cmd.add_option("--weights", weights,
-                 "Weight type: auto (int32 when every weight is an integer inside int32, else float64), int32, "
-                 "float32 or float64")
+                 "Weight type: auto (int32 when every weight is an integer inside int32 and (n-1) * max|w| < 2^30 - 1, "
+                 "else float64), int32, float32 or float64")
       ->capture_default_str();
 }
 

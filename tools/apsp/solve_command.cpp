@@ -224,6 +224,13 @@ void run_solve(const SolveArgs& a) {
                                        MatrixFileTarget{a.predecessors_path, io::Format::automatic});
 
   const LoadedAnyGraph loaded = load_any_graph(a.input, a.weights);
+  // --weights int32 asks for int32 distances: refused before the solve where
+  // (n-1) * max|w| can reach kInf (auto solves such a graph in float64).
+  if (const Graph* ints = std::get_if<Graph>(&loaded.normalized);
+      ints && a.weights == "int32" && choose_weight_type(*ints) != WeightType::int32)
+    throw UsageError("int32 distances cannot hold every distance of this graph ((n-1) * max|w| reaches 2^30 - 1); "
+                     "use auto or float64",
+                     "weights");
   std::visit([&](const auto& g) { solve_loaded(a, opts, files, loaded, g, start); }, loaded.normalized);
   // The id map goes beside the result once the result is complete; a result
   // written without --relabel drops a map an earlier run left there, which
