@@ -19,11 +19,15 @@ namespace apsp {
 // picks among several (see require_options_honoured).
 const AlgorithmInfo* gpu_auto_algorithm();
 
+// Throws UsageError (option "threads") unless 0 <= threads <= kMaxThreads.
+void require_thread_count(int threads);
+
 // Throws UsageError naming the option (SolveOptions field) that the
 // algorithm `name` on `backend` (cpu or cuda) would not honour: predecessors,
 // precision int16 or a block shape; "auto" must honour them in every choice
 // it may make. Throws the unknown-algorithm error for a name the backend
-// does not have. Cheap: call it before any work.
+// does not have. Checks opts.threads too (require_thread_count). Cheap: call
+// it before any work.
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts);
 
 // Throws UsageError (option "sources") when opts.sources is not empty and

@@ -87,7 +87,15 @@ std::string names_with(Trait trait, Backend backend, bool production_only) {
 
 }  // namespace
 
+void require_thread_count(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    throw UsageError("must be 0 (the OpenMP default) or a count of at most " + std::to_string(kMaxThreads) + ", got " +
+                         std::to_string(threads),
+                     "threads");
+}
+
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts) {
+  require_thread_count(opts.threads);
   const std::vector<const AlgorithmInfo*> runs_as = candidates(name, backend);
   if (runs_as.empty()) throw_unknown_algorithm(name, backend);
   const std::string who = name != "auto" ? "'" + name + "'"

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -123,6 +124,23 @@ std::string link_hidden(int fd, const std::string& target) {
   return {};
 }
 
+// The process's file mode creation mask, read without changing it (the
+// umask() call sets it, racing with other threads creating files): Linux
+// shows it in /proc/self/status; elsewhere it is set and restored.
+mode_t current_umask() {
+  if (std::FILE* status = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, status)) found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    std::fclose(status);
+    if (found) return static_cast<mode_t>(mask);
+  }
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  return mask;
+}
+
 // An unnamed temporary file in `directory`, or -1 where the file system (or
 // a sandbox) has no O_TMPFILE or cannot name one later: probed with a second
 // empty unnamed file, since a file's own name can only be given once.
@@ -134,7 +152,8 @@ int open_unnamed(const std::string& directory, const std::string& target) {
   ::close(probe);
   if (probe_name.empty()) return -1;
   ::unlink(probe_name.c_str());
-  return ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  // The mode of a new file, as open(O_CREAT) would give it: 0666 less the umask.
+  return ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 }
 
 }  // namespace
@@ -165,7 +184,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
     if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::named;
     temporary_ = pattern;
-    if (!exists) ::fchmod(fd_, 0644);
+    // mkostemp creates 0600; a new file gets what open(O_CREAT) would give it.
+    if (!exists) ::fchmod(fd_, 0666 & ~current_umask());
   }
   if (exists) ::fchmod(fd_, info.st_mode & 07777);
 }

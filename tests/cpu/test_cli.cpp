@@ -205,6 +205,12 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("solve g.txt --block 8by8", 1, "8by8");
   expect_error("solve g.txt --block 0x8", 1, "0x8");
   expect_error("solve g.txt --threads many", 1, "many");
+  // Issue 20, defects 6 and 16: a count OpenMP cannot start crashed the
+  // process (exit 139), and -1 printed the bounds as doubles.
+  expect_error("solve g.txt --threads -1", 1, "--threads: -1 is not a count from 0 to 1024");
+  expect_error("solve g.txt --threads 100000", 1, "--threads: 100000 is not a count from 0 to 1024");
+  expect_error("solve g.txt --threads 1025 --distribution rows", 1, "--threads: 1025 is not a count from 0 to 1024");
+  expect_error("solve g.txt --device -1", 1, "--device: -1 is not a count from 0 to");
   expect_error("solve g.unknown", 1, "g.unknown");
   expect_error("solve", 1, "IN");
   expect_error("frobnicate", 1, "frobnicate");
@@ -889,6 +895,8 @@ TEST_F(CliRealWeights, AutoTypeTextOutputVerifyAndSummary) {
   ASSERT_EQ(run("solve g.txt -o d.txt --predecessors p.txt --verify", &out, &err), 0) << err;
   EXPECT_NE(out.find("weights          float64"), std::string::npos) << out;
   EXPECT_NE(out.find("verify: ok (within"), std::string::npos) << out;
+  // The CPU's auto pick is noted for real weights as for int32 (issue 20, defect 16).
+  EXPECT_NE(out.find("note             auto picked "), std::string::npos) << out;
   EXPECT_EQ(read_text("d.txt"), "0 0.1 0.30000000000000004\n-0.04999999999999999 0 0.2\n-0.25 -0.15 0\n");
   // Every algorithm agrees in float32 within rounding (each sums in its own order).
   const double expected[9] = {0, 0.1, 0.3, -0.05, 0, 0.2, -0.25, -0.15, 0};

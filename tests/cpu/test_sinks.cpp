@@ -387,6 +387,28 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
   }
 }
 
+// A new output file gets the mode open(O_CREAT) would give it, 0666 less
+// the umask, through either kind of temporary (issue 20, defect 16: the
+// named fallback made every new file 0644).
+TEST_F(SinkTest, NewOutputsHonourTheUmask) {
+  const std::int64_t n = 4;
+  const auto d = distance_pattern(n);
+  const mode_t saved = ::umask(0);
+  for (const mode_t mask : {mode_t{077}, mode_t{002}, mode_t{022}}) {
+    ::umask(mask);
+    for (const bool unnamed : {true, false}) {
+      SCOPED_TRACE(std::string(unnamed ? "unnamed" : "named") + " temporaries, umask " + std::to_string(mask));
+      io::detail::set_unnamed_temporaries_for_testing(unnamed);
+      io::write_matrix(path("d.bin"), d, n);
+      struct stat info {};
+      ASSERT_EQ(::stat(path("d.bin").c_str(), &info), 0);
+      EXPECT_EQ(info.st_mode & 07777, 0666u & ~mask);
+      fs::remove(path("d.bin"));
+    }
+  }
+  ::umask(saved);
+}
+
 // A solve that fails, by a negative cycle or by a sink that fails half-way,
 // leaves the existing output untouched and no temporary file.
 class FailingSink : public Sink {

@@ -33,6 +33,11 @@ Command add_verify_command(CLI::App& app);
 Command add_path_command(CLI::App& app);
 Command add_info_command(CLI::App& app);
 
+// A check of a whole-number option in 0..max ("--threads: -1 is not a count
+// from 0 to 1024"), in place of CLI11's range checks, whose message prints
+// the bounds as doubles.
+CLI::Validator count_up_to(std::int64_t max);
+
 // How an input graph is read: the --format, --undirected and --no-edge options.
 struct GraphInput {
   std::string path;

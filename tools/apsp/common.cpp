@@ -1,3 +1,4 @@
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -145,6 +146,19 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
         return GraphWithDistances<W>{std::move(g), std::move(distances)};
       },
       loaded.normalized);
+}
+
+CLI::Validator count_up_to(std::int64_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto parsed = std::from_chars(text.data(), end, value);
+        if (parsed.ec != std::errc() || parsed.ptr != end || value < 0 || value > max)
+          return text + " is not a count from 0 to " + std::to_string(max);
+        return {};
+      },
+      "0.." + std::to_string(max));
 }
 
 int report_error(const std::string& message, ExitCode code, bool print) {

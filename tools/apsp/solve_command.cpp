@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <regex>
 #include <string>
@@ -242,13 +243,13 @@ Command add_solve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--algo", args->algorithm, "Algorithm (apsp info lists them)")->capture_default_str();
   cmd->add_option("--backend", args->backend, "auto, cpu or cuda")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(count_up_to(kMaxThreads));
   cmd->add_option("--predecessors", args->predecessors_path, "Also write the predecessor matrix to this file");
   cmd->add_flag("--verify", args->verify, "Check the result in O(n*m) and print 'verify: ok'");
   add_weights_option(*cmd, args->weights);
   cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
-  cmd->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--device", args->device, "CUDA device ordinal")->check(count_up_to(std::numeric_limits<int>::max()));
   add_distributed_options(*cmd, args->distributed);
   return Command{cmd, [args] { run_solve(*args); }};
 }
