@@ -169,9 +169,9 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
   }
   const bool exists = ::stat(target_.c_str(), &info) == 0;
   if (exists && !S_ISREG(info.st_mode)) {
-    if (S_ISDIR(info.st_mode)) throw InputError("cannot open " + path + " for writing: " + reason(EISDIR));
+    if (S_ISDIR(info.st_mode)) throw ResourceError("cannot open " + path + " for writing: " + reason(EISDIR));
     fd_ = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+    if (fd_ < 0) throw ResourceError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::direct;
     return;
   }
@@ -181,7 +181,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
   if (fd_ < 0) {
     std::string pattern = directory + "/." + base_name_of(target_) + ".XXXXXX";
     fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
-    if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+    if (fd_ < 0) throw ResourceError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::named;
     temporary_ = pattern;
     // mkostemp creates 0600; a new file gets what open(O_CREAT) would give it.
@@ -276,7 +276,7 @@ void OutputFile::discard() noexcept {
 std::string OutputFile::share() {
   if (fd_ < 0) throw ResourceError("cannot share " + path_ + ": the file was already closed or discarded");
   if (const int error_number = name_temporary())
-    throw InputError("cannot name the temporary file for " + path_ + ": " + reason(error_number));
+    throw ResourceError("cannot name the temporary file for " + path_ + ": " + reason(error_number));
   return mode_ == Mode::named ? temporary_ : std::string();
 }
 
@@ -287,7 +287,7 @@ std::unique_ptr<OutputFile> OutputFile::join(const std::string& path, const std:
   const std::string& name = shared_name.empty() ? path : shared_name;
   file->fd_ = ::open(name.c_str(), O_WRONLY | O_CLOEXEC);
   if (file->fd_ < 0)
-    throw InputError("cannot open " + name + " for writing: " + reason(errno) +
+    throw ResourceError("cannot open " + name + " for writing: " + reason(errno) +
                      " (the processes writing " + path + " must share its file system)");
   if (!shared_name.empty()) {
     file->mode_ = Mode::joined;
@@ -310,6 +310,35 @@ void OutputFile::finish_writes() {
     fail_write(!synced ? sync_error : close_error);
   }
   finished_ = true;
+}
+
+namespace {
+
+// The file that writing `path` replaces, as one spelling: a symbolic link
+// resolved to its target, else the real path of the directory and the name.
+std::string resolved_output(const std::string& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode))
+    if (char* resolved = ::realpath(path.c_str(), nullptr)) {
+      std::string target = resolved;
+      std::free(resolved);
+      return target;
+    }
+  char* directory = ::realpath(directory_of(path).c_str(), nullptr);
+  if (directory == nullptr) return path;
+  std::string joined = directory;
+  std::free(directory);
+  return (joined == "/" ? joined : joined + "/") + base_name_of(path);
+}
+
+}  // namespace
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  struct stat x {}, y {};
+  const bool a_exists = ::stat(a.c_str(), &x) == 0, b_exists = ::stat(b.c_str(), &y) == 0;
+  if ((a_exists && !S_ISREG(x.st_mode)) || (b_exists && !S_ISREG(y.st_mode))) return false;
+  if (a_exists && b_exists && x.st_dev == y.st_dev && x.st_ino == y.st_ino) return true;
+  return resolved_output(a) == resolved_output(b);
 }
 
 void set_unnamed_temporaries_for_testing(bool allowed) { g_unnamed_allowed = allowed; }

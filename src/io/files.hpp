@@ -48,8 +48,9 @@ class InputFile {
 // untouched until the new one is complete. A target that exists and is not a
 // regular file (/dev/stdout, a FIFO) is written directly.
 //
-// A failed open throws InputError; a failed write, close or rename (disk
-// full, I/O error) throws ResourceError. close() must be called to keep the
+// A failed open (no such directory, no permission) and a failed write,
+// close or rename (disk full, I/O error) throw ResourceError: the CLI's
+// "failed write", exit 3. close() must be called to keep the
 // file; the destructor (or discard()) drops it.
 class OutputFile {
  public:
@@ -97,6 +98,14 @@ class OutputFile {
   int fd_ = -1;
   bool finished_ = false;  // finish_writes() closed fd_; close() only renames
 };
+
+// True when writing `a` and writing `b` would replace one file: the same
+// name however spelt ("./x" and "x", a symbolic link and its target:
+// compared as the real path of the parent directory and the name, a link
+// followed to its target), or two hard links of one existing file (st_dev
+// and st_ino). An existing target that is not a regular file (/dev/null, a
+// FIFO) is written directly, not replaced, and is never "the same".
+bool same_output_file(const std::string& a, const std::string& b);
 
 // Test hook: false makes OutputFile use hidden named temporaries even where
 // unnamed ones work, so both paths can be tested on one machine.

@@ -77,6 +77,14 @@ void RowLedger::require_complete() const {
   }
 }
 
+std::vector<std::int32_t> RowLedger::arrivals(Plane plane) const {
+  const int p = plane == Plane::distances ? 0 : 1;
+  std::vector<std::int32_t> arrived(static_cast<std::size_t>(std::max<std::int64_t>(0, layout_.row_count())), 0);
+  if (!arrived_[p]) return arrived;
+  for (std::size_t r = 0; r < arrived.size(); ++r) arrived[r] = static_cast<std::int32_t>(arrived_[p][r / 64].load() >> (r % 64) & 1);
+  return arrived;
+}
+
 std::int64_t staging_rows(std::int64_t n, std::size_t row_bytes, int threads) {
   constexpr std::int64_t kBlockBytes = std::int64_t{1} << 20, kMaxRows = 64;
   const std::int64_t by_size = std::max<std::int64_t>(1, kBlockBytes / static_cast<std::int64_t>(std::max<std::size_t>(1, row_bytes)));

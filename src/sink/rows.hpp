@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "apsp/sink.hpp"
 #include "core/first_error.hpp"
@@ -36,6 +37,9 @@ class RowLedger {
   void require_complete() const;
   // Rows of `plane` recorded so far.
   std::int64_t rows(Plane plane) const { return count_[plane == Plane::distances ? 0 : 1].load(); }
+  // 1 for each row of `plane` that arrived, 0 for the others (row_count()
+  // values): what ranks sum to prove each row arrived on exactly one.
+  std::vector<std::int32_t> arrivals(Plane plane) const;
 
  private:
   SinkLayout layout_;

@@ -588,6 +588,49 @@ TEST_F(SinkTest, AFileThatCannotFitItsDiskIsRefusedBeforeAnyWork) {
   EXPECT_EQ(fs::file_size(path("d.bin")), 40000u);
 }
 
+// Issue 20, defect 3: the distances and the predecessors on one file system
+// must fit it together. Each of these fits alone (40000 bytes of 61440
+// free), both do not; the refusal names both and comes before any work.
+TEST_F(SinkTest, TwoOutputsOnOneDiskAreCheckedAsASum) {
+  resources::set_statvfs_for_testing(fake_statvfs);
+  g_free_blocks = 15;
+  const Graph g{100, {{0, 1, 3}, {1, 2, 4}}};
+  std::vector<double> progress;
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = "fw-seq";
+  o.predecessors = true;
+  o.progress = [&](double f) { progress.push_back(f); };
+  {
+    FileSink sink(MatrixFileTarget{path("d.bin")}, MatrixFileTarget{path("p.bin")});
+    try {
+      solve(g, o, sink);
+      ADD_FAILURE() << "no ResourceError";
+    } catch (const ResourceError& e) {
+      const std::string text = e.what();
+      for (const std::string& words :
+           {"the 100 x 100 distance matrix in " + path("d.bin") + " and the 100 x 100 predecessor matrix in " +
+                path("p.bin") + " needs",
+            std::string("(80000 bytes)"), std::string("(61440 bytes) free")})
+        EXPECT_NE(text.find(words), std::string::npos) << "missing '" << words << "' in " << text;
+    }
+  }
+  EXPECT_TRUE(progress.empty()) << "the solve started before the refusal";
+  EXPECT_EQ(files(), std::set<std::string>{});
+  // Each alone fits; both fit with room for the sum.
+  o.predecessors = false;
+  {
+    FileSink sink(MatrixFileTarget{path("d.bin")});
+    solve(g, o, sink);
+  }
+  fs::remove(path("d.bin"));
+  g_free_blocks = 20;
+  o.predecessors = true;
+  FileSink sink(MatrixFileTarget{path("d.bin")}, MatrixFileTarget{path("p.bin")});
+  solve(g, o, sink);
+  EXPECT_EQ(files(), (std::set<std::string>{"d.bin", "p.bin"}));
+}
+
 // Bug 5 of issue 6: text output stops at 4096 vertices, and a solve with such
 // an output computed everything before refusing. The refusal now comes from
 // the sink's begin(), before the algorithm starts.

@@ -183,14 +183,14 @@ int report_current_exception(const std::string& prefix, bool print) {
     return report_error(prefix + (option.empty() ? e.what() : "--" + option + ": " + e.what()), e.exit_code(), print);
   } catch (const Error& e) {
     return report_error(prefix + e.what(), e.exit_code(), print);
-  } catch (const std::bad_alloc&) {
-    return report_error(prefix + "out of memory", ExitCode::resource, print);
+  } catch (const std::bad_alloc& e) {
+    return report_error(prefix + "out of memory", exit_code_of(e), print);
   } catch (const std::length_error& e) {
-    return report_error(prefix + "out of memory: " + e.what(), ExitCode::resource, print);
+    return report_error(prefix + "out of memory: " + e.what(), exit_code_of(e), print);
   } catch (const std::exception& e) {
-    return report_error(prefix + "internal error: " + e.what(), ExitCode::bad_input, print);
+    return report_error(prefix + "internal error: " + e.what(), exit_code_of(e), print);
   } catch (...) {
-    return report_error(prefix + "internal error: unknown exception", ExitCode::bad_input, print);
+    return report_error(prefix + "internal error: unknown exception", ExitCode::internal, print);
   }
 }
 

@@ -1,6 +1,7 @@
 // `apsp`: solve, generate, verify and query all-pairs shortest paths.
-// Exit codes: 0 ok, 1 usage, 2 bad input or negative cycle, 3 out of memory
-// or another resource (see README.md). Every error is one line on stderr.
+// Exit codes: 0 ok, 1 usage, 2 bad input or negative cycle, 3 out of memory,
+// a failed write or another resource, 4 internal error (apsp::ExitCode; the
+// README's table). Every error is one line on stderr.
 #include <string>
 #include <vector>
 
