@@ -151,7 +151,8 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
         engine = dist::make_gpu_engine(normalized, grid, gpu_options);
       } else {
         dist::CpuEngineOptions engine_options;
-        engine_options.int32_arithmetic = fits_int32_arithmetic(normalized, stats);
+        engine_options.int32_arithmetic =
+            opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats);
         engine_options.predecessors = opts.predecessors;
         engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
         engine_options.lookahead = opts.lookahead;

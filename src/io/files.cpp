@@ -237,20 +237,60 @@ int OutputFile::name_temporary() noexcept {
   return 0;
 }
 
-void OutputFile::rename_over_target() {
+void OutputFile::rename_over_target(ReplacedFile* replaced) {
+  if (replaced != nullptr) {
+    replaced->drop();
+    replaced->target_ = target_;
+    struct stat info {};
+    if (::lstat(target_.c_str(), &info) != 0) {
+      replaced->kept_ = errno == ENOENT;  // new: restoring removes it
+    } else if (S_ISREG(info.st_mode)) {
+      for (int attempt = 0; attempt < 100 && replaced->previous_.empty(); ++attempt) {
+        const std::string name = hidden_name(target_, attempt) + "-previous";
+        if (::link(target_.c_str(), name.c_str()) == 0) replaced->previous_ = name;
+        else if (errno != EEXIST) break;
+      }
+      replaced->kept_ = !replaced->previous_.empty();
+    }
+    replaced->armed_ = true;
+  }
   if (mode_ == Mode::named && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
     const int error_number = errno;
+    if (replaced != nullptr) replaced->drop();
     discard();
     fail_write(error_number);
   }
   temporary_.clear();
 }
 
-void OutputFile::close() {
+bool ReplacedFile::restore() noexcept {
+  if (!armed_) return true;
+  armed_ = false;
+  bool restored = false;
+  if (!kept_) {
+    restored = false;
+  } else if (previous_.empty()) {
+    restored = ::unlink(target_.c_str()) == 0 || errno == ENOENT;
+  } else {
+    restored = ::rename(previous_.c_str(), target_.c_str()) == 0;
+    if (!restored) ::unlink(previous_.c_str());
+  }
+  previous_.clear();
+  return restored;
+}
+
+void ReplacedFile::drop() noexcept {
+  if (armed_ && !previous_.empty()) ::unlink(previous_.c_str());
+  previous_.clear();
+  armed_ = false;
+  kept_ = false;
+}
+
+void OutputFile::close(ReplacedFile* replaced) {
   if (finished_) {
     // finish_writes() closed the descriptor; what is left is the creator's rename.
     finished_ = false;
-    rename_over_target();
+    rename_over_target(replaced);
     return;
   }
   if (fd_ < 0) throw ResourceError("cannot write " + path_ + ": the file was already closed or discarded");
@@ -262,7 +302,7 @@ void OutputFile::close() {
     discard();
     fail_write(error_number);
   }
-  rename_over_target();
+  rename_over_target(replaced);
 }
 
 void OutputFile::discard() noexcept {

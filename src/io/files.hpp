@@ -64,8 +64,11 @@ class OutputFile {
   // Writes at `offset` without moving the append position; thread-safe, so
   // several threads may fill disjoint ranges. Do not mix with write().
   void write_at(std::uint64_t offset, const void* data, std::size_t size);
-  // Completes the file: closes it and gives it the target's name.
-  void close();
+  // Completes the file: closes it and gives it the target's name. With
+  // `replaced`, the file it replaces is kept (a hard link under a hidden
+  // name) until the caller restores or drops it: for outputs that must be
+  // replaced together or not at all.
+  void close(class ReplacedFile* replaced = nullptr);
   // Drops the temporary file (nothing happens to the target). Idempotent.
   void discard() noexcept;
   const std::string& path() const { return path_; }
@@ -89,7 +92,7 @@ class OutputFile {
   // Gives an unnamed temporary its hidden name: 0, or the errno after discard().
   int name_temporary() noexcept;
   // The creator's last step: the named temporary over the target.
-  void rename_over_target();
+  void rename_over_target(ReplacedFile* replaced);
 
   std::string path_;    // as given, for messages
   std::string target_;  // what close() renames over: path_, or where its symlink points
@@ -106,6 +109,30 @@ class OutputFile {
 // and st_ino). An existing target that is not a regular file (/dev/null, a
 // FIFO) is written directly, not replaced, and is never "the same".
 bool same_output_file(const std::string& a, const std::string& b);
+
+// What OutputFile::close(&replaced) replaced: the previous file under a
+// hidden name, or nothing when the target was new. restore() puts the
+// previous file back (or removes the new one); drop() (and the destructor)
+// forget it. Move-only.
+class ReplacedFile {
+ public:
+  ReplacedFile() = default;
+  ~ReplacedFile() { drop(); }
+  ReplacedFile(const ReplacedFile&) = delete;
+  ReplacedFile& operator=(const ReplacedFile&) = delete;
+
+  // False when the previous file could not be kept (no hard links on its
+  // file system) or put back: the target then holds the new file.
+  bool restore() noexcept;
+  void drop() noexcept;
+
+ private:
+  friend class OutputFile;
+  std::string target_;
+  std::string previous_;  // the hidden link to the replaced file; empty: none
+  bool kept_ = false;      // the target was new, or previous_ holds its old file
+  bool armed_ = false;
+};
 
 // Test hook: false makes OutputFile use hidden named temporaries even where
 // unnamed ones work, so both paths can be tested on one machine.

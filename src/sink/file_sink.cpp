@@ -108,8 +108,26 @@ void FileSink::commit() {
       });
     }
   }
-  for (auto& writer : writers_)
-    if (writer) writer->commit();
+  if (!writers_[0] || !writers_[1]) {
+    for (auto& writer : writers_)
+      if (writer) writer->commit();
+    return;
+  }
+  // Both or neither: the predecessors are renamed first, keeping the file
+  // they replace; if the distances then fail, that file comes back (or the
+  // new one goes, where there was none).
+  io::detail::ReplacedFile previous;
+  writers_[1]->commit(&previous);
+  try {
+    if (sink::failing_between_renames()) throw ResourceError("cannot rename " + targets_[0].path + ": injected failure");
+    writers_[0]->commit();
+  } catch (const std::exception& e) {
+    const bool restored = previous.restore();
+    if (restored || comm_ != nullptr) throw;  // the ranks' error stays the agreed one
+    throw ResourceError(std::string(e.what()) + "; " + targets_[1].path + " holds the new predecessors and " +
+                        targets_[0].path + " the old distances (the old predecessors could not be put back)");
+  }
+  previous.drop();
 }
 
 void FileSink::discard() noexcept {

@@ -185,7 +185,7 @@ void MatrixFileWriter::write_in_order(std::int64_t first_row, std::int64_t rows,
   }
 }
 
-void MatrixFileWriter::commit() {
+void MatrixFileWriter::commit(io::detail::ReplacedFile* replaced) {
   if (comm_ != nullptr) {
     // Every rank's rows on disk first; then rank 0 names the file.
     agree(*comm_, [&] {
@@ -193,7 +193,7 @@ void MatrixFileWriter::commit() {
       file_->finish_writes();
     });
     agree(*comm_, [&] {
-      if (comm_->rank() == 0) file_->close();
+      if (comm_->rank() == 0) file_->close(replaced);
     });
     if (comm_->rank() != 0) file_->close();  // a joined file: nothing left but forgetting the name
     file_.reset();
@@ -202,9 +202,16 @@ void MatrixFileWriter::commit() {
   if (!file_) throw UsageError("cannot finish " + path_ + ": the file was not begun or is already finished");
   if (text() && (next_row_ != n_ || !pending_.empty()))
     throw Error("cannot finish " + path_ + ": rows from " + std::to_string(next_row_) + " on were never written");
-  file_->close();
+  file_->close(replaced);
   file_.reset();
 }
+
+namespace {
+std::atomic<bool> g_fail_between_renames{false};
+}  // namespace
+
+void fail_between_renames_for_testing(bool fail) { g_fail_between_renames = fail; }
+bool failing_between_renames() { return g_fail_between_renames.load(); }
 
 void MatrixFileWriter::discard() noexcept {
   if (file_) file_->discard();

@@ -19,6 +19,7 @@ class Communicator;
 }
 namespace apsp::io::detail {
 class OutputFile;
+class ReplacedFile;
 }
 
 namespace apsp::sink {
@@ -57,8 +58,11 @@ class MatrixFileWriter {
   // their offset; text formats format them here (blocks of more than a few
   // rows over several threads) and write them in row order.
   void put(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
-  // Every row must have been put (the caller's ledger checks that).
-  void commit();
+  // Every row must have been put (the caller's ledger checks that). With
+  // `replaced`, the file the commit replaces is kept for the caller to
+  // restore or drop (io::detail::ReplacedFile; with a communicator, rank
+  // 0's, the others' stay empty).
+  void commit(io::detail::ReplacedFile* replaced = nullptr);
   void discard() noexcept;
 
   std::uint64_t bytes_written() const { return bytes_written_.load(); }
@@ -93,5 +97,10 @@ class MatrixFileWriter {
   std::uint64_t append_at_ = 0;
   std::map<std::int64_t, Pending> pending_;
 };
+
+// Test hook: true makes FileSink::commit fail after it renamed the
+// predecessors and before it renames the distances, as a failed rename would.
+void fail_between_renames_for_testing(bool fail);
+bool failing_between_renames();
 
 }  // namespace apsp::sink

@@ -32,6 +32,7 @@
 #include "apsp/verify.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
+#include "sink/matrix_file.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 
@@ -47,6 +48,7 @@ class SinkTest : public test::ScratchDirTest {
     resources::set_statvfs_for_testing(nullptr);
     resources::set_memory_sources_for_testing(nullptr);
     io::detail::set_unnamed_temporaries_for_testing(true);
+    sink::fail_between_renames_for_testing(false);
     ScratchDirTest::TearDown();
   }
   // The names in the test's directory: a discarded or committed output must
@@ -384,6 +386,56 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
     EXPECT_NE(read_text("g.gr").find("p sp 2 1"), std::string::npos);
     EXPECT_EQ(files(), std::set<std::string>{"g.gr"});
     fs::remove(path("g.gr"));
+  }
+}
+
+// Issue 20, defect 10: the two files were renamed one after the other, so a
+// failure between the renames left new distances beside old predecessors.
+// With a failure injected there, both files stay as they were (or neither
+// appears where there were none), with no temporary left; without it, both
+// are replaced.
+TEST_F(SinkTest, DistancesAndPredecessorsAreReplacedTogetherOrNotAtAll) {
+  const std::int64_t n = 20;
+  const auto d = distance_pattern(n);
+  const auto p = predecessor_pattern(n);
+  for (const bool unnamed : {true, false}) {
+    io::detail::set_unnamed_temporaries_for_testing(unnamed);
+    for (const bool existing : {true, false}) {
+      SCOPED_TRACE(std::string(unnamed ? "unnamed" : "named") + (existing ? ", old files" : ", no old files"));
+      if (existing) {
+        write_text("d.npy", "old distances");
+        write_text("p.npy", "old predecessors");
+      }
+      sink::fail_between_renames_for_testing(true);
+      {
+        FileSink sink(MatrixFileTarget{path("d.npy")}, MatrixFileTarget{path("p.npy")});
+        sink.begin(SinkLayout{n, Element::int32, true});
+        put_matrix(sink, Plane::distances, d.data(), n);
+        put_matrix(sink, Plane::predecessors, p.data(), n);
+        EXPECT_THROW(sink.commit(), ResourceError);
+      }
+      sink::fail_between_renames_for_testing(false);
+      if (existing) {
+        EXPECT_EQ(read_text("d.npy"), "old distances");
+        EXPECT_EQ(read_text("p.npy"), "old predecessors");
+        EXPECT_EQ(files(), (std::set<std::string>{"d.npy", "p.npy"}));
+      } else {
+        EXPECT_EQ(files(), std::set<std::string>{});
+      }
+      {
+        FileSink sink(MatrixFileTarget{path("d.npy")}, MatrixFileTarget{path("p.npy")});
+        sink.begin(SinkLayout{n, Element::int32, true});
+        put_matrix(sink, Plane::distances, d.data(), n);
+        put_matrix(sink, Plane::predecessors, p.data(), n);
+        sink.commit();
+      }
+      std::int64_t read_n = 0;
+      EXPECT_EQ(test::first_difference(d, io::read_matrix(path("d.npy"), read_n), n), "");
+      EXPECT_EQ(test::first_difference(p, io::read_matrix(path("p.npy"), read_n), n), "");
+      EXPECT_EQ(files(), (std::set<std::string>{"d.npy", "p.npy"}));
+      fs::remove(path("d.npy"));
+      fs::remove(path("p.npy"));
+    }
   }
 }
 

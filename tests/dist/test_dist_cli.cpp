@@ -297,5 +297,34 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
   expect_no_output_files();
 }
 
+// Issue 20, defect 13: a real-weighted graph under mpirun was told to use
+// float32 / float64, which the distributed solver then refused; --device was
+// ignored. Now one refusal says what to do instead, and --device is the
+// ranks' GPU (as --devices) or refused where it cannot be.
+TEST_F(DistributedCli, RealWeightsAndDeviceAreRefusedOnceAndClearly) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  std::ofstream(dir_ / "real.txt") << "0 1 0.5\n1 2 1\n";
+  for (const char* args : {"solve real.txt", "solve real.txt --weights float64", "solve real.txt --weights float32"}) {
+    const ProcessRun r = mpirun(3, std::string(args) + " --threads 1");
+    EXPECT_EQ(r.status, 1) << r;
+    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+    EXPECT_NE(r.err.find("the distributed solver takes int32 weights only"), std::string::npos) << r;
+    EXPECT_NE(r.err.find("solve real weights in one process (without mpirun, --distribution or --devices)"),
+              std::string::npos)
+        << r;
+    EXPECT_EQ(r.err.find("float32 or float64 weight type"), std::string::npos) << r;
+  }
+  const ProcessRun both = mpirun(3, "solve g.bin --threads 1 --device 0 --devices 0");
+  EXPECT_EQ(both.status, 1) << both;
+  EXPECT_NE(both.err.find("apsp: --device: both --device and --devices name GPUs"), std::string::npos) << both;
+  const ProcessRun cpu = apsp("solve g.bin --threads 1 --distribution rows --backend cpu --device 1");
+  EXPECT_EQ(cpu.status, 1) << cpu;
+  EXPECT_NE(cpu.err.find("apsp: --device: names a GPU, and the distributed cpu backend uses none"), std::string::npos)
+      << cpu;
+  std::filesystem::remove(dir_ / "real.txt");
+  expect_no_output_files();
+}
+
 }  // namespace
 }  // namespace apsp

@@ -137,6 +137,13 @@ struct DistributedSolve {
   const DistributedArgs& distributed;
 };
 void run_distributed_solve(const DistributedSolve& s);
+// What the distributed solver's refusals of real weights advise (until it
+// takes them): the single-process solve, never a --weights it refuses too.
+inline constexpr const char* kRealWeightsInOneProcess =
+    "solve real weights in one process (without mpirun, --distribution or --devices)";
+// load_graph for the distributed solver: a file whose weights are not all
+// integers inside int32 is a UsageError saying so (kRealWeightsInOneProcess).
+LoadedGraph load_distributed_graph(const GraphInput& in);
 
 // Prints "apsp: MESSAGE" as one line on stderr (unless `print` is false) and
 // returns the exit code.

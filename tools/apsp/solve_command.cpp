@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <type_traits>
@@ -37,7 +38,7 @@ struct SolveArgs {
   std::string weights = "auto";
   std::string block;
   int threads = 0;
-  int device = 0;
+  std::optional<int> device;  // unset: device 0 in one process, --devices' GPUs when distributed
   bool verify = false;
   DistributedArgs distributed;
 };
@@ -201,10 +202,20 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
 void run_solve(const SolveArgs& a) {
   if (runs_distributed(a.distributed)) {
     if (a.weights != "auto" && a.weights != "int32")
-      throw UsageError("the distributed solver takes int32 weights only, not " + a.weights, "weights");
+      throw UsageError("the distributed solver takes int32 weights only, not " + a.weights + "; " +
+                           kRealWeightsInOneProcess,
+                       "weights");
+    // --device D is the ranks' one GPU, as --devices D would name it.
+    DistributedArgs distributed = a.distributed;
+    if (a.device) {
+      if (!distributed.devices.empty())
+        throw UsageError("both --device and --devices name GPUs for the distributed solver; give one", "device");
+      if (a.backend == "cpu") throw UsageError("names a GPU, and the distributed cpu backend uses none", "device");
+      distributed.devices = std::to_string(*a.device);
+    }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify,
-                                                  a.distributed});
+                                                  distributed});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
@@ -213,7 +224,7 @@ void run_solve(const SolveArgs& a) {
   opts.precision = parse_precision(a.precision);
   if (!a.block.empty()) opts.block = parse_block(a.block);
   opts.threads = a.threads;
-  opts.device = a.device;
+  opts.device = a.device.value_or(0);
   opts.predecessors = !a.predecessors_path.empty();
   // Output names and formats are checked before reading; sizes, disk space and
   // memory once n is known, before solving.
