@@ -1,15 +1,19 @@
 #include "io/files.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
+#include <iterator>
+#include <system_error>
 #include <cerrno>
 #include <cstdlib>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -105,12 +109,79 @@ bool link_unnamed(int fd, const std::string& name) {
   return ::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0;
 }
 
-// A fresh hidden name beside `target` for linking the finished file before
-// the rename; the caller retries when it exists.
+// This host's name as hidden names carry it: letters, digits, '.' and '-'.
+const std::string& host_name() {
+  static const std::string name = [] {
+    char text[256] = {};
+    if (::gethostname(text, sizeof text - 1) != 0) return std::string("host");
+    std::string kept;
+    for (const char* c = text; *c; ++c)
+      if (std::isalnum(static_cast<unsigned char>(*c)) || *c == '.' || *c == '-') kept += *c;
+    return kept.empty() ? std::string("host") : kept;
+  }();
+  return name;
+}
+
+// The start of the hidden names this host gives temporaries of `target`:
+// ".NAME.apsp-HOST-"; the writing process's pid follows, then "-".
+std::string hidden_prefix(const std::string& target) { return "." + base_name_of(target) + ".apsp-" + host_name() + "-"; }
+
+// A fresh hidden name beside `target` (".NAME.apsp-HOST-PID-N-ATTEMPT"):
+// for linking the finished file before the rename, or for a named
+// temporary; the caller retries when it exists.
 std::string hidden_name(const std::string& target, int attempt) {
   static std::atomic<unsigned> counter{0};
-  return directory_of(target) + "/." + base_name_of(target) + ".apsp-" + std::to_string(::getpid()) + "-" +
+  return directory_of(target) + "/" + hidden_prefix(target) + std::to_string(::getpid()) + "-" +
          std::to_string(counter++) + "-" + std::to_string(attempt);
+}
+
+// Removes the hidden temporaries of `target` that processes of this host
+// left when they died without their signal handlers (SIGKILL, a power cut):
+// those whose pid names no live process. Names of other hosts (a shared
+// file system) and of live processes stay.
+void remove_stale_temporaries(const std::string& target) {
+  const std::string directory = directory_of(target), prefix = hidden_prefix(target);
+  DIR* listing = ::opendir(directory.c_str());
+  if (listing == nullptr) return;
+  while (const dirent* entry = ::readdir(listing)) {
+    const std::string name = entry->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    long pid = 0;
+    const char* digits = name.c_str() + prefix.size();
+    const auto parsed = std::from_chars(digits, name.c_str() + name.size(), pid);
+    if (parsed.ec != std::errc() || parsed.ptr == digits || *parsed.ptr != '-' || pid <= 0) continue;
+    if (pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    ::unlink((directory + "/" + name).c_str());
+  }
+  ::closedir(listing);
+}
+
+// The named temporaries of this process's open outputs, for
+// remove_temporaries_on_signal: fixed slots, so that a signal handler reads
+// them without locks or allocation. state 0: free; 1: being filled; 2: path
+// holds a temporary's name. A temporary beyond the slots is only removed by
+// its owner and by remove_stale_temporaries.
+struct TemporarySlot {
+  std::atomic<int> state{0};
+  char path[4096];
+};
+TemporarySlot g_temporaries[64];
+
+int register_temporary(const std::string& path) noexcept {
+  if (path.size() >= sizeof g_temporaries[0].path) return -1;
+  for (int slot = 0; slot < static_cast<int>(std::size(g_temporaries)); ++slot) {
+    int free = 0;
+    if (!g_temporaries[slot].state.compare_exchange_strong(free, 1)) continue;
+    std::memcpy(g_temporaries[slot].path, path.c_str(), path.size() + 1);
+    g_temporaries[slot].state = 2;
+    return slot;
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) noexcept {
+  if (slot >= 0) g_temporaries[slot].state = 0;
+  slot = -1;
 }
 
 // Links `fd` under a fresh hidden name beside `target`; returns the name, or
@@ -122,23 +193,6 @@ std::string link_hidden(int fd, const std::string& target) {
     if (errno != EEXIST) return {};
   }
   return {};
-}
-
-// The process's file mode creation mask, read without changing it (the
-// umask() call sets it, racing with other threads creating files): Linux
-// shows it in /proc/self/status; elsewhere it is set and restored.
-mode_t current_umask() {
-  if (std::FILE* status = std::fopen("/proc/self/status", "r")) {
-    char line[256];
-    unsigned mask = 0;
-    bool found = false;
-    while (!found && std::fgets(line, sizeof line, status)) found = std::sscanf(line, "Umask: %o", &mask) == 1;
-    std::fclose(status);
-    if (found) return static_cast<mode_t>(mask);
-  }
-  const mode_t mask = ::umask(022);
-  ::umask(mask);
-  return mask;
 }
 
 // An unnamed temporary file in `directory`, or -1 where the file system (or
@@ -179,13 +233,19 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
   fd_ = open_unnamed(directory, target_);
   mode_ = Mode::unnamed;
   if (fd_ < 0) {
-    std::string pattern = directory + "/." + base_name_of(target_) + ".XXXXXX";
-    fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+    // A hidden name with this host and pid, so that a later run can tell a
+    // dead process's temporary (remove_stale_temporaries); created as
+    // open(O_CREAT) creates files, 0666 less the umask.
+    remove_stale_temporaries(target_);
+    for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+      const std::string name = hidden_name(target_, attempt);
+      fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd_ >= 0) temporary_ = name;
+      else if (errno != EEXIST) break;
+    }
     if (fd_ < 0) throw ResourceError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::named;
-    temporary_ = pattern;
-    // mkostemp creates 0600; a new file gets what open(O_CREAT) would give it.
-    if (!exists) ::fchmod(fd_, 0666 & ~current_umask());
+    slot_ = register_temporary(temporary_);
   }
   if (exists) ::fchmod(fd_, info.st_mode & 07777);
 }
@@ -234,6 +294,8 @@ int OutputFile::name_temporary() noexcept {
     return error_number;
   }
   mode_ = Mode::named;
+  remove_stale_temporaries(target_);
+  slot_ = register_temporary(temporary_);
   return 0;
 }
 
@@ -260,6 +322,7 @@ void OutputFile::rename_over_target(ReplacedFile* replaced) {
     discard();
     fail_write(error_number);
   }
+  unregister_temporary(slot_);
   temporary_.clear();
 }
 
@@ -310,6 +373,7 @@ void OutputFile::discard() noexcept {
   fd_ = -1;
   finished_ = false;
   if ((mode_ == Mode::named || mode_ == Mode::joined) && !temporary_.empty()) ::unlink(temporary_.c_str());
+  unregister_temporary(slot_);
   temporary_.clear();
 }
 
@@ -332,6 +396,7 @@ std::unique_ptr<OutputFile> OutputFile::join(const std::string& path, const std:
   if (!shared_name.empty()) {
     file->mode_ = Mode::joined;
     file->temporary_ = shared_name;
+    file->slot_ = register_temporary(shared_name);  // any rank a signal ends removes it
   }
   return file;
 }
@@ -381,6 +446,11 @@ bool same_output_file(const std::string& a, const std::string& b) {
   return resolved_output(a) == resolved_output(b);
 }
 
+void remove_registered_temporaries() noexcept {
+  for (TemporarySlot& slot : g_temporaries)
+    if (slot.state.load() == 2) ::unlink(slot.path);
+}
+
 void set_unnamed_temporaries_for_testing(bool allowed) { g_unnamed_allowed = allowed; }
 
 TextWriter& TextWriter::text(std::string_view text) {
@@ -409,3 +479,9 @@ void TextWriter::flush() {
 }
 
 }  // namespace apsp::io::detail
+
+namespace apsp::io {
+
+void remove_temporaries_on_signal() noexcept { detail::remove_registered_temporaries(); }
+
+}  // namespace apsp::io

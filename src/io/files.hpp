@@ -42,7 +42,10 @@ class InputFile {
 // A file written atomically. The bytes go to a temporary file in the
 // target's directory: an unnamed one (O_TMPFILE) where the file system can
 // name it later, so that even a killed process leaves nothing behind, else a
-// hidden ".NAME.XXXXXX" removed on failure. close() renames it over the
+// hidden ".NAME.apsp-HOST-PID-..." removed on failure, by the signal handler
+// of a front end (apsp::io::remove_temporaries_on_signal), or, after a
+// SIGKILL, by the next OutputFile of that target on this host once PID is
+// gone. A file shared by several processes (share()) has such a name too. close() renames it over the
 // target: a failed or interrupted write never leaves a truncated file, and an
 // existing file of that name (whose permissions the new one keeps) is
 // untouched until the new one is complete. A target that exists and is not a
@@ -100,6 +103,7 @@ class OutputFile {
   Mode mode_ = Mode::direct;
   int fd_ = -1;
   bool finished_ = false;  // finish_writes() closed fd_; close() only renames
+  int slot_ = -1;          // temporary_'s place in remove_temporaries_on_signal's list, or -1
 };
 
 // True when writing `a` and writing `b` would replace one file: the same
@@ -133,6 +137,10 @@ class ReplacedFile {
   bool kept_ = false;      // the target was new, or previous_ holds its old file
   bool armed_ = false;
 };
+
+// Unlinks the named temporaries of this process's open outputs;
+// async-signal-safe (apsp::io::remove_temporaries_on_signal).
+void remove_registered_temporaries() noexcept;
 
 // Test hook: false makes OutputFile use hidden named temporaries even where
 // unnamed ones work, so both paths can be tested on one machine.

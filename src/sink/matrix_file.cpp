@@ -46,6 +46,9 @@ bool MatrixFileWriter::text() const {
 }
 
 void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm) {
+  // One rank shares with nobody: its temporary stays unnamed, so that even a
+  // killed run leaves nothing (a shared one needs a name the others open).
+  if (comm != nullptr && comm->size() == 1) comm = nullptr;
   comm_ = comm;
   if (comm_ != nullptr) {
     if (text())

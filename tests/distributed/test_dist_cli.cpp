@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "apsp/cuda.hpp"
 
@@ -207,6 +209,100 @@ TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
     EXPECT_NE(r.err.find("apsp: rank 1: injected failure on rank 1"), std::string::npos) << r;
     EXPECT_LT(r.seconds, 30) << r;
     expect_no_output_files();
+  }
+}
+
+// True while `pid` runs (a zombie, never reaped where no init reaps
+// orphans, counts as ended).
+bool running(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return false;
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z';
+}
+
+// Hidden temporaries of the outputs d.bin and p.bin in `dir`.
+int temporaries_in(const fs::path& dir) {
+  int found = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    found += name.rfind(".d.bin.", 0) == 0 || name.rfind(".p.bin.", 0) == 0;
+  }
+  return found;
+}
+
+// Issue 20, defect 2: a killed distributed solve left its full-size hidden
+// temporaries (SIGTERM to mpirun; Ctrl-C with --distribution rows). Every
+// rank pauses halfway through the rounds, its files begun
+// (APSP_TEST_PAUSE_MIDWAY), and says so; the test waits for those lines,
+// never for a time, then signals the run. SIGTERM and SIGINT remove the
+// temporaries; SIGKILL cannot be caught, and the next output of the same
+// file removes what the dead processes left.
+TEST_F(DistributedCli, AKilledRunLeavesNoTemporary) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const std::string outputs = " --threads 1 -o d.bin --predecessors p.bin";
+  // Starts `command` in the background and returns its pid and the ranks'
+  // pids once `ranks` of them have paused.
+  const auto start_paused = [&](const std::string& command, int ranks) {
+    std::vector<long> pids;
+    const std::string line = "cd '" + dir_.string() + "' && { env APSP_TEST_PAUSE_MIDWAY=1 " + command +
+                             " </dev/null >bg.out.log 2>bg.err.log & echo $! >bg.pid.log; }";
+    EXPECT_EQ(std::system(line.c_str()), 0);
+    pids.push_back(std::stol(slurp(dir_ / "bg.pid.log")));
+    // Each check reads the log; the deadline only ends a run that never pauses.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kLimitSeconds);
+    std::string err;
+    while (count_lines_starting(err = slurp(dir_ / "bg.err.log"), "paused midway") < ranks) {
+      if (!running(pids.front()) || std::chrono::steady_clock::now() > deadline) {
+        ADD_FAILURE() << command << " did not pause: " << err;
+        return pids;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    for (std::size_t at = err.find(" pid "); at != std::string::npos; at = err.find(" pid ", at + 1))
+      pids.push_back(std::stol(err.substr(at + 5)));
+    return pids;
+  };
+  const auto wait_for_end = [&](const std::vector<long>& pids) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kLimitSeconds);
+    for (const long pid : pids)
+      while (running(pid) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (const long pid : pids) EXPECT_FALSE(running(pid)) << "pid " << pid << " still runs";
+  };
+  const std::string mpi = std::string(kMpiEnvironment) + "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' ";
+  for (const char* layout : {"rows", "2d"}) {
+    SCOPED_TRACE(layout);
+    const std::vector<long> pids =
+        start_paused(mpi + "2 '" APSP_CLI_PATH "' solve g.bin --distribution " + layout + outputs, 2);
+    EXPECT_EQ(temporaries_in(dir_), 2) << "the ranks share named temporaries while they write";
+    ::kill(static_cast<pid_t>(pids.front()), SIGTERM);  // to mpirun, which passes it on
+    wait_for_end(pids);
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    expect_no_output_files();
+  }
+  {
+    // One rank, no mpirun: Ctrl-C. Its temporaries have no name to leave.
+    const std::vector<long> pids = start_paused("'" APSP_CLI_PATH "' solve g.bin --distribution rows" + outputs, 1);
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    ::kill(static_cast<pid_t>(pids.front()), SIGINT);
+    wait_for_end(pids);
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    expect_no_output_files();
+  }
+  {
+    // SIGKILL to the ranks: their temporaries stay until the next output of
+    // the same files on this host, which removes them (their pids are gone).
+    const std::vector<long> pids = start_paused(mpi + "2 '" APSP_CLI_PATH "' solve g.bin" + outputs, 2);
+    for (std::size_t r = 1; r < pids.size(); ++r) ::kill(static_cast<pid_t>(pids[r]), SIGKILL);
+    wait_for_end(pids);
+    EXPECT_EQ(temporaries_in(dir_), 2);
+    const ProcessRun next = apsp("solve g.bin" + outputs);
+    ASSERT_EQ(next.status, 0) << next;
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
   }
 }
 

@@ -6,6 +6,7 @@
 // rank exits with its code; any other error is printed by its rank, which
 // then aborts the job through the communicator.
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -125,7 +126,18 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
 // Test hook: with APSP_TEST_FAIL_RANK=R in the environment, rank R fails
 // halfway through the rounds, as a device error there would, so that tests
 // can check that every rank stops (tests/distributed/test_dist_cli.cpp).
+// With APSP_TEST_PAUSE_MIDWAY set, every rank, halfway through the rounds
+// (its output files begun), says "paused midway: rank R pid P" on stderr and
+// waits for a signal: tests kill runs there without a race.
 void inject_failure(const Communicator& comm, DistributedOptions& opts) {
+  if (std::getenv("APSP_TEST_PAUSE_MIDWAY"))
+    opts.progress = [rank = comm.rank(), paused = false](double fraction) mutable {
+      if (fraction < 0.5 || paused) return;
+      paused = true;
+      std::fprintf(stderr, "paused midway: rank %d pid %ld\n", rank, static_cast<long>(::getpid()));
+      std::fflush(stderr);
+      for (;;) ::pause();
+    };
   const char* failing = std::getenv("APSP_TEST_FAIL_RANK");
   if (!failing || std::to_string(comm.rank()) != failing) return;
   opts.progress = [rank = comm.rank()](double fraction) {
