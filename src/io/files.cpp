@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -135,6 +136,21 @@ std::string hidden_name(const std::string& target, int attempt) {
          std::to_string(counter++) + "-" + std::to_string(attempt);
 }
 
+// True when no process `pid` runs on this host: none exists, or it is a
+// zombie (an orphan that nobody reaped still answers kill(pid, 0)).
+bool process_gone(long pid) {
+  if (::kill(static_cast<pid_t>(pid), 0) != 0) return errno == ESRCH;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  std::FILE* stat = std::fopen(path, "r");
+  if (stat == nullptr) return false;
+  char text[512] = {};
+  const std::size_t got = std::fread(text, 1, sizeof text - 1, stat);
+  std::fclose(stat);
+  const char* paren = std::strrchr(text, ')');
+  return got > 0 && paren != nullptr && paren[1] == ' ' && paren[2] == 'Z';
+}
+
 // Removes the hidden temporaries of `target` that processes of this host
 // left when they died without their signal handlers (SIGKILL, a power cut):
 // those whose pid names no live process. Names of other hosts (a shared
@@ -150,7 +166,7 @@ void remove_stale_temporaries(const std::string& target) {
     const char* digits = name.c_str() + prefix.size();
     const auto parsed = std::from_chars(digits, name.c_str() + name.size(), pid);
     if (parsed.ec != std::errc() || parsed.ptr == digits || *parsed.ptr != '-' || pid <= 0) continue;
-    if (pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (pid == ::getpid() || !process_gone(pid)) continue;
     ::unlink((directory + "/" + name).c_str());
   }
   ::closedir(listing);

@@ -373,3 +373,13 @@ def test_the_docs_worked_example_runs():
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code, "no python block under '## Worked example'"
     exec(compile(code.group(1), "docs/python.md", "exec"), {"__name__": "docs_example"})
+
+
+@pytest.mark.parametrize("threads", [-1, 1025, 10**6])
+def test_a_thread_count_out_of_range_is_a_value_error(threads: int) -> None:
+    """Issue 20, defect 6: threads=10**6 killed Python as OpenMP tried to start the team."""
+    a = random_dense(20, 0.3, 1, 9, seed=2)
+    with pytest.raises(ValueError, match=r"threads: .*at most 1024"):
+        apsp.shortest_path(a, threads=threads)
+    with pytest.raises(ValueError, match=r"threads: .*at most 1024"):
+        apsp.shortest_path(sp.csr_matrix(a), method="D", threads=threads)

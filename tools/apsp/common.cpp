@@ -88,7 +88,11 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
   });
 }
 
-LoadedGraph load_distributed_graph(const GraphInput& in) {
+LoadedGraph load_distributed_graph(const GraphInput& in, const std::string& weights) {
+  if (weights != "auto" && weights != "int32")
+    throw UsageError("the distributed solver takes int32 weights only, not " + weights + "; " +
+                         kRealWeightsInOneProcess,
+                     "weights");
   LoadedAnyGraph any = load_any_graph(in, "auto");
   if (!std::holds_alternative<Graph>(any.normalized))
     throw UsageError("the distributed solver takes int32 weights only, and " + in.path +

@@ -235,7 +235,7 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
       make_local_communicators(static_cast<int>(devices.size()), devices);
   const double startup_s = seconds_since(start);
   const auto read_start = std::chrono::steady_clock::now();
-  const LoadedGraph loaded = load_distributed_graph(s.input);
+  const LoadedGraph loaded = load_distributed_graph(s.input, s.weights);
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
   run_on_threads(group, [&](Communicator& comm) {
@@ -295,7 +295,7 @@ void run_distributed_solve(const DistributedSolve& s) {
       opts = options_of(s);
       opts.device = device;
       if (opts.threads == 0) opts.threads = rank_threads(local_size(), false);
-      loaded = load_distributed_graph(s.input);
+      loaded = load_distributed_graph(s.input, s.weights);
     });
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);

@@ -201,10 +201,6 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
 
 void run_solve(const SolveArgs& a) {
   if (runs_distributed(a.distributed)) {
-    if (a.weights != "auto" && a.weights != "int32")
-      throw UsageError("the distributed solver takes int32 weights only, not " + a.weights + "; " +
-                           kRealWeightsInOneProcess,
-                       "weights");
     // --device D is the ranks' one GPU, as --devices D would name it.
     DistributedArgs distributed = a.distributed;
     if (a.device) {
@@ -215,7 +211,7 @@ void run_solve(const SolveArgs& a) {
     }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify,
-                                                  distributed});
+                                                  distributed, a.weights});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
