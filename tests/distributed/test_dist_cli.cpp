@@ -247,6 +247,8 @@ TEST_F(DistributedCli, AKilledRunLeavesNoTemporary) {
   // pids once `ranks` of them have paused.
   const auto start_paused = [&](const std::string& command, int ranks) {
     std::vector<long> pids;
+    // The last run's log would read as this one's until the shell starts it.
+    fs::remove(dir_ / "bg.err.log");
     const std::string line = "cd '" + dir_.string() + "' && { env APSP_TEST_PAUSE_MIDWAY=1 " + command +
                              " </dev/null >bg.out.log 2>bg.err.log & echo $! >bg.pid.log; }";
     EXPECT_EQ(std::system(line.c_str()), 0);
