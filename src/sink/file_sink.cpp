@@ -3,12 +3,12 @@
 #include <vector>
 
 #include "apsp/comm.hpp"
-#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
 #include "core/resources.hpp"
+#include "core/row_blocks.hpp"
 #include "io/files.hpp"
-#include "sink/matrix_file.hpp"
+#include "io/matrix_file.hpp"
 #include "sink/rows.hpp"
 
 namespace apsp {
@@ -23,7 +23,7 @@ FileSink::FileSink(MatrixFileTarget distances, MatrixFileTarget predecessors)
   // Fail at once on a path whose extension names no format, or a graph format.
   for (int p = 0; p < 2; ++p)
     if (!targets_[p].path.empty())
-      sink::MatrixFileWriter(targets_[p].path, targets_[p].format, std::nullopt, "matrix");
+      io::detail::MatrixFileWriter(targets_[p].path, targets_[p].format, std::nullopt, "matrix");
   // One file for both planes would keep only the one renamed last.
   if (!targets_[0].path.empty() && !targets_[1].path.empty() &&
       io::detail::same_output_file(targets_[0].path, targets_[1].path))
@@ -55,7 +55,7 @@ void FileSink::begin(const SinkLayout& layout) {
   for (int p = 0; p < 2; ++p) {
     if (targets_[p].path.empty()) continue;
     // Distances print kInf as INF in text; predecessors print every value.
-    writers_[p] = std::make_unique<sink::MatrixFileWriter>(
+    writers_[p] = std::make_unique<io::detail::MatrixFileWriter>(
         targets_[p].path, targets_[p].format, p == 0 ? std::optional<std::int32_t>(kInf) : std::nullopt, what[p]);
   }
   // Both files on one file system must fit it together, before either is
@@ -148,7 +148,7 @@ namespace {
 
 template <class T>
 void put_matrix_of(Sink& sink, Plane plane, Element element, const T* data, std::int64_t n) {
-  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(T), [&](std::int64_t first, std::int64_t rows) {
+  put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(T), [&](std::int64_t first, std::int64_t rows) {
     sink.put(RowBlock{plane, element, first, rows, n, data + first * n});
   });
 }

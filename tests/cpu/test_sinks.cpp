@@ -32,7 +32,7 @@
 #include "apsp/verify.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
-#include "sink/matrix_file.hpp"
+#include "sink/rows.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 

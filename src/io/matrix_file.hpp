@@ -1,6 +1,6 @@
-// Private to the sinks: one plane of an n x n matrix written to one file in a
-// matrix format. The file sink holds one per plane; io::write_matrix uses one
-// for a matrix already in memory.
+// Private to io and the sinks: one plane of an n x n matrix written to one
+// file in a matrix format. The file sink (src/sink) holds one per plane;
+// io::write_matrix uses one for a matrix already in memory.
 #pragma once
 
 #include <atomic>
@@ -17,12 +17,11 @@
 namespace apsp {
 class Communicator;
 }
+
 namespace apsp::io::detail {
+
 class OutputFile;
 class ReplacedFile;
-}
-
-namespace apsp::sink {
 
 class MatrixFileWriter {
  public:
@@ -98,9 +97,4 @@ class MatrixFileWriter {
   std::map<std::int64_t, Pending> pending_;
 };
 
-// Test hook: true makes FileSink::commit fail after it renamed the
-// predecessors and before it renames the distances, as a failed rename would.
-void fail_between_renames_for_testing(bool fail);
-bool failing_between_renames();
-
-}  // namespace apsp::sink
+}  // namespace apsp::io::detail

@@ -1,4 +1,4 @@
-#include "sink/matrix_file.hpp"
+#include "io/matrix_file.hpp"
 
 #include <omp.h>
 
@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "apsp/comm.hpp"
-#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
 #include "io/formats.hpp"
 
-namespace apsp::sink {
+namespace apsp::io::detail {
 namespace {
 
 // Text rows formatted as one piece; a larger block is split into pieces
@@ -209,16 +208,9 @@ void MatrixFileWriter::commit(io::detail::ReplacedFile* replaced) {
   file_.reset();
 }
 
-namespace {
-std::atomic<bool> g_fail_between_renames{false};
-}  // namespace
-
-void fail_between_renames_for_testing(bool fail) { g_fail_between_renames = fail; }
-bool failing_between_renames() { return g_fail_between_renames.load(); }
-
 void MatrixFileWriter::discard() noexcept {
   if (file_) file_->discard();
   file_.reset();
 }
 
-}  // namespace apsp::sink
+}  // namespace apsp::io::detail
