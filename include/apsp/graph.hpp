@@ -107,6 +107,14 @@ bool is_normalized(const Graph& g);
 bool is_normalized(const GraphF32& g);
 bool is_normalized(const GraphF64& g);
 
+// Renumbers the vertices that some edge touches to 0..k-1 in increasing
+// order (ids of a SNAP edge list that run high, with most numbers unused),
+// drops the others and returns the old vertex of each new one (size k; g.n
+// becomes k). Edge order is kept, so a normalized graph stays normalized.
+std::vector<vertex_t> compact_vertices(Graph& g);
+std::vector<vertex_t> compact_vertices(GraphF32& g);
+std::vector<vertex_t> compact_vertices(GraphF64& g);
+
 // Adds every edge in both directions (--undirected).
 Graph symmetrize(const Graph& g);
 GraphF32 symmetrize(const GraphF32& g);

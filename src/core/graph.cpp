@@ -125,6 +125,31 @@ BasicGraph<W> symmetrize_typed(const BasicGraph<W>& g) {
 }
 
 template <class W>
+std::vector<vertex_t> compact_vertices_typed(BasicGraph<W>& g) {
+  if (g.n < 0) throw InputError("negative vertex count " + std::to_string(g.n));
+  std::vector<vertex_t> renumbered(static_cast<std::size_t>(g.n), -1);
+  for (const BasicEdge<W>& e : g.edges) {
+    if (e.src < 0 || e.src >= g.n || e.dst < 0 || e.dst >= g.n)
+      throw InputError("edge " + std::to_string(e.src) + " -> " + std::to_string(e.dst) + " has a vertex outside 0.." +
+                       std::to_string(g.n - 1));
+    renumbered[static_cast<std::size_t>(e.src)] = 0;
+    renumbered[static_cast<std::size_t>(e.dst)] = 0;
+  }
+  std::vector<vertex_t> ids;
+  for (vertex_t v = 0; v < static_cast<vertex_t>(g.n); ++v)
+    if (renumbered[static_cast<std::size_t>(v)] == 0) {
+      renumbered[static_cast<std::size_t>(v)] = static_cast<vertex_t>(ids.size());
+      ids.push_back(v);
+    }
+  for (BasicEdge<W>& e : g.edges) {
+    e.src = renumbered[static_cast<std::size_t>(e.src)];
+    e.dst = renumbered[static_cast<std::size_t>(e.dst)];
+  }
+  g.n = static_cast<std::int64_t>(ids.size());
+  return ids;
+}
+
+template <class W>
 BasicWeightStats<W> weight_stats_typed(const BasicGraph<W>& g) {
   using Magnitude = typename BasicWeightStats<W>::magnitude_type;
   BasicWeightStats<W> s;
@@ -255,6 +280,10 @@ bool is_normalized(const GraphF64& g) { return is_normalized_typed(g); }
 Graph symmetrize(const Graph& g) { return symmetrize_typed(g); }
 GraphF32 symmetrize(const GraphF32& g) { return symmetrize_typed(g); }
 GraphF64 symmetrize(const GraphF64& g) { return symmetrize_typed(g); }
+
+std::vector<vertex_t> compact_vertices(Graph& g) { return compact_vertices_typed(g); }
+std::vector<vertex_t> compact_vertices(GraphF32& g) { return compact_vertices_typed(g); }
+std::vector<vertex_t> compact_vertices(GraphF64& g) { return compact_vertices_typed(g); }
 
 WeightStats weight_stats(const Graph& g) { return weight_stats_typed(g); }
 BasicWeightStats<float> weight_stats(const GraphF32& g) { return weight_stats_typed(g); }
