@@ -63,8 +63,16 @@ std::string or_elsewhere(const std::string& names) { return names.empty() ? "ano
 
 }  // namespace
 
+void require_thread_count(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    throw UsageError("must be 0 (the OpenMP default) or a count of at most " + std::to_string(kMaxThreads) + ", got " +
+                         std::to_string(threads),
+                     "threads");
+}
+
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts,
                               const std::vector<AlgorithmInfo>& entries) {
+  require_thread_count(opts.threads);
   const std::vector<const AlgorithmInfo*> runs_as = candidates(name, backend, entries);
   if (runs_as.empty()) throw_unknown_algorithm(name, backend, entries);
   const std::string who = name != "auto" ? "'" + name + "'"

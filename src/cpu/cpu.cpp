@@ -86,7 +86,7 @@ std::string choice_reason_typed(const BasicGraph<W>& normalized, const BasicWeig
 
 template <class W>
 std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts) {
-  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  require_thread_count(opts.threads);
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
   // Rows of some sources only: one search per source, whatever the density.
   if (!opts.sources.empty()) return weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
@@ -190,7 +190,7 @@ std::string choose_algorithm(std::int64_t n, std::int64_t m, bool negative) { re
 std::string choice_reason(std::int64_t n, std::int64_t m, bool negative) { return reason_by_model(n, m, negative); }
 
 std::string resolve_algorithm(std::int64_t n, const DenseScan& scan, const SolveOptions& opts) {
-  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  require_thread_count(opts.threads);
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
   const bool negative = scan.min_w < 0;
   if (!opts.sources.empty()) return negative ? "johnson" : "dijkstra";

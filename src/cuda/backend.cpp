@@ -60,9 +60,12 @@ void use_device(const SolveOptions& opts) {
   APSP_CUDA_CHECK(cudaSetDevice(opts.device));
 }
 
+// The device is the calling thread's: a new thread's current device is 0, so
+// the warm-up sets it before the staging pool (per device) is made.
 HostWarmup::HostWarmup(Sink& sink, std::uint64_t result_bytes)
-    : thread_([this, &sink, result_bytes] {
+    : thread_([this, &sink, result_bytes, device = current_device()] {
         try {
+          APSP_CUDA_CHECK(cudaSetDevice(device));
           prepare_staging();
           if (result_bytes >= kMinPreparedBytes || testing::hooks.prepare_every_sink) sink.prepare();
         } catch (...) {
@@ -77,6 +80,12 @@ HostWarmup::~HostWarmup() {
 void HostWarmup::finish() {
   if (thread_.joinable()) thread_.join();
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+}
+
+int current_device() {
+  int device = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
 }
 
 bool compiled_in() { return true; }
