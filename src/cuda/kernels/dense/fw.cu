@@ -129,22 +129,25 @@ void launch_fold_c(bool l1, dim3 grid, typename W::storage_t* d, const std::int3
   }
 }
 
-// All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place) on
+// The rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place) on
 // `stream`, reporting into `span` after each round that ends a 1/64 of them
-// and after the last. mid and row_tagged are used in predecessor mode
+// and after the last: all n_pad / kTile of them, or the first `pivot_rounds`
+// (pivots 0 .. pivot_rounds * kTile - 1 eliminated, as the supernodal
+// factor's fronts need). mid and row_tagged are used in predecessor mode
 // (W::kTagged) only.
 template <class W>
 void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, Phase3 phase3,
-                std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr) {
+                std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr, std::int64_t pivot_rounds = -1) {
   configure_kernels<W>();
   int grid_persistent = 0;
   if constexpr (!W::kTagged)
     if (phase3 == Phase3::persistent) grid_persistent = persistent_grid<W>();
   const int nb = static_cast<int>(n_pad / Traits::kTile);
   DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
+  const int last = pivot_rounds < 0 ? nb : static_cast<int>(std::min<std::int64_t>(pivot_rounds, nb));
   // Each report waits for the rounds so far: the bar shows finished work.
-  Progress progress(stream, span, nb, std::max(1, nb / 64), /*wait_for_work=*/true);
-  for (int kb = 0; kb < nb; ++kb) {
+  Progress progress(stream, span, last, std::max(1, last / 64), /*wait_for_work=*/true);
+  for (int kb = 0; kb < last; ++kb) {
     kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, stream>>>(d, n_pad, kb, mid);
     APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
@@ -317,14 +320,22 @@ void run_blocked_production(GpuProblem& p, Phase3 phase3) {
 
 void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_per_block); }
 
-void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant) {
+void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant,
+                    std::int64_t pivot_rounds) {
   if (n_pad % Traits::kTile != 0)
     throw UsageError("the float32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
   const Phase3 phase3 = variant == RealFwVariant::one_block_per_sm ? Phase3::tile_per_block_wide
                         : variant == RealFwVariant::fold_c      ? Phase3::tile_per_block_fold_c
                         : variant == RealFwVariant::fold_c_l1   ? Phase3::tile_per_block_fold_c_l1
                                                                 : Phase3::tile_per_block;
-  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3);
+  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3, nullptr, nullptr, pivot_rounds);
+}
+
+void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
+                     std::int64_t pivot_rounds) {
+  if (n_pad % Traits::kTile != 0)
+    throw UsageError("the int32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
+  run_rounds<kernels::Int32Words>(d, n_pad, stream, span, Phase3::tile_per_block, nullptr, nullptr, pivot_rounds);
 }
 void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 
