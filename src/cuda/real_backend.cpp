@@ -32,6 +32,7 @@
 #include "cuda/memory.hpp"
 #include "cuda/real_rows.hpp"
 #include "cuda/sparse_solver.hpp"
+#include "cuda/supernodal_solver.hpp"
 #include "cuda/staging.hpp"
 #include "cuda/verifying_sink.hpp"
 
@@ -46,8 +47,8 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm == "auto" ? "fw" : opts.algorithm);
   const std::string weights = to_string(weight_type_of<D>);
   const bool sparse = algo.sparse_variant >= 0;
-  if (std::string(algo.info.name) != "fw" && !sparse)
-    throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw and sssp (and " +
+  if (std::string(algo.info.name) != "fw" && !sparse && !algo.supernodal)
+    throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw, supernodal and sssp (and " +
                          "its ladder, sssp-frontier and sssp-nearfar) solve " + weights + " graphs",
                      "algorithm");
   require_options_honoured(algo.info.name, Backend::cuda, opts);
@@ -64,6 +65,13 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   ProgressMeter meter(opts.progress);
   if (n == 0) {
     out.verified = opts.verify;
+    meter.finish();
+    return;
+  }
+  if (algo.supernodal) {
+    // Rows streamed as the sparse path's are, from a factor of the graph.
+    Stream stream;
+    solve_supernodal(g, opts, sink, out, meter.whole(), stream.get());
     meter.finish();
     return;
   }
