@@ -25,6 +25,12 @@ const AlgorithmInfo* find_algorithm(const std::string& name) {
   return nullptr;
 }
 
+const AlgorithmInfo* find_algorithm(const std::string& name, Backend backend) {
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (name == a.name && a.backend == backend) return &a;
+  return nullptr;
+}
+
 const char* to_string(Work w) {
   switch (w) {
     case Work::cubic: return "n^3";
