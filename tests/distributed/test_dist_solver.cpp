@@ -12,8 +12,8 @@
 
 #include "apsp/comm.hpp"
 #include "apsp/distributed.hpp"
-#include "dist/checks/dist_checks.hpp"
-#include "dist/checks/row_collector.hpp"
+#include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/row_collector.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {

@@ -8,8 +8,8 @@
 // OpenMP team) while this thread runs the panel steps serially and talks to
 // the other ranks; without, everything runs here, panel steps in parallel
 // too. Either way only one OpenMP team is busy at a time.
-#include "dist/cpu_engine.hpp"
-#include "dist/output.hpp"
+#include "distributed/cpu_engine.hpp"
+#include "distributed/output.hpp"
 
 #include <omp.h>
 

@@ -1,10 +1,10 @@
 // The distributed solver on MPI ranks: every layout and grid this job's rank
 // count allows, look-ahead on and off, against the single-process fw-blocked
-// (the same checks as the thread harness, tests/dist/test_dist_solver.cpp).
+// (the same checks as the thread harness, tests/distributed/test_dist_solver.cpp).
 #include <gtest/gtest.h>
 
-#include "dist/checks/dist_checks.hpp"
-#include "dist/mpi/world.hpp"
+#include "distributed/checks/dist_checks.hpp"
+#include "distributed/mpi/world.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {

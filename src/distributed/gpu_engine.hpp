@@ -1,4 +1,4 @@
-// Private to src/dist: the GPU engine (the production FW kernels of
+// Private to src/distributed: the GPU engine (the production FW kernels of
 // src/cuda/kernels/fw_production.cuh on one rank's tiles). Host-safe; builds
 // without CUDA get a make_gpu_engine that refuses (src/no_cuda).
 #pragma once
@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "apsp/graph.hpp"
-#include "dist/engine.hpp"
-#include "dist/grid.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
 
 namespace apsp::dist {
 

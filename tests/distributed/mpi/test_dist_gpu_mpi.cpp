@@ -2,15 +2,15 @@
 // their node's GPUs in turn (one GPU: every rank shares device 0, device
 // buffers staged through pinned host memory), and the nccl communicator when
 // the job has one rank. Every test skips without a CUDA device.
-//   tests/dist/run-mpi mpirun P build/tests/apsp_dist_mpi_tests --gtest_filter='MpiGpu*:NcclGpu*'
+//   tests/distributed/run-mpi mpirun P build/tests/apsp_dist_mpi_tests --gtest_filter='MpiGpu*:NcclGpu*'
 #include <gtest/gtest.h>
 
 #include <memory>
 
 #include "apsp/comm.hpp"
-#include "dist/checks/dist_checks.hpp"
-#include "dist/checks/gpu_checks.hpp"
-#include "dist/mpi/world.hpp"
+#include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/gpu_checks.hpp"
+#include "distributed/mpi/world.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {

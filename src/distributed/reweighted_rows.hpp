@@ -1,4 +1,4 @@
-// Private to src/dist: the host side of the GPU engine's output, in a .cpp
+// Private to src/distributed: the host side of the GPU engine's output, in a .cpp
 // so that it runs on the rank's OpenMP threads (predecessors included). Values are Johnson-reweighted
 // int32 distances d' with kInf for unreachable; the real distance is
 // d' - h[i] + h[j] (h empty: no reweighting).
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "apsp/graph.hpp"
-#include "dist/grid.hpp"
-#include "dist/output.hpp"
+#include "distributed/grid.hpp"
+#include "distributed/output.hpp"
 
 namespace apsp::dist {
 

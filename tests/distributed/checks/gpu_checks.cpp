@@ -1,4 +1,4 @@
-#include "dist/checks/gpu_checks.hpp"
+#include "distributed/checks/gpu_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "apsp/cuda.hpp"
 #include "apsp/distributed.hpp"
 #include "apsp/solver.hpp"
-#include "dist/checks/row_collector.hpp"
+#include "distributed/checks/row_collector.hpp"
 
 #ifdef APSP_WITH_CUDA
 #include <cuda_runtime.h>

@@ -63,9 +63,9 @@
 #include "cuda/kernels/dense/traits.cuh"
 #include "cuda/kernels/dense/update_rest.cuh"
 #include "cuda/memory.hpp"
-#include "dist/gpu_engine.hpp"
-#include "dist/output.hpp"
-#include "dist/reweighted_rows.hpp"
+#include "distributed/gpu_engine.hpp"
+#include "distributed/output.hpp"
+#include "distributed/reweighted_rows.hpp"
 
 namespace apsp::dist {
 namespace {

@@ -1,14 +1,14 @@
 // The distributed GPU solver and device buffers in process: local groups of
 // 1, 2 and 4 threads sharing device 0 (device buffers staged through host
 // memory). Every test skips without a CUDA device; the lead runs them on the
-// GPU machine (tests/dist/mpi has the same checks on MPI ranks).
+// GPU machine (tests/distributed/mpi has the same checks on MPI ranks).
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "apsp/comm.hpp"
-#include "dist/checks/dist_checks.hpp"
-#include "dist/checks/gpu_checks.hpp"
+#include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/gpu_checks.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {

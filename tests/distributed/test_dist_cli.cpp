@@ -1,5 +1,5 @@
 // `apsp solve` distributed, run as real processes under mpirun (through
-// tests/dist/run-mpi): outputs equal the single-process fw-blocked files on
+// tests/distributed/run-mpi): outputs equal the single-process fw-blocked files on
 // 1, 2, 3, 4 and 6 ranks, every failure ends every rank with one `apsp:` line
 // and a non-zero exit within the time limit, and no output or temporary file
 // is left behind. Skips, saying why, where mpirun is absent.

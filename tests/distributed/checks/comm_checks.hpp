@@ -1,6 +1,6 @@
 // Checks of a communicator's calls, written for every rank of one group:
 // run by the thread harness (local communicators, test_comm.cpp) and by the
-// mpirun harness (tests/dist/mpi) with the same expectations. Each check is
+// mpirun harness (tests/distributed/mpi) with the same expectations. Each check is
 // collective: every rank calls it, and no rank skips a call when another
 // rank's expectation failed (so a failure never turns into a hang).
 #pragma once

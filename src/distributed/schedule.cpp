@@ -10,7 +10,7 @@
 // Steps 1-4 are the panel phase. With look-ahead, round k's update first
 // covers the tiles of round k+1's panels; then round k+1's panel phase runs
 // on this thread while the rest of round k's update runs in the background.
-#include "dist/schedule.hpp"
+#include "distributed/schedule.hpp"
 
 #include <chrono>
 #include <limits>

@@ -1,4 +1,4 @@
-// Private to src/dist: the round schedule of distributed blocked FW, written
+// Private to src/distributed: the round schedule of distributed blocked FW, written
 // against the communicators and a TileEngine only.
 #pragma once
 
@@ -7,8 +7,8 @@
 
 #include "apsp/comm.hpp"
 #include "apsp/distributed.hpp"
-#include "dist/engine.hpp"
-#include "dist/grid.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
 
 namespace apsp::dist {
 

@@ -1,9 +1,9 @@
 // The mpi communicator under mpirun: the collective checks the local groups
-// pass (tests/dist/checks), on the job's ranks.
+// pass (tests/distributed/checks), on the job's ranks.
 #include <gtest/gtest.h>
 
-#include "dist/checks/comm_checks.hpp"
-#include "dist/mpi/world.hpp"
+#include "distributed/checks/comm_checks.hpp"
+#include "distributed/mpi/world.hpp"
 
 namespace apsp {
 namespace {

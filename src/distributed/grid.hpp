@@ -1,4 +1,4 @@
-// Private to src/dist: which rank owns which tile. T x T tiles on a pr x pc
+// Private to src/distributed: which rank owns which tile. T x T tiles on a pr x pc
 // process grid, cyclic in both directions: tile (I, J) lives on grid rank
 // (I mod pr, J mod pc) as its local tile (I / pr, J / pc). Cyclic rather than
 // contiguous blocks so that the pivot row and column, which move one tile per

@@ -1,4 +1,4 @@
-#include "dist/checks/row_collector.hpp"
+#include "distributed/checks/row_collector.hpp"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "dist/checks/comm_checks.hpp"
+#include "distributed/checks/comm_checks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "apsp/comm.hpp"
-#include "dist/checks/dist_checks.hpp"
+#include "distributed/checks/dist_checks.hpp"
 
 namespace apsp::test {
 

@@ -1,4 +1,4 @@
-// Private to src/dist: handing a rank's rows to its sink, shared by the
+// Private to src/distributed: handing a rank's rows to its sink, shared by the
 // engines. Tile row I (local row a of process row I mod pr) is spread over
 // the pc ranks of its process row; rank a mod pc of that row gathers it,
 // converts it to int32 rows and puts them. A rank's part of a tile row is
@@ -11,8 +11,8 @@
 
 #include "apsp/comm.hpp"
 #include "apsp/sink.hpp"
-#include "dist/engine.hpp"
-#include "dist/grid.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
 
 namespace apsp::dist {
 

@@ -9,7 +9,7 @@
 #include "apsp/comm.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
-#include "dist/checks/comm_checks.hpp"
+#include "distributed/checks/comm_checks.hpp"
 
 namespace apsp {
 namespace {

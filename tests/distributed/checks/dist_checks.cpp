@@ -1,4 +1,4 @@
-#include "dist/checks/dist_checks.hpp"
+#include "distributed/checks/dist_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/solver.hpp"
-#include "dist/checks/row_collector.hpp"
+#include "distributed/checks/row_collector.hpp"
 
 namespace apsp::test {
 namespace {

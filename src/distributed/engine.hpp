@@ -1,4 +1,4 @@
-// Private to src/dist: what the round schedule (schedule.cpp) asks of a
+// Private to src/distributed: what the round schedule (schedule.cpp) asks of a
 // backend. An engine holds one rank's tiles and two slots of panel buffers
 // (round k uses slot k % 2, so that round k+1's panels can arrive while round
 // k's update still reads its own), and runs the tile kernels on them.

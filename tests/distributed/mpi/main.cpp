@@ -1,12 +1,12 @@
 // The mpirun harness: every rank runs the same GoogleTest suite on the MPI
 // world communicator (tests are collective). Rank 0 prints the usual report;
 // the other ranks print only their failures, prefixed with their rank. Run by
-// CTest through tests/dist/run-mpi with 1, 2, 3, 4 and 6 ranks.
+// CTest through tests/distributed/run-mpi with 1, 2, 3, 4 and 6 ranks.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
-#include "dist/mpi/world.hpp"
+#include "distributed/mpi/world.hpp"
 
 namespace apsp::test {
 namespace {

@@ -1,12 +1,12 @@
-// Private to src/dist: the CPU engine (fw-blocked's tile kernel on every rank).
+// Private to src/distributed: the CPU engine (fw-blocked's tile kernel on every rank).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
 #include "apsp/graph.hpp"
-#include "dist/engine.hpp"
-#include "dist/grid.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
 
 namespace apsp::dist {
 

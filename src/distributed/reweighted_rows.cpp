@@ -1,4 +1,4 @@
-#include "dist/reweighted_rows.hpp"
+#include "distributed/reweighted_rows.hpp"
 
 #include <algorithm>
 #include <string>

@@ -13,9 +13,9 @@
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/verify.hpp"
-#include "dist/cpu_engine.hpp"
-#include "dist/gpu_engine.hpp"
-#include "dist/schedule.hpp"
+#include "distributed/cpu_engine.hpp"
+#include "distributed/gpu_engine.hpp"
+#include "distributed/schedule.hpp"
 
 namespace apsp {
 namespace {
