@@ -22,7 +22,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/potentials.hpp"
-#include "dist/gpu_engine.hpp"
+#include "distributed/gpu_engine.hpp"
 
 namespace {
 

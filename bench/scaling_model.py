@@ -2,7 +2,7 @@
 """Scaling model of distributed blocked Floyd-Warshall (docs/scaling.md).
 
 Predicts time, communication share and parallel efficiency of the two layouts
-of src/dist (rows: P x 1; 2d: the most square pr x pc grid), with and without
+of src/distributed (rows: P x 1; 2d: the most square pr x pc grid), with and without
 look-ahead, from a per-GPU update rate and link bandwidths and latencies.
 
 Per round (T = n / b rounds, tile b):

@@ -1,6 +1,6 @@
 // Communicators: how the ranks of a distributed solve talk to each other.
 //
-// Algorithm code (src/dist) is written against this interface only; the
+// Algorithm code (src/distributed) is written against this interface only; the
 // implementations in src/comm are the only files that include mpi.h or
 // nccl.h. Kinds:
 //   single  one rank; every collective is a copy or a no-op, so the

@@ -16,6 +16,7 @@ enum class Work {
   cubic,       // n^3 relaxations: Floyd-Warshall and its blocked and GPU variants (updates/s = n^3 / time)
   cubic_log,   // n^3 log n: repeated min-plus squaring
   per_source,  // one single-source search per vertex: O(n * m) and up
+  separators,  // nested-dissection elimination: a factor of sum (k + s)^2 k over supernodes, then n * nnz(L) for the rows
 };
 
 // What an algorithm is kept for.

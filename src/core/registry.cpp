@@ -36,6 +36,7 @@ const char* to_string(Work w) {
     case Work::cubic: return "n^3";
     case Work::cubic_log: return "n^3 log n";
     case Work::per_source: return "per source";
+    case Work::separators: return "separators";
   }
   return "?";
 }
@@ -66,6 +67,10 @@ const AlgorithmInfo* gpu_auto_algorithm() {
 }
 
 namespace {
+
+// Whether a CPU algorithm computes the rows of chosen sources only
+// (SolveOptions::sources): the per-source searches and supernodal's row solve.
+bool takes_sources(const AlgorithmInfo& a) { return a.work == Work::per_source || a.work == Work::separators; }
 
 // The algorithms "name" may run as on `backend`: itself, or for "auto" the
 // production entries of the backend.
@@ -122,9 +127,9 @@ void require_options_honoured(const std::string& name, Backend backend, const So
 void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts) {
   if (opts.sources.empty()) return;
   const AlgorithmInfo* a = find_algorithm(resolved);
-  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || a->work != Work::per_source)
+  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || !takes_sources(*a))
     throw UsageError("'" + resolved + "' computes the rows of every source; rows of chosen sources come from " +
-                         names_with([](const AlgorithmInfo& x) { return x.work == Work::per_source; }, Backend::cpu,
+                         names_with([](const AlgorithmInfo& x) { return takes_sources(x); }, Backend::cpu,
                                     false),
                      "sources");
   for (std::size_t r = 0; r < opts.sources.size(); ++r)

@@ -14,6 +14,7 @@
 #include "core/algorithm_checks.hpp"
 #include "core/resources.hpp"
 #include "cpu/backend.hpp"
+#include "supernodal/symbolic.hpp"
 
 namespace apsp::cpu {
 namespace {
@@ -234,6 +235,9 @@ const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
        bellman_ford, bellman_ford, bellman_ford},
       {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true},
        johnson, johnson, johnson},
+      {{"supernodal", Backend::cpu, Work::separators, Role::production, true, false, false,
+        supernodal::ordering_available()},
+       supernodal, supernodal, supernodal},
   };
   return table;
 }

@@ -1,4 +1,4 @@
-// Private to the CPU backend and the distributed solver (src/dist): the tile
+// Private to the CPU backend and the distributed solver (src/distributed): the tile
 // steps of fw-blocked (src/cpu/floyd_warshall.cpp), so that a solver which
 // owns only some tiles runs the same kernels on them.
 #pragma once

@@ -1,7 +1,7 @@
 // The distributed solver's GPU engine in builds without nvcc: refused with a
-// clear error (src/dist/gpu_engine.cu is the real one).
+// clear error (src/distributed/gpu_engine.cu is the real one).
 #include "apsp/error.hpp"
-#include "dist/gpu_engine.hpp"
+#include "distributed/gpu_engine.hpp"
 
 namespace apsp::dist {
 

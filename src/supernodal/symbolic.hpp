@@ -118,11 +118,16 @@ bool ordering_available();
 // "algorithm") naming METIS when the build lacks it, InputError for a column
 // outside 0..n-1, std::bad_alloc when out of memory. Deterministic (METIS's
 // seed is fixed).
-Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* col);
+// With `times`, the seconds of its two halves are stored there.
+struct AnalyseTimes {
+  double ordering = 0;  // symmetrising the pattern and METIS_NodeND
+  double symbolic = 0;  // etree, postorder, supernodes, structures, levels, offsets
+};
+Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times = nullptr);
 
 template <class W>
-Symbolic analyse(const BasicCsr<W>& c) {
-  return analyse(c.n, c.row_start.data(), c.col.data());
+Symbolic analyse(const BasicCsr<W>& c, AnalyseTimes* times = nullptr) {
+  return analyse(c.n, c.row_start.data(), c.col.data(), times);
 }
 
 // Throws std::logic_error naming the first broken invariant of `s` (a valid

@@ -124,7 +124,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
 
 // Test hook: with APSP_TEST_FAIL_RANK=R in the environment, rank R fails
 // halfway through the rounds, as a device error there would, so that tests
-// can check that every rank stops (tests/dist/test_dist_cli.cpp).
+// can check that every rank stops (tests/distributed/test_dist_cli.cpp).
 void inject_failure(const Communicator& comm, DistributedOptions& opts) {
   const char* failing = std::getenv("APSP_TEST_FAIL_RANK");
   if (!failing || std::to_string(comm.rank()) != failing) return;

@@ -1,0 +1,423 @@
+// The CPU engine of distributed blocked FW: one rank's tiles in host memory,
+// updated with fw-blocked's tile steps (src/cpu/fw_tiles.hpp). Tiles are
+// b x b row-major blocks, stored tile after tile (local tile (a, b) at
+// (a * C + b) * b^2), so that a rank's part of a tile row is one contiguous
+// message.
+//
+// Threads: with look-ahead the tile updates run on a worker thread (its
+// OpenMP team) while this thread runs the panel steps serially and talks to
+// the other ranks; without, everything runs here, panel steps in parallel
+// too. Either way only one OpenMP team is busy at a time.
+#include "distributed/cpu_engine.hpp"
+#include "distributed/output.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "core/first_error.hpp"
+#include "core/tight_edges.hpp"
+#include "cpu/backend.hpp"
+#include "cpu/fw_tiles.hpp"
+
+namespace apsp::dist {
+namespace {
+
+using cpu::detail::Block;
+using cpu::detail::kTile;
+using cpu::detail::kTileCells;
+using cpu::detail::Step;
+using cpu::detail::StepArgs;
+
+// Seconds during which at least one kernel ran, from any thread.
+class BusyClock {
+ public:
+  class Scope {
+   public:
+    explicit Scope(BusyClock& c) : clock_(c) { clock_.enter(); }
+    ~Scope() { clock_.leave(); }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    BusyClock& clock_;
+  };
+  double seconds() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return busy_;
+  }
+
+ private:
+  void enter() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (depth_++ == 0) since_ = std::chrono::steady_clock::now();
+  }
+  void leave() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--depth_ == 0) busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+  }
+  mutable std::mutex mutex_;
+  int depth_ = 0;
+  std::chrono::steady_clock::time_point since_;
+  double busy_ = 0;
+};
+
+// One task at a time on a thread of its own; wait() rethrows its exception.
+class Worker {
+ public:
+  Worker() : thread_([this] { loop(); }) {}
+  ~Worker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+  void start(std::function<void()> task) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    task_ = std::move(task);
+    busy_ = true;
+    changed_.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !busy_; });
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return stop_ || task_; });
+      if (!task_) return;
+      std::function<void()> task = std::move(task_);
+      task_ = nullptr;
+      lock.unlock();
+      std::exception_ptr error;
+      try {
+        task();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      error_ = error;
+      busy_ = false;
+      changed_.notify_all();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::function<void()> task_;
+  bool busy_ = false;
+  bool stop_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
+// `tiles` tiles of each plane: distances, and with predecessors the
+// predecessor plane.
+template <class D, bool kPred>
+struct Planes {
+  std::vector<D> d;
+  std::vector<vertex_t> p;
+
+  explicit Planes(std::int64_t tiles)
+      : d(static_cast<std::size_t>(tiles * kTileCells)), p(kPred ? static_cast<std::size_t>(tiles * kTileCells) : 0) {}
+
+  Block<D> tile(std::int64_t t) {
+    const std::size_t at = static_cast<std::size_t>(t * kTileCells);
+    return Block<D>{d.data() + at, kPred ? p.data() + at : nullptr};
+  }
+  Messages message(std::int64_t first, std::int64_t count) {
+    const std::size_t at = static_cast<std::size_t>(first * kTileCells), cells = static_cast<std::size_t>(count * kTileCells);
+    Messages m{{d.data() + at, cells, DataTypeOf<D>::value}};
+    if (kPred) {
+      m.push_back({p.data() + at, cells, DataType::int32});
+    }
+    return m;
+  }
+};
+
+template <class D, bool kPred>
+class CpuEngine final : public TileEngine {
+ public:
+  CpuEngine(const Graph& g, const ProcessGrid& grid, const CpuEngineOptions& options)
+      : grid_(grid),
+        n_(g.n),
+        rows_(grid.local_rows()),
+        cols_(grid.local_cols()),
+        threads_(options.threads),
+        overlap_(options.lookahead),
+        step_(cpu::detail::tile_step<D, kPred>()),
+        repair_edges_(kPred ? to_csr(g) : Csr{}),
+        own_(rows_ * cols_),
+        slots_{Slot(rows_, cols_), Slot(rows_, cols_)} {
+    if (overlap_) worker_ = std::make_unique<Worker>();
+    build(g);
+  }
+
+  Memory memory() const override { return Memory::host; }
+
+  std::int64_t close_pivot(std::int64_t k) override {
+    BusyClock::Scope busy(clock_);
+    const Block<D> t = own(k / grid_.rows, k / grid_.cols);
+    const std::int64_t pivot = step_(StepArgs<D>{Step::diagonal, t, t, t});
+    if (pivot >= 0) fill_identity(t, k, k);
+    return pivot;
+  }
+
+  Messages pivot_message(std::int64_t k, int slot) override {
+    if (grid_.owns_col(k)) return own_.message(local_index(k / grid_.rows, k / grid_.cols), 1);
+    return slots_[slot].pivot.message(0, 1);
+  }
+
+  void update_row_panel(std::int64_t k, int slot) override {
+    const std::int64_t a = k / grid_.rows;
+    const Block<D> pivot = grid_.owns_col(k) ? own(a, k / grid_.cols) : slots_[slot].pivot.tile(0);
+    run_tiles(cols_, !overlap_, [&](std::int64_t b) {
+      if (grid_.global_col(b) != k) step_(StepArgs<D>{Step::row_panel, own(a, b), pivot, pivot});
+    });
+  }
+
+  Messages row_panel_message(std::int64_t k, int slot) override {
+    if (grid_.owns_row(k)) return own_.message(local_index(k / grid_.rows, 0), cols_);
+    return slots_[slot].row.message(0, cols_);
+  }
+
+  void update_column_panel(std::int64_t k, int slot) override {
+    const std::int64_t b = k / grid_.cols;
+    const Block<D> pivot = row_panel_tile(k, slot, b);
+    Planes<D, kPred>& column = slots_[slot].column;
+    run_tiles(rows_, !overlap_, [&](std::int64_t a) {
+      const Block<D> t = own(a, b);
+      if (grid_.global_row(a) != k) step_(StepArgs<D>{Step::column_panel, t, pivot, pivot});
+      copy_tile(column.tile(a), t);
+    });
+  }
+
+  Messages column_panel_message(std::int64_t, int slot) override { return slots_[slot].column.message(0, rows_); }
+
+  void start_update(std::int64_t k, int slot, TileSelection which) override {
+    selected_.clear();
+    for (std::int64_t a = 0; a < rows_; ++a)
+      for (std::int64_t b = 0; b < cols_; ++b)
+        if (which.selects(k, grid_.global_row(a), grid_.global_col(b))) selected_.push_back(local_index(a, b));
+    auto task = [this, k, slot] {
+      Planes<D, kPred>& column = slots_[slot].column;
+      run_tiles(static_cast<std::int64_t>(selected_.size()), true, [&](std::int64_t x) {
+        const std::int64_t t = selected_[static_cast<std::size_t>(x)], a = t / cols_, b = t % cols_;
+        step_(StepArgs<D>{Step::update, own_.tile(t), column.tile(a), row_panel_tile(k, slot, b)});
+      });
+    };
+    if (worker_)
+      worker_->start(task);
+    else
+      task();
+  }
+
+  void finish_update() override {
+    if (worker_) worker_->wait();
+  }
+
+  std::int64_t negative_diagonal() override {
+    for (std::int64_t a = 0; a < rows_; ++a) {
+      const std::int64_t I = grid_.global_row(a);
+      if (!grid_.owns_col(I)) continue;
+      const Block<D> t = own(a, I / grid_.cols);
+      for (std::int64_t x = 0; x < kTile; ++x)
+        if (t.d[x * kTile + x] < 0) return I * kTile + x;
+    }
+    return -1;
+  }
+
+  double busy_seconds() const override { return clock_.seconds(); }
+
+  void check_output_range() override {
+    if constexpr (std::is_same<D, std::int64_t>::value) {
+      constexpr D unreachable_above = cpu::detail::infinity<D>() / 2;
+      for (std::int64_t a = 0; a < rows_; ++a)
+        for (std::int64_t b = 0; b < cols_; ++b) {
+          const D* d = own(a, b).d;
+          const std::int64_t i0 = grid_.global_row(a) * kTile, j0 = grid_.global_col(b) * kTile;
+          for (std::int64_t x = 0; x < kTile && i0 + x < n_; ++x)
+            for (std::int64_t y = 0; y < kTile && j0 + y < n_; ++y)
+              if (d[x * kTile + y] <= unreachable_above) cpu::detail::to_output(d[x * kTile + y], i0 + x, j0 + y);
+        }
+    }
+  }
+
+  void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
+    // This rank's part of tile row a, tiles side by side, row-major.
+    auto fill = [&](std::int64_t a, D* d, vertex_t* p) {
+      const std::int64_t width = cols_ * kTile;
+      for (std::int64_t b = 0; b < cols_; ++b) {
+        const Block<D> t = own(a, b);
+        for (std::int64_t x = 0; x < kTile; ++x) {
+          std::memcpy(d + x * width + b * kTile, t.d + x * kTile, sizeof(D) * kTile);
+          if (p) std::memcpy(p + x * width + b * kTile, t.p + x * kTile, sizeof(vertex_t) * kTile);
+        }
+      }
+    };
+    deliver_rows<D>(grid_, n_, kTile, kPred, kPred, process_row, fill,
+                    [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, dist_t* dist,
+                        vertex_t* pred) { to_rows(parts, first, rows, dist, pred); },
+                    sink, check);
+  }
+
+ private:
+  struct Slot {
+    Slot(std::int64_t rows, std::int64_t cols) : pivot(1), row(cols), column(rows) {}
+    Planes<D, kPred> pivot, row, column;
+  };
+
+  std::int64_t local_index(std::int64_t a, std::int64_t b) const { return a * cols_ + b; }
+  Block<D> own(std::int64_t a, std::int64_t b) { return own_.tile(local_index(a, b)); }
+
+  // Tile (k, J) for this process column's b-th J: own on the pivot process row.
+  Block<D> row_panel_tile(std::int64_t k, int slot, std::int64_t b) {
+    return grid_.owns_row(k) ? own(k / grid_.rows, b) : slots_[slot].row.tile(b);
+  }
+
+  // body(x) for x in [0, count): on this rank's threads, or serially here
+  // while a worker runs the updates.
+  template <class F>
+  void run_tiles(std::int64_t count, bool parallel, F&& body) {
+    BusyClock::Scope busy(clock_);
+    if (!parallel) {
+      for (std::int64_t x = 0; x < count; ++x) body(x);
+      return;
+    }
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t x = 0; x < count; ++x) body(x);
+  }
+
+  static void copy_tile(Block<D> to, Block<D> from) {
+    std::memcpy(to.d, from.d, sizeof(D) * kTileCells);
+    if (kPred) std::memcpy(to.p, from.p, sizeof(vertex_t) * kTileCells);
+  }
+
+  // Tile (I, J) before round 0: the diagonal 0, no edge unreachable; with
+  // predecessors, fw-blocked's start (predecessor i everywhere; the diagonal
+  // and unreachable entries become -1 on delivery). Padding vertices stay
+  // isolated.
+  static void fill_identity(Block<D> t, std::int64_t I, std::int64_t J) {
+    constexpr D inf = cpu::detail::infinity<D>();
+    for (std::int64_t x = 0; x < kTile; ++x)
+      for (std::int64_t y = 0; y < kTile; ++y) {
+        const bool diagonal = I == J && x == y;
+        t.d[x * kTile + y] = diagonal ? 0 : inf;
+        if (kPred) t.p[x * kTile + y] = static_cast<vertex_t>(I * kTile + x);
+      }
+  }
+
+  void build(const Graph& g) {
+    run_tiles(rows_ * cols_, true, [&](std::int64_t t) {
+      fill_identity(own_.tile(t), grid_.global_row(t / cols_), grid_.global_col(t % cols_));
+    });
+    for (const Edge& e : g.edges) {
+      const std::int64_t I = e.src / kTile, J = e.dst / kTile;
+      if (!grid_.owns_row(I) || !grid_.owns_col(J)) continue;
+      own(I / grid_.rows, J / grid_.cols).d[(e.src % kTile) * kTile + e.dst % kTile] = e.w;
+    }
+  }
+
+  // Rows [first, first + rows) of the int32 output from the gathered tile
+  // row: values above infinity / 2 are unreachable, as in fw-blocked. As in
+  // fw-blocked's store, a predecessor row whose chains loop (ties on
+  // zero-weight cycles in the blocked schedule) is rebuilt as a tight-edge
+  // tree (core::PredecessorRepair), so every delivered row is a tree.
+  void to_rows(const TileRowParts<D>& parts, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
+    const std::int64_t T = grid_.tiles;
+    const int pc = grid_.cols;
+    FirstError errors;
+#pragma omp parallel num_threads(threads_)
+    {
+      std::optional<core::PredecessorRepair> repair;
+      if (pred) errors.run([&] { repair.emplace(n_); });
+#pragma omp for schedule(static)
+      for (std::int64_t x = 0; x < rows; ++x) {
+        if (errors.stopped()) continue;
+        to_row(parts, first + x, T, pc, dist + x * n_, pred ? pred + x * n_ : nullptr);
+        if (pred) repair->row(repair_edges_, dist + x * n_, static_cast<vertex_t>(first + x), pred + x * n_);
+      }
+    }
+    errors.rethrow();
+  }
+
+  // Global row i of the gathered tile row (local row i mod b) into the n
+  // entries of dist_row and, when not null, pred_row.
+  void to_row(const TileRowParts<D>& parts, std::int64_t i, std::int64_t T, int pc, dist_t* dist_row,
+              vertex_t* pred_row) const {
+    constexpr D unreachable_above = cpu::detail::infinity<D>() / 2;
+    const std::int64_t x = i % kTile;
+    for (std::int64_t J = 0; J < T; ++J) {
+      const std::size_t c = static_cast<std::size_t>(J % pc);
+      const std::int64_t width = static_cast<std::int64_t>(parts.d[c].size()) / kTile;
+      const std::int64_t at = x * width + (J / pc) * kTile;
+      for (std::int64_t y = 0; y < kTile && J * kTile + y < n_; ++y) {
+        const std::int64_t j = J * kTile + y;
+        const D v = parts.d[c][static_cast<std::size_t>(at + y)];
+        const bool reachable = v <= unreachable_above;
+        dist_row[j] = reachable ? static_cast<dist_t>(v) : kInf;
+        if (pred_row) pred_row[j] = reachable && i != j ? parts.p[c][static_cast<std::size_t>(at + y)] : -1;
+      }
+    }
+  }
+
+  const ProcessGrid grid_;
+  const std::int64_t n_;
+  const std::int64_t rows_, cols_;  // local tile rows and columns
+  const int threads_;
+  const bool overlap_;
+  const cpu::detail::StepFunction<D> step_;
+  const Csr repair_edges_;  // the graph's CSR, with predecessors (core::PredecessorRepair)
+  Planes<D, kPred> own_;
+  Slot slots_[2];
+  std::vector<std::int64_t> selected_;  // the tiles of the update in progress
+  BusyClock clock_;
+  std::unique_ptr<Worker> worker_;
+};
+
+template <class D, bool kPred>
+std::unique_ptr<TileEngine> make(const Graph& g, const ProcessGrid& grid, const CpuEngineOptions& options) {
+  try {
+    return std::make_unique<CpuEngine<D, kPred>>(g, grid, options);
+  } catch (const std::bad_alloc&) {
+    const double bytes = static_cast<double>(grid.local_rows() * grid.local_cols() + 2 * (1 + grid.local_rows() + grid.local_cols())) *
+                         static_cast<double>(kTileCells) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
+    throw ResourceError("cannot allocate this rank's " + std::to_string(grid.local_rows()) + " x " +
+                        std::to_string(grid.local_cols()) + " tiles of " + std::to_string(kTile) + " x " +
+                        std::to_string(kTile) + " (" + std::to_string(static_cast<std::int64_t>(bytes)) + " bytes)");
+  }
+}
+
+}  // namespace
+
+std::int64_t cpu_tile() { return kTile; }
+
+std::unique_ptr<TileEngine> make_cpu_engine(const Graph& normalized, const ProcessGrid& grid,
+                                            const CpuEngineOptions& options) {
+  if (options.int32_arithmetic)
+    return options.predecessors ? make<std::int32_t, true>(normalized, grid, options)
+                                : make<std::int32_t, false>(normalized, grid, options);
+  return options.predecessors ? make<std::int64_t, true>(normalized, grid, options)
+                              : make<std::int64_t, false>(normalized, grid, options);
+}
+
+}  // namespace apsp::dist

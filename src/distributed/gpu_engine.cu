@@ -1,0 +1,630 @@
+// The GPU engine of distributed blocked FW: one rank's tiles on its device,
+// updated by the production kernels (src/cuda/kernels/dense/) run
+// on sub-blocks, on non-negative (Johnson-reweighted) weights, in int32 or in
+// int16 (the kernels' Int16Words policy: two distances per 32-bit word). An
+// int16 run is an attempt, as on one GPU: solve_distributed certifies it
+// after the rounds (range_certified on every rank, agreed) and reruns in
+// int32 (widen_gpu_engine) when any rank cannot certify its tiles.
+//
+// Storage: the rank's R x C tiles of b = 128 as one row-major matrix of
+// R*b rows and L = round_up(C, w)*b columns (leading dimension L), w the
+// tile columns of one update_rest C tile (1 in int32, 2 in int16: 128 words
+// of two distances; an odd C gets a padding tile column that no vertex
+// owns), so that its part of a tile row is one contiguous b x L block and
+// update_rest runs on any rectangle of C-tile units of it:
+//   C(tile rows [r0, r1), tile columns [c0, c1)) = min(C, A (x) B)
+// with A from panel_t (the column panel transposed: panel_t[k][i] = A[i][k],
+// leading dimension L as update_rest reads it, in chunks of C tile rows so
+// that i stays below L) and B = the b x L row panel. A and B are always
+// copies in the slot, never the tiles being written, so the products run
+// on all tiles of a rectangle at once; a panel tile updated again through its
+// own closed panels is unchanged (P' = min(P', D* (x) P') for P' = D* (x) P).
+//
+// In int16 a C tile spans a pair of tile columns, so the early part of a
+// round takes the whole pair holding round k+1's column panel, and the
+// column-panel step updates the partner tile too (one more relaxation
+// through paths that exist: values stay path lengths, never above what the
+// schedule alone gives, and no tile is written by both streams at once).
+//
+// The tiles are built on the device: the rank's edges (picked out on the
+// host in O(m)) are uploaded once and scattered into the identity.
+//
+// Predecessors: distances first; each delivered row's predecessors are then
+// the breadth-first tree over its tight out-edges, on the host, on the
+// gathered n-wide row (tight_edge_predecessor_rows): a tree whatever the
+// ties on zero-weight cycles.
+//
+// Look-ahead: the panel phase runs on the panel stream (its kernels and the
+// communicator calls, which are ordered on it); the rest of round k's update
+// runs on the bulk stream, after the event "panels of round k ready", and the
+// next round's first update waits for it, so round k+1's panel phase overlaps
+// round k's bulk on the device.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
+#include "core/csr.hpp"
+#include "cuda/check.hpp"
+#include "cuda/instance.hpp"
+#include "cuda/range_rule.hpp"
+#include "cuda/kernels/common/words.cuh"
+#include "cuda/kernels/dense/close_diagonal.cuh"
+#include "cuda/kernels/dense/traits.cuh"
+#include "cuda/kernels/dense/update_rest.cuh"
+#include "cuda/memory.hpp"
+#include "distributed/gpu_engine.hpp"
+#include "distributed/output.hpp"
+#include "distributed/reweighted_rows.hpp"
+
+namespace apsp::dist {
+namespace {
+
+using Traits = cuda::kernels::ProductionTraits;
+constexpr std::int64_t kTile = Traits::kTile;
+constexpr std::size_t kUpdateSharedBytes =
+    sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+// update_rest skips tile row and column `kb`: none here.
+constexpr int kNoSkip = std::numeric_limits<int>::max();
+
+// to[k * to_ld + i] = the A-operand word (W::broadcast) of from[i * from_ld + k]
+// for i < rows, k < kTile. Consecutive threads take consecutive i, so the
+// writes coalesce.
+template <class W>
+__global__ void transpose_columns(const typename W::storage_t* __restrict__ from, std::int64_t from_ld,
+                                  std::int64_t rows, std::int32_t* __restrict__ to, std::int64_t to_ld) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * kTile;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t k = x / rows, i = x - k * rows;
+    to[k * to_ld + i] = W::broadcast(W::to_word(from[i * from_ld + k]));
+  }
+}
+
+// Where a rank's tiles sit in the process grid, for the build kernels.
+struct GridPlace {
+  int rows, row, cols, col;  // pr, this rank's process row, pc, its process column
+};
+
+// The identity on this rank's tiles (rows x ld, the first own_cols columns
+// real): 0 where the global row equals the global column, `infinity`
+// elsewhere, padding columns included. Grid-stride over rows * ld.
+template <class S>
+__global__ void init_tiles(S* __restrict__ d, std::int64_t rows, std::int64_t ld, std::int64_t own_cols,
+                           GridPlace place, std::int32_t infinity) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * ld;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t r = x / ld, c = x - r * ld;
+    const std::int64_t i = (r / kTile * place.rows + place.row) * kTile + r % kTile;
+    const std::int64_t j = (c / kTile * place.cols + place.col) * kTile + c % kTile;
+    d[x] = static_cast<S>(c < own_cols && i == j ? 0 : infinity);
+  }
+}
+
+// d[src][dst] = w for edges in local coordinates (row and column in this
+// rank's matrix). Normalized edges are unique, so plain stores suffice.
+template <class S>
+__global__ void scatter_local_edges(S* __restrict__ d, std::int64_t ld, const Edge* __restrict__ edges,
+                                    std::int64_t count) {
+  for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < count;
+       e += std::int64_t{gridDim.x} * blockDim.x)
+    d[std::int64_t{edges[e].src} * ld + edges[e].dst] = static_cast<S>(edges[e].w);
+}
+
+// *result = max(*result, the largest entry below `infinity`) over `cells`
+// entries: the quick range certificate's input (cuda/range_rule.hpp).
+template <class S>
+__global__ void largest_below(const S* __restrict__ d, std::int64_t cells, std::int32_t infinity, int* result) {
+  int best = INT_MIN;
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < cells;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const int v = d[x];
+    if (v < infinity) best = max(best, v);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
+  if ((threadIdx.x & 31) == 0 && best != INT_MIN) atomicMax(result, best);
+}
+
+// Makes `device` current on this thread (before any stream or buffer of the
+// engine is made) and returns it.
+int select_device(int device) {
+  int devices = 0;
+  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (device < 0 || device >= devices)
+    throw UsageError("CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")",
+                     "device");
+  APSP_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+int blocks_for(std::int64_t work, int threads) {
+  return static_cast<int>(std::min<std::int64_t>((work + threads - 1) / threads, 4096));
+}
+
+// What every width of the engine shares: the reweighted problem (computed
+// once; an int16 attempt hands it to the int32 rerun) and, with
+// predecessors, the graph's out-edges for the tight-edge trees.
+struct Problem {
+  std::int64_t n = 0;
+  cuda::Reweighted reweighted;
+  bool predecessors = false;
+  Csr out_edges;  // the normalized graph's CSR, with predecessors
+};
+
+template <class W>
+class GpuEngine final : public TileEngine {
+ public:
+  using S = typename W::storage_t;
+  // Tile columns per update_rest C tile (128 words).
+  static constexpr std::int64_t kUnit = W::kPerWord;
+  static constexpr std::int32_t kInfinity = W::kInfinity;
+
+  GpuEngine(std::shared_ptr<const Problem> problem, const ProcessGrid& grid, const GpuEngineOptions& options)
+      : problem_(std::move(problem)),
+        grid_(grid),
+        n_(problem_->n),
+        rows_(grid.local_rows()),
+        cols_(grid.local_cols()),
+        own_width_(cols_ * kTile),
+        width_(round_up(cols_, kUnit) * kTile),
+        units_(width_ / (kUnit * kTile)),
+        overlap_(options.lookahead),
+        device_(select_device(options.device)) {
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(cuda::kernels::update_rest<Traits, W>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kUpdateSharedBytes)));
+    const std::size_t cells = static_cast<std::size_t>(rows_ * kTile * width_);
+    const std::int64_t chunk_tiles = width_ / kTile;  // tile rows of panel_t per chunk: its rows stay below L
+    const std::size_t chunks = static_cast<std::size_t>(chunk_tiles > 0 ? ceil_div(rows_, chunk_tiles) : 0);
+    chunk_tiles_ = chunk_tiles;
+    // Elements of S: row, column, pivot; int32 words: panel_t, pivot_t.
+    slot_cells_ = {static_cast<std::size_t>(kTile * width_), static_cast<std::size_t>(rows_ * kTile * kTile),
+                   chunks * static_cast<std::size_t>(kTile * width_), static_cast<std::size_t>(kTile * kTile),
+                   static_cast<std::size_t>(kTile * width_)};
+    const std::size_t slot_bytes = (slot_cells_[0] + slot_cells_[1] + slot_cells_[3]) * sizeof(S) +
+                                   (slot_cells_[2] + slot_cells_[4]) * sizeof(std::int32_t);
+    cuda::require_device_memory(cells * sizeof(S) + 2 * slot_bytes + (std::size_t{64} << 20),
+                                "this rank's " + std::to_string(rows_) + " x " + std::to_string(cols_) + " tiles of " +
+                                    std::to_string(kTile) + " and panel buffers");
+    tiles_ = cuda::DeviceBuffer<S>(cells);
+    for (Slot& s : slots_) {
+      s.row = cuda::DeviceBuffer<S>(slot_cells_[0]);
+      s.column = cuda::DeviceBuffer<S>(slot_cells_[1]);
+      s.panel_t = cuda::DeviceBuffer<std::int32_t>(slot_cells_[2]);
+      s.pivot = cuda::DeviceBuffer<S>(slot_cells_[3]);
+      s.pivot_t = cuda::DeviceBuffer<std::int32_t>(slot_cells_[4]);
+    }
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&panels_ready_, cudaEventDisableTiming));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&bulk_done_, cudaEventDisableTiming));
+    APSP_CUDA_CHECK(cudaEventCreate(&origin_));
+    APSP_CUDA_CHECK(cudaEventRecord(origin_, panel_.get()));
+    build();
+  }
+
+  ~GpuEngine() override {
+    for (auto& interval : intervals_) {
+      cudaEventDestroy(interval.first);
+      cudaEventDestroy(interval.second);
+    }
+    if (panels_ready_) cudaEventDestroy(panels_ready_);
+    if (bulk_done_) cudaEventDestroy(bulk_done_);
+    if (origin_) cudaEventDestroy(origin_);
+  }
+
+  const std::shared_ptr<const Problem>& problem() const { return problem_; }
+
+  Memory memory() const override { return Memory::device; }
+  void* stream() const override { return panel_.get(); }
+  Precision precision() const override {
+    return std::is_same<S, std::int16_t>::value ? Precision::int16 : Precision::int32;
+  }
+
+  std::int64_t close_pivot(std::int64_t k) override {
+    timed(panel_.get(), [&] {
+      cuda::kernels::close_diagonal<Traits, W>
+          <<<1, Traits::kThreads, 0, panel_.get()>>>(own(k / grid_.rows, k / grid_.cols), width_, 0, nullptr);
+      APSP_CUDA_CHECK_LAUNCH("close_diagonal");
+    });
+    return -1;  // non-negative weights: no diagonal entry can go negative
+  }
+
+  Messages pivot_message(std::int64_t k, int slot) override {
+    Slot& s = slots_[slot];
+    if (grid_.owns_col(k)) copy_block(s.pivot.get(), kTile, own(k / grid_.rows, k / grid_.cols), width_, kTile);
+    return {message(s.pivot.get(), slot_cells_[3])};
+  }
+
+  void update_row_panel(std::int64_t k, int slot) override {
+    Slot& s = slots_[slot];
+    if (cols_ == 0) return;  // no tile of this row panel here
+    S* row = own(k / grid_.rows, 0);
+    timed(panel_.get(), [&] {
+      // pivot_t[m][i] = D*[i][m]; the row panel is its own B operand (each
+      // block reads B only from the C tile it writes, and writes at the end).
+      transpose(s.pivot.get(), kTile, kTile, s.pivot_t.get(), width_, panel_.get());
+      product(row, s.pivot_t.get(), row, units_, 1, panel_.get());
+    });
+  }
+
+  Messages row_panel_message(std::int64_t k, int slot) override {
+    Slot& s = slots_[slot];
+    if (grid_.owns_row(k) && width_ > 0)
+      APSP_CUDA_CHECK(cudaMemcpyAsync(s.row.get(), own(k / grid_.rows, 0), slot_cells_[0] * sizeof(S),
+                                      cudaMemcpyDeviceToDevice, panel_.get()));
+    return {message(s.row.get(), slot_cells_[0])};
+  }
+
+  void update_column_panel(std::int64_t k, int slot) override {
+    Slot& s = slots_[slot];
+    const std::int64_t b = k / grid_.cols;
+    S* column = tiles_.get() + b * kTile;  // tile column of k, leading dimension L
+    // The C tile unit holding it (in int16 the pair with its partner) and the
+    // row panel's matching columns: the pivot tile D* at column b.
+    const std::int64_t unit_start = b - b % kUnit;
+    S* unit = tiles_.get() + unit_start * kTile;
+    const S* pivot_rows = s.row.get() + unit_start * kTile;
+    timed(panel_.get(), [&] {
+      copy_block(s.column.get(), kTile, column, width_, rows_ * kTile);
+      transpose_chunks(s, panel_.get());
+      for_each_chunk(s, 0, rows_, [&](std::int64_t lo, std::int64_t hi, std::int32_t* a) {
+        product(unit + lo * kTile * width_, a, pivot_rows, 1, hi - lo, panel_.get());
+      });
+      copy_block(s.column.get(), kTile, column, width_, rows_ * kTile);
+    });
+  }
+
+  Messages column_panel_message(std::int64_t, int slot) override {
+    return {message(slots_[slot].column.get(), slot_cells_[1])};
+  }
+
+  void panels_ready(std::int64_t, int slot) override {
+    timed(panel_.get(), [&] { transpose_chunks(slots_[slot], panel_.get()); });
+    APSP_CUDA_CHECK(cudaEventRecord(panels_ready_, panel_.get()));
+  }
+
+  void start_update(std::int64_t k, int slot, TileSelection which) override {
+    Slot& s = slots_[slot];
+    const std::int64_t next_row = which.next >= 0 && grid_.owns_row(which.next) ? which.next / grid_.rows : -1;
+    const std::int64_t next_unit =
+        which.next >= 0 && grid_.owns_col(which.next) ? which.next / grid_.cols / kUnit : -1;
+    (void)k;
+    switch (which.part) {
+      case TileSelection::Part::all:
+        timed(panel_.get(), [&] { rectangle(s, 0, rows_, 0, units_, panel_.get()); });
+        break;
+      case TileSelection::Part::early:
+        // Round k's update of round k+1's panels (the whole C tile unit of
+        // its column), on the panel stream, after the rest of round k-1
+        // (which last wrote them).
+        APSP_CUDA_CHECK(cudaStreamWaitEvent(panel_.get(), bulk_done_, 0));
+        timed(panel_.get(), [&] {
+          if (next_row >= 0) rectangle(s, next_row, next_row + 1, 0, units_, panel_.get());
+          if (next_unit >= 0)
+            for (auto [lo, hi] : around(next_row, rows_)) rectangle(s, lo, hi, next_unit, next_unit + 1, panel_.get());
+        });
+        break;
+      case TileSelection::Part::rest:
+        APSP_CUDA_CHECK(cudaStreamWaitEvent(bulk_.get(), panels_ready_, 0));
+        timed(bulk_.get(), [&] {
+          for (auto [r0, r1] : around(next_row, rows_))
+            for (auto [u0, u1] : around(next_unit, units_)) rectangle(s, r0, r1, u0, u1, bulk_.get());
+        });
+        APSP_CUDA_CHECK(cudaEventRecord(bulk_done_, bulk_.get()));
+        break;
+    }
+  }
+
+  void finish_update() override {
+    APSP_CUDA_CHECK(cudaStreamSynchronize(bulk_.get()));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+
+  std::int64_t negative_diagonal() override { return -1; }
+
+  // The time some kernel ran: the union of the recorded intervals.
+  double busy_seconds() const override {
+    if (intervals_.empty()) return 0;
+    APSP_CUDA_CHECK(cudaEventSynchronize(intervals_.back().second));
+    std::vector<std::pair<float, float>> spans;
+    for (const auto& [begin, end] : intervals_) {
+      float b = 0, e = 0;
+      APSP_CUDA_CHECK(cudaEventSynchronize(end));
+      APSP_CUDA_CHECK(cudaEventElapsedTime(&b, origin_, begin));
+      APSP_CUDA_CHECK(cudaEventElapsedTime(&e, origin_, end));
+      spans.emplace_back(b, e);
+    }
+    std::sort(spans.begin(), spans.end());
+    double busy_ms = 0;
+    float open = spans[0].first, close = spans[0].second;
+    for (const auto& [b, e] : spans) {
+      if (b > close) {
+        busy_ms += close - open;
+        open = b;
+      }
+      close = std::max(close, e);
+    }
+    busy_ms += close - open;
+    return busy_ms * 1e-3;
+  }
+
+  // The quick range certificate (cuda/range_rule.hpp) on this rank's tiles:
+  // every finite entry below infinity - max_weight. Padding entries are 0 or
+  // infinity and change nothing. The exact check would need whole rows,
+  // which 2d spreads over ranks: where the quick one cannot decide, the
+  // attempt reruns in int32.
+  bool range_certified() override {
+    if constexpr (std::is_same<S, std::int32_t>::value) return true;  // int32: check_output_range decides
+    const std::int64_t cells = rows_ * kTile * width_;
+    int largest = INT_MIN;
+    if (cells > 0) {
+      cuda::DeviceBuffer<int> result(1);
+      APSP_CUDA_CHECK(cudaMemcpyAsync(result.get(), &largest, sizeof(int), cudaMemcpyHostToDevice, panel_.get()));
+      constexpr int kThreads = 256;
+      largest_below<S><<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), cells, kInfinity,
+                                                                                   result.get());
+      APSP_CUDA_CHECK_LAUNCH("largest_below");
+      APSP_CUDA_CHECK(cudaMemcpyAsync(&largest, result.get(), sizeof(int), cudaMemcpyDeviceToHost, panel_.get()));
+      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    }
+    return cuda::range_holds_below(largest, kInfinity, problem_->reweighted.max_weight);
+  }
+
+  // The one-GPU certificate and the int32 output range are checked as the
+  // delivered rows are converted (reweighted_parts_to_rows), in the same
+  // pass; check_delivered_range reports what that found.
+  void check_output_range() override {}
+
+  void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
+    const bool pred = problem_->predecessors;
+    range_problem_.clear();
+    deliver_rows<std::int32_t>(
+        grid_, n_, kTile, pred, false, process_row,
+        [&](std::int64_t a, std::int32_t* d, vertex_t*) { download_row(a, d); },
+        [&](std::int64_t first, std::int64_t rows, const TileRowParts<std::int32_t>& parts, dist_t* dist,
+            vertex_t* pred_rows) {
+          const std::string found = reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows,
+                                                             problem_->reweighted.potential,
+                                                             problem_->reweighted.max_weight, dist);
+          if (!found.empty() && range_problem_.empty()) range_problem_ = found;
+          // Rows that failed the check are discarded with the sink: no trees for them.
+          if (pred_rows && found.empty())
+            tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows);
+        },
+        sink, check);
+    for (auto& buffer : staged_) buffer.reset();
+  }
+
+  void check_delivered_range() override {
+    if (!range_problem_.empty()) throw OverflowError(range_problem_);
+  }
+
+ private:
+  struct Slot {
+    cuda::DeviceBuffer<S> row;                 // b x L: this process column's part of the pivot tile row
+    cuda::DeviceBuffer<S> column;              // (R*b) x b: this process row's part of the pivot tile column
+    cuda::DeviceBuffer<std::int32_t> panel_t;  // chunks of b x L words: `column` transposed, L/b tile rows per chunk
+    cuda::DeviceBuffer<S> pivot;               // b x b: the closed pivot tile
+    cuda::DeviceBuffer<std::int32_t> pivot_t;  // b x L words: the pivot tile transposed (first b columns)
+  };
+
+  S* own(std::int64_t a, std::int64_t b) const { return tiles_.get() + a * kTile * width_ + b * kTile; }
+
+  // A panel as a message: int32 as itself, int16 as its bytes (every rank
+  // of the collective has the same width, so the counts agree).
+  static Message message(S* data, std::size_t count) {
+    if constexpr (std::is_same<S, std::int32_t>::value) return {data, count, DataType::int32};
+    return {data, count * sizeof(S), DataType::uint8};
+  }
+
+  // This rank's tiles on the device: the identity, then its edges (picked
+  // out here, reweighted, in local coordinates) scattered in.
+  void build() {
+    if (rows_ == 0 || cols_ == 0) return;
+    std::vector<Edge> mine;
+    for (const Edge& e : problem_->reweighted.edges) {
+      const std::int64_t I = e.src / kTile, J = e.dst / kTile;
+      if (!grid_.owns_row(I) || !grid_.owns_col(J)) continue;
+      mine.push_back(Edge{static_cast<vertex_t>((I / grid_.rows) * kTile + e.src % kTile),
+                          static_cast<vertex_t>((J / grid_.cols) * kTile + e.dst % kTile), e.w});
+    }
+    constexpr int kThreads = 256;
+    const std::int64_t cells = rows_ * kTile * width_;
+    const GridPlace place{grid_.rows, grid_.row, grid_.cols, grid_.col};
+    init_tiles<S><<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), rows_ * kTile, width_,
+                                                                             own_width_, place, kInfinity);
+    APSP_CUDA_CHECK_LAUNCH("init_tiles");
+    if (!mine.empty()) {
+      cuda::DeviceBuffer<Edge> edges(mine.size());
+      APSP_CUDA_CHECK(cudaMemcpyAsync(edges.get(), mine.data(), mine.size() * sizeof(Edge), cudaMemcpyHostToDevice,
+                                      panel_.get()));
+      const auto count = static_cast<std::int64_t>(mine.size());
+      scatter_local_edges<S><<<blocks_for(count, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), width_,
+                                                                                        edges.get(), count);
+      APSP_CUDA_CHECK_LAUNCH("scatter_local_edges");
+      // The edge buffers (host and device) are freed on return.
+      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    }
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+
+  // This rank's part of local tile row a as b x (C*b) int32 values
+  // (infinity kInf), row-major. Rows are asked for in order (deliver_rows):
+  // each comes from a pinned staging buffer that the device filled while
+  // the previous row was converted, and the next row's copy starts before
+  // this one's conversion, so the link and the host's threads both stay busy.
+  void download_row(std::int64_t a, std::int32_t* to) {
+    if (own_width_ == 0) return;
+    const std::size_t count = static_cast<std::size_t>(kTile * own_width_);
+    if (!staged_[0]) {
+      for (auto& buffer : staged_) buffer.emplace(count);
+      staged_row_[0] = staged_row_[1] = -1;
+    }
+    const auto stage = [&](std::int64_t r) {
+      const std::size_t slot = static_cast<std::size_t>(r % 2);
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(staged_[slot]->get(), own_width_ * sizeof(S), own(r, 0), width_ * sizeof(S),
+                                        own_width_ * sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
+      staged_ready_[slot].record(panel_.get());
+      staged_row_[slot] = r;
+    };
+    const std::size_t slot = static_cast<std::size_t>(a % 2);
+    if (staged_row_[slot] != a) stage(a);
+    APSP_CUDA_CHECK(cudaEventSynchronize(staged_ready_[slot].get()));
+    // The other buffer held row a - 1, converted already.
+    if (a + 1 < rows_) stage(a + 1);
+    widen_part<S>(staged_[slot]->get(), count, static_cast<S>(kInfinity), to);
+    staged_row_[slot] = -1;
+  }
+
+  // rows x b block from `from` (leading dimension from_ld) to `to` (to_ld).
+  void copy_block(S* to, std::int64_t to_ld, const S* from, std::int64_t from_ld, std::int64_t rows) const {
+    if (rows <= 0 || width_ == 0) return;
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(to, to_ld * sizeof(S), from, from_ld * sizeof(S), kTile * sizeof(S), rows,
+                                      cudaMemcpyDeviceToDevice, panel_.get()));
+  }
+
+  static void transpose(const S* from, std::int64_t from_ld, std::int64_t rows, std::int32_t* to, std::int64_t to_ld,
+                        cudaStream_t stream) {
+    if (rows <= 0) return;
+    constexpr int kThreads = 256;
+    transpose_columns<W><<<blocks_for(rows * kTile, kThreads), kThreads, 0, stream>>>(from, from_ld, rows, to, to_ld);
+    APSP_CUDA_CHECK_LAUNCH("transpose_columns");
+  }
+
+  // panel_t of `s` from its column panel: chunk q holds local rows
+  // [q (L/b) b, (q+1) (L/b) b), so its columns stay below L.
+  void transpose_chunks(Slot& s, cudaStream_t stream) const {
+    if (cols_ == 0) return;
+    for_each_chunk(s, 0, rows_, [&](std::int64_t lo, std::int64_t hi, std::int32_t* chunk) {
+      transpose(s.column.get() + lo * kTile * kTile, kTile, (hi - lo) * kTile, chunk, width_, stream);
+    });
+  }
+
+  // body(lo, hi, A) for the pieces of local tile rows [r0, r1) inside one
+  // panel_t chunk of `s`, A = where the chunk's columns for row lo start.
+  template <class F>
+  void for_each_chunk(const Slot& s, std::int64_t r0, std::int64_t r1, F&& body) const {
+    if (cols_ == 0) return;
+    for (std::int64_t lo = r0; lo < r1;) {
+      const std::int64_t q = lo / chunk_tiles_, hi = std::min(r1, (q + 1) * chunk_tiles_);
+      body(lo, hi, s.panel_t.get() + q * kTile * width_ + (lo - q * chunk_tiles_) * kTile);
+      lo = hi;
+    }
+  }
+
+  // c = min(c, a (x) b) on units_x C tile units across and tiles_y tile rows
+  // down: c and b with leading dimension L (elements), a a panel_t (k-major,
+  // leading dimension L).
+  void product(S* c, const std::int32_t* a, const S* b, std::int64_t units_x, std::int64_t tiles_y,
+               cudaStream_t stream) const {
+    if (units_x <= 0 || tiles_y <= 0) return;
+    cuda::kernels::update_rest<Traits, W>
+        <<<dim3(static_cast<unsigned>(units_x), static_cast<unsigned>(tiles_y)), Traits::kThreads, kUpdateSharedBytes,
+           stream>>>(c, a, reinterpret_cast<const std::int32_t*>(b), width_, kNoSkip, nullptr);
+    APSP_CUDA_CHECK_LAUNCH("update_rest");
+  }
+
+  // Round update of local tile rows [r0, r1) x C tile units [u0, u1) through
+  // the panels of `s`.
+  void rectangle(Slot& s, std::int64_t r0, std::int64_t r1, std::int64_t u0, std::int64_t u1, cudaStream_t stream) {
+    if (r0 >= r1 || u0 >= u1) return;
+    for_each_chunk(s, r0, r1, [&](std::int64_t lo, std::int64_t hi, std::int32_t* a) {
+      product(own(lo, u0 * kUnit), a, s.row.get() + u0 * kUnit * kTile, u1 - u0, hi - lo, stream);
+    });
+  }
+
+  // [0, count) without `skip` (-1: nothing skipped), as up to two ranges.
+  static std::vector<std::pair<std::int64_t, std::int64_t>> around(std::int64_t skip, std::int64_t count) {
+    if (skip < 0) return {{0, count}};
+    return {{0, skip}, {skip + 1, count}};
+  }
+
+  // Runs `launch` on `stream` between two recorded events (busy_seconds).
+  template <class F>
+  void timed(cudaStream_t stream, F&& launch) {
+    cudaEvent_t begin = nullptr, end = nullptr;
+    APSP_CUDA_CHECK(cudaEventCreate(&begin));
+    APSP_CUDA_CHECK(cudaEventCreate(&end));
+    intervals_.emplace_back(begin, end);
+    APSP_CUDA_CHECK(cudaEventRecord(begin, stream));
+    launch();
+    APSP_CUDA_CHECK(cudaEventRecord(end, stream));
+  }
+
+  const std::shared_ptr<const Problem> problem_;
+  const ProcessGrid grid_;
+  const std::int64_t n_;
+  const std::int64_t rows_, cols_;  // local tile rows R and columns C
+  const std::int64_t own_width_;    // C * b: the columns that belong to vertices (or to the last tile's padding)
+  const std::int64_t width_;        // L = round_up(C, kUnit) * b
+  const std::int64_t units_;        // C tile units across: L / (kUnit * b)
+  const bool overlap_;
+  const int device_;
+  std::int64_t chunk_tiles_ = 0;         // tile rows per panel_t chunk, L / b
+  std::vector<std::size_t> slot_cells_;  // row, column, panel_t, pivot, pivot_t
+  // The panel phase is each round's critical path: its stream has the
+  // highest priority. With both at the default, round k+1's panel kernels
+  // (look-ahead) started only as round k's bulk update freed SMs, and the
+  // peers' broadcast kernels, already launched, spun on their SMs until the
+  // panel arrived: on 2 H100s the rows layout with look-ahead computed 5%
+  // longer than without it (docs/scaling.md).
+  cuda::Stream panel_{cuda::StreamPriority::highest}, bulk_;
+  cuda::DeviceBuffer<S> tiles_;
+  Slot slots_[2];
+  cudaEvent_t panels_ready_ = nullptr, bulk_done_ = nullptr, origin_ = nullptr;
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> intervals_;
+  // Delivery: two pinned b x (C*b) buffers of S, alternating between tile
+  // rows, the event that marks each one's copy done, and the row it holds
+  // (-1: none).
+  std::optional<cuda::PinnedBuffer<S>> staged_[2];
+  cuda::Event staged_ready_[2];
+  std::int64_t staged_row_[2] = {-1, -1};
+  std::string range_problem_;  // the first value out of range that delivery found on this rank
+};
+
+}  // namespace
+
+std::int64_t gpu_tile() { return kTile; }
+
+std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options) {
+  auto problem = std::make_shared<Problem>();
+  problem->n = normalized.n;
+  problem->reweighted = cuda::reweight(normalized);
+  problem->predecessors = options.predecessors;
+  if (options.predecessors) problem->out_edges = to_csr(normalized);
+  const weight_t max_weight = problem->reweighted.max_weight;
+  const bool int16_possible = max_weight < cuda::kernels::kInf16 / 2;
+  if (options.precision == Precision::int16 && !int16_possible)
+    throw UsageError("int16: the largest (reweighted) edge weight " + std::to_string(max_weight) +
+                         " leaves no room below the int16 infinity " + std::to_string(cuda::kernels::kInf16),
+                     "precision");
+  // automatic attempts int16 when the host's estimate of the largest
+  // distance fits (the same rule as on one GPU); the result is certified.
+  const bool attempt_int16 =
+      options.precision == Precision::int16 ||
+      (options.precision == Precision::automatic && int16_possible && problem->n > 0 &&
+       cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) <
+           cuda::kernels::kInf16 / 2);
+  if (attempt_int16) return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
+  return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(problem, grid, options);
+}
+
+std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine> attempt, const ProcessGrid& grid,
+                                             const GpuEngineOptions& options) {
+  auto* narrow = dynamic_cast<GpuEngine<cuda::kernels::Int16Words>*>(attempt.get());
+  if (narrow == nullptr) throw Error("widen_gpu_engine: not an int16 attempt of the GPU engine");
+  std::shared_ptr<const Problem> problem = narrow->problem();
+  attempt.reset();  // its device memory first
+  return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(std::move(problem), grid, options);
+}
+
+}  // namespace apsp::dist

@@ -1,0 +1,43 @@
+// Private to src/distributed: the GPU engine (the production FW kernels of
+// src/cuda/kernels/fw_production.cuh on one rank's tiles). Host-safe; builds
+// without CUDA get a make_gpu_engine that refuses (src/no_cuda).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "apsp/graph.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
+
+namespace apsp::dist {
+
+struct GpuEngineOptions {
+  int device = 0;         // this rank's CUDA device
+  bool lookahead = true;  // the rest of round k on its own stream while round k+1's panels are formed
+  // int16: an attempt (UsageError when the largest reweighted weight leaves
+  // no room); automatic: int16 when the one-GPU rule would try it; int32.
+  Precision precision = Precision::automatic;
+  bool predecessors = false;  // delivered rows carry predecessors (tight-edge trees)
+};
+
+// b, the tile edge of the GPU engine (the production kernels' tile).
+std::int64_t gpu_tile();
+
+// Reweights `normalized` with Johnson potentials when it has negative
+// weights (every rank computes them: as fast as one rank computing and
+// broadcasting, docs/scaling.md) and builds this rank's tiles on its device,
+// in int16 when options.precision asks for or allows the attempt.
+// Throws NegativeCycleError, OverflowError (a reweighted weight beyond
+// int32), ResourceError (device memory) or UsageError (no such device,
+// int16 impossible).
+std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options);
+
+// The int32 engine of the same problem after an int16 attempt (from
+// make_gpu_engine) whose range certificate failed: frees the attempt first,
+// keeps its reweighted edges, builds the tiles again.
+std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine> attempt, const ProcessGrid& grid,
+                                             const GpuEngineOptions& options);
+
+}  // namespace apsp::dist

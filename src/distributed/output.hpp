@@ -1,0 +1,76 @@
+// Private to src/distributed: handing a rank's rows to its sink, shared by the
+// engines. Tile row I (local row a of process row I mod pr) is spread over
+// the pc ranks of its process row; rank a mod pc of that row gathers it,
+// converts it to int32 rows and puts them. A rank's part of a tile row is
+// b rows of its columns' tiles side by side: b x (C_c * b) values, row-major,
+// where C_c is the number of tile columns of process column c.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "apsp/sink.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
+
+namespace apsp::dist {
+
+// One gathered tile row: part c (distances, and predecessors when asked) of
+// each process column c. Global column j = J * b + y lies in part J mod pc,
+// row x, at x * (part width) + (J / pc) * b + y.
+template <class D>
+struct TileRowParts {
+  std::vector<std::vector<D>> d;
+  std::vector<std::vector<vertex_t>> p;
+};
+
+// fill(a, d, p) writes this rank's part of its local tile row a (p null
+// unless tile_predecessors: the tiles hold a predecessor plane that is
+// gathered too); to_rows(first, rows, parts, dist, pred) converts rows
+// [first, first + rows) of a gathered tile row into n-wide int32 rows (pred
+// null without predecessors; with them but without tile_predecessors it
+// computes them). Collective over `process_row` (null when pc == 1).
+template <class D, class Fill, class ToRows>
+void deliver_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t b, bool predecessors, bool tile_predecessors,
+                  Communicator* process_row, Fill&& fill, ToRows&& to_rows, Sink& sink, const RowCheck& check) {
+  const std::int64_t T = grid.tiles;
+  const std::size_t mine = static_cast<std::size_t>(b * grid.local_cols() * b);
+  std::vector<D> own_d(mine);
+  std::vector<vertex_t> own_p(tile_predecessors ? mine : 0);
+  TileRowParts<D> parts;
+  for (int c = 0; c < grid.cols; ++c) {
+    const std::size_t size = static_cast<std::size_t>(b * ProcessGrid::count(T, grid.cols, c) * b);
+    parts.d.emplace_back(size);
+    parts.p.emplace_back(tile_predecessors ? size : 0);
+  }
+  std::vector<dist_t> dist_rows(static_cast<std::size_t>(b * n));
+  std::vector<vertex_t> pred_rows(predecessors ? dist_rows.size() : 0);
+  for (std::int64_t a = 0; a < grid.local_rows(); ++a) {
+    const int gatherer = static_cast<int>(a % grid.cols);
+    if (gatherer != grid.col) {
+      fill(a, own_d.data(), tile_predecessors ? own_p.data() : nullptr);
+      process_row->send(own_d.data(), own_d.size(), gatherer);
+      if (tile_predecessors) process_row->send(own_p.data(), own_p.size(), gatherer);
+      continue;
+    }
+    for (int c = 0; c < grid.cols; ++c) {
+      std::vector<D>& d = parts.d[static_cast<std::size_t>(c)];
+      std::vector<vertex_t>& p = parts.p[static_cast<std::size_t>(c)];
+      if (c == grid.col) {
+        fill(a, d.data(), tile_predecessors ? p.data() : nullptr);
+        continue;
+      }
+      process_row->receive(d.data(), d.size(), c);
+      if (tile_predecessors) process_row->receive(p.data(), p.size(), c);
+    }
+    const std::int64_t first = grid.global_row(a) * b, rows = std::min(b, n - first);
+    if (rows <= 0) continue;  // a tile row of padding only
+    to_rows(first, rows, parts, dist_rows.data(), predecessors ? pred_rows.data() : nullptr);
+    if (check) check(first, rows, dist_rows.data(), predecessors ? pred_rows.data() : nullptr);
+    sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n, dist_rows.data()});
+    if (predecessors) sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred_rows.data()});
+  }
+}
+
+}  // namespace apsp::dist

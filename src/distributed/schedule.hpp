@@ -1,0 +1,38 @@
+// Private to src/distributed: the round schedule of distributed blocked FW, written
+// against the communicators and a TileEngine only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "apsp/comm.hpp"
+#include "apsp/distributed.hpp"
+#include "distributed/engine.hpp"
+#include "distributed/grid.hpp"
+
+namespace apsp::dist {
+
+struct Communicators {
+  Communicator& world;
+  Communicator* process_row;     // the ranks of this process row; nullptr when pc == 1
+  Communicator* process_column;  // the ranks of this process column; nullptr when pr == 1
+};
+
+struct RoundOptions {
+  bool lookahead = true;
+  // Negative weights: after every round the ranks agree on whether some
+  // diagonal entry went negative (a negative cycle), before any value of
+  // the next round is formed. Without negative weights none can.
+  bool check_negative_cycles = false;
+  std::int64_t tile = 0;          // b
+  std::int64_t padded_order = 0;  // T * b
+  const std::function<void(double)>* progress = nullptr;
+};
+
+// Runs rounds 0 .. T-1. Throws Agreed<NegativeCycleError> on every rank,
+// naming the vertex the single-process fw-blocked names. Returns this rank's
+// times.
+RankTimes run_rounds(TileEngine& engine, const ProcessGrid& grid, const Communicators& comms,
+                     const RoundOptions& options);
+
+}  // namespace apsp::dist

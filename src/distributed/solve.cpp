@@ -1,0 +1,239 @@
+// solve_distributed: checks and agreements around the rounds, the process
+// grid, and delivery of each rank's rows to its sink.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "apsp/distributed.hpp"
+#include "apsp/error.hpp"
+#include "apsp/verify.hpp"
+#include "distributed/cpu_engine.hpp"
+#include "distributed/gpu_engine.hpp"
+#include "distributed/schedule.hpp"
+
+namespace apsp {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+dist::ProcessGrid choose_grid(const Communicator& comm, const DistributedOptions& opts, std::int64_t tiles) {
+  const int ranks = comm.size();
+  int rows = ranks, cols = 1;
+  const bool given = opts.grid_rows != 0 || opts.grid_cols != 0;
+  if (opts.distribution == Distribution::rows) {
+    if (given && (opts.grid_rows != ranks || opts.grid_cols != 1))
+      throw UsageError("the rows distribution is a " + std::to_string(ranks) + " x 1 grid; a grid shape is for 2d",
+                       "grid");
+  } else if (given) {
+    if (opts.grid_rows <= 0 || opts.grid_cols <= 0 ||
+        static_cast<std::int64_t>(opts.grid_rows) * opts.grid_cols != ranks)
+      throw UsageError("a " + std::to_string(opts.grid_rows) + " x " + std::to_string(opts.grid_cols) +
+                           " grid does not have the " + std::to_string(ranks) + " ranks of the communicator",
+                       "grid");
+    rows = opts.grid_rows;
+    cols = opts.grid_cols;
+  } else {
+    // The most square grid, rows <= cols.
+    rows = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
+    while (ranks % rows != 0) --rows;
+    cols = ranks / rows;
+  }
+  dist::ProcessGrid g;
+  g.rows = rows;
+  g.cols = cols;
+  g.row = comm.rank() / cols;
+  g.col = comm.rank() % cols;
+  g.tiles = tiles;
+  return g;
+}
+
+// Every rank must hold the same graph: n, m and an order-dependent hash of
+// the normalized edges agree, or every rank throws.
+void require_same_graph(Communicator& comm, const Graph& normalized) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (const Edge& e : normalized.edges)
+    for (std::int64_t v : {std::int64_t{e.src}, std::int64_t{e.dst}, std::int64_t{e.w}})
+      hash = (hash ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
+  const std::int64_t mine[3] = {normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
+                                static_cast<std::int64_t>(hash >> 1)};
+  std::int64_t low[3], high[3];
+  comm.all_reduce(mine, low, 3, ReduceOp::min);
+  comm.all_reduce(mine, high, 3, ReduceOp::max);
+  if (std::equal(low, low + 3, high)) return;
+  std::string what = "the ranks hold different graphs";
+  if (low[0] != high[0]) what += ": n from " + std::to_string(low[0]) + " to " + std::to_string(high[0]);
+  else if (low[1] != high[1]) what += ": m from " + std::to_string(low[1]) + " to " + std::to_string(high[1]);
+  else what += " (same n and m, different edges)";
+  throw Agreed<InputError>(-1, what);
+}
+
+}  // namespace
+
+const char* to_string(Distribution d) { return d == Distribution::rows ? "rows" : "2d"; }
+
+Distribution parse_distribution(const std::string& s) {
+  if (s == "rows") return Distribution::rows;
+  if (s == "2d") return Distribution::grid;
+  throw UsageError("unknown distribution '" + s + "' (expected rows or 2d)", "distribution");
+}
+
+namespace {
+
+// opts.threads for the OpenMP regions of the calling thread (a rank), for the
+// scope's life; the caller's setting comes back after.
+class RankThreads {
+ public:
+  explicit RankThreads(int threads) : previous_(omp_get_max_threads()) {
+    if (threads > 0) omp_set_num_threads(threads);
+  }
+  RankThreads(const RankThreads&) = delete;
+  RankThreads& operator=(const RankThreads&) = delete;
+  ~RankThreads() { omp_set_num_threads(previous_); }
+
+ private:
+  int previous_;
+};
+
+}  // namespace
+
+DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink) {
+  const auto start = std::chrono::steady_clock::now();
+  DistributedResult result;
+  const RankThreads rank_threads(opts.threads);
+  try {
+    Graph normalized;
+    WeightStats stats;
+    dist::ProcessGrid grid;
+    const bool on_gpu = opts.backend == Backend::cuda;
+    const std::int64_t tile = on_gpu ? dist::gpu_tile() : dist::cpu_tile();
+    agree(comm, [&] {
+      if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads), "threads");
+      if (!on_gpu && opts.precision == Precision::int16)
+        throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
+                         "for the cuda backend",
+                         "precision");
+      if (on_gpu && opts.precision == Precision::int64)
+        throw UsageError("the distributed GPU solver computes in int32 or int16, not int64; use the cpu backend",
+                         "precision");
+      normalized = normalize(g);
+      stats = weight_stats(normalized);
+      grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
+    });
+    require_same_graph(comm, normalized);
+    result.n = normalized.n;
+    result.grid_rows = grid.rows;
+    result.grid_cols = grid.cols;
+    result.tile = tile;
+    result.algorithm = on_gpu ? "fw" : "fw-blocked";
+    result.backend = on_gpu ? Backend::cuda : Backend::cpu;
+    result.precision = Precision::int32;
+
+    std::unique_ptr<Communicator> process_row = grid.cols > 1 ? comm.split(grid.row, grid.col) : nullptr;
+    std::unique_ptr<Communicator> process_column = grid.rows > 1 ? comm.split(grid.col, grid.row) : nullptr;
+    std::unique_ptr<dist::TileEngine> engine;
+    dist::GpuEngineOptions gpu_options;
+    gpu_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
+    gpu_options.lookahead = opts.lookahead;
+    gpu_options.precision = opts.precision;
+    gpu_options.predecessors = opts.predecessors;
+    agree(comm, [&] {
+      if (on_gpu) {
+        engine = dist::make_gpu_engine(normalized, grid, gpu_options);
+      } else {
+        dist::CpuEngineOptions engine_options;
+        engine_options.int32_arithmetic = fits_int32_arithmetic(normalized, stats);
+        engine_options.predecessors = opts.predecessors;
+        engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+        engine_options.lookahead = opts.lookahead;
+        engine = dist::make_cpu_engine(normalized, grid, engine_options);
+      }
+    });
+    // Apart: a sink's begin() may make collective calls of its own, which no
+    // rank may skip because its engine failed.
+    agree(comm, [&] { sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors}); });
+    result.setup_seconds = seconds_since(start);
+
+    const auto rounds_start = std::chrono::steady_clock::now();
+    dist::RoundOptions round_options;
+    round_options.lookahead = opts.lookahead;
+    // The GPU engine works on Johnson-reweighted, non-negative weights: its
+    // potentials already refused any negative cycle.
+    round_options.check_negative_cycles = stats.has_negative() && !on_gpu;
+    round_options.tile = tile;
+    round_options.padded_order = grid.tiles * tile;
+    const dist::Communicators comms{comm, process_row.get(), process_column.get()};
+    // Every rank attempts int16 or none does (the same graph and options).
+    // An attempt covers the first third of the progress (it runs at about
+    // twice the int32 rate), a rerun the rest.
+    const bool attempt = engine->precision() == Precision::int16;
+    const double attempt_share = attempt ? 1.0 / 3.0 : 0.0;
+    std::function<void(double)> progress;
+    if (opts.progress) progress = [&](double f) { opts.progress(attempt ? f * attempt_share : f); };
+    round_options.progress = &progress;
+    RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
+    if (attempt) {
+      bool certified = false;
+      agree(comm, [&] { certified = engine->range_certified(); });
+      if (comm.all_reduce(std::int64_t{certified}, ReduceOp::min) == 0) {
+        agree(comm, [&] { engine = dist::widen_gpu_engine(std::move(engine), grid, gpu_options); });
+        if (opts.progress) progress = [&](double f) { opts.progress(attempt_share + (1 - attempt_share) * f); };
+        const RankTimes rerun = dist::run_rounds(*engine, grid, comms, round_options);
+        mine.compute += rerun.compute;
+        mine.communication += rerun.communication;
+        mine.wait += rerun.wait;
+      } else if (opts.progress) {
+        opts.progress(1.0);
+      }
+    }
+    result.precision = engine->precision();
+    result.rounds_seconds = seconds_since(rounds_start);
+
+    const auto output_start = std::chrono::steady_clock::now();
+    agree(comm, [&] { engine->check_output_range(); });
+    std::unique_ptr<RowVerifier> verifier;
+    std::string violation;
+    dist::RowCheck check;
+    if (opts.verify) {
+      verifier = std::make_unique<RowVerifier>(normalized);
+      result.verify_seconds = 0;
+      check = [&](std::int64_t first, std::int64_t rows, const dist_t* d, const vertex_t* pred) {
+        if (!violation.empty()) return;
+        const auto verify_start = std::chrono::steady_clock::now();
+        const VerifyReport report = verifier->check(first, rows, d, pred);
+        if (!report.ok) violation = report.first_violation;
+        result.verify_seconds += seconds_since(verify_start);
+      };
+    }
+    engine->deliver(process_row.get(), sink, check);
+    agree(comm, [&] { engine->check_delivered_range(); });
+    agree(comm, [&] {
+      if (!violation.empty()) throw Error("verify failed: " + violation);
+    });
+    agree(comm, [&] { sink.commit(); });
+    result.output_seconds = seconds_since(output_start);
+
+    // Every rank's times on every rank: each fills its own three slots.
+    const std::size_t ranks = static_cast<std::size_t>(comm.size());
+    std::vector<double> all(3 * ranks, 0.0);
+    const std::size_t at = 3 * static_cast<std::size_t>(comm.rank());
+    all[at] = mine.compute;
+    all[at + 1] = mine.communication;
+    all[at + 2] = mine.wait;
+    comm.all_reduce(all.data(), all.data(), all.size(), ReduceOp::sum);
+    for (std::size_t r = 0; r < ranks; ++r) result.ranks.push_back(RankTimes{all[3 * r], all[3 * r + 1], all[3 * r + 2]});
+  } catch (...) {
+    sink.discard();
+    throw;
+  }
+  return result;
+}
+
+}  // namespace apsp

@@ -1,0 +1,291 @@
+// The supernodal solver (src/supernodal/): the ordering and symbolic
+// invariants on every graph family, that the invariant check can fail, and
+// the solver against the independent reference on the families whose
+// separators are small (grids, geometric) and large (complete, dense random),
+// on paths, stars and disconnected parts, in int32, int64, float32 and
+// float64, with predecessors. The registry-driven suites (test_cpu_algorithms,
+// test_sources, test_real_weights, test_sinks) cover it on the standard cases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/registry.hpp"
+#include "apsp/solver.hpp"
+#include "supernodal/symbolic.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+bool metis_built() { return supernodal::ordering_available(); }
+
+#define REQUIRE_METIS()                                                       \
+  if (!metis_built()) GTEST_SKIP() << "this build has no METIS (APSP_WITH_METIS)"
+
+Graph generated(GraphKind kind, std::int64_t n, weight_t lo, weight_t hi, std::uint64_t seed, double density = 0.5) {
+  GenerateOptions o;
+  o.kind = kind;
+  o.n = n;
+  o.w_lo = lo;
+  o.w_hi = hi;
+  o.seed = seed;
+  o.density = density;
+  return generate(o);
+}
+
+// `g` with weights w(u, v) + p(u) - p(v) for small vertex potentials p: some
+// weights turn negative, no cycle changes weight (so none turns negative).
+Graph with_potentials(Graph g) {
+  const auto p = [](vertex_t v) { return static_cast<weight_t>((v * 37) % 11) - 5; };
+  for (Edge& e : g.edges) e.w += p(e.src) - p(e.dst);
+  return g;
+}
+
+Graph path_graph(std::int64_t n, weight_t w) {
+  Graph g;
+  g.n = n;
+  for (std::int64_t v = 0; v + 1 < n; ++v) g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>(v + 1), w});
+  return g;
+}
+
+Graph star_graph(std::int64_t n) {
+  Graph g;
+  g.n = n;
+  for (std::int64_t v = 1; v < n; ++v) {
+    g.edges.push_back({0, static_cast<vertex_t>(v), static_cast<weight_t>(v % 7)});
+    g.edges.push_back({static_cast<vertex_t>(v), 0, static_cast<weight_t>(v % 5 + 1)});
+  }
+  return g;
+}
+
+// Two grids side by side with no edge between them, plus isolated vertices.
+Graph disconnected_grids() {
+  const Graph a = generated(GraphKind::grid, 150, -3, 9, 4), b = generated(GraphKind::grid, 120, 0, 5, 5);
+  Graph g;
+  g.n = a.n + b.n + 3;
+  g.edges = a.edges;
+  for (const Edge& e : b.edges)
+    g.edges.push_back({static_cast<vertex_t>(e.src + a.n), static_cast<vertex_t>(e.dst + a.n), e.w});
+  return g;
+}
+
+// Every family the symbolic analysis and the solver are tested on.
+std::vector<test::Case> families() {
+  std::vector<test::Case> cases;
+  cases.push_back({"grid_n1024_neg", generated(GraphKind::grid, 1024, -4, 20, 1)});
+  cases.push_back({"grid_n257_zero", generated(GraphKind::grid, 257, 0, 3, 2)});
+  cases.push_back({"geometric_n700_neg", with_potentials(generated(GraphKind::geometric, 700, 0, 30, 3))});
+  cases.push_back({"complete_n90", generated(GraphKind::dense, 90, -2, 40, 4, 1.0)});
+  cases.push_back({"dense_n200_large_separators", generated(GraphKind::dense, 200, 1, 50, 5, 0.3)});
+  cases.push_back({"rmat_n300_neg", generated(GraphKind::rmat, 300, -6, 60, 6)});
+  cases.push_back({"path_n200", path_graph(200, -1)});
+  cases.push_back({"star_n150", star_graph(150)});
+  cases.push_back({"disconnected_grids", disconnected_grids()});
+  for (std::int64_t n : {0, 1, 2}) cases.push_back({"path_n" + std::to_string(n), path_graph(n, 3)});
+  return cases;
+}
+
+supernodal::Symbolic analyse_graph(const Graph& g) { return supernodal::analyse(to_csr(normalize(g))); }
+
+TEST(SupernodalSymbolic, InvariantsHoldOnEveryFamily) {
+  REQUIRE_METIS();
+  std::vector<test::Case> cases = families();
+  for (const test::Case& c : test::standard_cases()) cases.push_back(c);
+  for (const test::Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Graph g = normalize(c.graph);
+    const supernodal::Symbolic s = analyse_graph(g);
+    EXPECT_NO_THROW(supernodal::check_invariants(s));
+    EXPECT_EQ(s.n, g.n);
+    // Every edge (both ways) lies in a front: the higher endpoint is in the
+    // lower one's supernode or its structure.
+    for (const Edge& e : g.edges) {
+      const std::int32_t a = std::min(s.iperm[e.src], s.iperm[e.dst]), b = std::max(s.iperm[e.src], s.iperm[e.dst]);
+      const std::int32_t K = s.supernode_of[a];
+      const auto S = s.struct_idx.begin() + s.struct_ptr[K], S_end = s.struct_idx.begin() + s.struct_ptr[K + 1];
+      EXPECT_TRUE(b < s.first[K + 1] || std::binary_search(S, S_end, b)) << e.src << "->" << e.dst;
+    }
+    // The offsets' totals are the sizes the numeric phases allocate.
+    std::int64_t diag = 0, panel = 0;
+    for (std::int32_t K = 0; K < s.count; ++K) {
+      diag += static_cast<std::int64_t>(s.columns(K)) * s.columns(K);
+      panel += s.columns(K) * s.structure_size(K);
+    }
+    EXPECT_EQ(s.diag_offset.back(), diag);
+    EXPECT_EQ(s.panel_offset.back(), panel);
+  }
+}
+
+TEST(SupernodalSymbolic, NestedDissectionKeepsGridSeparatorsSmall) {
+  REQUIRE_METIS();
+  // A 64 x 64 grid: nested dissection's top separator is about one side (64),
+  // its fronts O(side); the identity order's front would be a full band.
+  const Graph g = normalize(generated(GraphKind::grid, 4096, 1, 9, 7));
+  const supernodal::Symbolic s = analyse_graph(g);
+  EXPECT_LE(s.top_separator, 4 * 64);
+  EXPECT_LE(s.max_front, 6 * 64);
+  EXPECT_LT(s.factor_ops, 1e-2 * 4096.0 * 4096.0 * 4096.0);
+  EXPECT_GT(s.count, 16);
+  EXPECT_GT(s.levels(), 4);
+}
+
+TEST(SupernodalSymbolic, AnalysisIsDeterministic) {
+  REQUIRE_METIS();
+  const Graph g = normalize(generated(GraphKind::geometric, 900, 1, 9, 8));
+  const supernodal::Symbolic a = analyse_graph(g), b = analyse_graph(g);
+  EXPECT_EQ(a.perm, b.perm);
+  EXPECT_EQ(a.first, b.first);
+  EXPECT_EQ(a.struct_idx, b.struct_idx);
+}
+
+// Each broken invariant is caught (so the test above can fail).
+TEST(SupernodalSymbolic, CheckInvariantsCatchesEachBrokenInvariant) {
+  REQUIRE_METIS();
+  const supernodal::Symbolic good = analyse_graph(generated(GraphKind::grid, 400, 1, 9, 9));
+  ASSERT_NO_THROW(supernodal::check_invariants(good));
+  ASSERT_GT(good.count, 3);
+  std::int32_t with_structure = -1;  // a supernode whose S_K has two or more entries
+  for (std::int32_t K = 0; K < good.count && with_structure < 0; ++K)
+    if (good.structure_size(K) >= 2) with_structure = K;
+  ASSERT_GE(with_structure, 0);
+  const std::int64_t at = good.struct_ptr[with_structure];
+  const std::vector<std::pair<const char*, void (*)(supernodal::Symbolic&, std::int32_t, std::int64_t)>> breaks = {
+      {"perm not a permutation", [](supernodal::Symbolic& s, std::int32_t, std::int64_t) { s.perm[1] = s.perm[0]; }},
+      {"parent before child",
+       [](supernodal::Symbolic& s, std::int32_t K, std::int64_t) { s.parent[K] = K > 0 ? K - 1 : K; }},
+      {"structure unsorted",
+       [](supernodal::Symbolic& s, std::int32_t, std::int64_t e) { std::swap(s.struct_idx[e], s.struct_idx[e + 1]); }},
+      {"structure below K",
+       [](supernodal::Symbolic& s, std::int32_t K, std::int64_t e) { s.struct_idx[e] = s.first[K]; }},
+      {"supernodes overlap", [](supernodal::Symbolic& s, std::int32_t, std::int64_t) { s.first[1] = s.first[2]; }},
+      {"extend-add map off",
+       [](supernodal::Symbolic& s, std::int32_t, std::int64_t e) { s.struct_rel[e] = s.struct_rel[e] + 1; }},
+      {"level missing a supernode",
+       [](supernodal::Symbolic& s, std::int32_t, std::int64_t) { s.level_idx[0] = s.level_idx[1]; }},
+  };
+  for (const auto& [what, brk] : breaks) {
+    SCOPED_TRACE(what);
+    supernodal::Symbolic bad = good;
+    brk(bad, with_structure, at);
+    EXPECT_THROW(supernodal::check_invariants(bad), std::logic_error);
+  }
+}
+
+SolveResult run_supernodal(const Graph& g, bool predecessors, Precision precision = Precision::automatic,
+                           int threads = 0) {
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = "supernodal";
+  o.predecessors = predecessors;
+  o.precision = precision;
+  o.threads = threads;
+  return solve(g, o);
+}
+
+TEST(Supernodal, MatchesTheReferenceOnEveryFamily) {
+  REQUIRE_METIS();
+  std::int64_t finite = 0, unreachable = 0;
+  for (const test::Case& c : families()) {
+    SCOPED_TRACE(c.name);
+    const std::vector<dist_t> expected = test::reference_distances(c.graph);
+    for (const Precision precision : {Precision::automatic, Precision::int64}) {
+      const SolveResult r = run_supernodal(c.graph, true, precision);
+      EXPECT_EQ(r.algorithm, "supernodal");
+      EXPECT_EQ(test::first_difference(expected, r.dist, c.graph.n), "") << to_string(precision);
+      EXPECT_EQ(test::check_predecessors(c.graph, r.dist, r.pred), "") << to_string(precision);
+    }
+    const test::EntryCounts counts = test::count_entries(expected, c.graph.n);
+    finite += counts.finite_off_diagonal;
+    unreachable += counts.unreachable;
+  }
+  EXPECT_GT(finite, 0);
+  EXPECT_GT(unreachable, 0);
+}
+
+TEST(Supernodal, RealWeightsMatchTheReference) {
+  REQUIRE_METIS();
+  for (const test::Case& c : families()) {
+    if (c.graph.n > 300) continue;  // the long double reference is n^3
+    SCOPED_TRACE(c.name);
+    const GraphF64 g = test::with_real_weights(c.graph);
+    const std::vector<double> expected = test::reference_distances(g);
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = "supernodal";
+    o.predecessors = true;
+    const SolveResultF64 d = solve(g, o);
+    const double scale = test::max_abs_weight(g);
+    EXPECT_EQ(test::first_real_difference(expected, d.dist, g.n, scale, test::test_relative_tolerance<double>(g.n)), "");
+    EXPECT_EQ(test::check_predecessors(g, d.dist, d.pred, scale * test::test_relative_tolerance<double>(g.n)), "");
+    const SolveResultF32 f = solve(test::to_float32(g), o);
+    const std::vector<double> expected32 = test::reference_distances(test::to_float64(test::to_float32(g)));
+    EXPECT_EQ(test::first_real_difference(expected32, test::widened(f.dist), g.n, scale,
+                                          test::test_relative_tolerance<float>(g.n)),
+              "");
+  }
+}
+
+// Zero-weight cycles through every vertex: every row's predecessors must
+// still be a tree (rebuilt over tight edges).
+TEST(Supernodal, ZeroWeightCyclesGivePredecessorTrees) {
+  REQUIRE_METIS();
+  for (const std::int64_t n : {3, 64, 65, 300}) {
+    Graph g;
+    g.n = n;
+    for (std::int64_t v = 0; v < n; ++v) {
+      g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>((v + 1) % n), 0});
+      g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>((v * 7 + 3) % n), 0});
+      g.edges.push_back({static_cast<vertex_t>((v * 5 + 1) % n), static_cast<vertex_t>(v), 2});
+    }
+    SCOPED_TRACE(n);
+    const SolveResult r = run_supernodal(g, true);
+    EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, n), "");
+    EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
+  }
+}
+
+TEST(Supernodal, NegativeCycleIsAnErrorNamingAVertexOnIt) {
+  REQUIRE_METIS();
+  for (const GraphKind kind : {GraphKind::grid, GraphKind::geometric}) {
+    Graph g = generated(kind, 400, 1, 9, 11);
+    // A negative cycle far apart in the graph: 10 -> 390 -> 200 -> 10.
+    g.edges.push_back({10, 390, -30});
+    g.edges.push_back({390, 200, 2});
+    g.edges.push_back({200, 10, 3});
+    try {
+      run_supernodal(g, false);
+      ADD_FAILURE() << "no NegativeCycleError";
+    } catch (const NegativeCycleError& e) {
+      EXPECT_TRUE(test::lies_on_negative_cycle(normalize(g), static_cast<vertex_t>(e.vertex()))) << e.vertex();
+    }
+  }
+}
+
+TEST(Supernodal, ThreadCountDoesNotChangeTheAnswer) {
+  REQUIRE_METIS();
+  const Graph g = with_potentials(generated(GraphKind::geometric, 1500, 0, 40, 12));
+  const SolveResult one = run_supernodal(g, true, Precision::automatic, 1);
+  const SolveResult three = run_supernodal(g, true, Precision::automatic, 3);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), one.dist, g.n), "");
+  EXPECT_EQ(test::first_difference(one.dist, three.dist, g.n), "");
+  EXPECT_EQ(test::check_predecessors(g, three.dist, three.pred), "");
+}
+
+TEST(Supernodal, RegisteredAsAProductionCpuAlgorithmOfItsOwnWork) {
+  const AlgorithmInfo* a = find_algorithm("supernodal");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->backend, Backend::cpu);
+  EXPECT_EQ(a->role, Role::production);
+  EXPECT_EQ(a->work, Work::separators);
+  EXPECT_TRUE(a->takes_predecessors);
+  EXPECT_EQ(a->available, metis_built());
+}
+
+}  // namespace
+}  // namespace apsp

@@ -1,0 +1,77 @@
+// The distributed GPU solver and device buffers on MPI ranks, all ranks on
+// their node's GPUs in turn (one GPU: every rank shares device 0, device
+// buffers staged through pinned host memory), and the nccl communicator when
+// the job has one rank. Every test skips without a CUDA device.
+//   tests/distributed/run-mpi mpirun P build/tests/apsp_dist_mpi_tests --gtest_filter='MpiGpu*:NcclGpu*'
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "apsp/comm.hpp"
+#include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/gpu_checks.hpp"
+#include "distributed/mpi/world.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device"
+
+TEST(MpiGpu, DeviceBuffers) {
+  SKIP_WITHOUT_GPU();
+  test::check_device_collectives(test::world());
+}
+
+TEST(MpiGpu, TileCasesMatchFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = test::tile_cases();
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(test::world(), c, config);
+}
+
+TEST(MpiGpu, MatchesTheSingleGpuSolverAt8192AndAnOddSize) {
+  SKIP_WITHOUT_GPU();
+  for (std::int64_t n : {8192, 5001})
+    for (const test::DistConfig& config : test::configs_for(test::world().size()))
+      if (config.lookahead || n == 5001) test::check_gpu_matches_single_gpu(test::world(), n, config);
+}
+
+TEST(MpiGpu, DistancesBeyondInt32AreRefusedOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    test::check_gpu_output_range(test::world(), config);
+}
+
+TEST(MpiGpu, Int16AttemptsAreCertifiedOrRerunInInt32) {
+  SKIP_WITHOUT_GPU();
+  const Graph friendly = test::int16_friendly_graph(1500), overflowing = test::int16_overflowing_graph(700);
+  for (const test::DistConfig& config : test::configs_for(test::world().size())) {
+    test::check_gpu_precision(test::world(), "friendly", friendly, config, Precision::automatic, Precision::int16);
+    test::check_gpu_precision(test::world(), "overflowing", overflowing, config, Precision::int16, Precision::int32);
+  }
+}
+
+TEST(MpiGpu, PredecessorsAreTightEdgeTrees) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  cases.push_back(test::Case{"int16_friendly", test::int16_friendly_graph(700)});
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    for (const test::Case& c : cases) test::check_gpu_predecessors(test::world(), c, config, Precision::automatic);
+}
+
+// NCCL needs one GPU per rank: with one GPU, one rank.
+TEST(NcclGpu, OneRankMatchesTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  if (test::world().size() != 1) GTEST_SKIP() << "the nccl communicator needs one GPU per rank; run with -np 1";
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const std::unique_ptr<Communicator> nccl = make_nccl_communicator(0);
+  EXPECT_STREQ(nccl->kind(), "nccl");
+  test::check_device_collectives(*nccl);
+  for (std::int64_t n : {8192, 5001})
+    test::check_gpu_matches_single_gpu(*nccl, n, test::DistConfig{Distribution::rows, 0, 0, true});
+}
+
+}  // namespace
+}  // namespace apsp

@@ -1,0 +1,301 @@
+// `apsp solve` distributed, run as real processes under mpirun (through
+// tests/distributed/run-mpi): outputs equal the single-process fw-blocked files on
+// 1, 2, 3, 4 and 6 ranks, every failure ends every rank with one `apsp:` line
+// and a non-zero exit within the time limit, and no output or temporary file
+// is left behind. Skips, saying why, where mpirun is absent.
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+#include "apsp/cuda.hpp"
+
+namespace apsp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every command runs under coreutils' timeout: a hang fails the test instead
+// of stalling the suite.
+constexpr int kLimitSeconds = 120;
+
+struct ProcessRun {
+  std::string command;
+  int status = -1;  // exit code, or 128 + signal
+  std::string out, err;
+  double seconds = 0;
+};
+
+std::ostream& operator<<(std::ostream& os, const ProcessRun& r) {
+  return os << "\n  command: " << r.command << "\n  exit: " << r.status << " after " << r.seconds
+            << " s\n  stdout: " << r.out << "\n  stderr: " << r.err;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int count_lines_starting(const std::string& text, const std::string& prefix) {
+  int count = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    if (text.compare(at, prefix.size(), prefix) == 0) ++count;
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return count;
+}
+
+class DistributedCli : public ::testing::Test {
+ protected:
+  static bool have_mpirun() { return !std::string(APSP_MPIRUN).empty() && access(APSP_MPIRUN, X_OK) == 0; }
+
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("apsp_dist_cli_" + std::string(info->name()) + "_" + std::to_string(static_cast<long>(getpid())));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure() && !dir_.empty()) fs::remove_all(dir_);
+  }
+
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  ProcessRun shell(const std::string& what, const std::string& command) const {
+    ProcessRun r;
+    r.command = what;
+    const std::string line = "cd '" + dir_.string() + "' && timeout " + std::to_string(kLimitSeconds) + " " + command +
+                             " </dev/null >stdout.log 2>stderr.log";
+    const auto start = std::chrono::steady_clock::now();
+    const int raw = std::system(line.c_str());
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+    r.out = slurp(dir_ / "stdout.log");
+    r.err = slurp(dir_ / "stderr.log");
+    return r;
+  }
+  ProcessRun apsp(const std::string& args) const { return shell("apsp " + args, "'" APSP_CLI_PATH "' " + args); }
+  // `env` ("env NAME=VALUE") goes before mpirun, which passes it to its
+  // ranks; `launcher` (e.g. "--bind-to none") goes to mpirun itself.
+  ProcessRun mpirun(int ranks, const std::string& args, const std::string& env = {},
+                    const std::string& launcher = {}) const {
+    return shell("mpirun -np " + std::to_string(ranks) + " " + launcher + " apsp " + args,
+                 kMpiEnvironment + env + " '" APSP_RUN_MPI "' '" APSP_MPIRUN "' " + std::to_string(ranks) + " " +
+                     launcher + " '" APSP_CLI_PATH "' " + args);
+  }
+  // Open MPI's own allocations are not ours to fix: no leak report from
+  // sanitizer builds of the ranks.
+  static constexpr const char* kMpiEnvironment = "env ASAN_OPTIONS=detect_leaks=0 ";
+
+  // A graph of 300 vertices (5 tiles of 64, the last partial) with negative
+  // weights, and its single-process fw-blocked result in ref.bin / refp.bin.
+  void make_graph_and_reference() const {
+    ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
+    const ProcessRun ref = apsp("solve g.bin --algo fw-blocked --threads 1 -o ref.bin --predecessors refp.bin");
+    ASSERT_EQ(ref.status, 0) << ref;
+  }
+
+  // Nothing but the inputs and logs: no output, no temporary file.
+  void expect_no_output_files() const {
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      const std::string name = entry.path().filename().string();
+      EXPECT_TRUE(name == "g.bin" || name == "bad.bin" || name == "cycle.txt" || name == "ref.bin" ||
+                  name == "refp.bin" || name.size() > 4 && name.substr(name.size() - 4) == ".log")
+          << "left behind: " << name;
+    }
+  }
+
+  fs::path dir_;
+};
+#define SKIP_WITHOUT_MPIRUN() \
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not found at configure time (scripts/setup-deps installs Open MPI)"
+
+TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  struct Launch {
+    int ranks;
+    std::string options;
+  };
+  const Launch launches[] = {
+      {1, "--distribution rows"},         {2, "--distribution rows"},
+      {2, "--distribution 2d"},           {3, "--distribution 2d --grid 1x3 --no-lookahead"},
+      {3, ""},                            {4, "--distribution 2d"},
+      {4, "--distribution rows --no-lookahead"}, {6, "--distribution 2d --grid 2x3 --verify"},
+      {6, "--distribution 2d --grid 3x2 --no-lookahead"}, {6, "--distribution rows"},
+  };
+  for (const Launch& l : launches) {
+    const ProcessRun r = mpirun(l.ranks, "solve g.bin " + l.options + " --threads 1 -o d.bin --predecessors p.bin");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
+    EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "refp.bin")) << r;
+    EXPECT_EQ(count_lines_starting(r.out, "apsp solve g.bin (distributed)"), 1) << r;  // rank 0 only
+    EXPECT_NE(r.out.find("communicator     mpi, " + std::to_string(l.ranks) + " rank"), std::string::npos) << r;
+    for (const char* row : {"  grid ", "  compute ", "  communication ", "  wait ", "min / median / max"})
+      EXPECT_NE(r.out.find(row), std::string::npos) << row << r;
+    EXPECT_EQ(r.err, "") << r;
+    if (l.options.find("--verify") != std::string::npos) EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+  }
+  const ProcessRun grid = mpirun(6, "solve g.bin --distribution 2d --threads 1");
+  EXPECT_NE(grid.out.find("2 x 3 (2d)"), std::string::npos) << grid;
+}
+
+// .npy from every rank through the shared file sink, as one process writes it.
+TEST_F(DistributedCli, NpyOutputEqualsTheSingleProcessFile) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const ProcessRun ref = apsp("solve g.bin --algo fw-blocked --threads 1 -o ref.npy --predecessors refp.npy");
+  ASSERT_EQ(ref.status, 0) << ref;
+  const ProcessRun r = mpirun(3, "solve g.bin --distribution 2d --threads 1 -o d.npy --predecessors p.npy");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(slurp(dir_ / "d.npy"), slurp(dir_ / "ref.npy")) << r;
+  EXPECT_EQ(slurp(dir_ / "p.npy"), slurp(dir_ / "refp.npy")) << r;
+}
+
+TEST_F(DistributedCli, DistributionWithoutMpirunRunsOneRank) {
+  make_graph_and_reference();
+  const ProcessRun r = apsp("solve g.bin --distribution 2d --threads 1 -o d.bin");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
+  EXPECT_NE(r.out.find("communicator     single, 1 rank"), std::string::npos) << r;
+}
+
+TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  {
+    std::ofstream bad(dir_ / "bad.bin", std::ios::binary);
+    bad << slurp(dir_ / "g.bin").substr(0, 20);
+  }
+  // Ranks 0 and 1 read the graph, rank 2 a truncated copy (an MPMD launch).
+  const ProcessRun r = shell("mpirun -np 2 apsp solve g.bin : -np 1 apsp solve bad.bin",
+                      std::string(kMpiEnvironment) + "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' 2 '" APSP_CLI_PATH
+                      "' solve g.bin --distribution rows -o d.bin : -np 1 '" APSP_CLI_PATH
+                      "' solve bad.bin --distribution rows -o d.bin");
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+  EXPECT_NE(r.err.find("apsp: rank 2: bad.bin@20: truncated"), std::string::npos) << r;
+  EXPECT_LT(r.seconds, 30) << r;
+  expect_no_output_files();
+}
+
+TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  for (const char* layout : {"rows", "2d"}) {
+    const ProcessRun r = mpirun(3, std::string("solve g.bin --distribution ") + layout + " --threads 1 -o d.bin",
+                         "env APSP_TEST_FAIL_RANK=1");
+    EXPECT_NE(r.status, 0) << r;
+    EXPECT_NE(r.status, 124) << "timed out" << r;
+    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+    EXPECT_NE(r.err.find("apsp: rank 1: injected failure on rank 1"), std::string::npos) << r;
+    EXPECT_LT(r.seconds, 30) << r;
+    expect_no_output_files();
+  }
+}
+
+TEST_F(DistributedCli, NegativeCycleSeenOffRankZeroIsReportedOnce) {
+  SKIP_WITHOUT_MPIRUN();
+  // Vertex 100 lies in tile 1: rank 1 of rows and of a 2 x 2 grid sees the
+  // cycle 10 -> 100 -> 10 first.
+  ASSERT_EQ(apsp("gen random -n 200 -m 800 --weights 1:20 --seed 9 -o cycle.txt").status, 0);
+  std::ofstream(dir_ / "cycle.txt", std::ios::app) << "100 10 -5\n10 100 2\n";
+  for (const char* layout : {"rows", "2d"}) {
+    const ProcessRun r = mpirun(4, std::string("solve cycle.txt --distribution ") + layout + " --threads 1 -o d.bin");
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+    EXPECT_NE(r.err.find("apsp: negative cycle through vertex 100"), std::string::npos) << r;
+    expect_no_output_files();
+  }
+}
+
+// On the GPU machine: ranks sharing its GPU (mpi communicator) and one
+// process over it (--devices), against the CPU result.
+// Ranks that the launcher leaves unbound share the node's CPUs: each takes
+// its part by default, and --threads or OMP_NUM_THREADS still decide when
+// given. A rank bound to one core keeps that one.
+TEST_F(DistributedCli, UnboundRanksOfANodeShareItsCpus) {
+  SKIP_WITHOUT_MPIRUN();
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+  const int available = CPU_COUNT(&mine);
+  if (available < static_cast<int>(std::thread::hardware_concurrency()))
+    GTEST_SKIP() << "this process may run on " << available << " of the machine's CPUs: its launcher binds already";
+  make_graph_and_reference();
+  const std::string unset = "env -u OMP_NUM_THREADS ";
+  const auto threads_line = [](int n) { return "threads          " + std::to_string(n) + " per rank"; };
+  const ProcessRun shared = mpirun(2, "solve g.bin -o d.bin", unset, "--bind-to none");
+  ASSERT_EQ(shared.status, 0) << shared;
+  EXPECT_NE(shared.out.find(threads_line(std::max(1, available / 2))), std::string::npos) << shared;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << shared;
+  const ProcessRun bound = mpirun(2, "solve g.bin", unset, "--bind-to core");
+  ASSERT_EQ(bound.status, 0) << bound;
+  EXPECT_NE(bound.out.find(threads_line(1)), std::string::npos) << bound;
+  const ProcessRun asked = mpirun(2, "solve g.bin --threads 3", unset, "--bind-to none");
+  ASSERT_EQ(asked.status, 0) << asked;
+  EXPECT_NE(asked.out.find(threads_line(3)), std::string::npos) << asked;
+  const ProcessRun from_env = mpirun(2, "solve g.bin", "env OMP_NUM_THREADS=3 ", "--bind-to none");
+  ASSERT_EQ(from_env.status, 0) << from_env;
+  EXPECT_NE(from_env.out.find(threads_line(3)), std::string::npos) << from_env;
+}
+
+TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
+  SKIP_WITHOUT_MPIRUN();
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  make_graph_and_reference();
+  for (const std::string& args : {std::string("--comm mpi --distribution rows"),
+                                  std::string("--comm mpi --distribution 2d --no-lookahead")}) {
+    const ProcessRun r = mpirun(2, "solve g.bin --backend cuda " + args + " -o d.bin --verify");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
+    EXPECT_NE(r.out.find("backend          cuda"), std::string::npos) << r;
+    fs::remove(dir_ / "d.bin");
+  }
+  const ProcessRun local = apsp("solve g.bin --devices 0 -o d.bin");
+  ASSERT_EQ(local.status, 0) << local;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << local;
+  EXPECT_NE(local.out.find("communicator     local, 1 rank"), std::string::npos) << local;
+}
+
+TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  struct Bad {
+    std::string args, message;
+  };
+  const Bad cases[] = {
+      {"--distribution 3d", "apsp: --distribution: unknown distribution '3d' (expected rows or 2d)"},
+      {"--distribution rows --grid 2x1", "apsp: --grid: a grid shape needs --distribution 2d"},
+      {"--distribution 2d --grid 2x2", "apsp: --grid: a 2 x 2 grid does not have the 3 ranks of the communicator"},
+      {"--distribution rows -o d.txt", "apsp: --output: the distributed solver writes .bin or .npy matrices"},
+      {"--distribution rows --algo dijkstra", "apsp: the distributed solver runs blocked Floyd-Warshall"},
+      {"--distribution rows --precision int16", "apsp: --precision: the distributed CPU solver computes in int32"},
+  };
+  for (const Bad& b : cases) {
+    const ProcessRun r = mpirun(3, "solve g.bin --threads 1 " + b.args);
+    EXPECT_EQ(r.status, 1) << r;
+    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << b.message << r;
+  }
+  expect_no_output_files();
+}
+
+}  // namespace
+}  // namespace apsp

@@ -1,0 +1,93 @@
+// The distributed GPU solver and device buffers in process: local groups of
+// 1, 2 and 4 threads sharing device 0 (device buffers staged through host
+// memory). Every test skips without a CUDA device; the lead runs them on the
+// GPU machine (tests/distributed/mpi has the same checks on MPI ranks).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/gpu_checks.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device"
+
+void on_gpu_threads(int ranks, const std::function<void(Communicator&)>& body) {
+  run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)), body);
+}
+
+TEST(DistributedGpu, DeviceBuffersOnLocalGroupsSharingOneGpu) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {1, 2, 4}) on_gpu_threads(ranks, test::check_device_collectives);
+}
+
+TEST(DistributedGpu, TileAndStandardCasesMatchFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  const std::vector<test::Case> standard = test::standard_cases();
+  for (std::size_t i = 0; i < standard.size(); i += 4) cases.push_back(standard[i]);
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(comm, c, config);
+      });
+}
+
+// The output range is checked while the rows are converted for delivery:
+// every rank still throws the same error and the sink is discarded.
+TEST(DistributedGpu, DistancesBeyondInt32AreRefusedOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) { test::check_gpu_output_range(comm, config); });
+}
+
+TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {
+  SKIP_WITHOUT_GPU();
+  for (std::int64_t n : {2048, 1999})
+    for (const test::DistConfig& config :
+         {test::DistConfig{Distribution::rows, 0, 0, true}, test::DistConfig{Distribution::grid, 2, 2, false}}) {
+      const int ranks = config.distribution == Distribution::rows ? 2 : 4;
+      on_gpu_threads(ranks, [&](Communicator& comm) { test::check_gpu_matches_single_gpu(comm, n, config); });
+    }
+}
+
+// int16 as on one GPU: certified where the distances fit (automatic and
+// forced), rerun in int32 where they pass the int16 infinity (forced; the
+// automatic estimate goes straight to int32). n = 1537: 13 tile columns, so
+// the 1 x 2 and 2 x 2 grids have odd local column counts (a padding tile
+// column in int16).
+TEST(DistributedGpu, Int16AttemptsAreCertifiedOrRerunInInt32) {
+  SKIP_WITHOUT_GPU();
+  const Graph friendly = test::int16_friendly_graph(1500), overflowing = test::int16_overflowing_graph(700);
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        test::check_gpu_precision(comm, "friendly", friendly, config, Precision::automatic, Precision::int16);
+        test::check_gpu_precision(comm, "friendly", friendly, config, Precision::int16, Precision::int16);
+        test::check_gpu_precision(comm, "overflowing", overflowing, config, Precision::int16, Precision::int32);
+        test::check_gpu_precision(comm, "overflowing", overflowing, config, Precision::automatic, Precision::int32);
+      });
+}
+
+TEST(DistributedGpu, PredecessorsAreTightEdgeTrees) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  const std::vector<test::Case> standard = test::standard_cases();
+  for (std::size_t i = 0; i < standard.size(); i += 4) cases.push_back(standard[i]);
+  cases.push_back(test::Case{"int16_friendly", test::int16_friendly_graph(700)});
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_predecessors(comm, c, config, Precision::automatic);
+        test::check_gpu_predecessors(comm, cases.back(), config, Precision::int32);
+      });
+}
+
+}  // namespace
+}  // namespace apsp
