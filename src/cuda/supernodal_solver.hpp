@@ -20,7 +20,7 @@ namespace apsp::cuda {
 // its commit is the caller's), as solve_sparse does (sparse_solver.hpp):
 // negative weights through Johnson potentials (NegativeCycleError for a
 // negative cycle), int32 distances beyond int32 refused, predecessors,
-// --verify, progress. Stages: "ordering + symbolic", "factor", then the
+// --verify, progress. Stages: "ordering", "symbolic", "factor", then the
 // row stages. Throws UsageError naming METIS when the build has no ordering
 // library, ResourceError when the factor does not fit on the device.
 void solve_supernodal(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out,
