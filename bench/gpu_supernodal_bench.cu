@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -25,6 +26,7 @@
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
+#include "families.hpp"
 
 namespace {
 
@@ -36,46 +38,7 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-// A side^3 grid, each vertex joined both ways to its axis neighbours, weights
-// uniform in [1, 100] from a seeded generator.
-apsp::Graph grid3d(std::int64_t n, std::uint64_t seed) {
-  const auto side = static_cast<apsp::vertex_t>(std::llround(std::cbrt(static_cast<double>(n))));
-  apsp::Graph g;
-  g.n = std::int64_t{side} * side * side;
-  std::uint64_t state = seed * 0x9e3779b97f4a7c15ULL + 1;
-  auto weight = [&] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<apsp::weight_t>(1 + (state >> 33) % 100);
-  };
-  auto id = [&](apsp::vertex_t x, apsp::vertex_t y, apsp::vertex_t z) { return (z * side + y) * side + x; };
-  auto link = [&](apsp::vertex_t a, apsp::vertex_t b) {
-    g.edges.push_back({a, b, weight()});
-    g.edges.push_back({b, a, weight()});
-  };
-  for (apsp::vertex_t z = 0; z < side; ++z)
-    for (apsp::vertex_t y = 0; y < side; ++y)
-      for (apsp::vertex_t x = 0; x < side; ++x) {
-        if (x + 1 < side) link(id(x, y, z), id(x + 1, y, z));
-        if (y + 1 < side) link(id(x, y, z), id(x, y + 1, z));
-        if (z + 1 < side) link(id(x, y, z), id(x, y, z + 1));
-      }
-  return apsp::normalize(g);
-}
-
-apsp::Graph family_graph(const std::string& family, std::int64_t n, std::uint64_t seed) {
-  if (family == "grid3d") return grid3d(n, seed);
-  apsp::GenerateOptions o;
-  o.n = n;
-  o.seed = seed;
-  o.w_lo = 1;
-  o.w_hi = 100;
-  if (family == "rmat") o.kind = apsp::GraphKind::rmat;
-  else if (family == "uniform") o.kind = apsp::GraphKind::random;
-  else if (family == "grid") o.kind = apsp::GraphKind::grid;
-  else if (family == "geometric") o.kind = apsp::GraphKind::geometric;
-  else throw apsp::UsageError("unknown family '" + family + "' (grid, geometric, grid3d, rmat, uniform)", "families");
-  return apsp::normalize(apsp::generate(o));
-}
+using apsp::bench::family_graph;
 
 struct Row {
   std::string family;

@@ -43,14 +43,6 @@ constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
 // docs/perf.md).
 constexpr double kProgressLaunchSeconds = 0.05;
 
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
-  DeviceBuffer<T> device(std::max<std::size_t>(1, host.size()));
-  if (!host.empty())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-  return device;
-}
-
 // The download's view of n x n device rows of each stored type.
 DeviceRows rows_of(const std::int32_t* data, std::int64_t n) { return DeviceRows::of_int32(data, n, n); }
 DeviceRows rows_of(const float* data, std::int64_t n) { return DeviceRows::of_real(data, n, n); }

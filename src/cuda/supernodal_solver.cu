@@ -59,14 +59,6 @@ constexpr int kElementThreads = 256;
 // Row strides (gridDim.y) of the per-front kernels.
 constexpr int kFrontRowBlocks = 32;
 
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
-  DeviceBuffer<T> device(std::max<std::size_t>(1, host.size()));
-  if (!host.empty())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-  return device;
-}
-
 // The dense fw rounds of the width and their tile (the padding of a dense front).
 template <class D>
 constexpr std::int64_t dense_pad() {
@@ -152,6 +144,8 @@ class SupernodalRows final : public RowSource<D> {
 
   void plan_and_upload(const RowInput<D>& in);
   void factor();
+  // The working rows X and the backward pass's products.
+  void prepare_solve();
   void solve_batch(const std::vector<std::pair<std::int32_t, std::int64_t>>& sources, std::size_t begin,
                    std::int64_t rows, D* dist, std::int64_t ld);
 
@@ -227,6 +221,7 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in)
   factor();
   end.record(stream_);
   in.times.add("factor", elapsed_ms(begin, end) / 1000.0);
+  prepare_solve();
 }
 
 template <class D>
@@ -442,7 +437,11 @@ void SupernodalRows<D>::factor() {
   }
   // `dense` is freed on return: the rounds must be done.
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
 
+template <class D>
+void SupernodalRows<D>::prepare_solve() {
+  const std::int32_t levels = sym_.levels();
   // The working rows: what a quarter of the memory left holds, at most kMaxBatchRows.
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

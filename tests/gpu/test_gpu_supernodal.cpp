@@ -21,6 +21,7 @@
 #include "apsp/sinks.hpp"
 #include "apsp/verify.hpp"
 #include "cuda/testing.hpp"
+#include "../../bench/families.hpp"  // the benchmark families' 3D grid
 #include "gpu_support.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
@@ -49,30 +50,6 @@ bool cpu_supernodal_available() {
   return false;
 }
 
-// A w x h x d grid, each vertex joined both ways to its axis neighbours,
-// weights from a seeded hash in [lo, hi].
-Graph grid3d(vertex_t w, vertex_t h, vertex_t d, weight_t lo, weight_t hi) {
-  Graph g;
-  g.n = std::int64_t{w} * h * d;
-  std::uint64_t state = 12345;
-  auto weight = [&] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return lo + static_cast<weight_t>((state >> 33) % static_cast<std::uint64_t>(hi - lo + 1));
-  };
-  auto id = [&](vertex_t x, vertex_t y, vertex_t z) { return (z * h + y) * w + x; };
-  auto link = [&](vertex_t a, vertex_t b) {
-    g.edges.push_back({a, b, weight()});
-    g.edges.push_back({b, a, weight()});
-  };
-  for (vertex_t z = 0; z < d; ++z)
-    for (vertex_t y = 0; y < h; ++y)
-      for (vertex_t x = 0; x < w; ++x) {
-        if (x + 1 < w) link(id(x, y, z), id(x + 1, y, z));
-        if (y + 1 < h) link(id(x, y, z), id(x, y + 1, z));
-        if (z + 1 < d) link(id(x, y, z), id(x, y, z + 1));
-      }
-  return g;
-}
 
 // Solves c on the GPU (with and without predecessors as asked) and checks
 // the distances against `expected` (the reference when null), the
@@ -141,7 +118,7 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
       {"grid_n2500", test::generated(GraphKind::grid, 2500, 0, 1, 50, 3)},
       {"grid_negative_n1600", test::generated(GraphKind::grid, 1600, 0, -3, 40, 4)},
       {"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 5)},
-      {"grid3d_12x12x12", grid3d(12, 12, 12, 1, 30)},
+      {"grid3d_12x12x12", bench::grid3d(12 * 12 * 12, 13)},
       {"rmat_n1024", test::generated(GraphKind::rmat, 1024, 8 * 1024, 0, 30, 6)},
       {"random_n1000", test::generated(GraphKind::random, 1000, 6000, -2, 60, 7)},
   };
@@ -256,19 +233,7 @@ TEST_F(GpuSupernodalStreaming, RowsStreamInChunksWhenTheResultExceedsTheBudget) 
   expect_exact(test::Case{"grid_n900", g}, true, &expected);
   EXPECT_GE(cuda::testing::hooks.sparse_chunks - chunks_before, 15);
 
-  SolveOptions o = test::on_gpu(kAlgo, Precision::automatic, true);
-  o.verify = true;
-  FileSink files(MatrixFileTarget{path("d.bin")}, MatrixFileTarget{path("p.npy")});
-  const SolveSummary s = solve(g, o, files);
-  EXPECT_TRUE(s.verified);
-  std::int64_t n = 0;
-  const std::vector<dist_t> d = io::read_matrix(path("d.bin"), n);
-  EXPECT_EQ(n, g.n);
-  EXPECT_EQ(test::first_difference(expected, d, n), "");
-  EXPECT_EQ(test::check_predecessors(g, d, io::read_matrix(path("p.npy"), n)), "");
-
-  NullSink nothing;
-  EXPECT_NO_THROW(solve(g, test::on_gpu(kAlgo), nothing));
+  test::expect_verified_rows_in_files(g, kAlgo, expected, path("d.bin"), path("p.npy"));
 }
 
 TEST(GpuSupernodal, VerifyOnTheDeviceWhenTheResultFits) {
