@@ -144,7 +144,7 @@ TEST(Registry, PersistentKernelRefusesPredecessors) {
   o.predecessors = true;
   for (Backend b : {Backend::cuda, Backend::automatic}) {
     o.backend = b;
-    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw and sssp do)");
+    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw, sssp and supernodal do)");
   }
 }
 
