@@ -72,6 +72,11 @@ template <class D>
   }
 }
 
+// Pivots per block of the front's Floyd-Warshall: a block's rows (kPivotBlock
+// x front width) stay in L2 while every other row of the front passes them.
+inline constexpr std::int64_t kPivotBlock = 32;
+static_assert(kPivotBlock >= 1, "a pivot block holds at least one pivot");
+
 // Per-thread scratch of the factor: the front and the position map.
 template <class D>
 struct FrontScratch {
@@ -127,19 +132,49 @@ void factor_supernode(const Symbolic& s, std::int32_t K, const BasicCsr<W>& out,
     }
     std::vector<D>().swap(updates[C]);
   }
-  // Floyd-Warshall over K's pivots on the whole front.
-  for (std::int64_t p = 0; p < k; ++p) {
-    const D* pivot_row = F + p * w;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && w * w >= 16384)
-    for (std::int64_t i = 0; i < w; ++i) {
-      if (i == p) continue;
-      const D a = F[i * w + p];
-      if (!is_distance(a, inf)) continue;
-      relax(F + i * w, pivot_row, a, w);
+  // Floyd-Warshall over K's pivots on the whole front, kPivotBlock pivots at
+  // a time (blocked FW): first the block's own rows through its pivots in
+  // order (exactly FW restricted to those rows), then every other row
+  // through the block's finished rows, each row staying in cache for the
+  // whole block. Using finished pivot rows in place of FW's partial ones
+  // only shortens walks, so every value is still a walk weight and the end
+  // result is FW's. A diagonal entry below negative_below is checked after
+  // each pivot of each row, before it can compound.
+  std::int64_t negative_pivot = -1;
+  for (std::int64_t p0 = 0; p0 < k && negative_pivot < 0; p0 += kPivotBlock) {
+    const std::int64_t p1 = std::min(k, p0 + kPivotBlock);
+    for (std::int64_t p = p0; p < p1 && negative_pivot < 0; ++p) {
+      const D* pivot_row = F + p * w;
+      for (std::int64_t i = p0; i < p1; ++i) {
+        if (i == p) continue;
+        const D a = F[i * w + p];
+        if (is_distance(a, inf)) relax(F + i * w, pivot_row, a, w);
+        if (F[i * w + i] < negative_below) {
+          negative_pivot = p;
+          break;
+        }
+      }
     }
-    for (std::int64_t i = 0; i < w; ++i)
-      if (F[i * w + i] < negative_below) throw NegativeCycleError(s.perm[first + p]);
+    if (negative_pivot >= 0) break;
+    std::int64_t first_bad = -1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && (w - (p1 - p0)) * w * (p1 - p0) >= (1 << 18))
+    for (std::int64_t i = 0; i < w; ++i) {
+      if (i >= p0 && i < p1) continue;
+      D* row = F + i * w;
+      for (std::int64_t p = p0; p < p1; ++p) {
+        const D a = row[p];
+        if (!is_distance(a, inf)) continue;
+        relax(row, F + p * w, a, w);
+        if (row[i] < negative_below) {
+#pragma omp critical(supernodal_negative_cycle)
+          if (first_bad < 0 || p < first_bad) first_bad = p;
+          break;
+        }
+      }
+    }
+    negative_pivot = first_bad;
   }
+  if (negative_pivot >= 0) throw NegativeCycleError(s.perm[first + negative_pivot]);
   // Rounding may leave a real diagonal entry a little below 0 (within the
   // tolerance): the distance is 0.
   for (std::int64_t p = 0; p < k; ++p)
