@@ -12,7 +12,7 @@
 // so a value above inf / 2 means unreachable (the caller checks the bound).
 // Real D: inf = +infinity, and +infinity + w stays +infinity.
 //
-// Factor (multifrontal, supernodes in etree levels from the leaves up): the
+// Factor (multifrontal, every supernode after its children): the
 // front of K, (k + s) x (k + s) row-major over [K's columns, S_K], holds the
 // original entries whose lower endpoint is in K, 0 on K's diagonal, and the
 // children's update matrices (extend-add with min through struct_rel);
@@ -33,6 +33,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -71,6 +72,11 @@ template <class D>
     row[j] = sum < row[j] ? sum : row[j];
   }
 }
+
+// Pivots per block of the front's Floyd-Warshall: a block's rows (kPivotBlock
+// x front width) stay in L2 while every other row of the front passes them.
+inline constexpr std::int64_t kPivotBlock = 32;
+static_assert(kPivotBlock >= 1, "a pivot block holds at least one pivot");
 
 // Per-thread scratch of the factor: the front and the position map.
 template <class D>
@@ -127,19 +133,49 @@ void factor_supernode(const Symbolic& s, std::int32_t K, const BasicCsr<W>& out,
     }
     std::vector<D>().swap(updates[C]);
   }
-  // Floyd-Warshall over K's pivots on the whole front.
-  for (std::int64_t p = 0; p < k; ++p) {
-    const D* pivot_row = F + p * w;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && w * w >= 16384)
-    for (std::int64_t i = 0; i < w; ++i) {
-      if (i == p) continue;
-      const D a = F[i * w + p];
-      if (!is_distance(a, inf)) continue;
-      relax(F + i * w, pivot_row, a, w);
+  // Floyd-Warshall over K's pivots on the whole front, kPivotBlock pivots at
+  // a time (blocked FW): first the block's own rows through its pivots in
+  // order (exactly FW restricted to those rows), then every other row
+  // through the block's finished rows, each row staying in cache for the
+  // whole block. Using finished pivot rows in place of FW's partial ones
+  // only shortens walks, so every value is still a walk weight and the end
+  // result is FW's. A diagonal entry below negative_below is checked after
+  // each pivot of each row, before it can compound.
+  std::int64_t negative_pivot = -1;
+  for (std::int64_t p0 = 0; p0 < k && negative_pivot < 0; p0 += kPivotBlock) {
+    const std::int64_t p1 = std::min(k, p0 + kPivotBlock);
+    for (std::int64_t p = p0; p < p1 && negative_pivot < 0; ++p) {
+      const D* pivot_row = F + p * w;
+      for (std::int64_t i = p0; i < p1; ++i) {
+        if (i == p) continue;
+        const D a = F[i * w + p];
+        if (is_distance(a, inf)) relax(F + i * w, pivot_row, a, w);
+        if (F[i * w + i] < negative_below) {
+          negative_pivot = p;
+          break;
+        }
+      }
     }
-    for (std::int64_t i = 0; i < w; ++i)
-      if (F[i * w + i] < negative_below) throw NegativeCycleError(s.perm[first + p]);
+    if (negative_pivot >= 0) break;
+    std::int64_t first_bad = -1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && (w - (p1 - p0)) * w * (p1 - p0) >= (1 << 18))
+    for (std::int64_t i = 0; i < w; ++i) {
+      if (i >= p0 && i < p1) continue;
+      D* row = F + i * w;
+      for (std::int64_t p = p0; p < p1; ++p) {
+        const D a = row[p];
+        if (!is_distance(a, inf)) continue;
+        relax(row, F + p * w, a, w);
+        if (row[i] < negative_below) {
+#pragma omp critical(supernodal_negative_cycle)
+          if (first_bad < 0 || p < first_bad) first_bad = p;
+          break;
+        }
+      }
+    }
+    negative_pivot = first_bad;
   }
+  if (negative_pivot >= 0) throw NegativeCycleError(s.perm[first + negative_pivot]);
   // Rounding may leave a real diagonal entry a little below 0 (within the
   // tolerance): the distance is 0.
   for (std::int64_t p = 0; p < k; ++p)
@@ -162,12 +198,14 @@ void factor_supernode(const Symbolic& s, std::int32_t K, const BasicCsr<W>& out,
 }  // namespace detail
 
 // The factor of graph (out: its CSR in original ids, in: transpose(out)) on
-// symbolic structure s (analysed from the same graph). Levels run bottom-up;
-// a level with at least `threads` supernodes spreads them over the threads,
-// a smaller one shares each front's rows among them. progress(fraction of
-// the factor's work done) is called between levels from the calling thread
-// (it may throw to cancel). Throws NegativeCycleError naming a vertex (an
-// original id) on a negative cycle.
+// symbolic structure s (analysed from the same graph). Two phases, one
+// parallel region each: the subtrees whose work is below 1 / (4 threads) of
+// the whole (maximal ones, a contiguous range of supernodes each) go to the
+// threads whole, largest first, each in postorder; then the remaining top
+// supernodes run in order, each front's rows shared by the threads.
+// progress(fraction of the factor's work done) is called from the calling
+// thread (it may throw to cancel). Throws NegativeCycleError naming a vertex
+// (an original id) on a negative cycle.
 template <class D, class W, class Progress>
 Factor<D> factor(const Symbolic& s, const BasicCsr<W>& out, const BasicCsr<W>& in, D inf, D negative_below,
                  int threads, Progress progress) {
@@ -176,32 +214,58 @@ Factor<D> factor(const Symbolic& s, const BasicCsr<W>& out, const BasicCsr<W>& i
   f.lower.resize(static_cast<std::size_t>(s.panel_offset.back()));
   f.upper.resize(static_cast<std::size_t>(s.panel_offset.back()));
   std::vector<std::vector<D>> updates(static_cast<std::size_t>(s.count));
-  std::vector<detail::FrontScratch<D>> scratch(static_cast<std::size_t>(std::max(1, threads)));
-  double done = 0;
-  for (std::int32_t l = 0; l < s.levels(); ++l) {
-    const std::int32_t begin = s.level_ptr[l], end = s.level_ptr[l + 1];
-    if (end - begin >= threads && threads > 1) {
-      FirstError errors;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-      for (std::int32_t e = begin; e < end; ++e) {
-        if (errors.stopped()) continue;
-        errors.run([&] {
-          detail::factor_supernode(s, s.level_idx[e], out, in, inf, negative_below, 1,
-                                   scratch[static_cast<std::size_t>(omp_get_thread_num())], f, updates);
-        });
-      }
-      errors.rethrow();
-    } else {
-      for (std::int32_t e = begin; e < end; ++e)
-        detail::factor_supernode(s, s.level_idx[e], out, in, inf, negative_below, threads, scratch[0], f, updates);
+  threads = std::max(1, threads);
+  std::vector<detail::FrontScratch<D>> scratch(static_cast<std::size_t>(threads));
+  // Work and size of every subtree (children come before parents).
+  std::vector<double> work(static_cast<std::size_t>(s.count)), subtree_work(static_cast<std::size_t>(s.count));
+  std::vector<std::int32_t> subtree_size(static_cast<std::size_t>(s.count), 1);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    const double k = s.columns(K), w = k + static_cast<double>(s.structure_size(K));
+    work[K] = w * w * k;
+    subtree_work[K] += work[K];
+    if (s.parent[K] != -1) {
+      subtree_work[s.parent[K]] += subtree_work[K];
+      subtree_size[s.parent[K]] += subtree_size[K];
     }
-    for (std::int32_t e = begin; e < end; ++e) {
-      const std::int32_t K = s.level_idx[e];
-      const double k = s.columns(K), w = k + static_cast<double>(s.structure_size(K));
-      done += w * w * k;
-    }
-    progress(s.factor_ops > 0 ? std::min(1.0, done / s.factor_ops) : 1.0);
   }
+  const double total = std::max(1.0, s.factor_ops);
+  const double small_subtree = total / (4.0 * threads);
+  std::vector<std::int32_t> small_roots, top;
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    const bool small = subtree_work[K] <= small_subtree;
+    const bool parent_small = s.parent[K] != -1 && subtree_work[s.parent[K]] <= small_subtree;
+    if (small && !parent_small) small_roots.push_back(K);
+    if (!small) top.push_back(K);
+  }
+  std::sort(small_roots.begin(), small_roots.end(),
+            [&](std::int32_t a, std::int32_t b) { return subtree_work[a] > subtree_work[b]; });
+  double done = 0;
+  {
+    FirstError errors;
+    std::atomic<double> finished{0};
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (std::size_t r = 0; r < small_roots.size(); ++r) {
+      if (errors.stopped()) continue;
+      errors.run([&] {
+        const std::int32_t root = small_roots[r];
+        for (std::int32_t K = root - subtree_size[root] + 1; K <= root; ++K)
+          detail::factor_supernode(s, K, out, in, inf, negative_below, 1,
+                                   scratch[static_cast<std::size_t>(omp_get_thread_num())], f, updates);
+        double seen = finished.load();
+        while (!finished.compare_exchange_weak(seen, seen + subtree_work[root])) {
+        }
+        if (omp_get_thread_num() == 0) progress(std::min(1.0, finished.load() / total));
+      });
+    }
+    errors.rethrow();
+    done = finished.load();
+  }
+  for (const std::int32_t K : top) {
+    detail::factor_supernode(s, K, out, in, inf, negative_below, threads, scratch[0], f, updates);
+    done += work[K];
+    progress(std::min(1.0, done / total));
+  }
+  progress(1.0);
   return f;
 }
 

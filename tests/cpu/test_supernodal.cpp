@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/cpu.hpp"
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/registry.hpp"
@@ -275,6 +276,47 @@ TEST(Supernodal, ThreadCountDoesNotChangeTheAnswer) {
   EXPECT_EQ(test::first_difference(test::reference_distances(g), one.dist, g.n), "");
   EXPECT_EQ(test::first_difference(one.dist, three.dist, g.n), "");
   EXPECT_EQ(test::check_predecessors(g, three.dist, three.pred), "");
+}
+
+Graph benchmark_graph(GraphKind kind, std::int64_t n, std::int64_t edges_per_vertex = 8) {
+  GenerateOptions o;
+  o.kind = kind;
+  o.n = n;
+  o.m = edges_per_vertex * n;
+  o.seed = 2024;
+  return normalize(generate(o));
+}
+
+// auto's rule (src/cpu/cpu.cpp): supernodal on deep graphs (grids, geometric)
+// whose symbolic op counts beat the searches; the searches on R-MAT and
+// uniform random graphs (shallow: no symbolic analysis), as measured.
+TEST(Supernodal, AutoPicksItWhereSeparatorsAreSmall) {
+  REQUIRE_METIS();
+  struct Expectation {
+    const char* what;
+    Graph g;
+    const char* algorithm;
+  };
+  const Expectation expectations[] = {
+      {"grid n = 4096", benchmark_graph(GraphKind::grid, 4096), "supernodal"},
+      {"geometric n = 4096", benchmark_graph(GraphKind::geometric, 4096), "supernodal"},
+      {"grid with negative weights", with_potentials(benchmark_graph(GraphKind::grid, 2048)), "supernodal"},
+      {"grid below the size floor", benchmark_graph(GraphKind::grid, 1000), "fw-blocked"},
+      {"rmat n = 4096", benchmark_graph(GraphKind::rmat, 4096), "dijkstra"},
+      {"uniform random n = 4096", benchmark_graph(GraphKind::random, 4096, 4), "dijkstra"},
+  };
+  for (const Expectation& e : expectations) {
+    SCOPED_TRACE(e.what);
+    const std::string reason = cpu::choice_reason(e.g, weight_stats(e.g));
+    EXPECT_EQ(cpu::choose_algorithm(e.g, weight_stats(e.g)), e.algorithm) << reason;
+    EXPECT_EQ(reason.rfind(std::string("auto picked ") + e.algorithm, 0), 0u) << reason;
+    if (std::string(e.algorithm) == "supernodal") {
+      EXPECT_NE(reason.find("top separator"), std::string::npos) << reason;
+    }
+  }
+  // The reason names why supernodal was not tried on a shallow graph.
+  const Graph rmat = benchmark_graph(GraphKind::rmat, 4096);
+  EXPECT_NE(cpu::choice_reason(rmat, weight_stats(rmat)).find("supernodal not tried: hop depth"), std::string::npos);
 }
 
 TEST(Supernodal, RegisteredAsAProductionCpuAlgorithmOfItsOwnWork) {
