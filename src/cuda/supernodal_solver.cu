@@ -67,13 +67,14 @@ constexpr std::int64_t dense_pad() {
   else
     return real_fw_pad<float>();  // the int32 and float32 rounds share the 128 tile
 }
-void dense_rounds(std::int32_t* d, std::int64_t n_pad, std::int64_t rounds, cudaStream_t stream) {
-  fw_rounds_int32(d, n_pad, stream, ProgressSpan{}, rounds);
+// `panels`: the int32 / float32 rounds' scratch (fw_panel_words(n_pad) words).
+void dense_rounds(std::int32_t* d, std::int64_t n_pad, std::int64_t rounds, std::int32_t* panels, cudaStream_t stream) {
+  fw_rounds_int32(d, n_pad, stream, ProgressSpan{}, rounds, panels);
 }
-void dense_rounds(float* d, std::int64_t n_pad, std::int64_t rounds, cudaStream_t stream) {
-  fw_rounds_real(d, n_pad, stream, ProgressSpan{}, RealFwVariant::production, rounds);
+void dense_rounds(float* d, std::int64_t n_pad, std::int64_t rounds, std::int32_t* panels, cudaStream_t stream) {
+  fw_rounds_real(d, n_pad, stream, ProgressSpan{}, RealFwVariant::production, rounds, panels);
 }
-void dense_rounds(double* d, std::int64_t n_pad, std::int64_t rounds, cudaStream_t stream) {
+void dense_rounds(double* d, std::int64_t n_pad, std::int64_t rounds, std::int32_t*, cudaStream_t stream) {
   fw_rounds_real(d, n_pad, stream, ProgressSpan{}, rounds);
 }
 
@@ -174,7 +175,8 @@ class SupernodalRows final : public RowSource<D> {
   DeviceBuffer<D> d_entry_w_;
   TaskLists<D> factor_tasks_;
   DeviceBuffer<sn::MinPlusTask<D>> d_factor_tasks_;
-  std::int64_t dense_cells_ = 0;  // the largest padded dense front
+  std::int64_t dense_cells_ = 0;        // the largest padded dense front
+  std::int64_t dense_panel_words_ = 0;  // its rounds' panel scratch
 
   // The solve: B working rows, the backward products (one launch per level,
   // built once), the forward products of the batch at hand.
@@ -302,6 +304,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
         const std::int64_t k_pad = round_up(columns(*it), pad);
         const std::int64_t n_pad = round_up(k_pad + structure(*it), pad);
         dense_cells_ = std::max(dense_cells_, n_pad * n_pad);
+        dense_panel_words_ = std::max(dense_panel_words_, fw_panel_words(n_pad));
       }
     }
     level_small_[l].count = static_cast<std::int64_t>(lists.size()) - level_small_[l].first;
@@ -314,6 +317,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
 
   const std::size_t front_bytes = static_cast<std::size_t>(cells) * sizeof(D);
   require_device_memory(front_bytes + static_cast<std::size_t>(dense_cells_) * sizeof(D) +
+                            static_cast<std::size_t>(dense_panel_words_) * sizeof(std::int32_t) +
                             entry_at.size() * (sizeof(std::int64_t) + sizeof(D)),
                         "the supernodal factor of the " + std::to_string(n_) + "-vertex graph (" +
                             std::to_string(count) + " fronts, largest " + std::to_string(sym_.max_front) + ")");
@@ -398,6 +402,8 @@ void SupernodalRows<D>::factor() {
   const sn::FrontIndex index = front_index();
   const std::int32_t* lists = d_level_lists_.get();
   DeviceBuffer<D> dense(static_cast<std::size_t>(dense_cells_));
+  // The rounds' panel scratch for the largest padded front, allocated once.
+  DeviceBuffer<std::int32_t> panels(std::is_same<D, double>::value ? 0 : static_cast<std::size_t>(dense_panel_words_));
   const std::int64_t pad = dense_pad<D>();
   for (std::int32_t l = 0; l < levels; ++l) {
     const Part all = level_all_[l], small = level_small_[l], children = level_children_[l], entries = level_entries_[l];
@@ -428,7 +434,7 @@ void SupernodalRows<D>::factor() {
       sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
           front(K), shape, dense.get());
       APSP_CUDA_CHECK_LAUNCH("pad_front");
-      dense_rounds(dense.get(), shape.n_pad, k_pad / pad, stream_);
+      dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_);
       sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(
           dense.get(), shape, front(K));
       APSP_CUDA_CHECK_LAUNCH("unpad_front");
