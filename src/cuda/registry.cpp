@@ -5,6 +5,8 @@
 #include "cuda/algorithm.hpp"
 #include "supernodal/symbolic.hpp"
 
+#include "apsp/error.hpp"
+
 namespace apsp::cuda {
 namespace {
 
@@ -60,6 +62,21 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
        1, false, nullptr, -1, true},
   };
   return table;
+}
+
+const std::vector<AlgorithmInfo>& gpu_algorithm_infos() {
+  static const std::vector<AlgorithmInfo> infos = [] {
+    std::vector<AlgorithmInfo> list;
+    for (const GpuAlgorithm& a : gpu_algorithm_table()) list.push_back(a.info);
+    return list;
+  }();
+  return infos;
+}
+
+const GpuAlgorithm& gpu_auto_algorithm() {
+  for (const GpuAlgorithm& a : gpu_algorithm_table())
+    if (a.info.role == Role::production) return a;
+  throw Error("the GPU registry has no production entry");
 }
 
 }  // namespace apsp::cuda

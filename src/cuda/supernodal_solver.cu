@@ -30,7 +30,7 @@
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/dispatch.hpp"
 #include "cuda/fw_real.hpp"
 #include "cuda/kernels/dense/real_rows.cuh"
@@ -38,7 +38,7 @@
 #include "cuda/kernels/supernodal/minplus_tasks.cuh"
 #include "cuda/kernels/supernodal/rows.cuh"
 #include "cuda/launch.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace apsp::cuda {
 
