@@ -27,9 +27,9 @@
 #include "core/algorithm_checks.hpp"
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/instance.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "gpu_peak.cuh"
 
 namespace {
@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
     // estimate exceeds the cap; such rows carry the estimate, marked.
     auto measured = [&](const std::string& mode, const std::string& name, std::int64_t n) {
       const GpuAlgorithm& a = algorithm(name);
-      apsp::require_options_honoured(name, apsp::Backend::cuda, opts);
+      apsp::require_options_honoured(name, apsp::Backend::cuda, opts, apsp::algorithm_registry());
       const std::int64_t probe_n = std::min<std::int64_t>(n, 2048);
       const Timing probe = time_device(bench_graph(probe_n, seed), a, opts, 1, 1);
       const double predicted = probe.median_s * cube(n) / cube(probe_n);

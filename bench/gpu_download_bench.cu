@@ -24,13 +24,13 @@
 #include "apsp/cuda.hpp"
 #include "apsp/sink.hpp"
 #include "cuda/algorithm.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/download.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
 #include "cuda/kernels/dense/int16_conversion.cuh"
 #include "cuda/launch.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/staging.hpp"
 
 namespace {

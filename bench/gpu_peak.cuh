@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda/check.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::bench {
 

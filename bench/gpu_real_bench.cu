@@ -29,9 +29,9 @@
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
 #include "core/ceil_div.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/fw_real.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "gpu_peak.cuh"
 
 namespace {

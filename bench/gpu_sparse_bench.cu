@@ -36,12 +36,12 @@
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/verify.hpp"
-#include "core/auto_choice.hpp"
+#include "solve/auto_choice.hpp"
 #include "core/verify_row.hpp"
 #include "cuda/algorithm.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/instance.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
 #include "cuda/testing.hpp"
 
@@ -279,7 +279,7 @@ std::vector<Row> compare(const CompareArgs& a) {
           add("fw-int16", cube / kFwInt16Rate, true, "estimated as n^3 / 28.1e12 s (if the distances fit int16)");
         }
       }
-      const apsp::core::GpuChoice model = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});
+      const apsp::choice::GpuChoice model = apsp::choice::choose_gpu_algorithm(apsp::core::probe_graph(g), {});
       for (const auto variant : {apsp::cuda::SparseVariant::frontier, apsp::cuda::SparseVariant::near_far,
                                  apsp::cuda::SparseVariant::gather}) {
         const std::string name = variant == apsp::cuda::SparseVariant::frontier   ? "sssp-frontier"
@@ -330,7 +330,7 @@ std::vector<Row> compare(const CompareArgs& a) {
       }
       if (wants("auto")) {
         const auto start = std::chrono::steady_clock::now();
-        const apsp::core::GpuChoice choice = apsp::core::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
+        const apsp::choice::GpuChoice choice = apsp::choice::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
         const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         // fw under auto is fw with --precision auto: int16 when it certifies.
         const std::string ran =

@@ -36,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/error.hpp"
@@ -212,5 +213,35 @@ std::vector<std::unique_ptr<Communicator>> make_local_communicators(int ranks, c
 // that is not such an abort is rethrown.
 void run_on_threads(const std::vector<std::unique_ptr<Communicator>>& group,
                     const std::function<void(Communicator&)>& body);
+
+// Marks an error that every rank of a distributed call throws together, so
+// that one of them reports it (the CLI: rank 0) and none has to abort the
+// others. `origin_rank` is the lowest rank where it happened, or -1 when it
+// happened on every rank (a usage error, a negative cycle: a verdict of all).
+class AgreedFailure {
+ public:
+  explicit AgreedFailure(int origin_rank) : origin_rank_(origin_rank) {}
+  virtual ~AgreedFailure() = default;
+  int origin_rank() const { return origin_rank_; }
+
+ private:
+  int origin_rank_;
+};
+
+template <class E>
+class Agreed final : public E, public AgreedFailure {
+ public:
+  template <class... Args>
+  explicit Agreed(int origin_rank, Args&&... args) : E(std::forward<Args>(args)...), AgreedFailure(origin_rank) {}
+};
+
+// Runs `step` on every rank of `comm`, then agrees: if it threw on some
+// ranks, every rank throws the error of the lowest such rank as Agreed<E>,
+// E its type (UsageError, InputError, NegativeCycleError, OverflowError,
+// ResourceError, else Error), the message prefixed with "rank R: " unless
+// every rank failed. An Agreed error thrown inside `step` passes through as
+// it is. Collective; for steps that may fail on some ranks only,
+// such as reading the input.
+void agree(Communicator& comm, const std::function<void()>& step);
 
 }  // namespace apsp

@@ -21,8 +21,10 @@ namespace apsp {
 class Communicator;
 namespace sink {
 class RowLedger;
-class MatrixFileWriter;
 }  // namespace sink
+namespace io::detail {
+class MatrixFileWriter;
+}  // namespace io::detail
 
 // Keeps the result in host memory: one n x n matrix per plane, allocated in
 // begin() without zero-filling (after checking that it fits the memory
@@ -129,7 +131,7 @@ class FileSink : public Sink {
   MatrixFileTarget targets_[2];
   Communicator* comm_ = nullptr;
   SinkLayout layout_;
-  std::unique_ptr<sink::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
+  std::unique_ptr<io::detail::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
   std::unique_ptr<sink::RowLedger> ledger_;
 };
 

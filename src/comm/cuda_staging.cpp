@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "comm/staging.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace apsp::comm {
 namespace {

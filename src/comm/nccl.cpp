@@ -15,8 +15,8 @@
 #include "comm/features.hpp"
 #include "comm/staging.hpp"
 #include "comm/transport.hpp"
-#include "cuda/check.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::comm {
 namespace {

@@ -1,35 +1,43 @@
-// Checks of an algorithm name and of the options it must honour, against the
-// registry (include/apsp/registry.hpp): one home for both backends' messages.
+// Checks of an algorithm name and of the options it must honour, against a
+// list of registry entries: one home for every backend's messages. The
+// backends pass their own entries (cpu::detail::cpu_algorithm_infos,
+// cuda::gpu_algorithm_infos); the solve layer passes the whole registry
+// (apsp::algorithm_registry, include/apsp/registry.hpp), so that a message
+// may name the algorithms of either backend.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
 
 namespace apsp {
 
-// UsageError (option "algorithm") for a name `backend` does not have; lists
-// the names it has. For Backend::automatic, names of either backend count.
-[[noreturn]] void throw_unknown_algorithm(const std::string& name, Backend backend);
+// The entry of `entries` called `name`, or nullptr.
+const AlgorithmInfo* find_algorithm_in(const std::vector<AlgorithmInfo>& entries, const std::string& name);
 
-// The entry "auto" stands for on `backend` when every choice honours the
-// same options: the GPU's production solver. Null on the CPU, where "auto"
-// picks among several (see require_options_honoured).
-const AlgorithmInfo* gpu_auto_algorithm();
+// UsageError (option "algorithm") for a name `backend` does not have; lists
+// the names of `entries` it has. For Backend::automatic, names of either
+// backend count.
+[[noreturn]] void throw_unknown_algorithm(const std::string& name, Backend backend,
+                                          const std::vector<AlgorithmInfo>& entries);
 
 // Throws UsageError naming the option (SolveOptions field) that the
 // algorithm `name` on `backend` (cpu or cuda) would not honour: predecessors,
 // precision int16 or a block shape; "auto" must honour them in every choice
-// it may make. Throws the unknown-algorithm error for a name the backend
-// does not have. Cheap: call it before any work.
-void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts);
+// it may make (the production entries of `backend`). Throws the
+// unknown-algorithm error for a name `entries` lacks. Cheap: call it before
+// any work.
+void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts,
+                              const std::vector<AlgorithmInfo>& entries);
 
 // Throws UsageError (option "sources") when opts.sources is not empty and
 // `resolved` (an algorithm name, "auto" resolved) on `backend` does not
 // compute rows of chosen sources (only the per-source CPU algorithms do), or
 // when a source is outside 0..n-1. Call it once the algorithm is resolved.
-void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts);
+void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts,
+                              const std::vector<AlgorithmInfo>& entries);
 
 }  // namespace apsp

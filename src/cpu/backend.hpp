@@ -108,6 +108,9 @@ struct CpuAlgorithm {
 };
 // Every CPU algorithm, in the order `apsp info` lists them.
 const std::vector<CpuAlgorithm>& cpu_algorithm_table();
+// Their traits (CpuAlgorithm::info), in the same order: what the option
+// checks of core/algorithm_checks.hpp and the registry read.
+const std::vector<AlgorithmInfo>& cpu_algorithm_infos();
 
 // The algorithms, for each weight type. Each hands every row of job.graph's
 // distances (and predecessors when job.predecessors) to job.sink and appends

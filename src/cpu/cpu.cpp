@@ -12,7 +12,7 @@
 
 #include "apsp/error.hpp"
 #include "core/algorithm_checks.hpp"
-#include "core/auto_choice.hpp"
+#include "core/graph_probe.hpp"
 #include "core/resources.hpp"
 #include "cpu/backend.hpp"
 #include "supernodal/symbolic.hpp"
@@ -61,7 +61,7 @@ constexpr std::int64_t kSupernodalMaxVertices = std::int64_t{1} << 24;
 const detail::CpuAlgorithm& find(const std::string& name) {
   for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table())
     if (name == a.info.name) return a;
-  throw_unknown_algorithm(name, Backend::cpu);
+  throw_unknown_algorithm(name, Backend::cpu, detail::cpu_algorithm_infos());
 }
 
 // The model's costs per (source, vertex) pair, in nanoseconds.
@@ -207,7 +207,7 @@ void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, 
 template <class W>
 void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   check_normalized(normalized);
-  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  require_options_honoured(opts.algorithm, Backend::cpu, opts, detail::cpu_algorithm_infos());
   run_job(find(resolve_typed(normalized, opts)), normalized, nullptr, weight_stats(normalized), opts, sink, out);
 }
 
@@ -224,7 +224,7 @@ BasicWeightStats<W> stats_of(const DenseScan& s) {
 template <class W>
 void solve_dense_typed(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink,
                        SolveSummary& out) {
-  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  require_options_honoured(opts.algorithm, Backend::cpu, opts, detail::cpu_algorithm_infos());
   const detail::CpuAlgorithm& algorithm = find(resolve_algorithm(view.n, scan, opts));
   if (!reads_dense(algorithm.info.name, opts))
     throw UsageError(std::string(algorithm.info.name) + " reads an edge list, not a dense view (use dense_to_graph)",
@@ -277,7 +277,7 @@ std::string resolve_algorithm(std::int64_t n, const DenseScan& scan, const Solve
 }
 
 bool reads_dense(const std::string& algorithm, const SolveOptions& opts) {
-  const AlgorithmInfo* info = find_algorithm(algorithm);
+  const AlgorithmInfo* info = find_algorithm_in(detail::cpu_algorithm_infos(), algorithm);
   return info != nullptr && info->backend == Backend::cpu && info->work == Work::cubic && !opts.predecessors &&
          opts.sources.empty();
 }
@@ -318,6 +318,15 @@ const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
        supernodal, supernodal, supernodal},
   };
   return table;
+}
+
+const std::vector<AlgorithmInfo>& cpu_algorithm_infos() {
+  static const std::vector<AlgorithmInfo> infos = [] {
+    std::vector<AlgorithmInfo> list;
+    for (const CpuAlgorithm& a : cpu_algorithm_table()) list.push_back(a.info);
+    return list;
+  }();
+  return infos;
 }
 
 dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to) {

@@ -13,7 +13,7 @@
 #include "apsp/sink.hpp"
 #include "core/ceil_div.hpp"
 #include "cpu/backend.hpp"
-#include "sink/rows.hpp"
+#include "core/row_blocks.hpp"
 
 namespace apsp::cpu::detail {
 
@@ -47,7 +47,7 @@ std::int64_t result_rows(const BasicJob<Out>& job) {
 // Rows per block of deliver_rows.
 template <class Out>
 std::int64_t block_rows(const BasicJob<Out>& job) {
-  return sink::staging_rows(result_rows(job), static_cast<std::size_t>(job.graph.n) * sizeof(Out), job.threads);
+  return staging_rows(result_rows(job), static_cast<std::size_t>(job.graph.n) * sizeof(Out), job.threads);
 }
 
 // Bytes of staging deliver_rows allocates per thread (0 in the sink's memory).

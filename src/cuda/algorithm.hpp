@@ -85,6 +85,12 @@ struct GpuAlgorithm {
 
 // Every GPU algorithm, in the order `apsp info` lists them (registry.cpp).
 const std::vector<GpuAlgorithm>& gpu_algorithm_table();
+// Their traits (GpuAlgorithm::info), in the same order: what the option
+// checks of core/algorithm_checks.hpp and the registry read.
+const std::vector<AlgorithmInfo>& gpu_algorithm_infos();
+// The entry "auto" stands for on the GPU when every choice honours the same
+// options: the production dense solver (fw), the first production entry.
+const GpuAlgorithm& gpu_auto_algorithm();
 
 // The production solver's tile (kernels/dense/traits.cuh checks it).
 inline constexpr int kProductionPad = 128;

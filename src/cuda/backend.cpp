@@ -19,17 +19,17 @@
 #include "core/progress.hpp"
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_rows.hpp"
 #include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
 #include "cuda/staging.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
 #include "cuda/testing.hpp"
-#include "core/auto_choice.hpp"
+#include "core/graph_probe.hpp"
 #include "core/csr.hpp"
 #include "core/tight_edges.hpp"
 
@@ -44,10 +44,10 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, st
 }
 
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
-  const std::string wanted = name == "auto" ? gpu_auto_algorithm()->name : name;
+  const std::string wanted = name == "auto" ? gpu_auto_algorithm().info.name : name;
   for (const GpuAlgorithm& a : gpu_algorithm_table())
     if (wanted == a.info.name) return a;
-  throw_unknown_algorithm(name, Backend::cuda);
+  throw_unknown_algorithm(name, Backend::cuda, gpu_algorithm_infos());
 }
 
 void use_device(const SolveOptions& opts) {
@@ -119,7 +119,7 @@ std::vector<std::string> algorithms() {
 
 void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
-  require_options_honoured(algo.info.name, Backend::cuda, opts);
+  require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
   use_device(opts);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;

@@ -6,7 +6,7 @@
 
 #include "apsp/error.hpp"
 
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/kernels/certificate/predecessor_tree.cuh"
 #include "cuda/kernels/certificate/range.cuh"
 #include "cuda/launch.hpp"

@@ -11,7 +11,7 @@
 
 #include "apsp/graph.hpp"
 #include "cuda/algorithm.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/range_rule.hpp"
 
 namespace apsp::cuda {

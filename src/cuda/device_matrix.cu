@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/kernels/common/matrix_build.cuh"
 #include "cuda/launch.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 

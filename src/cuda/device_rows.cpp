@@ -3,7 +3,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
-#include "check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace apsp::cuda {
 

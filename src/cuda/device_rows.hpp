@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apsp/graph.hpp"
-#include "memory.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 

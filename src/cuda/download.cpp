@@ -9,8 +9,8 @@
 #include <string>
 
 #include "apsp/error.hpp"
-#include "check.hpp"
-#include "memory.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cuda_memory.hpp"
 #include "rows_to_int32.hpp"
 #include "staging.hpp"
 #include "stored_distance.hpp"

@@ -13,9 +13,9 @@
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
 #include "cuda/algorithm.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/launch.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "apsp/error.hpp"
-#include "check.hpp"
+#include "core/cuda_check.hpp"
 #include "core/verify_row.hpp"
 #include "download.hpp"
 

@@ -14,7 +14,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/verify.hpp"
 #include "device_rows.hpp"
-#include "memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "verify_rows.hpp"
 
 namespace apsp::cuda {

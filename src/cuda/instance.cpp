@@ -6,7 +6,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_matrix.hpp"
 #include "core/ceil_div.hpp"
 

@@ -10,7 +10,7 @@
 #include "apsp/graph.hpp"
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 

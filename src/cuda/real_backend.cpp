@@ -24,12 +24,12 @@
 #include "core/progress.hpp"
 #include "core/weights.hpp"
 #include "cuda/certificate.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_matrix.hpp"
 #include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
 #include "cuda/fw_real.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/real_rows.hpp"
 #include "cuda/sparse_solver.hpp"
 #include "cuda/staging.hpp"
@@ -50,7 +50,7 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
     throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw and sssp (and " +
                          "its ladder, sssp-frontier and sssp-nearfar) solve " + weights + " graphs",
                      "algorithm");
-  require_options_honoured(algo.info.name, Backend::cuda, opts);
+  require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
   if (opts.precision == Precision::int16 || opts.precision == Precision::int64)
     throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " + weights +
                          " weights compute in " + weights,

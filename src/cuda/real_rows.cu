@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/kernels/dense/real_rows.cuh"
 #include "cuda/launch.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 

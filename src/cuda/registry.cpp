@@ -4,6 +4,8 @@
 // Compiled in every build: without CUDA the entries stay, unavailable.
 #include "cuda/algorithm.hpp"
 
+#include "apsp/error.hpp"
+
 namespace apsp::cuda {
 namespace {
 
@@ -53,6 +55,21 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       {{"sssp", cuda, Work::per_source, production, true, false, false, kBuilt}, 1, false, nullptr, 2},
   };
   return table;
+}
+
+const std::vector<AlgorithmInfo>& gpu_algorithm_infos() {
+  static const std::vector<AlgorithmInfo> infos = [] {
+    std::vector<AlgorithmInfo> list;
+    for (const GpuAlgorithm& a : gpu_algorithm_table()) list.push_back(a.info);
+    return list;
+  }();
+  return infos;
+}
+
+const GpuAlgorithm& gpu_auto_algorithm() {
+  for (const GpuAlgorithm& a : gpu_algorithm_table())
+    if (a.info.role == Role::production) return a;
+  throw Error("the GPU registry has no production entry");
 }
 
 }  // namespace apsp::cuda

@@ -4,7 +4,7 @@
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
-#include "check.hpp"
+#include "core/cuda_check.hpp"
 #include "kernels/download/rows_to_int32.cuh"
 
 namespace apsp::cuda {

@@ -17,7 +17,7 @@
 #include "core/verify_row.hpp"
 #include "core/weights.hpp"
 #include "cuda/certificate.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_rows.hpp"
 #include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"

@@ -15,7 +15,7 @@
 #include "apsp/solver.hpp"
 #include "core/progress.hpp"
 #include "cuda/instance.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/sparse_input.hpp"
 #include "cuda/sparse_rows.hpp"
 #include "cuda/sparse_variant.hpp"

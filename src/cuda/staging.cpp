@@ -4,8 +4,8 @@
 #include <map>
 #include <memory>
 
-#include "check.hpp"
-#include "memory.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 

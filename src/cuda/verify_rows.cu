@@ -2,9 +2,9 @@
 #include <string>
 #include <type_traits>
 
-#include "check.hpp"
+#include "core/cuda_check.hpp"
 #include "kernels/verify/certify_rows.cuh"
-#include "memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "verify_rows.hpp"
 
 namespace apsp::cuda {

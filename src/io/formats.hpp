@@ -1,6 +1,6 @@
 // Readers and writers of each format, behind the public read_graph /
 // write_graph / read_matrix in io.cpp, and the pieces of the matrix formats
-// that the file sinks (src/sink/matrix_file.*) write matrices with.
+// that the file sinks (src/io/matrix_file.*) write matrices with.
 #pragma once
 
 #include <cmath>

@@ -13,8 +13,8 @@
 #include "apsp/error.hpp"
 #include "io/files.hpp"
 #include "io/formats.hpp"
-#include "sink/matrix_file.hpp"
-#include "sink/rows.hpp"
+#include "io/matrix_file.hpp"
+#include "core/row_blocks.hpp"
 
 namespace apsp::io {
 namespace {
@@ -147,11 +147,11 @@ void check_graph_output(const std::string& path, std::int64_t n, weight_t min_we
 
 void write_matrix(const std::string& path, Span<const std::int32_t> m, std::int64_t n, Format format,
                   std::int32_t unreachable) {
-  sink::MatrixFileWriter writer(path, format, unreachable, "matrix");
+  detail::MatrixFileWriter writer(path, format, unreachable, "matrix");
   check_square(m, n, path);
   writer.begin(n, Element::int32);
   try {
-    sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
+    put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
       writer.put(first, rows, n, m.data() + first * n);
     });
     writer.commit();

@@ -2,10 +2,10 @@
 #include <string>
 
 #include "apsp/comm.hpp"
-#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
-#include "sink/matrix_file.hpp"
+#include "io/matrix_file.hpp"
+#include "core/row_blocks.hpp"
 #include "sink/rows.hpp"
 
 namespace apsp {
@@ -20,7 +20,7 @@ FileSink::FileSink(MatrixFileTarget distances, MatrixFileTarget predecessors)
   // Fail at once on a path whose extension names no format, or a graph format.
   for (int p = 0; p < 2; ++p)
     if (!targets_[p].path.empty())
-      sink::MatrixFileWriter(targets_[p].path, targets_[p].format, std::nullopt, "matrix");
+      io::detail::MatrixFileWriter(targets_[p].path, targets_[p].format, std::nullopt, "matrix");
 }
 
 FileSink::FileSink(Communicator& comm, MatrixFileTarget distances, MatrixFileTarget predecessors)
@@ -45,7 +45,7 @@ void FileSink::begin(const SinkLayout& layout) {
   for (int p = 0; p < 2; ++p) {
     if (targets_[p].path.empty()) continue;
     // Distances print kInf as INF in text; predecessors print every value.
-    writers_[p] = std::make_unique<sink::MatrixFileWriter>(
+    writers_[p] = std::make_unique<io::detail::MatrixFileWriter>(
         targets_[p].path, targets_[p].format, p == 0 ? std::optional<std::int32_t>(kInf) : std::nullopt, what[p]);
     writers_[p]->begin(layout.n, sink::element_of(layout, p == 0 ? Plane::distances : Plane::predecessors), comm_);
   }
@@ -95,7 +95,7 @@ namespace {
 
 template <class T>
 void put_matrix_of(Sink& sink, Plane plane, Element element, const T* data, std::int64_t n) {
-  sink::put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(T), [&](std::int64_t first, std::int64_t rows) {
+  put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(T), [&](std::int64_t first, std::int64_t rows) {
     sink.put(RowBlock{plane, element, first, rows, n, data + first * n});
   });
 }

@@ -7,24 +7,6 @@
 
 namespace apsp {
 
-std::size_t element_bytes(Element e) {
-  switch (e) {
-    case Element::int32: return 4;
-    case Element::float32: return 4;
-    case Element::float64: return 8;
-  }
-  return 0;
-}
-
-const char* to_string(Element e) {
-  switch (e) {
-    case Element::int32: return "int32";
-    case Element::float32: return "float32";
-    case Element::float64: return "float64";
-  }
-  return "?";
-}
-
 namespace sink {
 
 const char* to_string(Plane plane) { return plane == Plane::distances ? "distances" : "predecessors"; }
@@ -75,13 +57,6 @@ void RowLedger::require_complete() const {
     throw Error("the solver delivered " + std::to_string(count_[p].load()) + " of the " + std::to_string(rows) +
                 " rows of the " + to_string(plane) + " (row " + std::to_string(missing) + " never arrived)");
   }
-}
-
-std::int64_t staging_rows(std::int64_t n, std::size_t row_bytes, int threads) {
-  constexpr std::int64_t kBlockBytes = std::int64_t{1} << 20, kMaxRows = 64;
-  const std::int64_t by_size = std::max<std::int64_t>(1, kBlockBytes / static_cast<std::int64_t>(std::max<std::size_t>(1, row_bytes)));
-  const std::int64_t by_balance = std::max<std::int64_t>(1, n / (4 * std::max(1, threads)));
-  return std::min({by_size, kMaxRows, by_balance});
 }
 
 }  // namespace sink

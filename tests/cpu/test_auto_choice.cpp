@@ -1,4 +1,4 @@
-// The "auto" rule of the GPU (core/auto_choice.hpp): fw for dense graphs and
+// The "auto" rule of the GPU (solve/auto_choice.hpp): fw for dense graphs and
 // whenever an option only fw honours is set, sssp for sparse graphs of every
 // family the benchmark measures; the probe's degree spread and hop depth; the
 // one-line reasons of both backends; real weights at their types' rates.
@@ -10,7 +10,7 @@
 #include "apsp/cpu.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
-#include "core/auto_choice.hpp"
+#include "solve/auto_choice.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {
@@ -21,7 +21,7 @@ namespace {
 Graph generated(GraphKind kind, std::int64_t n) { return normalize(test::generated(kind, n, 8 * n, 1, 100, 11)); }
 
 std::string gpu_pick(const Graph& g, const SolveOptions& opts = {}) {
-  return core::choose_gpu_algorithm(core::probe_graph(g), opts).algorithm;
+  return choice::choose_gpu_algorithm(core::probe_graph(g), opts).algorithm;
 }
 
 TEST(AutoChoice, ProbeSeesSizesSpreadAndDepth) {
@@ -63,7 +63,7 @@ TEST(AutoChoice, SparseFamiliesGoToSssp) {
   for (GraphKind kind : {GraphKind::rmat, GraphKind::random, GraphKind::grid, GraphKind::geometric}) {
     const Graph g = generated(kind, 16384);
     SCOPED_TRACE(static_cast<int>(kind));
-    const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
+    const choice::GpuChoice c = choice::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
     // sssp, or its v2 on the deep grid and geometric graphs (their rounds dominate).
     EXPECT_TRUE(c.algorithm == "sssp" || c.algorithm == "sssp-nearfar") << c.why;
     EXPECT_LT(std::min(c.sssp_seconds, c.sssp_nearfar_seconds), c.fw_seconds);
@@ -74,7 +74,7 @@ TEST(AutoChoice, SparseFamiliesGoToSssp) {
 
 TEST(AutoChoice, DenseGraphsKeepFw) {
   const Graph g = generated(GraphKind::dense, 2048);
-  const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
+  const choice::GpuChoice c = choice::choose_gpu_algorithm(core::probe_graph(g), SolveOptions{});
   EXPECT_EQ(c.algorithm, "fw") << c.why;
   EXPECT_GT(c.sssp_seconds, 4 * c.fw_seconds);
 }
@@ -115,7 +115,7 @@ TEST(AutoChoice, ModelMatchesTheH100Measurements) {
     p.heavy_edge_fraction = r.heavy;
     p.hop_depth = r.hops;
     p.max_weight = 100;
-    const core::GpuChoice c = core::choose_gpu_algorithm(p, {});
+    const choice::GpuChoice c = choice::choose_gpu_algorithm(p, {});
     for (const auto& [estimate, measured] : {std::pair{c.sssp_seconds, r.sssp_ms}, std::pair{c.sssp_nearfar_seconds, r.nearfar_ms}}) {
       EXPECT_GT(estimate * 1e3 / measured, 1 / 1.25) << c.why;
       EXPECT_LT(estimate * 1e3 / measured, 1.25) << c.why;
@@ -129,7 +129,7 @@ TEST(AutoChoice, ModelMatchesTheH100Measurements) {
   grid.m = 65024;
   grid.hop_depth = 254;
   grid.max_weight = 100;
-  EXPECT_EQ(core::choose_gpu_algorithm(grid, {}).algorithm, "sssp-nearfar");
+  EXPECT_EQ(choice::choose_gpu_algorithm(grid, {}).algorithm, "sssp-nearfar");
   // fw's small-n rounds: at n = 4096 int16 took 6.1 to 6.3 ms, not n^3 / 28.1e12 = 2.4 ms.
   core::GraphProbe dense;
   dense.n = 4096;
@@ -137,14 +137,14 @@ TEST(AutoChoice, ModelMatchesTheH100Measurements) {
   dense.heavy_edge_fraction = 1;
   dense.hop_depth = 2;
   dense.max_weight = 100;
-  EXPECT_NEAR(core::choose_gpu_algorithm(dense, {}).fw_seconds * 1e3, 6.1, 1.0);
+  EXPECT_NEAR(choice::choose_gpu_algorithm(dense, {}).fw_seconds * 1e3, 6.1, 1.0);
 }
 
 TEST(AutoChoice, OptionsOnlyFwHonoursForceFw) {
   const Graph g = generated(GraphKind::grid, 16384);
   SolveOptions int16;
   int16.precision = Precision::int16;
-  const core::GpuChoice c = core::choose_gpu_algorithm(core::probe_graph(g), int16);
+  const choice::GpuChoice c = choice::choose_gpu_algorithm(core::probe_graph(g), int16);
   EXPECT_EQ(c.algorithm, "fw");
   EXPECT_NE(c.why.find("int16"), std::string::npos) << c.why;
   SolveOptions block;
@@ -165,16 +165,16 @@ TEST(AutoChoice, ModelMovesWithEdgesHeavyVerticesAndDepth) {
   p.max_out_degree = 16;
   p.hop_depth = 10;
   p.max_weight = 100;
-  const core::GpuChoice base = core::choose_gpu_algorithm(p, {});
+  const choice::GpuChoice base = choice::choose_gpu_algorithm(p, {});
   core::GraphProbe denser = p;
   denser.m *= 4;
-  EXPECT_GT(core::choose_gpu_algorithm(denser, {}).sssp_seconds, base.sssp_seconds);
+  EXPECT_GT(choice::choose_gpu_algorithm(denser, {}).sssp_seconds, base.sssp_seconds);
   core::GraphProbe hubs = p;
   hubs.heavy_edge_fraction = 0.8;
-  EXPECT_LT(core::choose_gpu_algorithm(hubs, {}).sssp_seconds, base.sssp_seconds);
+  EXPECT_LT(choice::choose_gpu_algorithm(hubs, {}).sssp_seconds, base.sssp_seconds);
   core::GraphProbe deeper = p;
   deeper.hop_depth = 1000;
-  EXPECT_GT(core::choose_gpu_algorithm(deeper, {}).fw_seconds, base.fw_seconds);
+  EXPECT_GT(choice::choose_gpu_algorithm(deeper, {}).fw_seconds, base.fw_seconds);
 }
 
 // Real weights: the probe records the type (and no int16 weight bound), the
@@ -195,14 +195,14 @@ TEST(AutoChoice, RealWeightsUseTheirTypesRates) {
   EXPECT_DOUBLE_EQ(p64.heavy_edge_fraction, p_int.heavy_edge_fraction);
 
   for (const core::GraphProbe* p : {&p32, &p64}) {
-    const core::GpuChoice c = core::choose_gpu_algorithm(*p, SolveOptions{});
+    const choice::GpuChoice c = choice::choose_gpu_algorithm(*p, SolveOptions{});
     EXPECT_EQ(c.algorithm, "sssp") << c.why;
     EXPECT_EQ(c.why.rfind("auto picked sssp: ", 0), 0u) << c.why;
     EXPECT_NE(c.why.find(std::string("for fw in ") + to_string(p->weights)), std::string::npos) << c.why;
   }
-  const core::GpuChoice c_int = core::choose_gpu_algorithm(p_int, SolveOptions{});
-  const core::GpuChoice c32 = core::choose_gpu_algorithm(p32, SolveOptions{});
-  const core::GpuChoice c64 = core::choose_gpu_algorithm(p64, SolveOptions{});
+  const choice::GpuChoice c_int = choice::choose_gpu_algorithm(p_int, SolveOptions{});
+  const choice::GpuChoice c32 = choice::choose_gpu_algorithm(p32, SolveOptions{});
+  const choice::GpuChoice c64 = choice::choose_gpu_algorithm(p64, SolveOptions{});
   EXPECT_EQ(c_int.why.find(" in int32"), std::string::npos) << c_int.why;
   EXPECT_GT(c32.fw_seconds, c_int.fw_seconds);  // int16 likely for int32 weights 1..100; never for floats
   EXPECT_GT(c64.fw_seconds, 3 * c32.fw_seconds);  // 3.00 against 11.95 T/s
@@ -210,8 +210,8 @@ TEST(AutoChoice, RealWeightsUseTheirTypesRates) {
   EXPECT_DOUBLE_EQ(c32.sssp_seconds, c_int.sssp_seconds);
 
   const GraphF64 dense = normalize(test::with_real_weights(generated(GraphKind::dense, 2048)));
-  EXPECT_EQ(core::choose_gpu_algorithm(core::probe_graph(dense), SolveOptions{}).algorithm, "fw");
-  EXPECT_EQ(core::choose_gpu_algorithm(core::probe_graph(test::to_float32(dense)), SolveOptions{}).algorithm, "fw");
+  EXPECT_EQ(choice::choose_gpu_algorithm(core::probe_graph(dense), SolveOptions{}).algorithm, "fw");
+  EXPECT_EQ(choice::choose_gpu_algorithm(core::probe_graph(test::to_float32(dense)), SolveOptions{}).algorithm, "fw");
 }
 
 TEST(AutoChoice, CpuReasonNamesThePick) {

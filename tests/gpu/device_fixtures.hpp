@@ -15,10 +15,10 @@
 #include "apsp/error.hpp"
 #include "apsp/sink.hpp"
 #include "cuda/algorithm.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_rows.hpp"
 #include "cuda/instance.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 
 namespace apsp::test {
 

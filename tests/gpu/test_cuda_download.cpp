@@ -10,7 +10,7 @@
 
 #include "apsp/apsp.hpp"
 #include "cuda/download.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/staging.hpp"
 #include "gpu/device_fixtures.hpp"
 #include "support/cases.hpp"

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "apsp/cuda.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/fw_real.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "gpu/device_fixtures.hpp"
 
 namespace apsp {

@@ -12,7 +12,7 @@
 #include "apsp/apsp.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "gpu/device_fixtures.hpp"
 #include "support/cases.hpp"
 

@@ -29,7 +29,7 @@
 #include "apsp/graph.hpp"
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/device_rows.hpp"
 #include "cuda/fw_real.hpp"
 #include "cuda/family.hpp"
@@ -42,7 +42,7 @@
 #include "cuda/kernels/dense/update_rest.cuh"
 #include "cuda/kernels/dense/update_rest_persistent.cuh"
 #include "cuda/launch.hpp"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/testing.hpp"
 #include "core/ceil_div.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/family.hpp"
 #include "cuda/fw_real.hpp"
 #include "cuda/kernels/dense/fw_f64.cuh"

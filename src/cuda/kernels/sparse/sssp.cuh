@@ -35,10 +35,10 @@
 #include <string>
 #include <type_traits>
 
-#include "core/auto_choice.hpp"
-#include "cuda/check.hpp"
+#include "core/graph_probe.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/kernels/sparse/traits.cuh"
-#include "cuda/memory.hpp"
+#include "core/cuda_memory.hpp"
 #include "cuda/range_rule.hpp"
 #include "cuda/sparse_rows.hpp"
 
@@ -47,7 +47,7 @@ namespace {
 
 static_assert(SparseTraits<true>::kWarpDegree == core::kHeavyDegree &&
                   SparseTraits<false>::kWarpDegree == core::kHeavyDegree,
-              "auto's cost model (core/auto_choice.hpp) counts heavy vertices as the kernel does");
+              "the probe of auto (core/graph_probe.hpp) counts heavy vertices as the kernel does");
 
 namespace cg = cooperative_groups;
 

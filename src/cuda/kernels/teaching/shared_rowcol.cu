@@ -8,7 +8,7 @@
 
 #include "apsp/graph.hpp"
 #include "cuda/algorithm.hpp"
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 #include "cuda/family.hpp"
 #include "cuda/kernels/teaching/relax.cuh"
 

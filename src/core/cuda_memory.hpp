@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "cuda/check.hpp"
+#include "core/cuda_check.hpp"
 
 namespace apsp::cuda {
 

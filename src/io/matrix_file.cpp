@@ -1,4 +1,4 @@
-#include "sink/matrix_file.hpp"
+#include "io/matrix_file.hpp"
 
 #include <omp.h>
 
@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "apsp/comm.hpp"
-#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
 #include "io/formats.hpp"
 
-namespace apsp::sink {
+namespace apsp::io::detail {
 namespace {
 
 // Text rows formatted as one piece; a larger block is split into pieces
@@ -205,4 +204,4 @@ void MatrixFileWriter::discard() noexcept {
   file_.reset();
 }
 
-}  // namespace apsp::sink
+}  // namespace apsp::io::detail

@@ -14,7 +14,7 @@
 #include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
 #include "core/algorithm_checks.hpp"
-#include "core/auto_choice.hpp"
+#include "solve/auto_choice.hpp"
 #include "core/dense_cells.hpp"
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
@@ -33,7 +33,7 @@ Backend resolve_backend(const Graph& g, const SolveOptions& opts) {
   if (opts.algorithm != "auto") {
     // An explicit algorithm name picks the backend that has it.
     const AlgorithmInfo* named = find_algorithm(opts.algorithm);
-    if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic);
+    if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic, algorithm_registry());
     return named->backend;
   }
   // int64 is a CPU mode: asking for it keeps the CPU at any size.
@@ -55,7 +55,7 @@ bool cpu_may_take_over(const Graph& normalized, const SolveOptions& opts) {
   // a CPU takeover could not, so a GPU refusal stands.
   if (opts.backend != Backend::automatic || opts.algorithm != "auto" || opts.verify) return false;
   try {
-    require_options_honoured("auto", Backend::cpu, opts);
+    require_options_honoured("auto", Backend::cpu, opts, algorithm_registry());
   } catch (const UsageError&) {
     return false;
   }
@@ -108,7 +108,7 @@ Backend resolve_backend_real(const BasicGraph<W>& g, const SolveOptions& opts) {
   if (opts.backend != Backend::automatic) return opts.backend;
   if (opts.algorithm != "auto") {
     const AlgorithmInfo* named = find_algorithm(opts.algorithm);
-    if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic);
+    if (named == nullptr) throw_unknown_algorithm(opts.algorithm, Backend::automatic, algorithm_registry());
     return named->backend;
   }
   if (opts.precision != Precision::automatic && opts.precision != Precision::int32) return Backend::cpu;
@@ -138,15 +138,15 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   SolveOptions run = opts;
   if (out.backend == Backend::cuda && opts.algorithm == "auto") {
     // "auto" on the GPU: fw or sssp by the cost model for this weight type
-    // (core/auto_choice.hpp), as for int32 graphs; the GPU backend then
+    // (solve/auto_choice.hpp), as for int32 graphs; the GPU backend then
     // refuses integer precision modes for real weights.
-    const core::GpuChoice choice = core::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    const choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
   }
-  require_options_honoured(run.algorithm, out.backend, run);
+  require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
-  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts);
+  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n,
                           weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
@@ -199,20 +199,20 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   out.backend = resolve_backend(normalized, opts);
   SolveOptions run = opts;
   if (out.backend == Backend::cuda && opts.algorithm == "auto") {
-    // "auto" on the GPU: fw or sssp by the cost model (core/auto_choice.hpp),
+    // "auto" on the GPU: fw or sssp by the cost model (solve/auto_choice.hpp),
     // resolved before the option checks so they name the method that runs.
-    const core::GpuChoice choice = core::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    const choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
   }
-  require_options_honoured(run.algorithm, out.backend, run);
+  require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cuda && opts.precision == Precision::int64)
     throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
   if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
   if (out.backend == Backend::cpu) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
   }
-  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts);
+  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);
   run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)}, clock, meter, [&] {
     if (out.backend == Backend::cpu) {
@@ -292,7 +292,7 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
     return inner;
   }
   // As solve(Graph) on the CPU: the options checked before the sink begins.
-  require_options_honoured(opts.algorithm, Backend::cpu, opts);
+  require_options_honoured(opts.algorithm, Backend::cpu, opts, algorithm_registry());
   if (opts.algorithm == "auto" && !real) out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
   SolveOptions run = opts;
   run.algorithm = algorithm;
@@ -312,40 +312,6 @@ std::vector<std::string> list_algorithms(Backend b) {
   auto all = cpu::algorithms();
   for (auto& name : cuda::algorithms()) all.push_back(name);
   return all;
-}
-
-const char* to_string(Backend b) {
-  switch (b) {
-    case Backend::automatic: return "auto";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-  }
-  return "?";
-}
-
-const char* to_string(Precision p) {
-  switch (p) {
-    case Precision::automatic: return "auto";
-    case Precision::int32: return "int32";
-    case Precision::int16: return "int16";
-    case Precision::int64: return "int64";
-  }
-  return "?";
-}
-
-Backend parse_backend(const std::string& s) {
-  if (s == "auto") return Backend::automatic;
-  if (s == "cpu") return Backend::cpu;
-  if (s == "cuda" || s == "gpu") return Backend::cuda;
-  throw UsageError("unknown backend '" + s + "' (expected auto, cpu or cuda)", "backend");
-}
-
-Precision parse_precision(const std::string& s) {
-  if (s == "auto") return Precision::automatic;
-  if (s == "int32") return Precision::int32;
-  if (s == "int16") return Precision::int16;
-  if (s == "int64") return Precision::int64;
-  throw UsageError("unknown precision '" + s + "' (expected auto, int16, int32 or int64)", "precision");
 }
 
 }  // namespace apsp

@@ -1,14 +1,12 @@
-// What "auto" reads off a graph, and the GPU's choice between the dense
-// solver (fw) and the batched single-source solver (sssp). Host-only, built
-// with and without CUDA, so the rule is unit-tested everywhere.
+// What "auto" reads off a graph: a cheap probe of sizes, degree spread and
+// breadth-first depth (solve/auto_choice.hpp turns it into the GPU's choice;
+// the CUDA backend reads the hop depth for its int16 estimate). Host-only.
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "apsp/graph.hpp"
-#include "apsp/solver.hpp"
 
 namespace apsp::core {
 
@@ -45,20 +43,5 @@ inline constexpr int kProbeSources = 3;
 GraphProbe probe_graph(const Graph& normalized);
 GraphProbe probe_graph(const GraphF32& normalized);
 GraphProbe probe_graph(const GraphF64& normalized);
-
-// The GPU cost model's verdict: the algorithm, the estimates (seconds of
-// compute on the device) and one line saying why.
-struct GpuChoice {
-  std::string algorithm;  // "fw", "sssp" or "sssp-nearfar" (where rounds, not edges, dominate)
-  double fw_seconds = 0;
-  double sssp_seconds = 0;          // the production sssp (v3)
-  double sssp_nearfar_seconds = 0;  // its v2
-  std::string why;
-};
-
-// "auto" on the GPU. fw when an option only fw honours is set (int16, a
-// block shape); else the smaller estimate of the model in auto_choice.cpp,
-// for the probe's weight type (real weights: fw's float32 / float64 rates).
-GpuChoice choose_gpu_algorithm(const GraphProbe& probe, const SolveOptions& opts);
 
 }  // namespace apsp::core

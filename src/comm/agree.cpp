@@ -1,11 +1,11 @@
-// Agreement on errors across ranks (apsp::agree, apsp/distributed.hpp).
+// Agreement on errors across ranks (apsp::agree, apsp/comm.hpp).
 #include <climits>
 #include <cstdint>
 #include <new>
 #include <string>
 #include <vector>
 
-#include "apsp/distributed.hpp"
+#include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 
 namespace apsp {

@@ -1,6 +1,6 @@
-// Private to the sinks: one plane of an n x n matrix written to one file in a
-// matrix format. The file sink holds one per plane; io::write_matrix uses one
-// for a matrix already in memory.
+// Private to io and the sinks: one plane of an n x n matrix written to one
+// file in a matrix format. The file sink (src/sink) holds one per plane;
+// io::write_matrix uses one for a matrix already in memory.
 #pragma once
 
 #include <atomic>
@@ -17,11 +17,10 @@
 namespace apsp {
 class Communicator;
 }
-namespace apsp::io::detail {
-class OutputFile;
-}
 
-namespace apsp::sink {
+namespace apsp::io::detail {
+
+class OutputFile;
 
 class MatrixFileWriter {
  public:
@@ -88,4 +87,4 @@ class MatrixFileWriter {
   std::map<std::int64_t, Pending> pending_;
 };
 
-}  // namespace apsp::sink
+}  // namespace apsp::io::detail

@@ -1,0 +1,43 @@
+// The public algorithm registry: the CPU table (src/cpu/cpu.cpp) and the GPU
+// table (src/cuda/registry.cpp), read as one list of traits. It lives in the
+// solve layer, above both backends; each backend checks names and options
+// against its own entries (core/algorithm_checks.hpp).
+#include "apsp/registry.hpp"
+
+#include "core/algorithm_checks.hpp"
+#include "cpu/backend.hpp"
+#include "cuda/algorithm.hpp"
+
+namespace apsp {
+
+const std::vector<AlgorithmInfo>& algorithm_registry() {
+  static const std::vector<AlgorithmInfo> all = [] {
+    std::vector<AlgorithmInfo> list;
+    for (const AlgorithmInfo& a : cpu::detail::cpu_algorithm_infos()) list.push_back(a);
+    for (const AlgorithmInfo& a : cuda::gpu_algorithm_infos()) list.push_back(a);
+    return list;
+  }();
+  return all;
+}
+
+const AlgorithmInfo* find_algorithm(const std::string& name) { return find_algorithm_in(algorithm_registry(), name); }
+
+const char* to_string(Work w) {
+  switch (w) {
+    case Work::cubic: return "n^3";
+    case Work::cubic_log: return "n^3 log n";
+    case Work::per_source: return "per source";
+    case Work::separators: return "separators";
+  }
+  return "?";
+}
+
+const char* to_string(Role r) {
+  switch (r) {
+    case Role::production: return "production";
+    case Role::teaching: return "teaching";
+  }
+  return "?";
+}
+
+}  // namespace apsp
