@@ -163,7 +163,7 @@ void register_benchmarks() {
   const char* algorithms[] = {"fw-seq",        "fw-blocked",    "dijkstra",      "johnson", "bellman-ford",
                               "fw-blocked+pred", "dijkstra+pred", "johnson+pred",
                               "fw-blocked+f64", "fw-blocked+f32", "fw-blocked+pred+f64", "dijkstra+f64",
-                              "johnson+f64", "supernodal", "supernodal+pred", "supernodal+f64"};
+                              "johnson+f64", "supernodal", "supernodal+pred", "supernodal+f64", "auto"};
   for (const char* kind : kinds)
     for (const char* algorithm : algorithms) {
       const std::string name = std::string(algorithm) + "/" + kind;

@@ -12,7 +12,7 @@
 
 #include "apsp/error.hpp"
 #include "core/algorithm_checks.hpp"
-#include "core/auto_choice.hpp"
+#include "core/graph_probe.hpp"
 #include "core/resources.hpp"
 #include "cpu/backend.hpp"
 #include "supernodal/symbolic.hpp"
@@ -52,6 +52,11 @@ constexpr double kSupernodalPerPair = 2.1;
 constexpr double kSupernodalPerFactorOp = 0.32;
 constexpr double kPlanarDepthPerLog2 = 3;
 constexpr std::int64_t kSupernodalMinVertices = 1024;
+// The probe is O(n + m) and the analysis about O(nnz(L)): neither is run on
+// graphs with fewer edges than vertices (isolated vertices: the searches are
+// trivial) or beyond 2^24 vertices (a 1 PiB int32 result; such a solve is
+// refused for memory or disk, and the probe must not come first).
+constexpr std::int64_t kSupernodalMaxVertices = std::int64_t{1} << 24;
 
 const detail::CpuAlgorithm& find(const std::string& name) {
   for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table())
@@ -102,7 +107,8 @@ CpuChoice choose_with_reason(const BasicGraph<W>& normalized, const BasicWeightS
   check_normalized(normalized);
   const std::int64_t n = normalized.n, m = static_cast<std::int64_t>(normalized.edges.size());
   CpuChoice choice{choose_by_model(n, m, s.has_negative()), reason_by_model(n, m, s.has_negative())};
-  if (n < kSupernodalMinVertices || !supernodal::ordering_available()) return choice;
+  if (n < kSupernodalMinVertices || n > kSupernodalMaxVertices || m < n || !supernodal::ordering_available())
+    return choice;
   const std::int64_t depth = core::probe_graph(normalized).hop_depth;
   const double log_n = std::log2(static_cast<double>(n));
   char line[300];

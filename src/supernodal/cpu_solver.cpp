@@ -43,9 +43,10 @@ void run_in(const BasicJob<W>& job, D inf, D negative_below) {
   job.times.add("symbolic", analysis.symbolic);
   clock.restart();
   const auto threads = static_cast<std::uint64_t>(job.threads);
+  // Per thread: a block of rows in new order (D) and deliver_rows' staging.
+  const std::uint64_t rows_per_thread = sizeof(D) * static_cast<std::uint64_t>(block_rows(job) * n);
   resources::require_memory(factor_bytes<D>(s, job.threads) +
-                                threads * (sizeof(D) * static_cast<std::uint64_t>(n) * 64 +
-                                           staging_bytes_per_thread(job)),
+                                threads * (rows_per_thread + staging_bytes_per_thread(job)),
                             "supernodal's factor on " + std::to_string(n) + " vertices (" +
                                 std::to_string(s.count) + " supernodes, fronts up to " +
                                 std::to_string(s.max_front) + ")");

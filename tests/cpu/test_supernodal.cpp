@@ -17,9 +17,12 @@
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/registry.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
+#include "core/resources.hpp"
 #include "supernodal/symbolic.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
@@ -317,6 +320,37 @@ TEST(Supernodal, AutoPicksItWhereSeparatorsAreSmall) {
   // The reason names why supernodal was not tried on a shallow graph.
   const Graph rmat = benchmark_graph(GraphKind::rmat, 4096);
   EXPECT_NE(cpu::choice_reason(rmat, weight_stats(rmat)).find("supernodal not tried: hop depth"), std::string::npos);
+}
+
+// The factor's memory is checked after the symbolic analysis sizes it and
+// before any of it is allocated: a ResourceError naming it, not the OOM killer.
+class SupernodalMemory : public test::ScratchDirTest {
+ protected:
+  void TearDown() override {
+    resources::set_memory_sources_for_testing(nullptr);
+    ScratchDirTest::TearDown();
+  }
+};
+
+TEST_F(SupernodalMemory, AFactorBeyondTheAvailableMemoryIsAResourceError) {
+  REQUIRE_METIS();
+  const Graph g = normalize(generated(GraphKind::grid, 160000, 1, 9, 13));
+  write_text("meminfo", "MemAvailable:    16384 kB\n");  // 16 MiB; the factor needs more
+  resources::MemorySources fake;
+  fake.meminfo = path("meminfo");
+  fake.self_cgroup = path("no-cgroup");
+  fake.cgroup_root = path("no-fs");
+  resources::set_memory_sources_for_testing(&fake);
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = "supernodal";
+  NullSink sink;
+  try {
+    solve(g, o, sink);
+    ADD_FAILURE() << "no ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("supernodal's factor on 160000 vertices"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Supernodal, RegisteredAsAProductionCpuAlgorithmOfItsOwnWork) {
