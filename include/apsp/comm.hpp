@@ -207,6 +207,51 @@ std::unique_ptr<Communicator> make_nccl_communicator(int device);
 // `devices` is empty (host buffers only) or names one CUDA device per rank.
 std::vector<std::unique_ptr<Communicator>> make_local_communicators(int ranks, const std::vector<int>& devices = {});
 
+// Launch and placement: where the launcher put this process, which GPU and
+// how many host threads each rank takes, and which communicator a launched
+// process opens. The CLI's distributed solve is built on these.
+
+// This process's place among the ranks of its node, as the launcher says
+// (OMPI_COMM_WORLD_LOCAL_RANK / _SIZE, MPI_LOCALRANKID / MPI_LOCALNRANKS,
+// SLURM_LOCALID): rank 0 of 1 without a launcher.
+struct NodePlace {
+  int local_rank = 0;
+  int local_size = 1;
+};
+NodePlace node_place();
+
+// "0,1,3": CUDA device ordinals. UsageError (option "devices") for anything
+// else.
+std::vector<int> parse_device_list(const std::string& text);
+
+// The GPU of the rank `local_rank` of a node: the `listed` devices, or when
+// none are listed the node's `node_devices`, taken in turn by the node's
+// ranks. ResourceError when both are empty.
+int rank_device(const std::vector<int>& listed, const std::vector<int>& node_devices, int local_rank);
+
+// Host threads per rank when the user gave none: OMP_NUM_THREADS when set;
+// else the CPUs this process may run on (omp_get_max_threads), split among
+// the `ranks_sharing` ranks that share them. Ranks of one process
+// (`same_process`) always share; ranks of an MPI launch share when the
+// launcher left each every CPU (mpirun --bind-to none). A rank bound to CPUs
+// of its own keeps them all. Without the split, two ranks on two H100s each
+// ran 32 threads on the 32 cores, and delivering n = 65536 took them 5.5 s
+// against 1.4 s for one rank alone (docs/scaling.md).
+int rank_threads(int ranks_sharing, bool same_process);
+
+// The communicator kinds a launched process may ask for.
+enum class CommChoice { automatic, mpi, nccl };
+// "auto", "mpi" or "nccl"; UsageError (option "comm") otherwise.
+CommChoice parse_comm_choice(const std::string& text);
+
+// The communicator of this process on `device` (-1: host only). Without an
+// MPI launch: the single communicator (asking for mpi or nccl is a
+// UsageError). Under one: nccl when asked for, or for `automatic` when the
+// build has NCCL and each of the node's ranks has a GPU of its own
+// (`device` >= 0 and the node's ranks no more than its `node_gpus`); else
+// mpi.
+std::unique_ptr<Communicator> make_launch_communicator(CommChoice choice, int device, int node_gpus);
+
 // Runs body(rank's communicator) on one thread per communicator of a local
 // group and waits for all. When a body throws, the group is aborted (the
 // others' calls throw instead of waiting forever) and the first exception

@@ -4,18 +4,16 @@
 // rank 0 prints the summary. An error every rank sees together (bad input on
 // some rank, a negative cycle, ...) is printed once, by rank 0, and every
 // rank exits with its code; any other error is printed by its rank, which
-// then aborts the job through the communicator.
-#include <omp.h>
-
+// then aborts the job through the communicator. Launch and placement (which
+// GPU, how many threads, which communicator) are the library's
+// (apsp/comm.hpp); this file keeps the options and the printing.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
 #include <memory>
 #include <regex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -134,76 +132,28 @@ void inject_failure(const Communicator& comm, DistributedOptions& opts) {
   };
 }
 
-// "0,1,3": device ordinals.
-std::vector<int> parse_devices(const std::string& text) {
-  static const std::regex list("[0-9]{1,4}(,[0-9]{1,4})*");
-  if (!std::regex_match(text, list)) throw UsageError("'" + text + "' is not a list of device numbers (e.g. 0,1)", "devices");
-  std::vector<int> out;
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    out.push_back(std::stoi(text.substr(at, comma - at)));
-    at = comma + 1;
-  }
-  return out;
-}
-
-// An integer from the first of these environment variables that is set, else `otherwise`.
-int from_environment(std::initializer_list<const char*> names, int otherwise) {
-  for (const char* name : names) {
-    const char* value = std::getenv(name);
-    if (value && *value) return std::atoi(value);
-  }
-  return otherwise;
-}
-
-// Ranks on this node and this rank's place among them, as the launcher says.
-int local_rank() { return from_environment({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
-int local_size() { return from_environment({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}, 1); }
-
-// Host threads per rank when --threads is not given: OMP_NUM_THREADS when
-// set; else the CPUs this process may run on, split among the ranks that
-// share them. Ranks of one process (--devices) always share; under mpirun a
-// rank shares when the launcher left it every CPU (--bind-to none). Without
-// the split, two such ranks on two H100s each ran 32 threads on the 32
-// cores, and delivering n = 65536 took them 5.5 s against 1.4 s for one rank
-// alone (docs/scaling.md). A rank bound to its own CPUs keeps them all.
-int rank_threads(int ranks_sharing, bool same_process) {
-  const int available = omp_get_max_threads();
-  if (std::getenv("OMP_NUM_THREADS") || ranks_sharing <= 1) return available;
-  const bool unbound = available >= static_cast<int>(std::thread::hardware_concurrency());
-  if (!same_process && !unbound) return available;
-  return std::max(1, available / ranks_sharing);
-}
-
 bool on_gpu(const DistributedSolve& s) {
   return s.backend == "cuda" || s.backend == "gpu" || (s.backend == "auto" && !s.distributed.devices.empty());
 }
 
 // The GPU of this rank (backend cuda): the node's ranks take the listed
-// devices (or all of the node's) in turn. -1 on the CPU.
+// devices (or all of the node's) in turn (apsp::rank_device). -1 on the CPU.
 int rank_device(const DistributedSolve& s) {
   if (!on_gpu(s)) return -1;
-  std::vector<int> devices = s.distributed.devices.empty() ? std::vector<int>{} : parse_devices(s.distributed.devices);
-  if (devices.empty())
-    for (const auto& d : cuda::devices()) devices.push_back(d.ordinal);
-  if (devices.empty()) throw ResourceError("the distributed GPU solver found no CUDA device");
-  return devices[static_cast<std::size_t>(local_rank()) % devices.size()];
+  const std::vector<int> listed =
+      s.distributed.devices.empty() ? std::vector<int>{} : parse_device_list(s.distributed.devices);
+  std::vector<int> node_devices;
+  if (listed.empty())
+    for (const auto& d : cuda::devices()) node_devices.push_back(d.ordinal);
+  return apsp::rank_device(listed, node_devices, node_place().local_rank);
 }
 
-// The communicator of an MPI launch: mpi, or nccl for one GPU per rank
-// (auto picks nccl when the build has it and the node's ranks have a GPU
-// each). Without a launcher: one rank.
+// The communicator of this rank (apsp::make_launch_communicator): mpi, or
+// nccl for one GPU per rank; one rank without a launcher.
 std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int device) {
-  const std::string& kind = s.distributed.comm;
-  if (kind != "auto" && kind != "mpi" && kind != "nccl")
-    throw UsageError("unknown communicator '" + kind + "' (expected auto, mpi or nccl)", "comm");
-  if (!launched_by_mpi()) {
-    if (kind != "auto") throw UsageError("--comm " + kind + " needs an MPI launch (mpirun)", "comm");
-    return make_single_communicator(device);
-  }
-  const bool own_gpu = device >= 0 && local_size() <= static_cast<int>(cuda::devices().size());
-  if (kind == "nccl" || (kind == "auto" && own_gpu && comm_support().nccl)) return make_nccl_communicator(device);
-  return make_mpi_communicator(device);
+  const CommChoice choice = parse_comm_choice(s.distributed.comm);
+  const int node_gpus = device >= 0 && launched_by_mpi() ? static_cast<int>(cuda::devices().size()) : 0;
+  return make_launch_communicator(choice, device, node_gpus);
 }
 
 std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
@@ -215,7 +165,7 @@ std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
 // --devices without mpirun: one rank per GPU, each a thread of this process
 // over a local communicator group (NCCL between distinct GPUs).
 void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::time_point start) {
-  const std::vector<int> devices = parse_devices(s.distributed.devices);
+  const std::vector<int> devices = parse_device_list(s.distributed.devices);
   DistributedOptions opts = options_of(s);
   if (opts.backend != Backend::cuda) throw UsageError("--devices runs the GPU solver; drop --backend cpu", "devices");
   if (opts.threads == 0) opts.threads = rank_threads(static_cast<int>(devices.size()), true);
@@ -282,7 +232,7 @@ void run_distributed_solve(const DistributedSolve& s) {
     agree(*comm, [&] {
       opts = options_of(s);
       opts.device = device;
-      if (opts.threads == 0) opts.threads = rank_threads(local_size(), false);
+      if (opts.threads == 0) opts.threads = rank_threads(node_place().local_size, false);
       loaded = load_graph(s.input);
     });
     const double read_s = seconds_since(read_start);
