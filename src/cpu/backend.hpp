@@ -131,7 +131,7 @@ void bellman_ford(const JobF64& job);
 void johnson(const Job& job);
 void johnson(const JobF32& job);
 void johnson(const JobF64& job);
-// src/supernodal/cpu_solver.cpp: nested dissection and min-plus supernodal elimination.
+// src/cpu/supernodal.cpp: nested dissection and min-plus supernodal elimination.
 void supernodal(const Job& job);
 void supernodal(const JobF32& job);
 void supernodal(const JobF64& job);

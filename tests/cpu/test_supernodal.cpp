@@ -32,15 +32,9 @@ bool metis_built() { return supernodal::ordering_available(); }
 #define REQUIRE_METIS()                                                       \
   if (!metis_built()) GTEST_SKIP() << "this build has no METIS (APSP_WITH_METIS)"
 
-Graph generated(GraphKind kind, std::int64_t n, weight_t lo, weight_t hi, std::uint64_t seed, double density = 0.5) {
-  GenerateOptions o;
-  o.kind = kind;
-  o.n = n;
-  o.w_lo = lo;
-  o.w_hi = hi;
-  o.seed = seed;
-  o.density = density;
-  return generate(o);
+// The generator's graph (m = its default for the kind) with weights in [lo, hi].
+Graph generated(GraphKind kind, std::int64_t n, weight_t lo, weight_t hi, std::uint64_t seed) {
+  return test::generated(kind, n, -1, lo, hi, seed);
 }
 
 // `g` with weights w(u, v) + p(u) - p(v) for small vertex potentials p: some
@@ -85,8 +79,8 @@ std::vector<test::Case> families() {
   cases.push_back({"grid_n1024_neg", generated(GraphKind::grid, 1024, -4, 20, 1)});
   cases.push_back({"grid_n257_zero", generated(GraphKind::grid, 257, 0, 3, 2)});
   cases.push_back({"geometric_n700_neg", with_potentials(generated(GraphKind::geometric, 700, 0, 30, 3))});
-  cases.push_back({"complete_n90", generated(GraphKind::dense, 90, -2, 40, 4, 1.0)});
-  cases.push_back({"dense_n200_large_separators", generated(GraphKind::dense, 200, 1, 50, 5, 0.3)});
+  cases.push_back({"complete_n90", test::generated(GraphKind::dense, 90, -1, -2, 40, 4, 1.0)});
+  cases.push_back({"dense_n200_large_separators", test::generated(GraphKind::dense, 200, -1, 1, 50, 5, 0.3)});
   cases.push_back({"rmat_n300_neg", generated(GraphKind::rmat, 300, -6, 60, 6)});
   cases.push_back({"path_n200", path_graph(200, -1)});
   cases.push_back({"star_n150", star_graph(150)});
@@ -281,13 +275,9 @@ TEST(Supernodal, ThreadCountDoesNotChangeTheAnswer) {
   EXPECT_EQ(test::check_predecessors(g, three.dist, three.pred), "");
 }
 
+// bench/cpu_solvers' graphs: weights 1..100, seed 2024.
 Graph benchmark_graph(GraphKind kind, std::int64_t n, std::int64_t edges_per_vertex = 8) {
-  GenerateOptions o;
-  o.kind = kind;
-  o.n = n;
-  o.m = edges_per_vertex * n;
-  o.seed = 2024;
-  return normalize(generate(o));
+  return normalize(test::generated(kind, n, edges_per_vertex * n, 1, 100, 2024));
 }
 
 // auto's rule (src/cpu/cpu.cpp): supernodal on deep graphs (grids, geometric)

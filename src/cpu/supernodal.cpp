@@ -1,6 +1,6 @@
 // supernodal on the CPU: ordering and symbolic analysis (symbolic.hpp), the
 // min-plus factor and the row solve (numeric.hpp), rows delivered in blocks
-// (cpu_solve.hpp). Registered in the CPU table (src/cpu/cpu.cpp).
+// (supernodal_rows.hpp). Registered in the CPU table (src/cpu/cpu.cpp).
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -10,7 +10,7 @@
 #include "core/resources.hpp"
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
-#include "supernodal/cpu_solve.hpp"
+#include "cpu/supernodal_rows.hpp"
 #include "supernodal/numeric.hpp"
 #include "supernodal/symbolic.hpp"
 
