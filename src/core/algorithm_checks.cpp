@@ -35,6 +35,10 @@ void throw_unknown_algorithm(const std::string& name, Backend backend, const std
 
 namespace {
 
+// Whether a CPU algorithm computes the rows of chosen sources only
+// (SolveOptions::sources): the per-source searches and supernodal's row solve.
+bool takes_sources(const AlgorithmInfo& a) { return a.work == Work::per_source || a.work == Work::separators; }
+
 // The algorithms "name" may run as on `backend`: itself, or for "auto" the
 // production entries of the backend.
 std::vector<const AlgorithmInfo*> candidates(const std::string& name, Backend backend,
@@ -104,9 +108,9 @@ void require_sources_honoured(const std::string& resolved, Backend backend, std:
                               const std::vector<AlgorithmInfo>& entries) {
   if (opts.sources.empty()) return;
   const AlgorithmInfo* a = find_algorithm_in(entries, resolved);
-  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || a->work != Work::per_source)
+  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || !takes_sources(*a))
     throw UsageError("'" + resolved + "' computes the rows of every source; rows of chosen sources come from " +
-                         names_with(entries, [](const AlgorithmInfo& x) { return x.work == Work::per_source; }, Backend::cpu,
+                         names_with(entries, [](const AlgorithmInfo& x) { return takes_sources(x); }, Backend::cpu,
                                     false),
                      "sources");
   for (std::size_t r = 0; r < opts.sources.size(); ++r)

@@ -28,6 +28,7 @@
 #include "cuda/instance.hpp"
 #include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
+#include "cuda/supernodal_solver.hpp"
 #include "cuda/testing.hpp"
 #include "core/graph_probe.hpp"
 #include "core/csr.hpp"
@@ -142,6 +143,12 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   }
 
   Stream stream;
+  if (algo.supernodal) {
+    // Rows streamed as the sparse path's are, from a factor of the graph.
+    solve_supernodal(g, opts, sink, out, meter.whole(), stream.get());
+    meter.finish();
+    return;
+  }
   if (algo.sparse_variant >= 0) {
     // The batched single-source path: the graph and a chunk of rows on the device.
     solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());

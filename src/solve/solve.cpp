@@ -216,8 +216,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
   if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
   if (out.backend == Backend::cpu) {
-    run.algorithm = cpu::resolve_algorithm(normalized, opts);
-    if (opts.algorithm == "auto") out.note = cpu::choice_reason(normalized, weight_stats(normalized));
+    run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
   }
   require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);

@@ -872,6 +872,7 @@ TEST_F(SinkTest, SolveStagesAreNamedAndInOrder) {
       {"dijkstra", {"normalize", "open output", "compute", "commit"}},
       {"bellman-ford", {"normalize", "open output", "compute", "commit"}},
       {"johnson", {"normalize", "open output", "potentials", "compute", "commit"}},
+      {"supernodal", {"normalize", "open output", "ordering", "symbolic", "factor", "compute", "commit"}},
   };
   for (const auto& [algorithm, names] : expected) {
     SCOPED_TRACE(algorithm);
