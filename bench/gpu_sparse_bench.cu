@@ -230,12 +230,42 @@ void print_rows(const std::vector<Row>& rows, const std::string& csv) {
         << (r.estimated ? 1 : 0) << ",\"" << r.note << "\"\n";
 }
 
+// The sparse ladder: the registry's GPU entries with a SparseVariant, in
+// registry order (a new step is one registry line and appears here).
+std::vector<const apsp::cuda::GpuAlgorithm*> sparse_ladder() {
+  std::vector<const apsp::cuda::GpuAlgorithm*> ladder;
+  for (const apsp::cuda::GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
+    if (a.sparse_variant >= 0) ladder.push_back(&a);
+  return ladder;
+}
+
+// fw in int32 and int16, every step of the sparse ladder, and auto.
+// The variant of the ladder's production step (what "sssp" runs).
+apsp::cuda::SparseVariant production_variant() {
+  for (const apsp::cuda::GpuAlgorithm* a : sparse_ladder())
+    if (a->info.role == apsp::Role::production) return static_cast<apsp::cuda::SparseVariant>(a->sparse_variant);
+  throw apsp::Error("the registry has no production step of the sparse ladder");
+}
+
+std::vector<std::string> default_methods() {
+  std::vector<std::string> methods = {"fw-int32", "fw-int16"};
+  for (const apsp::cuda::GpuAlgorithm* a : sparse_ladder()) methods.emplace_back(a->info.name);
+  methods.emplace_back("auto");
+  return methods;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
 struct CompareArgs {
   std::vector<std::string> families = {"rmat", "uniform", "grid", "geometric", "dense-half"};
   std::vector<std::int64_t> sizes = {4096, 16384, 32768};
   std::vector<std::int64_t> grid_sizes = {4096, 16384, 65536};
   std::vector<std::int64_t> geometric_sizes = {16384, 126146};
-  std::vector<std::string> methods = {"fw-int32", "fw-int16", "sssp-frontier", "sssp-nearfar", "sssp", "auto"};
+  std::vector<std::string> methods = default_methods();
   std::vector<double> delta_scales = {apsp::cuda::kNearFarDeltaScale};
   std::vector<std::int64_t> max_blocks = {0};  // 0: as many blocks as stay resident
   std::int64_t fw_max_n = 32768;
@@ -280,11 +310,11 @@ std::vector<Row> compare(const CompareArgs& a) {
         }
       }
       const apsp::choice::GpuChoice model = apsp::choice::choose_gpu_algorithm(apsp::core::probe_graph(g), {});
-      for (const auto variant : {apsp::cuda::SparseVariant::frontier, apsp::cuda::SparseVariant::near_far,
-                                 apsp::cuda::SparseVariant::gather}) {
-        const std::string name = variant == apsp::cuda::SparseVariant::frontier   ? "sssp-frontier"
-                                 : variant == apsp::cuda::SparseVariant::near_far ? "sssp-nearfar"
-                                                                                  : "sssp";
+      for (const apsp::cuda::GpuAlgorithm* step : sparse_ladder()) {
+        const std::string name = step->info.name;
+        const auto variant = static_cast<apsp::cuda::SparseVariant>(step->sparse_variant);
+        // The production step is the one the sweeps below vary.
+        const bool production = step->info.role == apsp::Role::production;
         if (!wants(name)) continue;
         if (model.sssp_seconds > a.sssp_max_seconds) {
           // Dense graphs: n * m relaxations would take minutes to hours.
@@ -292,18 +322,16 @@ std::vector<Row> compare(const CompareArgs& a) {
           continue;
         }
         // The sweep is of the production sssp (v3); the other steps run at the default scale.
-        const std::vector<double> scales = variant == apsp::cuda::SparseVariant::gather
-                                               ? a.delta_scales
-                                               : std::vector<double>{apsp::cuda::kNearFarDeltaScale};
-        const std::vector<std::int64_t> caps =
-            variant == apsp::cuda::SparseVariant::gather ? a.max_blocks : std::vector<std::int64_t>{0};
+        const std::vector<double> scales =
+            production ? a.delta_scales : std::vector<double>{apsp::cuda::kNearFarDeltaScale};
+        const std::vector<std::int64_t> caps = production ? a.max_blocks : std::vector<std::int64_t>{0};
         for (const double scale : scales)
           for (const std::int64_t cap : caps) {
             std::string note;
             apsp::cuda::testing::hooks.sparse_max_blocks = cap;
             const double s = time_sssp(g, variant, scale, a.warmup, a.reps, note);
             apsp::cuda::testing::hooks.sparse_max_blocks = 0;
-            const bool sweep = variant == apsp::cuda::SparseVariant::gather && a.delta_scales.size() > 1;
+            const bool sweep = production && a.delta_scales.size() > 1;
             std::string method = sweep ? name + "@" + std::to_string(scale).substr(0, 5) : name;
             if (cap > 0) method += "#" + std::to_string(cap);
             add(method, s, false, note);
@@ -322,9 +350,9 @@ std::vector<Row> compare(const CompareArgs& a) {
         std::string note;
         const double seconds =
             name == "sssp-f32"
-                ? time_sssp(with_real_weights<float>(g), apsp::cuda::SparseVariant::gather,
+                ? time_sssp(with_real_weights<float>(g), production_variant(),
                             apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
-                : time_sssp(with_real_weights<double>(g), apsp::cuda::SparseVariant::gather,
+                : time_sssp(with_real_weights<double>(g), production_variant(),
                             apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
         add(name, seconds, false, note);
       }
@@ -396,8 +424,7 @@ int main(int argc, char** argv) {
   cmp->add_option("--sizes", c.sizes, "n for rmat, uniform, dense-half")->delimiter(',');
   cmp->add_option("--grid-sizes", c.grid_sizes)->delimiter(',');
   cmp->add_option("--geometric-sizes", c.geometric_sizes)->delimiter(',');
-  cmp->add_option("--methods", c.methods,
-                  "fw-int32, fw-int16, sssp-frontier, sssp-nearfar, sssp, auto; sssp-f32, sssp-f64 (real weights)")
+  cmp->add_option("--methods", c.methods, joined(default_methods()) + "; sssp-f32, sssp-f64 (real weights)")
       ->delimiter(',');
   cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
   cmp->add_option("--max-blocks", c.max_blocks, "sssp's resident blocks at most (0: all that fit); a sweep")->delimiter(',');

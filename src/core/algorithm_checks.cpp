@@ -12,6 +12,16 @@ const AlgorithmInfo* find_algorithm_in(const std::vector<AlgorithmInfo>& entries
   return nullptr;
 }
 
+std::string names_where(const std::vector<AlgorithmInfo>& entries, bool (*trait)(const AlgorithmInfo&)) {
+  std::vector<const char*> names;
+  for (const AlgorithmInfo& a : entries)
+    if (trait(a)) names.push_back(a.name);
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
+}
+
 void throw_unknown_algorithm(const std::string& name, Backend backend, const std::vector<AlgorithmInfo>& entries) {
   std::string known;
   for (const AlgorithmInfo& a : entries)
@@ -43,15 +53,12 @@ std::vector<const AlgorithmInfo*> candidates(const std::string& name, Backend ba
 // a trait, production ones only when `production_only`.
 template <class Trait>
 std::string names_with(const std::vector<AlgorithmInfo>& entries, Trait trait, Backend backend, bool production_only) {
-  std::vector<const char*> names;
+  std::vector<AlgorithmInfo> kept;
   for (const AlgorithmInfo& a : entries)
     if (trait(a) && (backend == Backend::automatic || a.backend == backend) &&
         (!production_only || a.role == Role::production))
-      names.push_back(a.name);
-  std::string text;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    text += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  return text;
+      kept.push_back(a);
+  return names_where(kept, [](const AlgorithmInfo&) { return true; });
 }
 
 // A list of names from names_with, or what to say when `entries` (one

@@ -18,6 +18,9 @@ namespace apsp {
 // The entry of `entries` called `name`, or nullptr.
 const AlgorithmInfo* find_algorithm_in(const std::vector<AlgorithmInfo>& entries, const std::string& name);
 
+// "a, b and c": the names of the entries for which `trait` holds, in order.
+std::string names_where(const std::vector<AlgorithmInfo>& entries, bool (*trait)(const AlgorithmInfo&));
+
 // UsageError (option "algorithm") for a name `backend` does not have; lists
 // the names of `entries` it has. For Backend::automatic, names of either
 // backend count.

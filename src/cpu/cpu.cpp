@@ -302,18 +302,18 @@ void solve(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, Sol
 namespace detail {
 
 const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
-  // {name, backend, work, role, predecessors, int16, block, available}, run for int32, float32, float64
+  // {name, backend, work, role, predecessors, int16, block, real, available}, run for int32, float32, float64
   static const std::vector<CpuAlgorithm> table = {
-      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true}, fw_seq, fw_seq, fw_seq},
-      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true},
+      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true, true}, fw_seq, fw_seq, fw_seq},
+      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true, true},
        fw_blocked, fw_blocked, fw_blocked},
-      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true},
+      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true, true},
        dijkstra, dijkstra, dijkstra},
-      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true},
+      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true, true},
        bellman_ford, bellman_ford, bellman_ford},
-      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true},
+      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, true},
        johnson, johnson, johnson},
-      {{"supernodal", Backend::cpu, Work::separators, Role::production, true, false, false,
+      {{"supernodal", Backend::cpu, Work::separators, Role::production, true, false, false, true,
         supernodal::ordering_available()},
        supernodal, supernodal, supernodal},
   };

@@ -46,9 +46,10 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm == "auto" ? "fw" : opts.algorithm);
   const std::string weights = to_string(weight_type_of<D>);
   const bool sparse = algo.sparse_variant >= 0;
-  if (std::string(algo.info.name) != "fw" && !sparse)
-    throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, fw and sssp (and " +
-                         "its ladder, sssp-frontier and sssp-nearfar) solve " + weights + " graphs",
+  if (!algo.info.takes_real)
+    throw UsageError(std::string(algo.info.name) + " takes int32 weights only; on the GPU, " +
+                         names_where(gpu_algorithm_infos(), [](const AlgorithmInfo& a) { return a.takes_real; }) +
+                         " solve " + weights + " graphs",
                      "algorithm");
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
   if (opts.precision == Precision::int16 || opts.precision == Precision::int64)

@@ -103,9 +103,9 @@ TEST(Registry, ReadmeKernelTableMatchesTheRegistry) {
     }
     const std::vector<std::string> expected = {to_string(a.backend), to_string(a.work), to_string(a.role),
                                                yes_no(a.takes_predecessors), yes_no(a.takes_int16),
-                                               yes_no(a.takes_block)};
+                                               yes_no(a.takes_block), yes_no(a.takes_real)};
     ASSERT_GE(row->second.size(), expected.size());
-    EXPECT_EQ(std::vector<std::string>(row->second.begin(), row->second.begin() + 6), expected);
+    EXPECT_EQ(std::vector<std::string>(row->second.begin(), row->second.begin() + expected.size()), expected);
     rows.erase(row);
   }
   for (const auto& extra : rows) ADD_FAILURE() << "README's kernel table lists " << extra.first << ", not in the registry";
