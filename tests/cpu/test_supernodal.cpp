@@ -350,6 +350,8 @@ TEST(Supernodal, RegisteredAsAProductionCpuAlgorithmOfItsOwnWork) {
   EXPECT_EQ(a->role, Role::production);
   EXPECT_EQ(a->work, Work::separators);
   EXPECT_TRUE(a->takes_predecessors);
+  EXPECT_TRUE(a->takes_real);
+  EXPECT_FALSE(a->takes_int16);
   EXPECT_EQ(a->available, metis_built());
 }
 
