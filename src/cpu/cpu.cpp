@@ -119,16 +119,16 @@ void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions&
 }
 
 const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
-  // {name, backend, work, role, predecessors, int16, block, real, available}, run for int32, float32, float64
+  // {name, backend, work, role, predecessors, int16, block, real, distributable, available}, run for int32, float32, float64
   static const std::vector<CpuAlgorithm> table = {
-      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true, true}, fw_seq, fw_seq, fw_seq},
-      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true, true},
+      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true, false, true}, fw_seq, fw_seq, fw_seq},
+      {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true, true, true},
        fw_blocked, fw_blocked, fw_blocked},
-      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true, true},
+      {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true},
        dijkstra, dijkstra, dijkstra},
-      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true, true},
+      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true, false, true},
        bellman_ford, bellman_ford, bellman_ford},
-      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, true},
+      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true},
        johnson, johnson, johnson},
   };
   return table;
