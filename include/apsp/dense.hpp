@@ -28,15 +28,16 @@ enum class DenseElement { boolean, int8, int16, int32, int64, uint8, uint16, uin
 // Fortran order, slices). The memory must stay valid and unchanged while a
 // function below reads it.
 //
-// Semantics (scipy's dense input): a cell that is 0, NaN or +inf is no edge;
-// -inf is an InputError naming the cell; a negative diagonal cell is a
+// Semantics (scipy's dense input, csgraph_from_dense): a cell that is 0,
+// NaN, +inf or -inf, or a float with |w| <= 1e-8 (kLargestAbsentCell: scipy
+// masks the cells np.isclose to 0) is no edge; a negative diagonal cell is a
 // NegativeCycleError, other diagonal cells are dropped (normalize()'s rule).
 // `undirected`: edge (i, j) and (j, i) both weigh the lighter of the two
 // cells that hold an edge. `unweighted`: every edge weighs 1 (no cell is then
-// an error). Integer cells must be inside int32 (InputError naming the cell).
-// The weight type: int32 for integer and bool cells and for `unweighted`;
-// for float cells int32 when every edge weight is an integer with |w| <=
-// kMaxAutoIntWeight (choose_weight_type's rule), float64 otherwise.
+// an error). The weight type is choose_weight_type's rule over the edges
+// (weight 1 when `unweighted`): int32 when every weight is an integer with
+// |w| <= kMaxAutoIntWeight and (n-1) * max|w| < kInf, float64 otherwise
+// (integer cells beyond int32, int64 and uint64 ones, too: exact below 2^53).
 struct DenseView {
   std::int64_t n = 0;
   const void* data = nullptr;  // may be null when n == 0
@@ -102,15 +103,22 @@ Backend choose_backend(const DenseView& v, const SolveOptions& opts);
 // the returned summary.
 SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink);
 
-// Whether one dense cell holds an edge: not 0, NaN or +inf (branch-free, for
-// scans over every cell).
+// The largest |w| of a float dense cell that is no edge: scipy's dense
+// input masks the cells np.isclose(w, 0) (atol 1e-8).
+inline constexpr double kLargestAbsentCell = 1e-8;
+
+// Whether one dense cell holds an edge: not NaN, not infinite and, for a
+// float, |v| > kLargestAbsentCell; an integer cell when not 0 (branch-free,
+// for scans over every cell).
 template <class T>
 bool is_stored_cell(T v) {
-  if constexpr (std::is_floating_point<T>::value)
-    return static_cast<bool>(static_cast<int>(v != 0) & static_cast<int>(v == v) &
-                             static_cast<int>(v != std::numeric_limits<T>::infinity()));
-  else
+  if constexpr (std::is_floating_point<T>::value) {
+    const double magnitude = std::fabs(static_cast<double>(v));  // NaN compares false
+    return static_cast<bool>(static_cast<int>(magnitude > kLargestAbsentCell) &
+                             static_cast<int>(magnitude < std::numeric_limits<double>::infinity()));
+  } else {
     return v != 0;
+  }
 }
 
 // Whether `value` is an integer that W (a signed integer type) holds
@@ -135,19 +143,17 @@ constexpr bool holds_integer_of(T value) {
   }
 }
 
-// One stored value (entry (i, j) of a dense or sparse input) as a weight of
-// type W (int32, or double for float input). Returns false for "no edge":
-// +inf, NaN and, when `zero_is_absent` (dense input), 0. `unweighted` turns
-// every edge into weight 1. Throws InputError naming (i, j) for -inf or,
-// into int32, a value that is not an integer inside int32.
+// One stored entry (i, j) of a sparse input as a weight of type W (int32, or
+// double for float input). Every stored entry is an edge, an explicit zero a
+// zero-weight one, except +inf and NaN, which no path can use (false); with
+// `unweighted` every stored entry weighs 1, +inf and NaN too (scipy's
+// dijkstra, bellman_ford and johnson count them). Throws InputError naming
+// (i, j) for -inf or, into int32, a value that is not an integer inside int32.
 template <class W, class T>
-bool cell_weight(T value, bool zero_is_absent, bool unweighted, std::int64_t i, std::int64_t j, W& w) {
-  if constexpr (std::is_floating_point<T>::value) {
-    if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
-  }
-  if (zero_is_absent && value == 0) return false;
+bool cell_weight(T value, bool unweighted, std::int64_t i, std::int64_t j, W& w) {
   if (unweighted) return w = 1, true;
   if constexpr (std::is_floating_point<T>::value) {
+    if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
     if (value == -std::numeric_limits<T>::infinity())
       throw InputError("edge " + std::to_string(i) + " -> " + std::to_string(j) + " has weight -inf");
   }

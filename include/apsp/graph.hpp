@@ -107,6 +107,14 @@ bool is_normalized(const Graph& g);
 bool is_normalized(const GraphF32& g);
 bool is_normalized(const GraphF64& g);
 
+// Renumbers the vertices that some edge touches to 0..k-1 in increasing
+// order (ids of a SNAP edge list that run high, with most numbers unused),
+// drops the others and returns the old vertex of each new one (size k; g.n
+// becomes k). Edge order is kept, so a normalized graph stays normalized.
+std::vector<vertex_t> compact_vertices(Graph& g);
+std::vector<vertex_t> compact_vertices(GraphF32& g);
+std::vector<vertex_t> compact_vertices(GraphF64& g);
+
 // Adds every edge in both directions (--undirected).
 Graph symmetrize(const Graph& g);
 GraphF32 symmetrize(const GraphF32& g);
@@ -164,17 +172,36 @@ CsrF64 transpose(const CsrF64& c);
 // inside int64 for any int32 n.
 inline constexpr double kMaxAutoIntWeight = 2147483647.0;
 
-// Whether auto keeps weight `w` as int32: an integer with |w| <=
-// kMaxAutoIntWeight (NaN and infinities are not). The rule of
-// choose_weight_type, per weight.
+// Whether auto keeps weight `w` as int32 as far as the weight alone goes: an
+// integer with |w| <= kMaxAutoIntWeight (NaN and infinities are not). The
+// per-weight half of choose_weight_type's rule (the scans that read weights
+// one by one use it); the graph's bound is the other half.
 inline bool is_auto_int_weight(double w) {
   return std::fabs(w) <= kMaxAutoIntWeight && w == static_cast<double>(static_cast<std::int32_t>(w));
 }
 
-// WeightType::int32 when every weight of `g` is an integer with |w| <=
-// kMaxAutoIntWeight (and no edge is +infinity), WeightType::float64
-// otherwise: the "auto" choice of --weights.
+// Whether int32 distances (kInf = unreachable) hold every shortest-path
+// distance of a graph of n vertices whose weights are at most `max_abs` in
+// magnitude: a shortest path has at most n - 1 edges, so |d| <= (n-1) *
+// max_abs, which must stay below kInf. Knowable before any work.
+inline bool int32_distances_fit(std::int64_t n, double max_abs) {
+  const double hops = n > 1 ? static_cast<double>(n - 1) : 0.0;
+  return hops * max_abs < static_cast<double>(kInf);
+}
+
+// The one home of the "auto" weight type (--weights auto, the Python
+// binding's arrays, dense views): int32 when every weight is an integer with
+// |w| <= kMaxAutoIntWeight (`integer_weights`) and int32 distances hold the
+// answer (int32_distances_fit(n, max_abs)); float64 otherwise, whose
+// distances are exact integers while |d| < 2^53 (scipy's result type too).
+inline WeightType choose_weight_type(std::int64_t n, bool integer_weights, double max_abs) {
+  return integer_weights && int32_distances_fit(n, max_abs) ? WeightType::int32 : WeightType::float64;
+}
+
+// choose_weight_type over the edges of `g` (n = g.n; +infinity and NaN
+// weights are not integers).
 WeightType choose_weight_type(const GraphF64& g);
+WeightType choose_weight_type(const Graph& g);
 
 // `g` with its weights in type `to`. To int32: throws InputError naming the
 // first edge whose weight is not an integer inside int32 (or is infinite or

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <memory>
 #include <string>
@@ -26,10 +27,15 @@ enum class Format {
   // holds int32). No extension selects them, and no reader reads them.
   bin_f32,
   bin_f64,
+  // The network repository's coordinate list (input only): a size line
+  // "n n m" and m lines "i j [w]" (edge i -> j, 1-based, weight 1 when
+  // absent), '%' comments, no banner. A .mtx file without a banner whose
+  // first line is such a size line is read as one (ReadOptions::note says so).
+  coordinate,
 };
 
 // Names: auto; bin, nthu; dimacs, gr; mtx, matrix-market; edges, edgelist, el,
-// txt; npy; text-matrix, mat, dense; bin-f32; bin-f64. to_string gives the
+// txt; npy; text-matrix, mat, dense; bin-f32; bin-f64; coordinate. to_string gives the
 // first of each group.
 // Extensions (case-insensitive): .bin .gr .mtx .txt .el .edges .npy .mat .dense.
 // Matrices (write_matrix / read_matrix) use .bin, .npy, and .txt / .mat as text.
@@ -50,6 +56,9 @@ struct ReadOptions {
   // the float .npy that write_graph writes).
   std::optional<std::int64_t> no_edge_value;
   bool undirected = false;  // add each edge both ways
+  // Told, when set, how a file was read where its format left a choice (a
+  // .mtx file without banner read as a coordinate list); the CLI prints it.
+  std::function<void(const std::string&)> note;
 };
 
 // Reads a graph with the weight type as read: int32 when every weight is an
@@ -141,5 +150,14 @@ extern template class BasicMatrixFile<double>;
 // for a graph-only format or an unknown extension; InputError for a file
 // that cannot be opened or a malformed .npy header.
 std::optional<WeightType> stored_matrix_type(const std::string& path, Format format = Format::automatic);
+
+// The id map `apsp solve --relabel` writes beside its result: line k (after
+// two '#' comment lines) holds the original vertex id of vertex k, the ids
+// increasing. read_id_map throws InputError naming the line of a malformed,
+// negative or non-increasing id.
+void write_id_map(const std::string& path, const std::vector<vertex_t>& ids);
+std::vector<vertex_t> read_id_map(const std::string& path);
+// The map's file name beside a result file: RESULT + ".ids".
+std::string id_map_path(const std::string& result_path);
 
 }  // namespace apsp::io

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,6 +52,16 @@ using HostVector = std::vector<T, DefaultInitAllocator<T>>;
 // needs it (Sink::prepare). A fresh 4 GiB matrix first-touched by the copy
 // held the H100 download to about 15 GB/s, a quarter of the link.
 void commit_pages(void* data, std::size_t bytes);
+
+// The memory check every result buffer passes before it is allocated
+// (HostMatrixSink, the CLI's files, the Python binding's arrays): throws
+// ResourceError "<what> needs X GiB (N bytes) of memory but only Y GiB are
+// available (<what limits it>)" when `bytes` do not fit the memory this
+// process can still use (MemAvailable and its cgroups' limits).
+void require_host_memory(std::uint64_t bytes, const std::string& what);
+
+// "4.00 GiB (4294967296 bytes)", as the memory and disk checks name sizes.
+std::string describe_bytes(std::uint64_t bytes);
 
 // A view of `size` contiguous T, like C++20 std::span. It does not own the
 // values: keep the container alive while the view is used.

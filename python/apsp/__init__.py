@@ -27,6 +27,7 @@ from ._csgraph import (
     verify,
 )
 from ._errors import NegativeCycleError, VerifyError
+from ._paths import construct_dist_matrix, path, reconstruct_path
 
 __version__ = "0.1.0"
 
@@ -37,12 +38,15 @@ __all__ = [
     "VerifyError",
     "algorithms",
     "bellman_ford",
+    "construct_dist_matrix",
     "cuda_device_count",
     "dijkstra",
     "floyd_warshall",
     "johnson",
     "last_solve_info",
+    "path",
     "read_graph",
+    "reconstruct_path",
     "shortest_path",
     "verify",
 ]

@@ -8,6 +8,7 @@ result dtype, progress display and threads.
 
 from __future__ import annotations
 
+import operator
 import sys
 import threading
 import warnings
@@ -26,7 +27,7 @@ INF: int = _apsp.INF
 NO_PREDECESSOR: int = -9999
 
 Method = Literal["auto", "FW", "D", "BF", "J"]
-Backend = Literal["auto", "cpu", "cuda"]
+Backend = Literal["auto", "cpu", "cuda", "gpu"]
 Precision = Literal["auto", "int32", "int16", "int64"]
 Progress = Union[bool, Callable[[float], Any], None]
 Indices = Union[int, Sequence[int], npt.NDArray[np.integer[Any]], None]
@@ -44,8 +45,10 @@ def last_solve_info() -> dict[str, Any]:
     Returns
     -------
     dict
-        ``algorithm``, ``backend`` and ``precision`` that ran, ``note`` (why
-        the result was reached another way, or empty), ``stages`` (name ->
+        ``algorithm``, ``backend`` and ``precision`` that ran, ``weights``
+        (the weight type solved in: ``int32`` or ``float64``), ``threads``
+        (the CPU threads asked for, or OpenMP's default), ``note`` (why the
+        result was reached another way, or empty), ``stages`` (name ->
         seconds, as in the CLI's summary) and ``solve_seconds`` (the wall
         time of the C++ solve, without reading the input; the conversion of
         the rows into the returned arrays is included, as it runs while the
@@ -59,16 +62,27 @@ _CPU_ALGORITHM = {"D": "dijkstra", "BF": "bellman-ford", "J": "johnson"}
 _DTYPES = {"float64": "float64", "float32": "float32", "int32": "int32"}
 
 
-def _graph(csgraph: Any, directed: bool, unweighted: bool) -> Any:
+def _sparse_data(data: Any) -> Any:
+    """Sparse data the engine reads: other dtypes (longdouble, complex, float16, object) as scipy converts them, float64."""
+    if data.dtype.kind in "biu" or data.dtype in (np.float32, np.float64):
+        return data
+    return np.asarray(data).astype(np.float64)
+
+
+def _graph(csgraph: Any, directed: bool, unweighted: bool, method: str = "auto") -> Any:
     """The engine's normalized graph of a scipy.sparse matrix or array, or of a dense array.
 
     Sparse input: every stored entry is an edge (an explicit zero too); CSR,
     CSC and COO are read in place, other formats through ``tocsr()``. Dense
-    input (anything ``np.asarray`` takes): 0, inf and NaN mean "no edge";
-    the array is read in place in any memory order and dtype.
+    input (anything ``np.asarray`` takes): 0, |w| <= 1e-8, inf and NaN mean
+    "no edge"; the array is read in place in any memory order and dtype. A
+    masked array (scipy's rule): its unmasked cells are the edges, zeros
+    too, except for method 'FW', which reads it as dense with the masked
+    cells 0.
     """
     if isinstance(csgraph, _apsp.Graph):
         return csgraph
+    directed, unweighted = bool(directed), bool(unweighted)
     sparse = sys.modules.get("scipy.sparse")
     if sparse is not None and sparse.issparse(csgraph):
         if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
@@ -77,12 +91,18 @@ def _graph(csgraph: Any, directed: bool, unweighted: bool) -> Any:
         fmt = csgraph.format
         if fmt not in ("csr", "csc", "coo"):
             csgraph, fmt = csgraph.tocsr(), "csr"
+        data = _sparse_data(csgraph.data)
         if fmt == "coo":
-            return _apsp.graph_from_coo(n, csgraph.row, csgraph.col, csgraph.data, directed, unweighted)
-        return _apsp.graph_from_csr(
-            n, csgraph.indptr, csgraph.indices, csgraph.data, directed, unweighted, fmt == "csc"
-        )
+            return _apsp.graph_from_coo(n, csgraph.row, csgraph.col, data, directed, unweighted)
+        return _apsp.graph_from_csr(n, csgraph.indptr, csgraph.indices, data, directed, unweighted, fmt == "csc")
     if isinstance(csgraph, np.ma.MaskedArray):
+        if method != "FW":
+            values = np.ma.getdata(csgraph)
+            if values.ndim != 2 or values.shape[0] != values.shape[1]:
+                raise ValueError(f"graph should have two dimensions of equal length, got shape {values.shape}")
+            row, col = np.nonzero(~np.ma.getmaskarray(csgraph))
+            data = _sparse_data(values[row, col])
+            return _apsp.graph_from_coo(int(values.shape[0]), row, col, data, directed, unweighted)
         csgraph = csgraph.filled(0)  # masked cells are "no edge", as in scipy
     dense = np.asarray(csgraph)
     if dense.dtype == object or np.iscomplexobj(dense) or dense.dtype.kind not in "biuf" or dense.dtype.itemsize > 8:
@@ -94,23 +114,48 @@ def _graph(csgraph: Any, directed: bool, unweighted: bool) -> Any:
     return _apsp.graph_from_dense(dense, directed, unweighted)
 
 
-def _sources(indices: Indices, n: int) -> Tuple[Optional[list[int]], bool]:
-    """The source list for the engine (None = every vertex) and whether the result is 1-d.
+def _sources(indices: Indices, n: int) -> Tuple[Optional[list[int]], Optional[Tuple[int, ...]]]:
+    """The source list for the engine (None = every vertex) and the shape of ``indices`` (None when not given).
 
-    Negative indices count from the end, as in scipy; others outside 0..n-1
-    are a ValueError.
+    As scipy: float indices are truncated toward zero, negative ones count
+    from the end, others outside 0..n-1 are a ValueError, and the results'
+    leading dimensions are the shape of ``indices`` (a scalar: 1-d results).
     """
     if indices is None:
-        return None, False
+        return None, None
     array = np.asarray(indices)
-    if array.size and array.dtype.kind not in "iu" and not (array.dtype.kind == "f" and np.all(array == np.floor(array))):
+    if array.size and array.dtype.kind not in "iuf":
         raise ValueError(f"indices must be integers, got {array.dtype}")
-    scalar = array.ndim == 0
+    if array.size and array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        raise ValueError("indices must be finite")
+    shape = tuple(int(k) for k in array.shape)
     array = array.reshape(-1).astype(np.int64)
     array = np.where(array < 0, array + n, array)
     if array.size and (array.min() < 0 or array.max() >= n):
         raise ValueError(f"indices out of range 0...{n - 1}")
-    return array.tolist(), scalar
+    return array.tolist(), shape
+
+
+def _shaped(result: Any, shape: Optional[Tuple[int, ...]], n: int) -> Any:
+    """A (rows, n) result reshaped to ``indices``' shape + (n,), as scipy returns it."""
+    return result if shape is None or result is None else result.reshape(shape + (n,))
+
+
+def _index(name: str, value: Any) -> int:
+    """``value`` as an int, or a TypeError naming the argument."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
+
+
+def _choice(name: str, value: Any, allowed: Tuple[str, ...]) -> str:
+    """``value`` if it is one of ``allowed``, else a ValueError (TypeError for a non-string) naming the argument."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string ({', '.join(allowed)}), got {type(value).__name__}")
+    if value not in allowed:
+        raise ValueError(f"{name}: expected one of {', '.join(allowed)}, got '{value}'")
+    return value
 
 
 def _progress(progress: Progress) -> Tuple[Optional[Callable[[float], Any]], Callable[[], None]]:
@@ -152,13 +197,16 @@ def _request(
 ) -> Any:
     request = _apsp.SolveRequest()
     request.algorithm = algorithm
-    request.backend = backend
-    request.device = device
-    request.precision = precision
-    request.threads = threads
-    request.predecessors = predecessors
+    request.backend = _choice("backend", backend, ("auto", "cpu", "cuda", "gpu"))
+    request.device = _index("device", device)
+    request.precision = _choice("precision", precision, ("auto", "int32", "int16", "int64"))
+    request.threads = _index("threads", threads)
+    request.predecessors = bool(predecessors)
     request.sources = sources
-    name = "float64" if dtype is None else np.dtype(dtype).name
+    try:
+        name = "float64" if dtype is None else np.dtype(dtype).name
+    except TypeError:
+        raise TypeError(f"dtype: expected float64, float32 or int32, got {dtype!r}") from None
     if name not in _DTYPES:
         raise ValueError(f"dtype: expected float64, float32 or int32, got {name}")
     request.dtype = name
@@ -168,7 +216,11 @@ def _request(
 
 def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, request: Any) -> Tuple[str, str]:
     """The (algorithm, backend) that scipy's ``method`` stands for, unless ``algorithm=`` names one."""
+    if backend == "gpu":
+        backend = "cuda"
     if algorithm is not None:
+        if not isinstance(algorithm, str):
+            raise TypeError(f"algorithm must be a string, got {type(algorithm).__name__}")
         return algorithm, backend
     if method == "auto":
         return "auto", backend
@@ -192,6 +244,19 @@ def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, 
     return name, "cpu"
 
 
+def _check_cycles(graph: Any, threads: int) -> None:
+    """NegativeCycleError when ``graph`` has a negative cycle anywhere (a solve with no source, as scipy's, still checks).
+
+    One Bellman-Ford search from an added vertex with a zero-weight edge to
+    every vertex reaches every cycle.
+    """
+    if graph.n == 0 or graph.min_weight >= 0:
+        return
+    extended = graph.with_source_vertex(list(range(graph.n)))
+    request = _request("bellman-ford", "cpu", 0, "auto", threads, False, [graph.n], None, None)
+    _apsp.solve(extended, request)
+
+
 def _solve(
     csgraph: Any,
     method: str,
@@ -208,17 +273,25 @@ def _solve(
     progress: Progress,
     threads: int,
 ) -> Any:
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {type(method).__name__}")
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
-    if limit is not None and not limit >= 0:
+    no_limit = limit is not None and np.isnan(limit)  # scipy: no pair is within a NaN limit but a source and itself
+    if limit is not None and not no_limit and not limit >= 0:
         raise ValueError("'limit' must be >= 0")
-    graph = _graph(csgraph, directed, unweighted)
-    sources, scalar = _sources(indices, graph.n)
-    request = _request("auto", backend, device, precision, threads, return_predecessors, sources, dtype, limit)
+    graph = _graph(csgraph, directed, unweighted, method)
+    sources, shape = _sources(indices, graph.n)
+    request = _request(
+        "auto", backend, device, precision, threads, return_predecessors, sources, dtype, 0.0 if no_limit else limit
+    )
     request.algorithm, request.backend = _algorithm(method, algorithm, backend, graph, request)
     if sources == []:  # the engine reads an empty list as "every source"
+        if method != "D":
+            _check_cycles(graph, request.threads)
         dist = np.empty((0, graph.n), dtype=request.dtype)
         pred = np.empty((0, graph.n), dtype=np.int32) if return_predecessors else None
+        dist, pred = _shaped(dist, shape, graph.n), _shaped(pred, shape, graph.n)
         return (dist, pred) if return_predecessors else dist
     callback, close = _progress(progress)
     if callback is not None:
@@ -227,9 +300,15 @@ def _solve(
         dist, pred, _last.info = _apsp.solve(graph, request)
     finally:
         close()
-    if scalar:
-        dist = dist[0]
-        pred = None if pred is None else pred[0]
+    if no_limit:
+        rows = np.arange(dist.shape[0])
+        own = np.asarray(sources if sources is not None else rows)
+        kept = dist[rows, own].copy()
+        dist[...] = np.inf if dist.dtype.kind == "f" else INF
+        dist[rows, own] = kept
+        if pred is not None:
+            pred[...] = NO_PREDECESSOR
+    dist, pred = _shaped(dist, shape, graph.n), _shaped(pred, shape, graph.n)
     return (dist, pred) if return_predecessors else dist
 
 
@@ -254,6 +333,24 @@ def shortest_path(
 @overload
 def shortest_path(
     csgraph: Any,
+    method: Method,
+    directed: bool,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    overwrite: bool = ...,
+    indices: Indices = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def shortest_path(
+    csgraph: Any,
     method: Method = ...,
     directed: bool = ...,
     *,
@@ -269,6 +366,24 @@ def shortest_path(
     progress: Progress = ...,
     threads: int = ...,
 ) -> Tuple[Matrix, Matrix]: ...
+@overload
+def shortest_path(
+    csgraph: Any,
+    method: Method = ...,
+    directed: bool = ...,
+    return_predecessors: bool = ...,
+    unweighted: bool = ...,
+    overwrite: bool = ...,
+    indices: Indices = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Union[Matrix, Tuple[Matrix, Matrix]]: ...
 def shortest_path(
     csgraph: Any,
     method: Method = "auto",
@@ -292,9 +407,14 @@ def shortest_path(
     ----------
     csgraph : array_like or sparse matrix, shape (N, N)
         The graph. Dense: entry ``[i, j]`` is the weight of edge i -> j, and
-        0, inf and NaN mean no edge. scipy.sparse matrix or array (CSR, CSC
-        and COO read in place, other formats through ``tocsr()``): every
-        stored entry is an edge, an explicit zero a zero-weight one.
+        0, |w| <= 1e-8, +-inf and NaN mean no edge (scipy's rule). A masked
+        array: the unmasked cells are edges, zeros too (method 'FW': as
+        dense, masked cells 0). scipy.sparse matrix or array (CSR, CSC and
+        COO read in place, other formats through ``tocsr()``; longdouble
+        and complex data converted to float64 as scipy does): every stored
+        entry is an edge, an explicit zero a zero-weight one; a stored inf
+        or NaN is none (with ``unweighted``: an edge of length 1, as in
+        scipy's D, BF and J), a stored -inf a ValueError.
     method : {'auto', 'FW', 'D', 'BF', 'J'}, optional
         'FW' Floyd-Warshall (apsp's ``fw-blocked`` on the CPU, ``fw`` on the
         GPU), 'D' Dijkstra (``dijkstra``; ``johnson``, with a warning, when a
@@ -310,8 +430,11 @@ def shortest_path(
     overwrite : bool, optional
         Accepted for compatibility; the input is never modified.
     indices : int or array_like of int, optional
-        Compute only the rows of these sources (not with method 'FW'); a
-        scalar gives 1-d results. Negative values count from the end.
+        Compute only the rows of these sources (not with method 'FW'); the
+        results' leading dimensions are ``indices``' shape (a scalar gives
+        1-d results). Negative values count from the end; floats are
+        truncated, as in scipy. An empty ``indices`` still checks the graph
+        for a negative cycle.
 
     Returns
     -------
@@ -323,8 +446,9 @@ def shortest_path(
 
     Other Parameters
     ----------------
-    backend : {'auto', 'cpu', 'cuda'}
-        Where to solve: 'auto' picks the GPU for large graphs when one is present.
+    backend : {'auto', 'cpu', 'cuda', 'gpu'}
+        Where to solve: 'auto' picks the GPU for large graphs when one is
+        present; 'gpu' is another name for 'cuda'.
     device : int
         CUDA device ordinal.
     algorithm : str, optional
@@ -348,6 +472,10 @@ def shortest_path(
         The graph has a negative cycle (a subclass of scipy's class).
     ValueError
         Bad input or options (e.g. ``indices`` with method 'FW').
+    TypeError
+        An argument of the wrong type (e.g. ``threads='4'``).
+    MemoryError
+        The result does not fit the memory available (the message names its size).
     KeyboardInterrupt
         Ctrl-C during the solve (it stops within about a second).
 
@@ -355,7 +483,10 @@ def shortest_path(
     -----
     The GIL is released while solving. Integer weights (floats with integer
     values too) are solved exactly in int32 arithmetic (int64 where sums
-    could overflow); real weights in float64, on the CPU or the GPU.
+    could overflow) when int32 distances can hold every answer, that is when
+    (N - 1) * max|w| < 2**30 - 1; other graphs (real weights, larger integer
+    ones, int64 weights beyond int32) are solved in float64, on the CPU or
+    the GPU, as scipy does: integer distances are exact below 2**53.
 
     Examples
     --------
@@ -391,6 +522,22 @@ def floyd_warshall(
 @overload
 def floyd_warshall(
     csgraph: Any,
+    directed: bool,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    overwrite: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def floyd_warshall(
+    csgraph: Any,
     directed: bool = ...,
     *,
     return_predecessors: Literal[True],
@@ -404,6 +551,22 @@ def floyd_warshall(
     progress: Progress = ...,
     threads: int = ...,
 ) -> Tuple[Matrix, Matrix]: ...
+@overload
+def floyd_warshall(
+    csgraph: Any,
+    directed: bool = ...,
+    return_predecessors: bool = ...,
+    unweighted: bool = ...,
+    overwrite: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Union[Matrix, Tuple[Matrix, Matrix]]: ...
 def floyd_warshall(
     csgraph: Any,
     directed: bool = True,
@@ -431,6 +594,96 @@ def floyd_warshall(
     )  # fmt: skip
 
 
+@overload
+def dijkstra(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    return_predecessors: Literal[False] = ...,
+    unweighted: bool = ...,
+    limit: float = ...,
+    min_only: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Matrix: ...
+@overload
+def dijkstra(
+    csgraph: Any,
+    directed: bool,
+    indices: Indices,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    limit: float = ...,
+    min_only: Literal[False] = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def dijkstra(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    *,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    limit: float = ...,
+    min_only: Literal[False] = ...,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def dijkstra(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    *,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    limit: float = ...,
+    min_only: Literal[True],
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix, Matrix]: ...
+@overload
+def dijkstra(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    return_predecessors: bool = ...,
+    unweighted: bool = ...,
+    limit: float = ...,
+    min_only: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Union[Matrix, Tuple[Matrix, Matrix], Tuple[Matrix, Matrix, Matrix]]: ...
 def dijkstra(
     csgraph: Any,
     directed: bool = True,
@@ -447,7 +700,7 @@ def dijkstra(
     dtype: DType = None,
     progress: Progress = None,
     threads: int = 0,
-) -> Any:
+) -> Union[Matrix, Tuple[Matrix, Matrix], Tuple[Matrix, Matrix, Matrix]]:
     """Distances from some or all sources by Dijkstra (scipy.sparse.csgraph.dijkstra).
 
     Parameters
@@ -482,9 +735,12 @@ def dijkstra(
             csgraph, "D", directed, return_predecessors, unweighted, indices, bound,
             backend, device, algorithm, precision, dtype, progress, threads,
         )  # fmt: skip
+    no_limit = bound is not None and np.isnan(bound)  # as scipy: only the targets themselves are within it
+    if no_limit:
+        bound = 0.0
     if bound is not None and not bound >= 0:
         raise ValueError("'limit' must be >= 0")
-    graph = _graph(csgraph, directed, unweighted)
+    graph = _graph(csgraph, directed, unweighted, "D")
     n = graph.n
     targets, _ = _sources(indices, n)
     if targets is None:
@@ -516,11 +772,81 @@ def dijkstra(
             break
         root = hop
     sources = np.where(root >= 0, root, NO_PREDECESSOR).astype(np.int32)
+    if no_limit:
+        is_target = np.zeros(n, dtype=bool)
+        is_target[targets] = True
+        dist[~is_target] = np.inf if dist.dtype.kind == "f" else INF
+        pred[...] = NO_PREDECESSOR
+        sources = np.where(is_target, vertices, NO_PREDECESSOR).astype(np.int32)
     if return_predecessors:
         return dist, pred, sources
     return dist
 
 
+@overload
+def bellman_ford(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    return_predecessors: Literal[False] = ...,
+    unweighted: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Matrix: ...
+@overload
+def bellman_ford(
+    csgraph: Any,
+    directed: bool,
+    indices: Indices,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def bellman_ford(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    *,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def bellman_ford(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    return_predecessors: bool = ...,
+    unweighted: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Union[Matrix, Tuple[Matrix, Matrix]]: ...
 def bellman_ford(
     csgraph: Any,
     directed: bool = True,
@@ -535,7 +861,7 @@ def bellman_ford(
     dtype: DType = None,
     progress: Progress = None,
     threads: int = 0,
-) -> Any:
+) -> Union[Matrix, Tuple[Matrix, Matrix]]:
     """Distances by Bellman-Ford, negative weights allowed (scipy.sparse.csgraph.bellman_ford).
 
     ``shortest_path(csgraph, method='BF', ...)``: see :func:`shortest_path`.
@@ -546,6 +872,70 @@ def bellman_ford(
     )  # fmt: skip
 
 
+@overload
+def johnson(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    return_predecessors: Literal[False] = ...,
+    unweighted: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Matrix: ...
+@overload
+def johnson(
+    csgraph: Any,
+    directed: bool,
+    indices: Indices,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def johnson(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    *,
+    return_predecessors: Literal[True],
+    unweighted: bool = ...,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Tuple[Matrix, Matrix]: ...
+@overload
+def johnson(
+    csgraph: Any,
+    directed: bool = ...,
+    indices: Indices = ...,
+    return_predecessors: bool = ...,
+    unweighted: bool = ...,
+    *,
+    backend: Backend = ...,
+    device: int = ...,
+    algorithm: Optional[str] = ...,
+    precision: Precision = ...,
+    dtype: DType = ...,
+    progress: Progress = ...,
+    threads: int = ...,
+) -> Union[Matrix, Tuple[Matrix, Matrix]]: ...
 def johnson(
     csgraph: Any,
     directed: bool = True,
@@ -560,7 +950,7 @@ def johnson(
     dtype: DType = None,
     progress: Progress = None,
     threads: int = 0,
-) -> Any:
+) -> Union[Matrix, Tuple[Matrix, Matrix]]:
     """Distances by Johnson's algorithm, negative weights allowed (scipy.sparse.csgraph.johnson).
 
     ``shortest_path(csgraph, method='J', ...)``: see :func:`shortest_path`.
@@ -589,9 +979,11 @@ def read_graph(
 
     Returns
     -------
-    scipy.sparse.csr_matrix of int32, shape (N, N)
-        Normalized: duplicates at their lightest, no self-loops; zero-weight
-        edges are explicit zeros.
+    scipy.sparse.csr_matrix, shape (N, N)
+        int32 weights when they are integers whose distances int32 holds
+        (the rule of :func:`shortest_path`'s Notes), float64 otherwise (real
+        weights). Normalized: duplicates at their lightest, no self-loops;
+        zero-weight edges are explicit zeros.
     """
     from scipy.sparse import csr_matrix
 
@@ -618,9 +1010,11 @@ def verify(
     csgraph : array_like or sparse matrix
         The graph, as for :func:`shortest_path`.
     dist_matrix : array_like, shape (N, N)
-        float with inf for unreachable, or int32 with ``apsp.INF``.
+        float with inf for unreachable, or integers with ``apsp.INF`` (read
+        without narrowing: a value int32 does not hold is a violation).
     predecessors : array_like of int, shape (N, N), optional
-        With -9999 for "none".
+        Vertex numbers, -9999 for "none"; any other value (1.7, 2**32 + 1)
+        is a violation.
     directed, unweighted : bool
         As for :func:`shortest_path`.
 

@@ -1,16 +1,17 @@
 // apsp._apsp: the nanobind extension under the scipy-compatible layer
-// (python/apsp/_csgraph.py). It turns scipy.sparse buffers into an
-// apsp::Graph without copying them first, hands a dense numpy array to the
-// library as an apsp::DenseView (read in place, the dense rules are the
-// library's: apsp/dense.hpp), solves with the GIL released, and hands the
-// results back as numpy arrays that own the solver's buffers.
+// (python/apsp/_csgraph.py): bindings and the result sink only. It hands a
+// scipy.sparse matrix's buffers to the library's apsp::graph_from_coo /
+// graph_from_csr (apsp/array_graph.hpp) and a dense numpy array to the
+// library as an apsp::DenseView (apsp/dense.hpp), both read in place; solves
+// with the GIL released; and hands the results back as numpy arrays that own
+// the solver's buffers.
 //
-// Graph inputs follow scipy.sparse.csgraph: in a dense matrix 0, +inf and NaN
-// mean "no edge"; in a sparse matrix every stored entry is an edge (an
-// explicit zero is a zero-weight edge), except +inf and NaN, which no path
-// can use. Integer weights (of any dtype, floats with integer values too)
-// reach the exact int32 engine; a float input with a weight that is not an
-// integer inside int32 is solved by the real-valued (float64) engine.
+// Graph inputs follow scipy.sparse.csgraph (the library's rules): in a dense
+// matrix 0, |w| <= 1e-8, +-inf and NaN mean "no edge"; in a sparse matrix
+// every stored entry is an edge (an explicit zero is a zero-weight edge),
+// except +inf and NaN, which no path can use. The weight type is the
+// library's auto rule (apsp::choose_weight_type): int32 for integer weights
+// whose distances int32 holds, float64 otherwise.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -26,6 +27,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,11 +36,13 @@
 #include <variant>
 #include <vector>
 
+#include "apsp/array_graph.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/dense.hpp"
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/matrix.hpp"
 #include "apsp/sink.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
@@ -155,344 +159,35 @@ InputGraph graph_from_dense(const AnyArray& a, bool directed, bool unweighted) {
   return InputGraph(a, view);
 }
 
-// Calls f(k, as_int64) over a 1-d integer array, by its stride, without copying.
-template <class F>
-void for_each_index(const AnyArray& a, F&& f) {
-  visit_elements(a, "index array", [&](auto zero) {
-    using T = decltype(zero);
-    if constexpr (std::is_floating_point<T>::value || std::is_same<T, bool>::value) {
-      throw nb::type_error("index arrays must hold integers");
-    } else {
-      const T* p = static_cast<const T*>(a.data());
-      const std::int64_t stride = a.stride(0);
-      for (std::size_t k = 0; k < a.shape(0); ++k) f(k, static_cast<std::int64_t>(p[static_cast<std::int64_t>(k) * stride]));
-    }
-  });
+// The input graph of a library graph (normalized, its weight type chosen).
+InputGraph input_of(apsp::AnyGraph g) {
+  if (auto* ints = std::get_if<Graph>(&g)) return InputGraph{std::move(*ints)};
+  return InputGraph{std::move(std::get<apsp::GraphF64>(g))};
 }
 
-// The entries of a 1-d integer array as int64, read by its stride.
-std::vector<std::int64_t> int64_values(const AnyArray& a, const char* what) {
-  if (a.ndim() != 1) throw apsp::InputError(std::string(what) + " must be a 1-d array");
-  std::vector<std::int64_t> values(a.shape(0));
-  for_each_index(a, [&](std::size_t k, std::int64_t v) { values[k] = v; });
-  return values;
-}
-
-// The error for stored entry k at (i, j) outside an n x n matrix (out of
-// line: the entry loop stays small enough to inline).
-[[noreturn, gnu::noinline, gnu::cold]] void throw_entry_outside(std::int64_t k, std::int64_t i, std::int64_t j,
-                                                               std::int64_t n) {
-  throw apsp::InputError("entry " + std::to_string(k) + " (" + std::to_string(i) + ", " + std::to_string(j) +
-                         ") is outside the " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
-}
-
-// InputError unless a graph of n vertices can be numbered by vertex_t.
-void check_vertex_count(std::int64_t n) {
-  if (n < 0 || n > std::numeric_limits<vertex_t>::max())
-    throw apsp::InputError("vertex count " + std::to_string(n) + " is outside 0.." +
-                           std::to_string(std::numeric_limits<vertex_t>::max()));
-}
-
-// An edge list built from a sparse matrix, and whether it came out in
-// normalize()'s form (sorted by (src, dst), no duplicates, no self-loops),
-// checked while it was written: then no second pass checks it.
+// `g` normalized, in the auto weight type (apsp::normalized_with_auto_weights).
 template <class W>
-struct BuiltGraph {
-  apsp::BasicGraph<W> graph;
-  bool normalized = false;
-  bool real = false;  // an attempt at int32 weights met a weight that is not one: build it again as float64
-};
-
-// The parts a sparse matrix's m stored entries are built in: one per
-// kEntriesPerPart (an OpenMP team costs microseconds, about what 2048
-// entries take), at most kMaxParts. The count depends on m alone, not on
-// the threads there are, so the parts' seams are the same (and tested the
-// same) on any machine; the threads share the parts.
-constexpr std::int64_t kEntriesPerPart = 2048;
-constexpr std::int64_t kMaxParts = 256;
-
-int entry_parts(std::size_t m) {
-  return static_cast<int>(std::clamp<std::int64_t>(static_cast<std::int64_t>(m) / kEntriesPerPart, 1, kMaxParts));
-}
-
-// What graph_from_entries made of one part of the entries.
-struct BuiltPart {
-  std::int64_t kept = 0;     // edges written
-  bool sorted = true;        // its edges strictly increasing in (src, dst), none a self-loop
-  vertex_t first_src = 0, first_dst = 0, last_src = 0, last_dst = 0;  // its first and last edge, if kept > 0
-  std::exception_ptr error;  // its first bad entry's (the part stops there)
-  bool real = false;         // it stopped at a weight the exact engine does not take (integer attempts)
-};
-
-// A float weight as the exact engine's int32 weight, for a build that tries
-// int32 first (a float array of integers, scipy's usual float64 matrix, then
-// needs no float64 edge list to scan and convert): false for "no edge" (+inf,
-// NaN; -inf throws cell_weight's error). `integer` is false where
-// choose_weight_type would pick float64 (apsp::is_auto_int_weight): the
-// build stops and starts again in float64.
-template <class T>
-bool integer_weight(T value, std::int64_t i, std::int64_t j, weight_t& w, bool& integer) {
-  if (std::isnan(value) || value == std::numeric_limits<T>::infinity()) return false;
-  if (value == -std::numeric_limits<T>::infinity()) {
-    double unused = 0;
-    return apsp::cell_weight(value, false, false, i, j, unused);  // throws
-  }
-  const auto v = static_cast<double>(value);
-  integer = apsp::is_auto_int_weight(v);
-  w = integer ? static_cast<weight_t>(v) : 0;
-  return integer;
-}
-
-// One part of graph_from_entries: the edges of the entries walk(entry)
-// hands over, written from `first` on, with their order. The flags are
-// template arguments and every scalar comes by value, so the loop keeps
-// them in registers (through references it reloaded each one after every
-// edge it stored).
-template <class W, bool directed, bool unweighted, bool kTryInteger, class T, class Walk>
-BuiltPart build_part(apsp::BasicEdge<W>* const first, const std::int64_t n, const T* const weights,
-                     const std::int64_t stride, Walk&& walk) {
-  apsp::BasicEdge<W>* out = first;
-  vertex_t last_src = -1, last_dst = -1;  // the last edge written; (-1, -1), below every edge, before the first
-  bool sorted = true;
-  bool integer = true;  // kTryInteger: every weight so far one the exact engine takes
-  const auto emit = [&](vertex_t i, vertex_t j, W weight) __attribute__((always_inline)) {
-    sorted &= (i > last_src || (i == last_src && j > last_dst)) && i != j;
-    last_src = i;
-    last_dst = j;
-    *out++ = apsp::BasicEdge<W>{i, j, weight};
-  };
-  // Returns whether the walk goes on (false only when an integer attempt
-  // meets a weight it cannot take).
-  walk([&](std::int64_t k, std::int64_t i, std::int64_t j) __attribute__((always_inline)) {
-    if (i < 0 || i >= n || j < 0 || j >= n) throw_entry_outside(k, i, j, n);
-    W weight = 0;
-    if constexpr (kTryInteger) {
-      static_assert(std::is_same<W, weight_t>::value && std::is_floating_point<T>::value && !unweighted,
-                    "an integer attempt reads float weights into int32 ones");
-      if (!integer_weight(weights[k * stride], i, j, weight, integer)) return integer;
-    } else {
-      if (!apsp::cell_weight(weights[k * stride], false, unweighted, i, j, weight)) return true;
-    }
-    emit(static_cast<vertex_t>(i), static_cast<vertex_t>(j), weight);
-    if (!directed) emit(static_cast<vertex_t>(j), static_cast<vertex_t>(i), weight);
-    return true;
-  });
-  BuiltPart part;
-  part.real = !integer;
-  part.kept = out - first;
-  part.sorted = sorted;
-  if (part.kept > 0) {
-    part.first_src = first->src;
-    part.first_dst = first->dst;
-    part.last_src = last_src;
-    part.last_dst = last_dst;
-  }
-  return part;
-}
-
-// The graph of a sparse matrix's stored entries: entry k is i -> j with
-// weight data[k] (every stored entry is an edge, explicit zeros too; +inf
-// and NaN are none), and j -> i too when undirected. The entries are split
-// into parts: part p is entries [cuts[p], cuts[p + 1]), and walk(p, entry)
-// calls entry(k, i, j) for each of them in order (COO: row[k], col[k]; CSR:
-// the rows the part covers, from indptr; CSC the same, swapped). Parts are
-// built in parallel, each into its own slice of the edge list (sized for
-// every entry, written by index, then closed up where entries were
-// dropped), and each checks its own order; `data` is read in place. A bad
-// entry throws the error of the first one in entry order, as a sequential
-// pass would. Without the GIL.
-template <class W, bool kTryInteger, class Walk>
-BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vector<std::int64_t>& cuts, Walk&& walk,
-                                 const AnyArray& data, bool directed, bool unweighted) {
-  check_vertex_count(n);
-  if (data.ndim() != 1 || data.shape(0) != m)
-    throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
-  const std::int64_t per_entry = directed ? 1 : 2;
-  const auto parts = static_cast<std::int64_t>(cuts.size()) - 1;
-  BuiltGraph<W> built;
-  built.graph.n = n;
-  built.graph.edges.resize(static_cast<std::size_t>(per_entry) * m);
-  apsp::BasicEdge<W>* const edges = built.graph.edges.data();
-  std::vector<BuiltPart> results(static_cast<std::size_t>(parts));
-  visit_elements(data, "data", [&](auto zero) {
-    using T = decltype(zero);
-    const auto* w = static_cast<const T*>(data.data());
-    const std::int64_t stride = data.stride(0);
-    const int threads = static_cast<int>(std::min<std::int64_t>(parts, omp_get_max_threads()));
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (std::int64_t p = 0; p < parts; ++p) {
-      BuiltPart& part = results[static_cast<std::size_t>(p)];
-      try {
-        apsp::BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
-        const auto part_walk = [&](auto&& entry) { walk(p, entry); };
-        if constexpr (kTryInteger) {
-          if constexpr (std::is_floating_point<T>::value)
-            part = directed ? build_part<W, true, false, true>(first, n, w, stride, part_walk)
-                            : build_part<W, false, false, true>(first, n, w, stride, part_walk);
-        } else if (directed) {
-          part = unweighted ? build_part<W, true, true, false>(first, n, w, stride, part_walk)
-                            : build_part<W, true, false, false>(first, n, w, stride, part_walk);
-        } else {
-          part = unweighted ? build_part<W, false, true, false>(first, n, w, stride, part_walk)
-                            : build_part<W, false, false, false>(first, n, w, stride, part_walk);
-        }
-      } catch (...) {
-        part.error = std::current_exception();
-      }
-    }
-  });
-  // An integer attempt that met a real weight is over: the float64 build
-  // reads every entry again (and reports the first bad one, which may lie
-  // after the real weight in a part that stopped there).
-  if (std::any_of(results.begin(), results.end(), [](const BuiltPart& part) { return part.real; })) {
-    built.real = true;
-    return built;
-  }
-  // The first bad entry is in the first part that failed (each part stops at
-  // its own first).
-  for (const BuiltPart& part : results)
-    if (part.error) std::rethrow_exception(part.error);
-  // Close up the parts (left moves: a part's edges never land past where
-  // they were written) and check the order across their seams.
-  apsp::BasicEdge<W>* end = edges;
-  bool sorted = true;
-  const BuiltPart* before = nullptr;  // the last part with an edge
-  for (std::int64_t p = 0; p < parts; ++p) {
-    const BuiltPart& part = results[static_cast<std::size_t>(p)];
-    apsp::BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
-    if (end != first) std::copy(first, first + part.kept, end);
-    end += part.kept;
-    sorted &= part.sorted;
-    if (part.kept == 0) continue;
-    if (before && (before->last_src > part.first_src ||
-                   (before->last_src == part.first_src && before->last_dst >= part.first_dst)))
-      sorted = false;
-    before = &part;
-  }
-  built.graph.edges.resize(static_cast<std::size_t>(end - edges));
-  built.normalized = sorted;
-  return built;
-}
-
-// `m` entries cut into entry_parts(m) equal parts (cuts[0] = 0, cuts[P] = m).
-std::vector<std::int64_t> equal_cuts(std::size_t m) {
-  const int parts = entry_parts(m);
-  std::vector<std::int64_t> cuts(static_cast<std::size_t>(parts) + 1);
-  for (int p = 0; p <= parts; ++p)
-    cuts[static_cast<std::size_t>(p)] = static_cast<std::int64_t>(m) * p / parts;
-  return cuts;
-}
-
-// A COO matrix's entries for graph_from_entries: row[k] -> col[k].
-template <class W, bool kTryInteger>
-BuiltGraph<W> graph_from_coo(std::int64_t n, const std::vector<std::int64_t>& row, const std::vector<std::int64_t>& col,
-                             const AnyArray& data, bool directed, bool unweighted) {
-  if (row.size() != data.shape(0) || col.size() != data.shape(0))
-    throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
-  const std::vector<std::int64_t> cuts = equal_cuts(row.size());
-  return graph_from_entries<W, kTryInteger>(
-      n, data.shape(0), cuts,
-      [&](std::int64_t p, auto&& entry) {
-        const std::int64_t* const from = row.data();  // locals in the loop (see build_part)
-        const std::int64_t* const to = col.data();
-        for (std::int64_t k = cuts[static_cast<std::size_t>(p)], end = cuts[static_cast<std::size_t>(p) + 1]; k < end; ++k)
-          if (!entry(k, from[k], to[k])) return;
-      },
-      data, directed, unweighted);
-}
-
-// A CSR matrix's entries for graph_from_entries (CSC's with `transposed`:
-// column -> row), row by row from indptr (n + 1 non-decreasing entries from
-// 0 to nnz, checked), the column indices read in place: scipy's int32 and
-// int64 index arrays by their stride, other integer types through an int64
-// copy. Parts are whole rows, about equal in entries.
-template <class W, bool kTryInteger>
-BuiltGraph<W> graph_from_csr(std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data,
-                             bool directed, bool unweighted, bool transposed) {
-  check_vertex_count(n);
-  const std::size_t nnz = data.shape(0);
-  const std::vector<std::int64_t> starts = int64_values(indptr, "indptr");
-  if (static_cast<std::int64_t>(starts.size()) != n + 1)
-    throw apsp::InputError("indptr must have n + 1 = " + std::to_string(n + 1) + " entries");
-  for (std::int64_t r = 0; r < n; ++r)
-    if ((r == 0 && starts[0] != 0) || starts[r + 1] < starts[r] || starts[r + 1] > static_cast<std::int64_t>(nnz))
-      throw apsp::InputError("indptr is not a non-decreasing list from 0 to nnz at row " + std::to_string(r));
-  if (n >= 0 && starts[n] != static_cast<std::int64_t>(nnz))
-    throw apsp::InputError("indptr ends at " + std::to_string(starts[n]) + ", not at nnz = " + std::to_string(nnz));
-  if (indices.ndim() != 1 || indices.shape(0) != nnz)
-    throw apsp::InputError("the sparse matrix's index and data arrays differ in length");
-  // Part p is rows [row_cuts[p], row_cuts[p + 1]): from the first row that
-  // starts at or after its share of the entries.
-  const int parts = n > 0 ? entry_parts(nnz) : 1;
-  std::vector<std::int64_t> row_cuts(static_cast<std::size_t>(parts) + 1, 0), cuts(row_cuts.size(), 0);
-  for (int p = 1; p <= parts; ++p) {
-    const std::int64_t share = static_cast<std::int64_t>(nnz) * p / parts;
-    row_cuts[static_cast<std::size_t>(p)] =
-        p == parts ? n
-                   : std::lower_bound(starts.begin(), starts.end() - 1, share) - starts.begin();
-    cuts[static_cast<std::size_t>(p)] = starts[static_cast<std::size_t>(row_cuts[static_cast<std::size_t>(p)])];
-  }
-  const auto rows = [&](const auto* column, std::int64_t stride) {
-    return graph_from_entries<W, kTryInteger>(
-        n, nnz, cuts,
-        [&](std::int64_t p, auto&& entry) {
-          // Locals, not the captured references, in the loop (see build_part).
-          const auto* const col = column;
-          const std::int64_t col_stride = stride;
-          const std::int64_t* const start = starts.data();
-          const bool swap = transposed;
-          for (std::int64_t r = row_cuts[static_cast<std::size_t>(p)]; r < row_cuts[static_cast<std::size_t>(p) + 1]; ++r)
-            for (std::int64_t k = start[r], end = start[r + 1]; k < end; ++k) {
-              const auto c = static_cast<std::int64_t>(col[k * col_stride]);
-              if (!(swap ? entry(k, c, r) : entry(k, r, c))) return;
-            }
-        },
-        data, directed, unweighted);
-  };
-  const auto code = static_cast<nb::dlpack::dtype_code>(indices.dtype().code);
-  if (code == nb::dlpack::dtype_code::Int && indices.dtype().bits == 32)
-    return rows(static_cast<const std::int32_t*>(indices.data()), indices.stride(0));
-  if (code == nb::dlpack::dtype_code::Int && indices.dtype().bits == 64)
-    return rows(static_cast<const std::int64_t*>(indices.data()), indices.stride(0));
-  const std::vector<std::int64_t> columns = int64_values(indices, "indices");
-  return rows(columns.data(), std::int64_t{1});
-}
-
-// `g` normalized. A graph in normalize()'s form already (a CSR with sorted
-// indices) is kept, not sorted into a copy: checked in O(m), unless
-// `known_normalized` says its builder checked it. A float64 graph whose
-// weights are all integers inside int32 goes to the exact int32 engine
-// (apsp::choose_weight_type).
-template <class W>
-InputGraph normalized(apsp::BasicGraph<W> g, bool known_normalized = false) {
+InputGraph normalized(apsp::BasicGraph<W> g) {
   nb::gil_scoped_release unlocked;
-  if (!known_normalized && !apsp::is_normalized(g)) g = apsp::normalize(g);
-  if constexpr (std::is_same<W, double>::value) {
-    if (apsp::choose_weight_type(g) == apsp::WeightType::int32)
-      return InputGraph{std::get<Graph>(apsp::convert_weights(apsp::AnyGraph(std::move(g)), apsp::WeightType::int32))};
-  }
-  return InputGraph{std::move(g)};
+  return input_of(apsp::normalized_with_auto_weights(std::move(g)));
 }
 
-template <class W>
-InputGraph normalized(BuiltGraph<W> built) {
-  return normalized(std::move(built.graph), built.normalized);
-}
-
-// The graph `build(W{}, try_integer)` makes of a sparse matrix: int32
-// weights for integer data; for float data (unless unweighted) an attempt at
-// int32 first (std::true_type: every weight an integer the exact engine
-// takes, choose_weight_type's rule, one pass), and float64 weights (as
-// given) only when the attempt meets one that is not.
-template <class Build>
-InputGraph built(const AnyArray& data, bool unweighted, Build build) {
-  const auto code = static_cast<nb::dlpack::dtype_code>(data.dtype().code);
-  if (code == nb::dlpack::dtype_code::Float && !unweighted) {
-    BuiltGraph<weight_t> integers = build(weight_t{}, std::true_type{});
-    if (!integers.real) return normalized(std::move(integers));
-    return normalized(build(double{}, std::false_type{}));
-  }
-  return normalized(build(weight_t{}, std::false_type{}));
+// The library's view of a 1-d array (read in place, by its stride): a
+// TypeError for an element type the library does not read, or for a
+// non-integer index array (`index`).
+apsp::ArrayView array_view(const AnyArray& a, const char* what, bool index) {
+  if (a.ndim() != 1) throw apsp::InputError(std::string(what) + " must be a 1-d array");
+  apsp::ArrayView v;
+  v.data = a.data();
+  v.size = static_cast<std::int64_t>(a.shape(0));
+  v.stride = a.stride(0);
+  visit_elements(a, what, [&](auto zero) {
+    using T = decltype(zero);
+    if (index && (std::is_floating_point<T>::value || std::is_same<T, bool>::value))
+      throw nb::type_error("index arrays must hold integers");
+    v.element = apsp::dense_element_of<T>;
+  });
+  return v;
 }
 
 // Options of one solve, as the Python layer passes them.
@@ -517,6 +212,13 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> owning_array(apsp::HostVector<T>&& values
   return nb::ndarray<nb::numpy, T, nb::ndim<2>>(owner->data(), {rows, cols}, free_when_done);
 }
 
+// A result that does not fit the memory this process can use (raised as
+// Python's MemoryError, its message naming the size).
+class ResultMemoryError : public apsp::ResourceError {
+ public:
+  using apsp::ResourceError::ResourceError;
+};
+
 // The result's matrices as Python gets them: distances as T (unreachable,
 // and farther than `limit`, as `unreachable`), predecessors with scipy's
 // -9999 for none. As a sink (apsp/sink.hpp) it converts the solver's rows
@@ -535,14 +237,30 @@ class ResultSink : public apsp::Sink {
     if (layout.distance_element == apsp::Element::float32)
       throw apsp::UsageError("the result sink takes int32 or float64 distances, not float32");
     if (std::is_same<T, dist_t>::value && layout.distance_element != apsp::Element::int32)
-      throw apsp::UsageError("int32 distances come from integer weights; this graph has real ones (use float64 or float32)",
-                             "dtype");
+      throw apsp::UsageError(
+          "int32 distances need a graph solved in int32 (integer weights with (n-1) * max|w| < 2**30 - 1); this one "
+          "is solved in float64 (use float64 or float32)",
+          "dtype");
     element_ = layout.distance_element;
     n_ = layout.n;
     rows_ = layout.row_count();
     predecessors_ = layout.predecessors;
-    dist_.resize(static_cast<std::size_t>(rows_ * n_));
-    if (predecessors_) pred_.resize(static_cast<std::size_t>(rows_ * n_));
+    // The memory check of every result buffer (the CLI's and HostMatrixSink's),
+    // before the solve's work: too large a result is a MemoryError naming
+    // its size, not the OOM killer.
+    const auto cells = static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(n_);
+    const std::uint64_t bytes = cells * (sizeof(T) + (predecessors_ ? sizeof(vertex_t) : 0));
+    const std::string what = "the " + std::to_string(rows_) + " x " + std::to_string(n_) +
+                             (predecessors_ ? " distance and predecessor arrays" : " distance array");
+    try {
+      apsp::require_host_memory(bytes, what);
+      dist_.resize(static_cast<std::size_t>(cells));
+      if (predecessors_) pred_.resize(static_cast<std::size_t>(cells));
+    } catch (const apsp::ResourceError& e) {
+      throw ResultMemoryError(e.what());
+    } catch (const std::bad_alloc&) {
+      throw ResultMemoryError("cannot allocate " + what + " (" + apsp::describe_bytes(bytes) + ")");
+    }
   }
 
   // A GPU solve calls this while the device computes: the result's pages
@@ -739,6 +457,7 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   info["backend"] = std::string(apsp::to_string(result.backend));
   info["precision"] = std::string(apsp::to_string(result.precision));
   info["weights"] = std::string(apsp::to_string(result.weights));
+  info["threads"] = opts.threads > 0 ? opts.threads : omp_get_max_threads();
   info["note"] = result.note;
   info["solve_seconds"] = solve_seconds;
   nb::dict stages;
@@ -795,6 +514,9 @@ nb::tuple csr_arrays(const InputGraph& input) {
 
 // A 2-d array of any numeric type as n x n values of D, with D's
 // unreachable for +inf; the first entry D cannot hold exactly, or nothing.
+// Into int32 distances a value must be an integer with |v| <= kInf (kInf is
+// unreachable), compared in the array's own type: an int64 2**32 + 1 is not
+// read as 1.
 template <class D>
 std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vector<D>& out) {
   std::optional<std::string> problem;
@@ -809,7 +531,10 @@ std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vec
             out[i * n + j] = apsp::kUnreachable<D>;
             continue;
           }
-          if (std::is_integral<D>::value && (!(v == std::floor(v)) || std::fabs(v) >= apsp::kInf)) {
+        }
+        if constexpr (std::is_integral<D>::value) {
+          if (!apsp::holds_integer_of<std::int32_t>(v) || static_cast<std::int64_t>(v) > apsp::kInf ||
+              static_cast<std::int64_t>(v) < -apsp::kInf) {
             problem = "d[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(v) +
                       " is not an integer distance of the int32 engine";
             continue;
@@ -821,8 +546,34 @@ std::optional<std::string> matrix_of(const AnyArray& a, std::int64_t n, std::vec
   return problem;
 }
 
+// The predecessor matrix as vertices (-1 for scipy's -9999); the first entry
+// that is not an integer vertex number or -9999 (1.7, 2**32 + 1, -5), or nothing.
+std::optional<std::string> predecessors_of(const AnyArray& a, std::int64_t n, std::vector<vertex_t>& out) {
+  std::optional<std::string> problem;
+  out.resize(static_cast<std::size_t>(n * n));
+  visit_elements(a, "predecessors", [&](auto zero) {
+    using T = decltype(zero);
+    for (std::int64_t i = 0; i < n && !problem; ++i)
+      for (std::int64_t j = 0; j < n && !problem; ++j) {
+        const T v = at<T>(a, i, j);
+        const bool vertex = apsp::holds_integer_of<vertex_t>(v) &&
+                            ((static_cast<std::int64_t>(v) >= 0 && static_cast<std::int64_t>(v) < n) ||
+                             static_cast<std::int64_t>(v) == kScipyNoPredecessor);
+        if (!vertex) {
+          problem = "predecessors[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(v) +
+                    " is neither a vertex (0.." + std::to_string(n - 1) + ") nor " +
+                    std::to_string(kScipyNoPredecessor);
+          continue;
+        }
+        const auto p = static_cast<vertex_t>(v);
+        out[i * n + j] = p == kScipyNoPredecessor ? -1 : p;
+      }
+  });
+  return problem;
+}
+
 // The first violation of the certificate, or None; `dist` is an n x n
-// float (inf = unreachable) or int32 (kInf = unreachable) matrix, `pred`
+// float (inf = unreachable) or integer (kInf = unreachable) matrix, `pred`
 // (optional) uses -9999 for none.
 std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist, std::optional<AnyArray> pred) {
   const std::int64_t n = input.n();
@@ -833,15 +584,7 @@ std::optional<std::string> verify(const InputGraph& input, const AnyArray& dist,
   if (pred && !square(*pred)) return "the predecessor matrix is not " + std::to_string(n) + " x " + std::to_string(n);
   std::vector<vertex_t> p;
   if (pred) {
-    p.resize(static_cast<std::size_t>(n * n));
-    visit_elements(*pred, "predecessors", [&](auto zero) {
-      using T = decltype(zero);
-      for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t j = 0; j < n; ++j) {
-          const auto v = static_cast<std::int64_t>(at<T>(*pred, i, j));
-          p[i * n + j] = v == kScipyNoPredecessor ? -1 : static_cast<vertex_t>(v);
-        }
-    });
+    if (auto problem = predecessors_of(*pred, n, p)) return problem;
   }
   return std::visit(
       [&](const auto& g) -> std::optional<std::string> {
@@ -879,6 +622,8 @@ void translate_errors(const std::exception_ptr& p, void*) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const apsp::VerifyError& e) {
     raise_from("VerifyError", e.what());
+  } catch (const ResultMemoryError& e) {
+    PyErr_SetString(PyExc_MemoryError, e.what());
   } catch (const apsp::ResourceError& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   } catch (const apsp::Cancelled&) {
@@ -913,21 +658,20 @@ NB_MODULE(_apsp, m) {
   m.def("graph_from_coo",
         [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
            bool unweighted) {
-          return built(data, unweighted, [&](auto w, auto try_integer) {
-            nb::gil_scoped_release unlocked;
-            return graph_from_coo<decltype(w), decltype(try_integer)::value>(
-                n, int64_values(row, "row"), int64_values(col, "col"), data, directed, unweighted);
-          });
+          const apsp::ArrayView from = array_view(row, "row", true), to = array_view(col, "col", true);
+          const apsp::ArrayView weights = array_view(data, "data", false);
+          nb::gil_scoped_release unlocked;
+          return input_of(apsp::graph_from_coo(n, from, to, weights, directed, unweighted));
         },
         "n"_a, "row"_a, "col"_a, "data"_a, "directed"_a, "unweighted"_a);
   m.def("graph_from_csr",
         [](std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data, bool directed,
            bool unweighted, bool transposed) {
-          return built(data, unweighted, [&](auto w, auto try_integer) {
-            nb::gil_scoped_release unlocked;
-            return graph_from_csr<decltype(w), decltype(try_integer)::value>(n, indptr, indices, data, directed,
-                                                                             unweighted, transposed);
-          });
+          const apsp::ArrayView starts = array_view(indptr, "indptr", true);
+          const apsp::ArrayView columns = array_view(indices, "indices", true);
+          const apsp::ArrayView weights = array_view(data, "data", false);
+          nb::gil_scoped_release unlocked;
+          return input_of(apsp::graph_from_csr(n, starts, columns, weights, directed, unweighted, transposed));
         },
         "n"_a, "indptr"_a, "indices"_a, "data"_a, "directed"_a, "unweighted"_a, "transposed"_a);
   m.def("read_graph",

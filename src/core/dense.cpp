@@ -21,25 +21,11 @@
 namespace apsp {
 namespace {
 
-// The weight type cell_weight checks a cell of T against: double for float
-// cells (no range to leave), int32 for the others.
+// Whether cells of T can hold a weight that is not an int32 one (float
+// cells, and the integer types wider than int32: int64, uint32, uint64).
 template <class T>
-using CheckWeight = std::conditional_t<std::is_floating_point<T>::value, double, weight_t>;
-
-// Whether a stored cell of T is an error unless unweighted: -inf for floats,
-// a value outside int32 for the wider integer types. Branch-free.
-template <class T>
-bool out_of_rule(T x) {
-  if constexpr (std::is_floating_point<T>::value)
-    return x == -std::numeric_limits<T>::infinity();
-  else if constexpr (std::is_same<T, bool>::value || sizeof(T) < 4 || std::is_same<T, std::int32_t>::value)
-    return false;
-  else if constexpr (std::is_signed<T>::value)
-    return static_cast<int>(x < std::numeric_limits<std::int32_t>::min()) |
-           static_cast<int>(x > std::numeric_limits<std::int32_t>::max());
-  else
-    return x > static_cast<T>(std::numeric_limits<std::int32_t>::max());
-}
+inline constexpr bool kMayBeReal = std::is_floating_point<T>::value ||
+                                   (!std::is_same<T, bool>::value && sizeof(T) >= 4 && !std::is_same<T, std::int32_t>::value);
 
 // Whether an edge weight is not an integer with |w| <= kMaxAutoIntWeight
 // (choose_weight_type's rule). Branch-free and without trunc(), which is a
@@ -53,18 +39,18 @@ inline Flag fractional_weight(double w) {
 }
 
 // The stats of a directed row's cells [from, to) (the diagonal excluded by
-// the caller), `stride` elements apart: edge count, weight range,
-// whether a weight is fractional and whether a stored cell breaks a rule.
+// the caller), `stride` elements apart: edge count, weight range and
+// whether a weight is not an int32 one for auto (fractional or too large).
 // Branch-free (kStride1: contiguous cells). GCC does not vectorize it yet
 // (the double -> int32 round trip of fractional_weight mixes lane widths):
 // about 5 ns a cell on one core of the dev machine, docs/perf.md.
 template <class T, bool kStride1>
 void directed_row(const T* row, std::int64_t stride, std::int64_t from, std::int64_t to, bool unweighted,
-                  std::int64_t& count, double& lo, double& hi, int& fractional, int& bad) {
+                  std::int64_t& count, double& lo, double& hi, int& fractional) {
   // Flags and the count as wide as the double lanes, so one vector width serves all.
   using Flag = std::int64_t;
   constexpr double kHuge = std::numeric_limits<double>::infinity();
-  Flag c = 0, f = 0, b = 0;
+  Flag c = 0, f = 0;
   double l = lo, h = hi;
   for (std::int64_t j = from; j < to; ++j) {
     const T x = row[kStride1 ? j : j * stride];
@@ -74,14 +60,12 @@ void directed_row(const T* row, std::int64_t stride, std::int64_t from, std::int
     const double low = stored ? w : kHuge, high = stored ? w : -kHuge;
     l = low < l ? low : l;
     h = high > h ? high : h;
-    if constexpr (std::is_floating_point<T>::value) f |= stored & fractional_weight<Flag>(w);
-    b |= stored & static_cast<Flag>(out_of_rule(x));
+    if constexpr (kMayBeReal<T>) f |= stored & fractional_weight<Flag>(w);
   }
   count += c;
   lo = l;
   hi = h;
   fractional |= static_cast<int>(f != 0);
-  if (!unweighted) bad |= static_cast<int>(b != 0);
 }
 
 #if defined(__SSE2__)
@@ -95,23 +79,24 @@ void directed_row(const T* row, std::int64_t stride, std::int64_t from, std::int
 // (w + 1.5 * 2^52) - 1.5 * 2^52 rounds w to an integer, so it equals w
 // exactly when w is one.
 inline void directed_row_f64_sse2(const double* row, std::int64_t from, std::int64_t to, std::int64_t& count,
-                                  double& lo, double& hi, int& fractional, int& bad) {
+                                  double& lo, double& hi, int& fractional) {
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
   const __m128d zero = _mm_setzero_pd(), inf = _mm_set1_pd(kInfinity), minus_inf = _mm_set1_pd(-kInfinity);
+  const __m128d smallest = _mm_set1_pd(kLargestAbsentCell);
   const __m128d magic = _mm_set1_pd(6755399441055744.0), largest = _mm_set1_pd(kMaxAutoIntWeight);
   const __m128d sign = _mm_set1_pd(-0.0);
   __m128i c = _mm_setzero_si128();
-  __m128d l = inf, h = minus_inf, f = zero, b = zero;
+  __m128d l = inf, h = minus_inf, f = zero;
   std::int64_t j = from;
   for (; j + 2 <= to; j += 2) {
     const __m128d x = _mm_loadu_pd(row + j);
-    const __m128d stored = _mm_and_pd(_mm_and_pd(_mm_cmpneq_pd(x, zero), _mm_cmpord_pd(x, x)), _mm_cmpneq_pd(x, inf));
+    const __m128d magnitude = _mm_andnot_pd(sign, x);  // NaN compares false below: not stored
+    const __m128d stored = _mm_and_pd(_mm_cmpgt_pd(magnitude, smallest), _mm_cmplt_pd(magnitude, inf));
     c = _mm_sub_epi64(c, _mm_castpd_si128(stored));  // a stored lane is all ones: -1
     const __m128d rounded = _mm_sub_pd(_mm_add_pd(x, magic), magic);
     const __m128d not_integer =
-        _mm_or_pd(_mm_cmpneq_pd(rounded, x), _mm_cmpnle_pd(_mm_andnot_pd(sign, x), largest));
+        _mm_or_pd(_mm_cmpneq_pd(rounded, x), _mm_cmpnle_pd(magnitude, largest));
     f = _mm_or_pd(f, _mm_and_pd(stored, not_integer));
-    b = _mm_or_pd(b, _mm_and_pd(stored, _mm_cmpeq_pd(x, minus_inf)));
     l = _mm_min_pd(l, _mm_or_pd(_mm_and_pd(stored, x), _mm_andnot_pd(stored, inf)));
     h = _mm_max_pd(h, _mm_or_pd(_mm_and_pd(stored, x), _mm_andnot_pd(stored, minus_inf)));
   }
@@ -124,8 +109,7 @@ inline void directed_row_f64_sse2(const double* row, std::int64_t from, std::int
   lo = std::min({lo, ls[0], ls[1]});
   hi = std::max({hi, hs[0], hs[1]});
   fractional |= static_cast<int>(_mm_movemask_pd(f) != 0);
-  bad |= static_cast<int>(_mm_movemask_pd(b) != 0);
-  if (j < to) directed_row<double, true>(row, 1, j, to, false, count, lo, hi, fractional, bad);
+  if (j < to) directed_row<double, true>(row, 1, j, to, false, count, lo, hi, fractional);
 }
 #endif
 
@@ -145,23 +129,6 @@ void check_view(const DenseView& v) {
   if (v.n > 0 && v.data == nullptr) throw InputError("a dense graph of " + std::to_string(v.n) + " vertices has no data");
 }
 
-// Throws the first error of row i in column order, as cell_weight names it:
-// each cell (i, j), and for an undirected view its mirror (j, i) after it;
-// the diagonal cell is a NegativeCycleError when negative.
-template <class T>
-void throw_row_error(const core::Cells<T>& a, const DenseView& v, std::int64_t i) {
-  using W = CheckWeight<T>;
-  for (std::int64_t j = 0; j < v.n; ++j) {
-    W w = 0;
-    if (i == j) {
-      if (cell_weight(a(i, i), true, v.unweighted, i, i, w) && w < 0) throw NegativeCycleError(i);
-      continue;
-    }
-    cell_weight(a(i, j), true, v.unweighted, i, j, w);
-    if (v.undirected) cell_weight(a(j, i), true, v.unweighted, j, i, w);
-  }
-}
-
 // The scan of scan_dense; with `row_edges`, also each row's edge count (n entries).
 DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
   check_view(v);
@@ -169,7 +136,6 @@ DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
   if (row_edges) row_edges->assign(static_cast<std::size_t>(n), 0);
   const int threads = std::max(1, std::min<int>(omp_get_max_threads(), static_cast<int>(std::max<std::int64_t>(n, 1))));
   std::vector<ScanPart> parts(static_cast<std::size_t>(threads));
-  const bool is_float = v.element == DenseElement::float32 || v.element == DenseElement::float64;
   core::visit_dense(v.element, [&](auto zero) {
     using T = decltype(zero);
     const core::Cells<T> a(v);
@@ -181,49 +147,46 @@ DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
       const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
       try {
         for (std::int64_t i = first; i < last; ++i) {
-          // Branch-free over the row: edges, their range and integrality,
-          // and whether any stored cell breaks a rule (then the row is
-          // walked again in order to name the first bad cell).
+          // Branch-free over the row: edges, their range and integrality.
+          // Only a negative diagonal cell is an error (then the row is
+          // walked again in order to name it).
           std::int64_t count = 0;
           double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-          int fractional = 0, bad = 0;
+          int fractional = 0;
           const auto cells = [&](std::int64_t from, std::int64_t to) {
             if (!undirected) {
               const T* const row = a.base + i * a.row_stride;
 #if defined(__SSE2__)
               if constexpr (std::is_same<T, double>::value)
                 if (a.col_stride == 1 && !unweighted)
-                  return directed_row_f64_sse2(row, from, to, count, lo, hi, fractional, bad);
+                  return directed_row_f64_sse2(row, from, to, count, lo, hi, fractional);
 #endif
               if (a.col_stride == 1)
-                directed_row<T, true>(row, 1, from, to, unweighted, count, lo, hi, fractional, bad);
+                directed_row<T, true>(row, 1, from, to, unweighted, count, lo, hi, fractional);
               else
-                directed_row<T, false>(row, a.col_stride, from, to, unweighted, count, lo, hi, fractional, bad);
+                directed_row<T, false>(row, a.col_stride, from, to, unweighted, count, lo, hi, fractional);
               return;
             }
             for (std::int64_t j = from; j < to; ++j) {
               const T x = a(i, j);
               int stored = static_cast<int>(is_stored_cell(x));
               double w = core::cell_value<double>(x, unweighted, lo);
-              if (!unweighted) bad |= stored & static_cast<int>(out_of_rule(x));
               if (undirected) {
                 const T y = a(j, i);
                 const int mirrored = static_cast<int>(is_stored_cell(y));
                 w = std::min(w, core::cell_value<double>(y, unweighted, lo));
-                if (!unweighted) bad |= mirrored & static_cast<int>(out_of_rule(y));
                 stored |= mirrored;
               }
               count += stored;
               lo = std::min(lo, stored ? w : lo);
               hi = std::max(hi, stored ? w : hi);
-              if (std::is_floating_point<T>::value) fractional |= stored & fractional_weight<int>(w);
+              if (kMayBeReal<T>) fractional |= stored & fractional_weight<int>(w);
             }
           };
           cells(0, i);
           cells(i + 1, n);
           const T diagonal = a(i, i);
-          if (!unweighted && is_stored_cell(diagonal) && (diagonal < T{} || out_of_rule(diagonal))) bad = 1;
-          if (bad) throw_row_error(a, v, i);
+          if (!unweighted && is_stored_cell(diagonal) && diagonal < T{}) throw NegativeCycleError(i);
           part.m += count;
           part.min_w = std::min(part.min_w, lo);
           part.max_w = std::max(part.max_w, hi);
@@ -250,7 +213,7 @@ DenseScan scan(const DenseView& v, std::vector<std::int64_t>* row_edges) {
     s.max_w = hi;
     s.max_abs = std::max(std::fabs(lo), std::fabs(hi));
   }
-  s.weights = is_float && !v.unweighted && !integral ? WeightType::float64 : WeightType::int32;
+  s.weights = v.unweighted ? choose_weight_type(n, true, 1.0) : choose_weight_type(n, integral, s.max_abs);
   return s;
 }
 

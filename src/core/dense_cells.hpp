@@ -52,11 +52,12 @@ template <class D, class T>
 [[gnu::always_inline]] inline D cell_value(T x, bool unweighted, D none) {
   const bool stored = is_stored_cell(x);
   T kept = stored ? x : T{};
-  if constexpr (std::is_floating_point<T>::value && std::is_integral<D>::value) {
-    // An undirected pair's heavier cell need not be an integer weight (the
+  if constexpr (std::is_integral<D>::value && !std::is_same<T, bool>::value &&
+                (std::is_floating_point<T>::value || sizeof(T) >= 4)) {
+    // An undirected pair's heavier cell need not be an int32 weight (the
     // lighter one is the edge's): capped where it converts safely, above
-    // every int32 weight a float cell holds.
-    constexpr T top = std::is_same<T, float>::value ? T(2147483520.0f) : T(2147483647.0);
+    // every int32 weight a float or wide integer cell holds.
+    constexpr T top = std::is_same<T, float>::value ? T(2147483520.0f) : T(2147483647);
     kept = std::min(kept, top);
   }
   const D w = unweighted ? D{1} : static_cast<D>(kept);

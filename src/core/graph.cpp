@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -122,6 +123,31 @@ BasicGraph<W> symmetrize_typed(const BasicGraph<W>& g) {
     out.edges.push_back(BasicEdge<W>{e.dst, e.src, e.w});
   }
   return out;
+}
+
+template <class W>
+std::vector<vertex_t> compact_vertices_typed(BasicGraph<W>& g) {
+  if (g.n < 0) throw InputError("negative vertex count " + std::to_string(g.n));
+  std::vector<vertex_t> renumbered(static_cast<std::size_t>(g.n), -1);
+  for (const BasicEdge<W>& e : g.edges) {
+    if (e.src < 0 || e.src >= g.n || e.dst < 0 || e.dst >= g.n)
+      throw InputError("edge " + std::to_string(e.src) + " -> " + std::to_string(e.dst) + " has a vertex outside 0.." +
+                       std::to_string(g.n - 1));
+    renumbered[static_cast<std::size_t>(e.src)] = 0;
+    renumbered[static_cast<std::size_t>(e.dst)] = 0;
+  }
+  std::vector<vertex_t> ids;
+  for (vertex_t v = 0; v < static_cast<vertex_t>(g.n); ++v)
+    if (renumbered[static_cast<std::size_t>(v)] == 0) {
+      renumbered[static_cast<std::size_t>(v)] = static_cast<vertex_t>(ids.size());
+      ids.push_back(v);
+    }
+  for (BasicEdge<W>& e : g.edges) {
+    e.src = renumbered[static_cast<std::size_t>(e.src)];
+    e.dst = renumbered[static_cast<std::size_t>(e.dst)];
+  }
+  g.n = static_cast<std::int64_t>(ids.size());
+  return ids;
 }
 
 template <class W>
@@ -256,6 +282,10 @@ Graph symmetrize(const Graph& g) { return symmetrize_typed(g); }
 GraphF32 symmetrize(const GraphF32& g) { return symmetrize_typed(g); }
 GraphF64 symmetrize(const GraphF64& g) { return symmetrize_typed(g); }
 
+std::vector<vertex_t> compact_vertices(Graph& g) { return compact_vertices_typed(g); }
+std::vector<vertex_t> compact_vertices(GraphF32& g) { return compact_vertices_typed(g); }
+std::vector<vertex_t> compact_vertices(GraphF64& g) { return compact_vertices_typed(g); }
+
 WeightStats weight_stats(const Graph& g) { return weight_stats_typed(g); }
 BasicWeightStats<float> weight_stats(const GraphF32& g) { return weight_stats_typed(g); }
 BasicWeightStats<double> weight_stats(const GraphF64& g) { return weight_stats_typed(g); }
@@ -282,9 +312,18 @@ CsrF32 transpose(const CsrF32& c) { return transpose_typed(c); }
 CsrF64 transpose(const CsrF64& c) { return transpose_typed(c); }
 
 WeightType choose_weight_type(const GraphF64& g) {
-  for (const EdgeF64& e : g.edges)
+  double max_abs = 0;
+  for (const EdgeF64& e : g.edges) {
     if (!is_auto_int_weight(e.w)) return WeightType::float64;
-  return WeightType::int32;
+    max_abs = std::max(max_abs, std::fabs(e.w));
+  }
+  return choose_weight_type(g.n, true, max_abs);
+}
+
+WeightType choose_weight_type(const Graph& g) {
+  std::int64_t max_abs = 0;
+  for (const Edge& e : g.edges) max_abs = std::max(max_abs, std::abs(static_cast<std::int64_t>(e.w)));
+  return choose_weight_type(g.n, true, static_cast<double>(max_abs));
 }
 
 AnyGraph convert_weights(AnyGraph g, WeightType to) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -37,7 +38,11 @@ void read_dimacs(const InputFile& file, GraphBuilder& g);
 void write_dimacs(const std::string& path, const Graph& g);
 void write_dimacs(const std::string& path, const GraphF64& g);
 
-void read_matrix_market(const InputFile& file, GraphBuilder& g);
+// `note` (when set) is told that a .mtx file without banner was read as the
+// network repository's coordinate list.
+void read_matrix_market(const InputFile& file, GraphBuilder& g, const std::function<void(const std::string&)>& note);
+// The network repository's coordinate list: "n n m", then m lines "i j [w]", 1-based.
+void read_coordinate(const InputFile& file, GraphBuilder& g);
 void write_matrix_market(const std::string& path, const Graph& g);  // field integer
 void write_matrix_market(const std::string& path, const GraphF64& g);  // field real
 

@@ -25,7 +25,7 @@ constexpr std::pair<std::string_view, Format> kFormatNames[] = {
     {"matrix-market", Format::matrix_market}, {"edges", Format::edge_list}, {"edgelist", Format::edge_list},
     {"el", Format::edge_list},            {"txt", Format::edge_list},      {"npy", Format::npy},
     {"text-matrix", Format::text_matrix}, {"mat", Format::text_matrix},    {"dense", Format::text_matrix},
-    {"bin-f32", Format::bin_f32},         {"bin-f64", Format::bin_f64},
+    {"bin-f32", Format::bin_f32},         {"bin-f64", Format::bin_f64},   {"coordinate", Format::coordinate},
 };
 
 constexpr std::pair<std::string_view, Format> kExtensions[] = {
@@ -45,10 +45,15 @@ void check_square(Span<const std::int32_t> m, std::int64_t n, const std::string&
 }
 
 void refuse_graph_format(Format format, const std::string& path) {
-  if (format == Format::dimacs || format == Format::matrix_market) detail::not_a_matrix_format(format, path);
+  if (format == Format::dimacs || format == Format::matrix_market || format == Format::coordinate)
+    detail::not_a_matrix_format(format, path);
   if (format == Format::bin_f32 || format == Format::bin_f64)
     throw UsageError(std::string("reading ") + to_string(format) + " matrices is not supported (" + path +
                      "); write real-valued results as .npy to read them back");
+}
+
+[[noreturn]] void coordinate_is_input_only(const std::string& path) {
+  throw UsageError("cannot write " + path + " as a coordinate list: apsp reads that format but writes .mtx instead");
 }
 
 [[noreturn]] void not_a_graph_format(Format format, const std::string& path) {
@@ -61,7 +66,7 @@ Format parse_format(const std::string& name) {
   for (const auto& [known, format] : kFormatNames)
     if (name == known) return format;
   throw UsageError("unknown format '" + name +
-                   "' (expected auto, bin, dimacs, mtx, edges, npy, text-matrix, bin-f32 or bin-f64)");
+                   "' (expected auto, bin, dimacs, mtx, edges, npy, text-matrix, bin-f32, bin-f64 or coordinate)");
 }
 
 Format format_from_path(const std::string& path) {
@@ -89,6 +94,7 @@ const char* to_string(Format f) {
     case Format::text_matrix: return "text-matrix";
     case Format::bin_f32: return "bin-f32";
     case Format::bin_f64: return "bin-f64";
+    case Format::coordinate: return "coordinate";
   }
   return "?";
 }
@@ -114,6 +120,7 @@ void write_graph(const std::string& path, const Graph& g, Format format) {
     case Format::edge_list: return detail::write_edge_list(path, g);
     case Format::npy: return detail::write_npy_graph(path, g);
     case Format::text_matrix: return detail::write_text_matrix_graph(path, g);
+    case Format::coordinate: coordinate_is_input_only(path);
     case Format::bin_f32:
     case Format::bin_f64: not_a_graph_format(format, path);
   }
@@ -131,6 +138,7 @@ void write_graph(const std::string& path, const GraphF64& g, Format format) {
     case Format::text_matrix:
       throw UsageError(std::string("cannot write a real-valued graph to ") + path + ": the " + to_string(resolved) +
                        " format holds integer weights; use .gr, .mtx, .txt or .npy");
+    case Format::coordinate: coordinate_is_input_only(path);
     case Format::bin_f32:
     case Format::bin_f64: not_a_graph_format(resolved, path);
   }
@@ -180,7 +188,8 @@ ReadGraph read_graph_from(const InputFile& file, const ReadOptions& opts) {
         return ReadGraph{opts.undirected ? symmetrize(bin) : bin, std::nullopt};
       }
       case Format::dimacs: read_dimacs(file, g); break;
-      case Format::matrix_market: read_matrix_market(file, g); break;
+      case Format::matrix_market: read_matrix_market(file, g, opts.note); break;
+      case Format::coordinate: read_coordinate(file, g); break;
       case Format::edge_list: read_edge_list(file, g); break;
       case Format::npy: read_npy_graph(file, opts.no_edge_value, g); break;
       case Format::text_matrix: read_text_matrix_graph(file, opts.no_edge_value, g); break;
@@ -198,7 +207,8 @@ std::vector<std::int32_t> read_matrix_from(const InputFile& file, std::int64_t& 
   try {
     switch (resolved) {
       case Format::dimacs:
-      case Format::matrix_market: not_a_matrix_format(resolved, file.path());
+      case Format::matrix_market:
+      case Format::coordinate: not_a_matrix_format(resolved, file.path());
       case Format::npy: return read_npy_matrix(file, n);
       case Format::edge_list:
       case Format::text_matrix: return read_text_matrix<std::int32_t>(file, n);

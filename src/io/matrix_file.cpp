@@ -35,7 +35,8 @@ MatrixFileWriter::MatrixFileWriter(std::string path, io::Format format, std::opt
       format_(format == io::Format::automatic ? io::format_from_path(path_) : format),
       shown_as_inf_(shown_as_inf),
       what_(std::move(what)) {
-  if (format_ == io::Format::dimacs || format_ == io::Format::matrix_market) io::detail::not_a_matrix_format(format_, path_);
+  if (format_ == io::Format::dimacs || format_ == io::Format::matrix_market || format_ == io::Format::coordinate)
+    io::detail::not_a_matrix_format(format_, path_);
 }
 
 MatrixFileWriter::~MatrixFileWriter() = default;

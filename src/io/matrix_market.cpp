@@ -3,8 +3,15 @@
 // SYMMETRY" with FIELD integer (a real value there is an error), real (any
 // number: a real-valued graph unless every value is an int32) or pattern
 // (weight 1) and SYMMETRY general or symmetric (each off-diagonal entry both ways).
+//
+// The network repository's coordinate files (Format::coordinate) have no
+// banner: a size line "n n m" first, then m lines "i j [w]" (1-based, weight
+// 1 when absent), each an edge i-1 -> j-1. A .mtx file whose first line is
+// such a size line is read as one, and the caller is told so (ReadOptions::note).
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <string>
 #include <type_traits>
 
 #include "apsp/error.hpp"
@@ -14,7 +21,8 @@
 namespace apsp::io::detail {
 namespace {
 
-enum class Field { integer, real, pattern };
+// optional: the coordinate dialect's "i j [w]", an integer or real weight, 1 when absent.
+enum class Field { integer, real, pattern, optional };
 
 // The shortest entry line, "1 1\n".
 constexpr std::uint64_t kShortestEntryLine = 4;
@@ -87,16 +95,29 @@ void add_entry(GraphBuilder& g, vertex_t src, vertex_t dst, std::string_view tok
     case Field::real:
       if (const auto value = to_double(token)) return g.add_real(src, dst, *value, token, location);
       throw InputError("expected a number for the value, found " + quoted(token), location);
+    case Field::optional: return add_weight_token(g, src, dst, token, location);
   }
 }
 
-}  // namespace
+bool is_banner(std::string_view line) {
+  Tokens tokens(line);
+  const auto magic = tokens.next();
+  return magic && lower(*magic) == "%%matrixmarket";
+}
 
-void read_matrix_market(const InputFile& file, GraphBuilder& g) {
-  TextCursor text(file);
-  if (!text.next_line()) throw InputError("empty file: missing '%%MatrixMarket' banner", text.at_last_line());
-  const Banner banner = parse_banner(text);
-  if (!next_content_line(text)) throw InputError("missing the size line 'rows columns entries'", text.at_last_line());
+// True when `line` is a size line "rows columns entries" of three integers.
+bool is_size_line(std::string_view line) {
+  Tokens tokens(line);
+  for (int k = 0; k < 3; ++k) {
+    const auto token = tokens.next();
+    if (!token || !to_int64(*token)) return false;
+  }
+  return !tokens.next();
+}
+
+// The size line at the cursor, checked: sets g.n, reserves the edges and
+// returns the declared entry count.
+std::int64_t read_size_line(const InputFile& file, const TextCursor& text, GraphBuilder& g, bool symmetric) {
   Tokens size_tokens(text.line());
   const auto rows = parse_integer(text.require(size_tokens, "row count"), "row count", text.here());
   const auto columns = parse_integer(text.require(size_tokens, "column count"), "column count", text.here());
@@ -114,10 +135,15 @@ void read_matrix_market(const InputFile& file, GraphBuilder& g) {
     throw InputError("the size line declares " + std::to_string(entries) + " entries, more than the " +
                          std::to_string(file.size()) + " bytes of the file can hold",
                      text.here());
-  const std::int64_t size_line = text.line_number();
   g.n = checked_vertex_count(rows, text.here());
-  reserve_declared_edges(g, banner.symmetric ? 2 * entries : entries, file.size(),
-                         banner.symmetric ? kShortestEntryLine / 2 : kShortestEntryLine, file.path());
+  reserve_declared_edges(g, symmetric ? 2 * entries : entries, file.size(),
+                         symmetric ? kShortestEntryLine / 2 : kShortestEntryLine, file.path());
+  return entries;
+}
+
+// The entry lines after the size line (the cursor is on it), exactly `entries` of them.
+void read_entries(TextCursor& text, GraphBuilder& g, std::int64_t entries, const Banner& banner) {
+  const std::int64_t size_line = text.line_number();
   std::int64_t found = 0;
   while (next_content_line(text)) {
     if (found == entries)
@@ -127,7 +153,12 @@ void read_matrix_market(const InputFile& file, GraphBuilder& g) {
     Tokens tokens(text.line());
     const auto row = parse_integer(text.require(tokens, "row index"), "row index", text.here());
     const auto column = parse_integer(text.require(tokens, "column index"), "column index", text.here());
-    const std::string_view value = banner.field == Field::pattern ? "1" : text.require(tokens, "value");
+    std::string_view value = "1";
+    if (banner.field == Field::optional) {
+      if (const auto token = tokens.next()) value = *token;
+    } else if (banner.field != Field::pattern) {
+      value = text.require(tokens, "value");
+    }
     text.require_end(tokens);
     const vertex_t src = checked_vertex(row, 1, g.n, text.here());
     const vertex_t dst = checked_vertex(column, 1, g.n, text.here());
@@ -139,6 +170,45 @@ void read_matrix_market(const InputFile& file, GraphBuilder& g) {
     throw InputError("found " + std::to_string(found) + " entries but line " + std::to_string(size_line) +
                          " declares " + std::to_string(entries),
                      text.at_last_line());
+}
+
+// The network repository's coordinate list from its size line (the cursor is on it).
+void read_coordinate_entries(const InputFile& file, TextCursor& text, GraphBuilder& g) {
+  const std::int64_t entries = read_size_line(file, text, g, false);
+  read_entries(text, g, entries, Banner{Field::optional, false});
+}
+
+}  // namespace
+
+void read_matrix_market(const InputFile& file, GraphBuilder& g, const std::function<void(const std::string&)>& note) {
+  TextCursor text(file);
+  if (!text.next_line()) throw InputError("empty file: missing '%%MatrixMarket' banner", text.at_last_line());
+  if (!is_banner(text.line())) {
+    const std::string_view first = Tokens::trim_front(text.line());
+    if ((first.empty() || first.front() == '%') && !next_content_line(text))
+      throw InputError("no '%%MatrixMarket' banner and no size line 'n n m'", text.at_last_line());
+    if (!is_size_line(text.line()))
+      throw InputError("unknown header " + quoted(Tokens::trim_front(text.line()).substr(0, 40)) +
+                           ": expected a '%%MatrixMarket matrix coordinate ...' banner or the network repository's "
+                           "size line 'n n m' (--format names another format)",
+                       text.here());
+    if (note)
+      note(file.path() + ": no '%%MatrixMarket' banner; read as the network repository's coordinate list "
+                         "(size line 'n n m', then 'i j [w]' edges i -> j, 1-based, weight 1 when absent; "
+                         "--undirected if each edge goes both ways)");
+    return read_coordinate_entries(file, text, g);
+  }
+  const Banner banner = parse_banner(text);
+  if (!next_content_line(text)) throw InputError("missing the size line 'rows columns entries'", text.at_last_line());
+  const std::int64_t entries = read_size_line(file, text, g, banner.symmetric);
+  read_entries(text, g, entries, banner);
+}
+
+void read_coordinate(const InputFile& file, GraphBuilder& g) {
+  TextCursor text(file);
+  if (!next_content_line(text))
+    throw InputError("missing the size line 'n n m' of a coordinate list", text.at_last_line());
+  read_coordinate_entries(file, text, g);
 }
 
 namespace {

@@ -72,6 +72,10 @@ void* HostMatrixSink::row_address(Plane plane, std::int64_t row) {
   return dist_.data() + row * layout_.n;
 }
 
+void require_host_memory(std::uint64_t bytes, const std::string& what) { resources::require_memory(bytes, what); }
+
+std::string describe_bytes(std::uint64_t bytes) { return resources::describe_bytes(bytes); }
+
 void commit_pages(void* data, std::size_t bytes) {
   if (data == nullptr || bytes == 0) return;
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));

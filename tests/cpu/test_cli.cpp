@@ -103,6 +103,75 @@ class Cli : public test::ScratchDirTest {
 
 using test::generated;  // `apsp gen`'s graphs rebuilt in-process, to check results against the reference
 
+// ---- input as users have it ---------------------------------------------
+
+// Without --seed, gen draws one and prints it; that seed repeats the graph.
+TEST_F(Cli, GenWithoutSeedPrintsTheSeedItDrew) {
+  const std::string out = expect_ok("gen rmat -n 100 -o x.bin");
+  const auto at = out.find(", seed ");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_NE(out.find("(drawn; --seed repeats it)"), std::string::npos) << out;
+  const std::string seed = out.substr(at + 7, out.find(' ', at + 7) - at - 7);
+  ASSERT_FALSE(seed.empty());
+  const std::string again = expect_ok("gen rmat -n 100 --seed " + seed + " -o y.bin");
+  EXPECT_EQ(again.find("drawn"), std::string::npos) << again;
+  EXPECT_EQ(read_text("x.bin"), read_text("y.bin"));
+}
+
+// A .mtx file as the network repository distributes it (no banner, "n n m",
+// then "i j [w]") is solved, with one note on stderr; --format coordinate
+// names the dialect for any extension; an unknown header is exit 2.
+TEST_F(Cli, NetworkRepositoryCoordinateFilesAreReadWithANote) {
+  const std::string text = "4 4 3\n1 2 5\n2 3\n4 1 2\n";
+  write_text("road.mtx", text);
+  const CliRun r = run("solve road.mtx -o d.txt");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err.rfind("apsp: note: road.mtx: no '%%MatrixMarket' banner; read as the network repository's", 0), 0u)
+      << r;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r;
+  std::int64_t n = 0;
+  const std::vector<std::int32_t> d = io::read_matrix(path("d.txt"), n);
+  ASSERT_EQ(n, 4);
+  EXPECT_EQ(d[0 * 4 + 2], 6);    // 1 -> 2 -> 3: 5 + 1
+  EXPECT_EQ(d[3 * 4 + 2], 8);    // 4 -> 1 -> 2 -> 3
+  EXPECT_EQ(d[2 * 4 + 0], kInf); // nothing leaves 3
+  write_text("road.edges", text);
+  expect_ok("solve road.edges --format coordinate -o e.txt");
+  EXPECT_EQ(read_text("d.txt"), read_text("e.txt"));
+  expect_rejected_text("odd.mtx", "graph with 4 nodes\n1 2\n", "odd.mtx:1: unknown header 'graph with 4 nodes'");
+}
+
+// --relabel: a SNAP edge list whose ids run to 3352 over 3 edges is solved
+// as 4 vertices; the id map beside the result lets path and verify take and
+// print the original ids, in an edge list and in a 1-based format alike.
+TEST_F(Cli, RelabelCompactsSparseIdsAndPathReadsTheMapBack) {
+  write_text("snap.txt", "# SNAP\n3352 17 4\n17 99 1\n0 3352 2\n");
+  const std::string out = expect_ok("solve snap.txt --relabel -o d.txt --predecessors p.bin");
+  EXPECT_NE(out.find("id map"), std::string::npos) << out;
+  std::int64_t n = 0;
+  const std::vector<std::int32_t> d = io::read_matrix(path("d.txt"), n);
+  ASSERT_EQ(n, 4);
+  EXPECT_EQ(d[0 * 4 + 2], 7);     // 0 -> 3352 -> 17 -> 99
+  EXPECT_EQ(d[2 * 4 + 0], kInf);  // nothing leaves 99
+  EXPECT_EQ(io::read_id_map(path("d.txt.ids")), (std::vector<vertex_t>{0, 17, 99, 3352}));
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99 --predecessors p.bin"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 99 --to 0"), "unreachable\n");
+  EXPECT_NE(expect_ok("verify snap.txt d.txt").find("ok"), std::string::npos);
+  expect_error("path snap.txt d.txt --from 5 --to 99", 2, "--from 5 is not in the id map");
+  write_text("other.txt", "0 1 1\n");
+  expect_error("path other.txt d.txt --from 0 --to 1", 2, "d.txt.ids: the id map does not match the graph other.txt");
+  // Without --relabel the result is the graph's own numbering, and the old map goes.
+  expect_ok("solve snap.txt -o d.txt");
+  EXPECT_FALSE(fs::exists(path("d.txt.ids")));
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+
+  write_text("sparse.gr", "p sp 5000 2\na 10 4000 3\na 4000 20 1\n");  // 1-based: vertices 9, 3999, 19
+  expect_ok("solve sparse.gr --relabel -o g.bin");
+  EXPECT_EQ(io::read_id_map(path("g.bin.ids")), (std::vector<vertex_t>{9, 19, 3999}));
+  EXPECT_EQ(expect_ok("path sparse.gr g.bin --from 9 --to 19"), "9 -> 3999 -> 19\nweight 4\n");
+}
+
 // ---- bad input: exit 2 ----------------------------------------------------
 
 TEST_F(Cli, TruncatedBinIsExit2WithItsByteOffset) {
@@ -159,13 +228,24 @@ TEST_F(Cli, NonIntegralMatrixMarketWeightsAreExit2AsInt32) {
   EXPECT_NE(summary.find("int32"), std::string::npos) << summary;
 }
 
-TEST_F(Cli, OverflowingDistancesAreExit2WithEveryCpuAlgorithm) {
+// Integer weights whose distances int32 cannot hold ((n-1) * max|w| reaches
+// 2^30 - 1) are solved in float64 under --weights auto, and refused under
+// --weights int32 before any work (exit 1).
+TEST_F(Cli, DistancesBeyondInt32AreFloat64UnderAutoAndRefusedAsInt32) {
   // Three edges of 2^29: the 0 -> 3 distance 3 * 2^29 is beyond int32 with kInf.
   write_text("overflow.txt", "0 1 536870912\n1 2 536870912\n2 3 536870912\n");
   for (const char* algo : {"auto", "fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}) {
     SCOPED_TRACE(algo);
-    expect_error(std::string("solve overflow.txt --algo ") + algo, 2, "outside");
+    const std::string summary = expect_ok(std::string("solve overflow.txt -o d.txt --algo ") + algo);
+    EXPECT_NE(summary.find("float64"), std::string::npos) << summary;
+    EXPECT_NE(read_text("d.txt").find("1610612736"), std::string::npos) << read_text("d.txt");
+    expect_error(std::string("solve overflow.txt --weights int32 --algo ") + algo, 1, "int32 distances cannot hold");
   }
+  // The path: 1100 edges of 1e6 (1.1e9 end to end) in NTHU .bin.
+  std::vector<std::int32_t> bin = {1101, 1100};
+  for (std::int32_t v = 0; v < 1100; ++v) bin.insert(bin.end(), {v, v + 1, 1000000});
+  write_ints("path.bin", bin);
+  EXPECT_NE(expect_ok("solve path.bin").find("float64"), std::string::npos);
 }
 
 TEST_F(Cli, NegativeCycleIsExit2AndNamesAVertex) {
@@ -215,7 +295,6 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("gen random -n 5 --seed 1 -o g.bin --weights 9:1", 1, "--weights: the range 9:1 needs LO <= HI");
   expect_error("gen random -n 5 --seed 1 -o g.bin --weights -9:-1", 1, "--weights: with HI < 0");
   expect_error("gen scale-free -n 5 --degree 0 --seed 1 -o g.bin", 1, "--degree: must be >= 1, got 0");
-  expect_error("gen random -n 5 -o g.bin", 1, "--seed");
   expect_error("gen random -n 5 --seed 1 -o g.xyz", 1, "g.xyz");
   expect_error("gen dense -n 5 --density 2 --seed 1 -o g.bin", 1, "--density: must be in [0, 1]");
   expect_error("gen geometric -n 5 --weights -1:5 --seed 1 -o g.bin", 1, "--weights: geometric weights grow");
@@ -393,7 +472,9 @@ TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
 // (n-1) * max|w| could overflow int32 sums, or when asked for.
 TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
   write_text("small.txt", "0 1 5\n1 2 7\n");
-  write_text("wide.txt", "# vertices: 100\n0 1 600000000\n1 2 400000000\n");
+  // (n-1) * max|w| = 6e8: int32 distances hold every answer (auto keeps int32
+  // weights), but sums of two may not fit int32 arithmetic (int64 precision).
+  write_text("wide.txt", "# vertices: 3\n0 1 300000000\n1 2 200000000\n");
   const auto precision_of = [&](const std::string& args) {
     const std::string summary = expect_ok("solve " + args);
     const auto at = summary.find("precision");
@@ -404,7 +485,7 @@ TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
   EXPECT_EQ(precision_of("small.txt --algo johnson"), "precision        int64");
   EXPECT_EQ(precision_of("wide.txt --algo fw-blocked -o d.bin"), "precision        int64");
   std::int64_t n = 0;
-  EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 1000000000);
+  EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 500000000);
   expect_error("solve small.txt --backend cuda --precision int64", 1, "--precision: int64 is a CPU mode");
   expect_error("solve small.txt --precision int16 --backend cpu", 1, "--precision: the CPU backend computes in int32 or wider only");
 }

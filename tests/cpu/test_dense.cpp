@@ -112,10 +112,7 @@ SolveOptions cpu(const std::string& algorithm) {
 // and distances (exact for int32, within 1e-9 relative for float64).
 void expect_same_as_edges(const DenseView& v, const GraphF64& reference, const SolveOptions& o) {
   SCOPED_TRACE("algorithm " + o.algorithm + ", n = " + std::to_string(v.n));
-  const WeightType expected = v.unweighted || choose_weight_type(reference) == WeightType::int32 ||
-                                      (v.element != DenseElement::float32 && v.element != DenseElement::float64)
-                                  ? WeightType::int32
-                                  : WeightType::float64;
+  const WeightType expected = v.unweighted ? choose_weight_type(v.n, true, 1.0) : choose_weight_type(reference);
   EXPECT_EQ(scan_dense(v).weights, expected);
   EXPECT_EQ(scan_dense(v).m, static_cast<std::int64_t>(reference.edges.size()));
   HostMatrixSink sink;
@@ -226,10 +223,18 @@ TEST(DenseView, WeightTypeChoice) {
   v.unweighted = true;
   EXPECT_EQ(scan_dense(v).weights, WeightType::int32);
   v.unweighted = false;
-  cells[1] = kMaxAutoIntWeight;
+  // Two vertices: int32 while (n-1) * |w| < kInf (choose_weight_type's bound).
+  cells[1] = kInf - 1.0;
   EXPECT_EQ(scan_dense(v).weights, WeightType::int32);
+  cells[1] = kInf;
+  EXPECT_EQ(scan_dense(v).weights, WeightType::float64);
   cells[1] = 2 * kMaxAutoIntWeight;
   EXPECT_EQ(scan_dense(v).weights, WeightType::float64);
+  std::vector<std::int32_t> ints = {0, kInf - 1, 0, 0};
+  const DenseView int_view{2, ints.data(), DenseElement::int32, 2, 1, false, false};
+  EXPECT_EQ(scan_dense(int_view).weights, WeightType::int32);
+  ints[1] = kInf;
+  EXPECT_EQ(scan_dense(int_view).weights, WeightType::float64);
   // A diagonal cell is no edge: it does not make the weights real.
   cells[1] = 3;
   cells[0] = 0.5;
@@ -256,37 +261,28 @@ TEST(DenseView, EmptyAndSingleVertex) {
   }
 }
 
-TEST(DenseView, MinusInfinityNamesItsCell) {
-  Matrix m = random_matrix(80, 0.1, 1, 9, false, 3);
+// scipy's dense reading (csgraph_from_dense): -inf and every float cell with
+// |w| <= 1e-8 are no edge, like 0, NaN and +inf.
+TEST(DenseView, MinusInfinityAndCellsWithin1e8OfZeroAreNoEdge) {
+  Matrix m = random_matrix(80, 0.1, 1, 9, true, 3);
   m.at(41, 17) = -kInfinity;
-  m.at(60, 2) = -kInfinity;
+  m.at(60, 2) = 1e-8;
+  m.at(3, 4) = -1e-8;
+  m.at(5, 6) = 5e-9;
+  m.at(7, 8) = 1.5e-8;  // an edge
+  Matrix expected = m;
+  expected.at(41, 17) = expected.at(60, 2) = expected.at(3, 4) = expected.at(5, 6) = 0;
   std::vector<double> storage;
   for (const Layout layout : {Layout::row_major, Layout::fortran}) {
     const DenseView v = lay_out(m, layout, storage);
-    for (const char* algorithm : {"fw-blocked", "dijkstra"}) {
-      try {
-        HostMatrixSink sink;
-        solve(v, cpu(algorithm), sink);
-        FAIL() << "no error";
-      } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("edge 41 -> 17 has weight -inf"), std::string::npos) << e.what();
-      }
-    }
-    EXPECT_THROW(dense_to_graph(v), InputError);
+    for (const char* algorithm : {"fw-blocked", "dijkstra"}) expect_same_as_edges(v, reference_graph(expected, false, false), cpu(algorithm));
   }
-  // Undirected: row 2 reads the mirror cell (60, 2) before row 17 reads (41, 17).
-  DenseView v = lay_out(m, Layout::row_major, storage);
-  v.undirected = true;
-  try {
-    scan_dense(v);
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("edge 60 -> 2 has weight -inf"), std::string::npos) << e.what();
-  }
-  // Unweighted: every stored cell, -inf too, is an edge of weight 1.
-  v.undirected = false;
-  v.unweighted = true;
-  EXPECT_NO_THROW(scan_dense(v));
+  std::vector<float> narrow;
+  const DenseView f32 = lay_out(m, Layout::row_major, narrow);
+  EXPECT_EQ(scan_dense(f32).m, static_cast<std::int64_t>(reference_graph(expected, false, false).edges.size()));
+  DenseView undirected = lay_out(m, Layout::row_major, storage);
+  undirected.undirected = true;
+  EXPECT_EQ(scan_dense(undirected).m, static_cast<std::int64_t>(reference_graph(expected, true, false).edges.size()));
 }
 
 TEST(DenseView, NegativeDiagonalIsANegativeCycle) {
@@ -305,17 +301,35 @@ TEST(DenseView, NegativeDiagonalIsANegativeCycle) {
   }
 }
 
-TEST(DenseView, IntegerCellsOutsideInt32) {
+// Integer cells beyond int32 (int64, uint64) are solved in float64, as
+// scipy converts them; the heavier cell of an undirected pair never wraps.
+TEST(DenseView, IntegerCellsOutsideInt32AreFloat64Weights) {
   std::vector<std::int64_t> cells = {0, 1, std::int64_t{1} << 40, 0};
   DenseView v{2, cells.data(), DenseElement::int64, 2, 1, false, false};
-  try {
-    scan_dense(v);
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("edge 1 -> 0"), std::string::npos) << e.what();
-  }
+  EXPECT_EQ(scan_dense(v).m, 2);
+  EXPECT_EQ(scan_dense(v).weights, WeightType::float64);
+  HostMatrixSink sink;
+  solve(v, cpu("fw-blocked"), sink);
+  ASSERT_EQ(sink.distances_f64().size(), 4u);
+  EXPECT_EQ(sink.distances_f64()[2], static_cast<double>(std::int64_t{1} << 40));
   v.unweighted = true;
   EXPECT_EQ(scan_dense(v).m, 2);
+  EXPECT_EQ(scan_dense(v).weights, WeightType::int32);
+  // Undirected: the pair's lighter cell 1 is the edge, int32 weights.
+  v.unweighted = false;
+  v.undirected = true;
+  EXPECT_EQ(scan_dense(v).weights, WeightType::int32);
+  for (const char* algorithm : {"fw-blocked", "dijkstra"}) {
+    HostMatrixSink ints;
+    solve(v, cpu(algorithm), ints);
+    EXPECT_EQ(ints.distances()[2], 1) << algorithm;
+  }
+  std::vector<std::uint64_t> unsigned_cells = {0, 7, std::numeric_limits<std::uint64_t>::max(), 0};
+  DenseView u{2, unsigned_cells.data(), DenseElement::uint64, 2, 1, true, false};
+  HostMatrixSink ints;
+  solve(u, cpu("fw-blocked"), ints);
+  EXPECT_EQ(ints.distances()[1], 7);
+  EXPECT_EQ(ints.distances()[2], 7);
 }
 
 // Every element type's boundaries around int32's range: the exact

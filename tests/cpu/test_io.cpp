@@ -441,7 +441,12 @@ TEST_F(IoTest, MalformedDimacs) {
 TEST_F(IoTest, MalformedMatrixMarket) {
   const std::string general = "%%MatrixMarket matrix coordinate integer general\n";
   expect_input_errors({
-      {"no_banner.mtx", "3 3 1\n1 2 3\n", ":1", "missing '%%MatrixMarket' banner"},
+      {"unknown.mtx", "graph 3\n1 2 3\n", ":1", "unknown header 'graph 3'"},
+      {"comment_then_unknown.mtx", "% c\n3 3\n1 2 3\n", ":2", "unknown header '3 3'"},
+      {"only_comments.mtx", "% c\n", ":1", "no '%%MatrixMarket' banner and no size line"},
+      {"no_banner_fewer.mtx", "3 3 2\n1 2 3\n", ":2", "found 1 entries but line 1 declares 2"},
+      {"no_banner_range.mtx", "3 3 1\n0 2 3\n", ":2", "vertex 0 is outside 1..3"},
+      {"no_banner_extra.mtx", "3 3 1\n1 2 3 4\n", ":2", "unexpected extra token '4'"},
       {"array.mtx", "%%MatrixMarket matrix array integer general\n2 2\n1\n2\n3\n4\n", ":1", "'array'"},
       {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 0\n", ":1", "complex"},
       {"hermitian.mtx", "%%MatrixMarket matrix coordinate integer hermitian\n1 1 0\n", ":1",
@@ -456,6 +461,73 @@ TEST_F(IoTest, MalformedMatrixMarket) {
       {"rectangular.mtx", general + "2 3 0\n", ":2", "the matrix is 2 x 3; a graph needs a square one"},
       {"no_size.mtx", general + "% only comments\n", ":2", "missing the size line"},
   });
+}
+
+// The network repository's coordinate files: no banner, "n n m", then
+// "i j [w]" lines (1-based, weight 1 when absent), read as directed edges; a
+// .mtx file of that shape is read so too, and ReadOptions::note says so.
+TEST_F(IoTest, CoordinateListsWithoutBanner) {
+  const Graph expected{4, {{0, 1, 5}, {1, 2, 1}, {3, 0, -2}}};
+  const std::string text = "% road network\n4 4 3\n1 2 5\n2 3\n% between\n4 1 -2\n";
+  write_file("road.mtx", text);
+  std::vector<std::string> notes;
+  io::ReadOptions opts;
+  opts.note = [&](const std::string& note) { notes.push_back(note); };
+  EXPECT_EQ(graph_difference(expected, io::read_graph(path("road.mtx"), opts)), "");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("road.mtx: no '%%MatrixMarket' banner; read as the network repository's coordinate list"),
+            std::string::npos)
+      << notes[0];
+  write_file("road.txt", text);
+  opts.format = io::parse_format("coordinate");
+  notes.clear();
+  EXPECT_EQ(graph_difference(expected, io::read_graph(path("road.txt"), opts)), "");
+  EXPECT_TRUE(notes.empty());  // named, not guessed
+  write_file("real.mtx", "2 2 1\n1 2 0.5\n");
+  const AnyGraph real = io::read_any_graph(path("real.mtx"));
+  ASSERT_TRUE(std::holds_alternative<GraphF64>(real));
+  EXPECT_EQ(std::get<GraphF64>(real).edges.at(0).w, 0.5);
+  write_file("banner.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 3\n");
+  notes.clear();
+  opts.format = io::Format::automatic;
+  io::read_graph(path("banner.mtx"), opts);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_THROW(io::write_graph(path("out.txt"), expected, io::Format::coordinate), UsageError);
+}
+
+// compact_vertices keeps the vertices an edge touches, in increasing order,
+// and the id map round-trips them; a map that is malformed or does not
+// increase is an InputError naming its line.
+TEST_F(IoTest, CompactedVerticesAndTheirIdMap) {
+  Graph g{3353, {{3352, 17, 4}, {17, 99, 1}, {0, 3352, 2}, {99, 99, 0}}};
+  const std::vector<vertex_t> ids = compact_vertices(g);
+  EXPECT_EQ(ids, (std::vector<vertex_t>{0, 17, 99, 3352}));
+  EXPECT_EQ(graph_difference(Graph{4, {{3, 1, 4}, {1, 2, 1}, {0, 3, 2}, {2, 2, 0}}}, g), "");
+  Graph empty{5, {}};
+  EXPECT_TRUE(compact_vertices(empty).empty());
+  EXPECT_EQ(empty.n, 0);
+  Graph outside{2, {{0, 2, 1}}};
+  EXPECT_THROW(compact_vertices(outside), InputError);
+
+  io::write_id_map(path("d.bin.ids"), ids);
+  EXPECT_EQ(io::read_id_map(path("d.bin.ids")), ids);
+  EXPECT_EQ(io::id_map_path("out/d.bin"), "out/d.bin.ids");
+  const std::vector<Malformed> bad = {
+      {"down.ids", "# apsp id map\n5\n3\n", ":3", "vertex id 3 does not increase (the previous id is 5)"},
+      {"word.ids", "1\nx\n", ":2", "vertex id"},
+      {"negative.ids", "-1\n", ":1", "vertex id -1 is outside"},
+      {"two.ids", "1 2\n", ":1", "'2'"},
+  };
+  for (const auto& input : bad) {
+    const std::string file = write_file(input.file, input.bytes);
+    try {
+      io::read_id_map(file);
+      ADD_FAILURE() << input.file << ": no InputError";
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.location(), file + input.location) << error.what();
+      EXPECT_NE(std::string(error.what()).find(input.phrase), std::string::npos) << error.what();
+    }
+  }
 }
 
 // Bug 9: a symmetric file doubled its declared entry count in int64 before

@@ -276,21 +276,56 @@ TEST(WeightType, NamesRoundTripAndUnknownNamesAreUsageErrors) {
   }
 }
 
-TEST(WeightType, AutoKeepsInt32ForIntegersInsideTheSafeRange) {
+TEST(WeightType, AutoKeepsInt32ForIntegersWhoseDistancesInt32Holds) {
   GraphF64 g;
   g.n = 3;
   g.edges = {{0, 1, 3.0}, {1, 2, -7.0}, {2, 0, 0.0}};
   EXPECT_EQ(choose_weight_type(g), WeightType::int32);
-  g.edges.push_back({0, 2, 2147483647.0});
+  // (n-1) * max|w| below kInf = 2^30 - 1: 2 * 536870911 = 2^30 - 2.
+  g.edges.push_back({0, 2, 536870911.0});
   EXPECT_EQ(choose_weight_type(g), WeightType::int32);
-  g.edges.push_back({0, 2, 2147483648.0});
+  g.edges.back().w = -536870911.0;
+  EXPECT_EQ(choose_weight_type(g), WeightType::int32);
+  // 2 * 2^29 = 2^30 reaches kInf: a path could be unreachable's value or beyond.
+  g.edges.back().w = 536870912.0;
   EXPECT_EQ(choose_weight_type(g), WeightType::float64);
-  g.edges.pop_back();
-  g.edges.push_back({1, 0, 0.5});
+  g.edges.back().w = 2147483648.0;
+  EXPECT_EQ(choose_weight_type(g), WeightType::float64);
+  g.edges.back().w = 0.5;
   EXPECT_EQ(choose_weight_type(g), WeightType::float64);
   g.edges.back().w = kInfinity;
   EXPECT_EQ(choose_weight_type(g), WeightType::float64);
   EXPECT_EQ(choose_weight_type(GraphF64{}), WeightType::int32);
+  // One vertex: no path has an edge, any integer weight inside int32 stays.
+  GraphF64 single;
+  single.n = 1;
+  single.edges = {{0, 0, 2147483647.0}};
+  EXPECT_EQ(choose_weight_type(single), WeightType::int32);
+}
+
+TEST(WeightType, AnInt32GraphWhoseDistancesInt32CannotHoldIsFloat64UnderAuto) {
+  // The path: 1100 edges of 1e6, 1.1e9 from end to end.
+  Graph path;
+  path.n = 1101;
+  for (vertex_t v = 0; v + 1 < 1101; ++v) path.edges.push_back({v, v + 1, 1000000});
+  EXPECT_EQ(choose_weight_type(path), WeightType::float64);
+  // In float64 its length is exact.
+  SolveOptions from_zero;
+  from_zero.sources = {0};
+  const SolveResultF64 r = solve(std::get<GraphF64>(convert_weights(AnyGraph(path), WeightType::float64)), from_zero);
+  EXPECT_EQ(r.dist[1100], 1.1e9);
+  // 999 edges: 9.99e8 < kInf, int32.
+  Graph shorter = path;
+  shorter.n = 1000;
+  shorter.edges.resize(999);
+  EXPECT_EQ(choose_weight_type(shorter), WeightType::int32);
+  // Isolated vertices count: the bound is knowable from n and max|w| alone.
+  shorter.n = 1100;
+  EXPECT_EQ(choose_weight_type(shorter), WeightType::float64);
+  EXPECT_TRUE(int32_distances_fit(0, 1e300));
+  EXPECT_TRUE(int32_distances_fit(1, 1e300));
+  EXPECT_TRUE(int32_distances_fit(2, kInf - 1.0));
+  EXPECT_FALSE(int32_distances_fit(2, kInf));
 }
 
 TEST(WeightType, ConvertWeightsKeepsValuesAndNamesTheFirstInexactEdge) {

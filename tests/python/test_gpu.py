@@ -121,3 +121,18 @@ def test_cuda_real_weights_equal_scipy_within_rounding(n):
     a[1, 2], a[2, 1] = 0.5, -0.75
     with pytest.raises(csgraph.NegativeCycleError):
         apsp.shortest_path(a, backend="cuda")
+
+
+@pytest.mark.parametrize("form", ["dense", "csr"])
+def test_cuda_solves_integer_weights_beyond_int32_distances_in_float64(form):
+    # Issue 20: the CPU's answer on the GPU too (a path of 1100 edges of 1e6,
+    # 1.1e9 end to end, is float64 under auto; int64 weights beyond int32 too).
+    n = 1101
+    a = np.zeros((n, n))
+    a[np.arange(n - 1), np.arange(1, n)] = 1e6
+    a[0, 5] = 2**33
+    graph = a if form == "dense" else sp.csr_array(a)
+    d = apsp.shortest_path(graph, backend="cuda")
+    assert apsp.last_solve_info()["backend"] == "cuda" and apsp.last_solve_info()["weights"] == "float64"
+    assert d[0, -1] == 1.1e9
+    np.testing.assert_array_equal(d, apsp.shortest_path(graph, backend="cpu"))

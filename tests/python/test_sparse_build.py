@@ -127,10 +127,13 @@ def test_the_first_bad_entry_is_named_whatever_part_holds_it():
     bad_index[early], minus_inf[late] = 300, -np.inf
     with pytest.raises(ValueError, match=rf"entry {early} \({row_of[early]}, 300\) is outside the 300 x 300 matrix"):
         build(bad_index, minus_inf)
-    too_big = data.astype(np.int64)
+    too_big = data.astype(np.int64)  # int64 weights beyond int32: the float64 engine, as scipy, no error
     too_big[late], too_big[late + 1] = 2**40, -(2**40)
-    with pytest.raises(ValueError, match=f"edge {row_of[late]} -> {indices[late]} has weight 1099511627776, outside the int32"):
-        build(indices, too_big)
+    assert build(indices, too_big).weights == "float64"
+    bad_index = indices.copy()
+    bad_index[early] = 300
+    with pytest.raises(ValueError, match=rf"entry {early} \({row_of[early]}, 300\) is outside the 300 x 300 matrix"):
+        build(bad_index, too_big)
     coo = sp.coo_matrix(canonical(300, 12000, seed=10))
     cols = coo.col.astype(np.int64)
     cols[late], cols[early] = -1, 400
@@ -142,11 +145,13 @@ def test_unsigned_and_float32_weights_at_the_int32_edge():
     indptr, indices, data = raw_csr(300, 12000, seed=11)
     late = 5 * ENTRIES_PER_PART
     big = data.astype(np.uint32)
-    big[late] = 2**31 - 1
-    assert _apsp.graph_from_csr(300, indptr, indices, big, True, False, False).m == indices.size
-    big[late] = 2**31
-    with pytest.raises(ValueError, match="2147483648, outside the int32"):
-        _apsp.graph_from_csr(300, indptr, indices, big, True, False, False)
+    big[late] = 3591109  # the largest w with 299 * w < 2**30 - 1: int32 distances hold every answer
+    graph = _apsp.graph_from_csr(300, indptr, indices, big, True, False, False)
+    assert graph.m == indices.size and graph.weights == "int32"
+    for wide in (3591110, 2**31 - 1, 2**31, 2**32 - 1):  # int32 distances may not hold them: float64, no error
+        big[late] = wide
+        graph = _apsp.graph_from_csr(300, indptr, indices, big, True, False, False)
+        assert graph.m == indices.size and graph.weights == "float64", wide
     halves = data.astype(np.float32)
     halves[late] = 2.5  # a real weight: the float64 engine, no error
     assert _apsp.graph_from_csr(300, indptr, indices, halves, True, False, False).weights == "float64"
@@ -159,9 +164,10 @@ def test_float_weights_that_are_integers_build_int32_edges_at_once():
     assert _apsp.graph_from_csr(300, indptr, indices, data.astype(np.float32), True, False, False).weights == "int32"
     late = 5 * ENTRIES_PER_PART + 3
     edge = data.copy()
-    edge[late] = 2147483647.0  # the largest int32: still the exact engine's
+    edge[late] = -3591109.0  # the largest |w| with 299 * |w| < 2**30 - 1: still the exact engine's
     assert _apsp.graph_from_csr(300, indptr, indices, edge, True, False, False).weights == "int32"
-    for real in (2.5, -2147483648.0, 1e12):  # not an integer, or |w| above int32's maximum (choose_weight_type's rule)
+    # Not an integer, or int32 distances might not hold the answer (choose_weight_type's rule).
+    for real in (2.5, 3591110.0, 2147483647.0, -2147483648.0, 1e12):
         edge = data.copy()
         edge[late] = real
         assert _apsp.graph_from_csr(300, indptr, indices, edge, True, False, False).weights == "float64", real

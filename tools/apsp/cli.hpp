@@ -39,6 +39,7 @@ struct GraphInput {
   std::string format = "auto";
   bool undirected = false;
   std::optional<std::int64_t> no_edge;  // unset: the readers' default (io::ReadOptions)
+  bool relabel = false;  // compact the vertices an edge touches to 0..k-1 (apsp::compact_vertices)
 };
 // Registers GRAPH (positional, named `positional_name`), --format, --undirected and --no-edge.
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name);
@@ -57,7 +58,9 @@ LoadedGraph load_graph(const GraphInput& in);
 struct LoadedAnyGraph {
   AnyGraph normalized;
   std::int64_t edges_as_read = 0;
-  StageTimes times;  // "read" (with the file's bytes) and "normalize"
+  std::int64_t vertices_as_read = 0;
+  std::vector<vertex_t> ids;  // with GraphInput::relabel: the original id of each vertex
+  StageTimes times;  // "read" (with the file's bytes), "normalize" and "relabel"
 };
 LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights);
 
@@ -83,6 +86,7 @@ template <class W>
 struct GraphWithDistances {
   BasicGraph<W> graph;
   std::unique_ptr<io::BasicMatrixFile<W>> distances;
+  std::vector<vertex_t> ids;  // the original id of each vertex, from DIST's id map; empty without one
 };
 using AnyGraphWithDistances =
     std::variant<GraphWithDistances<weight_t>, GraphWithDistances<float>, GraphWithDistances<double>>;
@@ -94,6 +98,9 @@ using AnyGraphWithDistances =
 // that stores another type than the one named, or int32 distances of a graph
 // with real weights, is an InputError naming both types; the one conversion
 // made is the library's of a float .npy of integers for int32 (io::MatrixFile).
+// An id map beside DIST (io::id_map_path, written by solve --relabel)
+// relabels the graph as solve did; a map that does not match the graph's
+// relabelling is an InputError naming it.
 AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std::string& weights,
                                                 const DistancesInput& d);
 

@@ -27,7 +27,10 @@ void print_stage(const std::string& name, double seconds, std::uint64_t bytes) {
 
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name) {
   cmd.add_option(positional_name, in.path, "Graph file (.bin .gr .mtx .txt .el .edges .npy .mat .dense)")->required();
-  cmd.add_option("--format", in.format, "Input format instead of the one the extension names")->capture_default_str();
+  cmd.add_option("--format", in.format,
+                 "Input format instead of the one the extension names (coordinate: the network repository's "
+                 "'n n m' + 'i j [w]' lists without banner)")
+      ->capture_default_str();
   cmd.add_flag("--undirected", in.undirected, "Read every edge in both directions");
   cmd.add_option("--no-edge", in.no_edge,
                  "Dense inputs (.npy .mat .dense): the value that means no edge (default: -1 in integer "
@@ -41,6 +44,7 @@ io::ReadOptions read_options(const GraphInput& in) {
   opts.format = io::parse_format(in.format);
   opts.no_edge_value = in.no_edge;
   opts.undirected = in.undirected;
+  opts.note = [](const std::string& text) { std::fprintf(stderr, "apsp: note: %s\n", text.c_str()); };
   return opts;
 }
 
@@ -67,9 +71,17 @@ Loaded load_with(const GraphInput& in, Read read) {
   start = std::chrono::steady_clock::now();
   loaded.normalized = visit_graph(raw, [&](const auto& g) -> decltype(loaded.normalized) {
     loaded.edges_as_read = static_cast<std::int64_t>(g.edges.size());
+    if constexpr (std::is_same_v<Loaded, LoadedAnyGraph>) loaded.vertices_as_read = g.n;
     return normalize(g);
   });
   loaded.times.add("normalize", seconds_since(start));
+  if constexpr (std::is_same_v<Loaded, LoadedAnyGraph>) {
+    if (in.relabel) {
+      start = std::chrono::steady_clock::now();
+      loaded.ids = std::visit([](auto& g) { return compact_vertices(g); }, loaded.normalized);
+      loaded.times.add("relabel", seconds_since(start));
+    }
+  }
   return loaded;
 }
 
@@ -81,16 +93,23 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
   if (weights == "int32") return load_with<LoadedAnyGraph>(in, io::read_graph);
   const std::optional<WeightType> wanted =
       weights == "auto" ? std::nullopt : std::optional<WeightType>(parse_weight_type(weights));
-  return load_with<LoadedAnyGraph>(in, [&](const std::string& path, const io::ReadOptions& opts) -> AnyGraph {
-    AnyGraph read = io::read_any_graph(path, opts);
-    return wanted ? convert_weights(std::move(read), *wanted) : read;
-  });
+  LoadedAnyGraph loaded =
+      load_with<LoadedAnyGraph>(in, [&](const std::string& path, const io::ReadOptions& opts) -> AnyGraph {
+        AnyGraph read = io::read_any_graph(path, opts);
+        return wanted ? convert_weights(std::move(read), *wanted) : read;
+      });
+  // auto: integer weights whose distances int32 cannot hold ((n-1) * max|w|
+  // reaches kInf) are solved in float64 (choose_weight_type's rule).
+  if (const Graph* ints = std::get_if<Graph>(&loaded.normalized);
+      !wanted && ints && choose_weight_type(*ints) == WeightType::float64)
+    loaded.normalized = convert_weights(std::move(loaded.normalized), WeightType::float64);
+  return loaded;
 }
 
 void add_weights_option(CLI::App& cmd, std::string& weights) {
   cmd.add_option("--weights", weights,
-                 "Weight type: auto (int32 when every weight is an integer inside int32, else float64), int32, "
-                 "float32 or float64")
+                 "Weight type: auto (int32 when every weight is an integer inside int32 and (n-1) * max|w| < 2^30 - 1, "
+                 "else float64), int32, float32 or float64")
       ->capture_default_str();
 }
 
@@ -125,10 +144,23 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
   const bool named = weights != "auto";
   if (named) parse_weight_type(weights);  // an unknown name fails before any file is read
   const std::optional<WeightType> stored = io::stored_matrix_type(d.path, format);
+  const std::string map_path = io::id_map_path(d.path);
+  std::error_code no_map;
+  std::vector<vertex_t> map;
+  GraphInput input = in;
+  if (std::filesystem::is_regular_file(map_path, no_map)) {
+    map = io::read_id_map(map_path);
+    input.relabel = true;
+  }
   // Under auto a float matrix decides the type: the graph converts to it
   // before normalization, as solve converts it.
   const bool stored_real = stored && *stored != WeightType::int32;
-  LoadedAnyGraph loaded = load_any_graph(in, named ? weights : stored_real ? to_string(*stored) : "auto");
+  LoadedAnyGraph loaded = load_any_graph(input, named ? weights : stored_real ? to_string(*stored) : "auto");
+  if (input.relabel && loaded.ids != map)
+    throw InputError("the id map does not match the graph " + in.path + " (" + std::to_string(map.size()) +
+                         " ids, the graph relabels to " + std::to_string(loaded.ids.size()) +
+                         "): it was written for another graph",
+                     map_path);
   const WeightType type = weight_type(loaded.normalized);
   // int32 reads the integer cells of a float .npy (io::MatrixFile).
   const bool converts = type == WeightType::int32 && (format == io::Format::automatic ? io::format_from_path(d.path) : format) == io::Format::npy;
@@ -142,7 +174,7 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
       [&](auto& g) -> AnyGraphWithDistances {
         using W = typename std::decay_t<decltype(g)>::weight_type;
         auto distances = open_square_matrix<W>(d.path, g.n, "distance", format);
-        return GraphWithDistances<W>{std::move(g), std::move(distances)};
+        return GraphWithDistances<W>{std::move(g), std::move(distances), std::move(map)};
       },
       loaded.normalized);
 }

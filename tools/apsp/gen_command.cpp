@@ -1,5 +1,7 @@
-// apsp gen KIND -n N [...] --seed S -o OUT: write a seeded synthetic graph.
+// apsp gen KIND -n N [...] [--seed S] -o OUT: write a seeded synthetic graph
+// (a drawn seed when none is given; the summary line names the seed used).
 #include <cstdio>
+#include <random>
 #include <memory>
 #include <regex>
 #include <string>
@@ -19,7 +21,14 @@ struct GenArgs {
   std::string format = "auto";
   int real_decimals = -1;  // --real D: real weights with D decimals; -1 = integers
   GenerateOptions opts;
+  const CLI::Option* seed = nullptr;  // --seed, to tell a given seed from the default
 };
+
+// A seed from the system's entropy source, for a run without --seed.
+std::uint64_t drawn_seed() {
+  std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+}
 
 // "LO:HI", each an int32, e.g. "-20:50".
 void parse_weight_range(const std::string& text, GenerateOptions& opts) {
@@ -36,6 +45,8 @@ void parse_weight_range(const std::string& text, GenerateOptions& opts) {
 }
 
 void run_gen(GenArgs& a) {
+  const bool drawn = a.seed->count() == 0;
+  if (drawn) a.opts.seed = drawn_seed();
   a.opts.kind = parse_graph_kind(a.kind);
   parse_weight_range(a.weights, a.opts);
   const io::Format format = io::parse_format(a.format);
@@ -53,10 +64,10 @@ void run_gen(GenArgs& a) {
     n = g.n;
     m = g.edges.size();
   }
-  std::printf("%s: %s graph, n = %lld, m = %zu, weights %d:%d%s, seed %llu\n", a.output.c_str(), a.kind.c_str(),
+  std::printf("%s: %s graph, n = %lld, m = %zu, weights %d:%d%s, seed %llu%s\n", a.output.c_str(), a.kind.c_str(),
               static_cast<long long>(n), m, a.opts.w_lo, a.opts.w_hi,
               a.real_decimals >= 0 ? (" real, " + std::to_string(a.real_decimals) + " decimals").c_str() : "",
-              static_cast<unsigned long long>(a.opts.seed));
+              static_cast<unsigned long long>(a.opts.seed), drawn ? " (drawn; --seed repeats it)" : "");
 }
 
 }  // namespace
@@ -74,7 +85,7 @@ Command add_gen_command(CLI::App& app) {
   cmd->add_option("--real", args->real_decimals,
                   "Real weights in the --weights range with this many decimals (0..6), e.g. --real 3")
       ->check(CLI::Range(0, 6));
-  cmd->add_option("--seed", args->opts.seed, "Random seed")->required();
+  args->seed = cmd->add_option("--seed", args->opts.seed, "Random seed (default: drawn, and printed)");
   cmd->add_option("-o,--output", args->output, "Graph file; the extension picks the format")->required();
   cmd->add_option("--format", args->format, "Output format instead of the one the extension names")
       ->capture_default_str();

@@ -1,5 +1,7 @@
 // apsp path GRAPH DIST --from U --to V: print one shortest path and its weight
-// (real weights as the shortest text that reads back as the same value).
+// (real weights as the shortest text that reads back as the same value). With
+// an id map beside DIST (solve --relabel), U, V and the path are original ids.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <memory>
@@ -35,21 +37,31 @@ void print_path(const PathArgs& a, const GraphWithDistances<W>& gd) {
   const std::int64_t n = gd.graph.n;
   std::unique_ptr<io::MatrixFile> pred;
   if (!a.predecessors.empty()) pred = open_square_matrix<vertex_t>(a.predecessors, n, "predecessor");
-  const auto vertex = [n](std::int64_t v, const char* option) {
+  const std::vector<vertex_t>& ids = gd.ids;  // with an id map, --from, --to and the path are original ids
+  const auto vertex = [&](std::int64_t v, const char* option) {
+    if (!ids.empty()) {
+      const auto at = std::lower_bound(ids.begin(), ids.end(), v);
+      if (at == ids.end() || *at != v)
+        throw InputError(std::string(option) + " " + std::to_string(v) +
+                         " is not in the id map of the relabelled result (no edge touches it)");
+      return static_cast<vertex_t>(at - ids.begin());
+    }
     if (v < 0 || v >= n)
       throw InputError(std::string(option) + " " + std::to_string(v) + " is outside 0.." + std::to_string(n - 1));
     return static_cast<vertex_t>(v);
   };
+  const auto original = [&](vertex_t v) { return std::to_string(ids.empty() ? v : ids[static_cast<std::size_t>(v)]); };
   const Span<const W> d = gd.distances->cells();
-  const auto path = shortest_path(gd.graph, d, pred ? pred->cells() : Span<const vertex_t>{}, vertex(a.from, "--from"),
-                                  vertex(a.to, "--to"));
+  const vertex_t from = vertex(a.from, "--from");
+  const vertex_t to = vertex(a.to, "--to");
+  const auto path = shortest_path(gd.graph, d, pred ? pred->cells() : Span<const vertex_t>{}, from, to);
   if (path.empty()) {
     std::printf("unreachable\n");
     return;
   }
-  std::string text = std::to_string(path.front());
-  for (std::size_t k = 1; k < path.size(); ++k) text += " -> " + std::to_string(path[k]);
-  std::printf("%s\nweight %s\n", text.c_str(), round_trip_text(d[static_cast<std::size_t>(a.from * n + a.to)]).c_str());
+  std::string text = original(path.front());
+  for (std::size_t k = 1; k < path.size(); ++k) text += " -> " + original(path[k]);
+  std::printf("%s\nweight %s\n", text.c_str(), round_trip_text(d[static_cast<std::size_t>(from) * n + to]).c_str());
 }
 
 void run_path(const PathArgs& a) {
@@ -64,8 +76,8 @@ Command add_path_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("path", "Print a shortest path from a distance (or predecessor) matrix");
   add_graph_input_options(*cmd, args->input, "GRAPH");
   add_distances_input_options(*cmd, args->distances);
-  cmd->add_option("--from", args->from, "Source vertex (0-based)")->required();
-  cmd->add_option("--to", args->to, "Target vertex (0-based)")->required();
+  cmd->add_option("--from", args->from, "Source vertex (0-based; an original id when DIST.ids exists)")->required();
+  cmd->add_option("--to", args->to, "Target vertex (0-based; an original id when DIST.ids exists)")->required();
   cmd->add_option("--predecessors", args->predecessors, "Predecessor matrix written by apsp solve --predecessors");
   add_weights_option(*cmd, args->weights);
   return Command{cmd, [args] { run_path(*args); }};

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <regex>
 #include <string>
@@ -199,6 +200,7 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
 
 void run_solve(const SolveArgs& a) {
   if (runs_distributed(a.distributed)) {
+    if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
     if (a.weights != "auto" && a.weights != "int32")
       throw UsageError("the distributed solver takes int32 weights only, not " + a.weights, "weights");
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
@@ -222,7 +224,28 @@ void run_solve(const SolveArgs& a) {
                                        MatrixFileTarget{a.predecessors_path, io::Format::automatic});
 
   const LoadedAnyGraph loaded = load_any_graph(a.input, a.weights);
+  // --weights int32 asks for int32 distances: refused before the solve where
+  // (n-1) * max|w| can reach kInf (auto solves such a graph in float64).
+  if (const Graph* ints = std::get_if<Graph>(&loaded.normalized);
+      ints && a.weights == "int32" && choose_weight_type(*ints) != WeightType::int32)
+    throw UsageError("int32 distances cannot hold every distance of this graph ((n-1) * max|w| reaches 2^30 - 1); "
+                     "use auto or float64",
+                     "weights");
   std::visit([&](const auto& g) { solve_loaded(a, opts, files, loaded, g, start); }, loaded.normalized);
+  // The id map goes beside the result once the result is complete; a result
+  // written without --relabel drops a map an earlier run left there, which
+  // would describe another result.
+  const std::string& result = a.output.empty() ? a.predecessors_path : a.output;
+  if (result.empty()) return;
+  const std::string map = io::id_map_path(result);
+  if (a.input.relabel) {
+    io::write_id_map(map, loaded.ids);
+    print_row("id map", map + " (" + std::to_string(loaded.ids.size()) + " vertices of ids 0.." +
+                            std::to_string(loaded.vertices_as_read - 1) + ")");
+  } else {
+    std::error_code ignored;
+    std::filesystem::remove(map, ignored);
+  }
 }
 
 }  // namespace
@@ -245,6 +268,9 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--predecessors", args->predecessors_path, "Also write the predecessor matrix to this file");
   cmd->add_flag("--verify", args->verify, "Check the result in O(n*m) and print 'verify: ok'");
+  cmd->add_flag("--relabel", args->input.relabel,
+                "Number the vertices an edge touches 0..k-1 (ids that run high, as in SNAP edge lists) and write "
+                "the original ids beside the result (OUT.ids), which path and verify read back");
   add_weights_option(*cmd, args->weights);
   cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
