@@ -58,11 +58,6 @@ void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, 
   out.backend = Backend::cpu;
 }
 
-template <class W>
-void run_named_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
-  run_job(find(opts.algorithm), normalized, nullptr, weight_stats(normalized), opts, sink, out);
-}
-
 // The view's weight range as the job's stats (W: the scan's weight type).
 template <class W>
 BasicWeightStats<W> stats_of(const DenseScan& s) {
@@ -101,15 +96,14 @@ bool reads_dense(const std::string& algorithm, const SolveOptions& opts) {
 
 namespace detail {
 
-void run_named(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
-  run_named_typed(normalized, opts, sink, out);
+template <class W>
+void run_named(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  run_job(find(opts.algorithm), normalized, nullptr, weight_stats(normalized), opts, sink, out);
 }
-void run_named(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
-  run_named_typed(normalized, opts, sink, out);
-}
-void run_named(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
-  run_named_typed(normalized, opts, sink, out);
-}
+template void run_named(const Graph&, const SolveOptions&, Sink&, SolveSummary&);
+template void run_named(const GraphF32&, const SolveOptions&, Sink&, SolveSummary&);
+template void run_named(const GraphF64&, const SolveOptions&, Sink&, SolveSummary&);
+
 void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink,
                SolveSummary& out) {
   if (scan.weights == WeightType::float64)

@@ -12,10 +12,10 @@ namespace apsp::cpu::detail {
 // the CPU's algorithms otherwise; "auto" is not one), on `normalized`, whose
 // normalization and options the caller has checked (check_normalized,
 // require_options_honoured), into `sink` begun with this solve's layout.
-// Fills out as apsp::cpu::solve documents.
-void run_named(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
-void run_named(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
-void run_named(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
+// Fills out as apsp::cpu::solve documents. W: weight_t, float or double
+// (instantiated in cpu.cpp).
+template <class W>
+void run_named(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 // The same on a dense view read in place: opts.algorithm must read dense
 // views (reads_dense; UsageError otherwise). Runs on the scan's weight type.
 void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink,
