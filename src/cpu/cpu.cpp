@@ -13,6 +13,7 @@
 #include "core/resources.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/run.hpp"
+#include "supernodal/symbolic.hpp"
 
 namespace apsp::cpu {
 namespace {
@@ -124,6 +125,9 @@ const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
        bellman_ford, bellman_ford, bellman_ford},
       {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true},
        johnson, johnson, johnson},
+      {{"supernodal", Backend::cpu, Work::separators, Role::production, true, false, false, true, false,
+        supernodal::ordering_available()},
+       supernodal, supernodal, supernodal},
   };
   return table;
 }
