@@ -1,4 +1,6 @@
-// CPU backend. Compiles without nvcc.
+// CPU backend. Compiles without nvcc. The choice behind "auto" and the
+// solve() below that resolves it live in the solve layer
+// (src/solve/cpu_choice.cpp); the algorithms in src/cpu/.
 #pragma once
 
 #include <cstdint>

@@ -35,6 +35,8 @@ struct AlgorithmInfo {
   bool takes_int16;         // honours Precision::int16 (the others compute in int32 or wider)
   bool takes_block;         // honours SolveOptions::block
   bool takes_real;          // solves float32 and float64 graphs (the others take int32 weights only)
+  bool distributable;       // what the distributed solver runs on its backend (blocked Floyd-Warshall on
+                            // tiles, include/apsp/distributed.hpp); its name may be given under mpirun
   bool available;           // compiled into this build (CUDA entries need nvcc)
 };
 

@@ -14,12 +14,24 @@
 #include "apsp/error.hpp"
 #include "apsp/verify.hpp"
 #include "core/algorithm_checks.hpp"
+#include "cpu/backend.hpp"
+#include "cuda/algorithm.hpp"
 #include "distributed/cpu_engine.hpp"
 #include "distributed/gpu_engine.hpp"
 #include "distributed/schedule.hpp"
 
 namespace apsp {
 namespace {
+
+// The name of what the distributed solver runs on `backend`: that backend's
+// distributable registry entry (fw-blocked on the CPU, fw on the GPU).
+const char* distributed_algorithm(Backend backend) {
+  const std::vector<AlgorithmInfo>& entries =
+      backend == Backend::cuda ? cuda::gpu_algorithm_infos() : cpu::detail::cpu_algorithm_infos();
+  for (const AlgorithmInfo& a : entries)
+    if (a.distributable) return a.name;
+  throw Error(std::string("the registry has no distributable entry for the ") + to_string(backend) + " backend");
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -134,8 +146,8 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     result.grid_rows = grid.rows;
     result.grid_cols = grid.cols;
     result.tile = tile;
-    result.algorithm = on_gpu ? "fw" : "fw-blocked";
     result.backend = on_gpu ? Backend::cuda : Backend::cpu;
+    result.algorithm = distributed_algorithm(result.backend);
     result.precision = Precision::int32;
 
     std::unique_ptr<Communicator> process_row = grid.cols > 1 ? comm.split(grid.row, grid.col) : nullptr;

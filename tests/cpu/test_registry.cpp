@@ -69,6 +69,22 @@ TEST(Registry, ProductionGpuSolvers) {
   EXPECT_EQ(production[1]->work, Work::per_source);
 }
 
+// The distributed solver runs blocked Floyd-Warshall on either backend: one
+// distributable entry per backend, a cubic production solver that takes
+// predecessors and real weights.
+TEST(Registry, OneDistributableEntryPerBackend) {
+  std::map<Backend, std::vector<std::string>> distributable;
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    if (!a.distributable) continue;
+    distributable[a.backend].push_back(a.name);
+    EXPECT_EQ(a.work, Work::cubic) << a.name;
+    EXPECT_EQ(a.role, Role::production) << a.name;
+    EXPECT_TRUE(a.takes_predecessors) << a.name;
+  }
+  EXPECT_EQ(distributable[Backend::cpu], std::vector<std::string>{"fw-blocked"});
+  EXPECT_EQ(distributable[Backend::cuda], std::vector<std::string>{"fw"});
+}
+
 // The rows of the README table whose header starts "| Algorithm | Backend |":
 // "name backend" -> the other cells, backticks and spaces trimmed.
 std::map<std::string, std::vector<std::string>> readme_kernel_table() {
@@ -114,7 +130,8 @@ TEST(Registry, ReadmeKernelTableMatchesTheRegistry) {
     }
     const std::vector<std::string> expected = {to_string(a.backend), to_string(a.work), to_string(a.role),
                                                yes_no(a.takes_predecessors), yes_no(a.takes_int16),
-                                               yes_no(a.takes_block), yes_no(a.takes_real)};
+                                               yes_no(a.takes_block), yes_no(a.takes_real),
+                                               yes_no(a.distributable)};
     ASSERT_GE(row->second.size(), expected.size());
     EXPECT_EQ(std::vector<std::string>(row->second.begin(), row->second.begin() + expected.size()), expected);
     rows.erase(row);

@@ -178,6 +178,22 @@ TEST_F(DistributedCli, DistributionWithoutMpirunRunsOneRank) {
   EXPECT_NE(r.out.find("communicator     single, 1 rank"), std::string::npos) << r;
 }
 
+// --algorithm under the distributed solver takes the registry's distributable
+// entries (and auto), and refuses the others naming them.
+TEST_F(DistributedCli, AlgorithmNamesComeFromTheRegistrysDistributableColumn) {
+  make_graph_and_reference();
+  const ProcessRun named = apsp("solve g.bin --distribution rows --algo fw-blocked --threads 1 -o d.bin");
+  ASSERT_EQ(named.status, 0) << named;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
+  const ProcessRun teaching = apsp("solve g.bin --distribution rows --algo fw-seq --threads 1 -o e.bin");
+  EXPECT_EQ(teaching.status, 1) << teaching;
+  EXPECT_NE(teaching.err.find("the distributed solver runs blocked Floyd-Warshall (auto, fw-blocked or fw), not "
+                              "'fw-seq'"),
+            std::string::npos)
+      << teaching;
+  EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
+}
+
 TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
   SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
@@ -383,7 +399,8 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
       {"--distribution rows --grid 2x1", "apsp: --grid: a grid shape needs --distribution 2d"},
       {"--distribution 2d --grid 2x2", "apsp: --grid: a 2 x 2 grid does not have the 3 ranks of the communicator"},
       {"--distribution rows -o d.txt", "apsp: --output: the distributed solver writes .bin or .npy matrices"},
-      {"--distribution rows --algo dijkstra", "apsp: the distributed solver runs blocked Floyd-Warshall"},
+      {"--distribution rows --algo dijkstra",
+       "apsp: the distributed solver runs blocked Floyd-Warshall (auto, fw-blocked or fw), not 'dijkstra'"},
       {"--distribution rows --precision int16", "apsp: --precision: the distributed CPU solver computes in int32"},
   };
   for (const Bad& b : cases) {

@@ -23,6 +23,7 @@
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/sinks.hpp"
 #include "cli.hpp"
 
@@ -51,6 +52,17 @@ void require_binary(const std::string& path, const std::string& format, const ch
                      option);
 }
 
+// "auto, fw-blocked or fw": what --algorithm may name under the distributed
+// solver, from the registry's distributable column.
+std::string distributable_names() {
+  std::vector<std::string> names{"auto"};
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (a.distributable) names.emplace_back(a.name);
+  std::string list = names.front();
+  for (std::size_t i = 1; i < names.size(); ++i) list += (i + 1 == names.size() ? " or " : ", ") + names[i];
+  return list;
+}
+
 DistributedOptions options_of(const DistributedSolve& s) {
   DistributedOptions opts;
   opts.distribution = parse_distribution(s.distributed.distribution.empty() ? "rows" : s.distributed.distribution);
@@ -62,8 +74,12 @@ DistributedOptions options_of(const DistributedSolve& s) {
   opts.backend = parse_backend(s.backend);
   if (opts.backend == Backend::automatic)
     opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
-  if (s.algorithm != "auto" && s.algorithm != "fw-blocked")
-    throw UsageError("the distributed solver runs blocked Floyd-Warshall (auto or fw-blocked), not '" + s.algorithm + "'");
+  if (s.algorithm != "auto") {
+    const AlgorithmInfo* named = find_algorithm(s.algorithm);
+    if (named == nullptr || !named->distributable)
+      throw UsageError("the distributed solver runs blocked Floyd-Warshall (" + distributable_names() + "), not '" +
+                       s.algorithm + "'");
+  }
   opts.precision = parse_precision(s.precision);
   if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
   opts.threads = s.threads;
