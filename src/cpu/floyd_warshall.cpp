@@ -40,10 +40,12 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
 #include "core/dense_cells.hpp"
+#include "core/negative_cycle.hpp"
 #include "core/tight_edges.hpp"
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
@@ -346,6 +348,32 @@ double repair_slack(const BasicJob<W>& job) {
   return negative_cycle_threshold(job);
 }
 
+// Real weights, after the rounds: a diagonal entry below 0 (but above the
+// threshold, else the rounds threw) is a candidate negative cycle, which the
+// one rule (core::vertex_on_negative_cycle, on the cycle's own edges, not n)
+// confirms or dismisses as rounding. `diagonal(v)` reads entry (v, v).
+template <class W, class Diagonal>
+void confirm_candidate_cycle(const BasicJob<W>& job, const Diagonal& diagonal) {
+  if constexpr (std::is_floating_point<W>::value) {
+    bool candidate = false;
+    for (std::int64_t v = 0; v < job.graph.n && !candidate; ++v) candidate = diagonal(v) < 0;
+    if (!candidate) return;
+    std::int64_t on_cycle = -1;
+    if (job.dense)
+      std::visit(
+          [&](const auto& g) {
+            using G = std::decay_t<decltype(g)>;
+            if constexpr (!std::is_same<G, Graph>::value) on_cycle = core::vertex_on_negative_cycle(to_csr(g));
+          },
+          dense_to_graph(*job.dense));
+    else
+      on_cycle = core::vertex_on_negative_cycle(to_csr(job.graph));
+    if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
+  } else {
+    (void)job, (void)diagonal;
+  }
+}
+
 template <class D, class W>
 void fw_seq_typed(const BasicJob<W>& job) {
   StageClock clock(job.times);
@@ -407,8 +435,9 @@ void fw_seq_typed(const BasicJob<W>& job) {
     }
     if ((k + 1) % report_every == 0 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
+  confirm_candidate_cycle(job, [d, n](std::int64_t v) { return d[v * n + v]; });
   // Real weights: rounding may leave a diagonal entry a little below 0
-  // (within the tolerance, so no negative cycle); the distance is 0 and the
+  // (a cycle the rule judged not negative); the distance is 0 and the
   // source has no predecessor.
   if constexpr (std::is_floating_point<D>::value)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -504,6 +533,7 @@ void fw_blocked_typed(const BasicJob<W>& job) {
       if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
+  confirm_candidate_cycle(job, [&](std::int64_t v) { return dist[at(v, v)]; });
   clock.lap("compute");
   job.precision = std::is_same<D, std::int64_t>::value ? Precision::int64 : Precision::int32;
   const BasicCsr<W> repair_edges = kPred ? to_csr(job.graph) : BasicCsr<W>{};
