@@ -32,6 +32,10 @@
 // step made some d[v][v] < 0, or the vertex v outside the round's tile whose
 // d[v][v] went negative in the round (the closed walk v -> k -> v meets v once
 // and all its other cycles lie among vertices already checked).
+// Real weights: entries below 0 but above that threshold that are left after
+// the rounds are candidates that the one rule judges by the cycle's own
+// edges (confirm_candidate_cycle, core/negative_cycle.hpp), so a small
+// cycle is not hidden by a threshold that grows with n.
 #include <sys/mman.h>
 #include <unistd.h>
 
