@@ -363,14 +363,19 @@ void confirm_candidate_cycle(const BasicJob<W>& job, const Diagonal& diagonal) {
     for (std::int64_t v = 0; v < job.graph.n && !candidate; ++v) candidate = diagonal(v) < 0;
     if (!candidate) return;
     std::int64_t on_cycle = -1;
-    if (job.dense)
+    if (job.dense) {
+      // The view's graph in the solve's weight type W (the rule's unit
+      // roundoff is W's); its edges stay sorted, so it stays normalized.
+      BasicGraph<W> solved;
       std::visit(
           [&](const auto& g) {
-            using G = std::decay_t<decltype(g)>;
-            if constexpr (!std::is_same<G, Graph>::value) on_cycle = core::vertex_on_negative_cycle(to_csr(g));
+            solved.n = g.n;
+            solved.edges.reserve(g.edges.size());
+            for (const auto& e : g.edges) solved.edges.push_back({e.src, e.dst, static_cast<W>(e.w)});
           },
           dense_to_graph(*job.dense));
-    else
+      on_cycle = core::vertex_on_negative_cycle(to_csr(solved));
+    } else
       on_cycle = core::vertex_on_negative_cycle(to_csr(job.graph));
     if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
   } else {
