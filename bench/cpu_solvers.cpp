@@ -7,7 +7,9 @@
 //       version: float64 n, m, then m float64 triples (src, dst, w)
 //
 // KIND is dense (each pair an edge with probability 1/4, the Floyd-Warshall
-// graph), rmat (m = 8n) or random-D (m = D*n, D edges per vertex). Weights are
+// graph), rmat (m = 8n), random-D (m = D*n, D edges per vertex), grid (a
+// near-square 2D grid, both directions: road-like, separators ~ sqrt(n)) or
+// geometric (nearest neighbours of random points in the unit square: planar-like). Weights are
 // 1..100 and the seed is fixed, so both sides of a comparison see one graph.
 // An algorithm suffix "+f64" or "+f32" solves the real-valued version of the
 // graph (real_graph) in that type.
@@ -40,11 +42,15 @@ apsp::Graph make_graph(const std::string& kind, std::int64_t n) {
   } else if (kind == "rmat") {
     o.kind = apsp::GraphKind::rmat;
     o.m = 8 * n;
+  } else if (kind == "grid") {
+    o.kind = apsp::GraphKind::grid;
+  } else if (kind == "geometric") {
+    o.kind = apsp::GraphKind::geometric;
   } else if (kind.rfind("random-", 0) == 0) {
     o.kind = apsp::GraphKind::random;
     o.m = std::stoll(kind.substr(7)) * n;
   } else {
-    throw std::invalid_argument("unknown benchmark graph kind '" + kind + "' (dense, rmat, random-D)");
+    throw std::invalid_argument("unknown benchmark graph kind '" + kind + "' (dense, rmat, random-D, grid, geometric)");
   }
   return apsp::normalize(apsp::generate(o));
 }
@@ -153,11 +159,11 @@ void solve_benchmark(benchmark::State& state, const std::string& algorithm, cons
 void register_benchmarks() {
   const char* kinds[] = {"dense",     "rmat",      "random-2",  "random-3",   "random-4",   "random-6",
                          "random-8",  "random-12", "random-16", "random-24",  "random-32",  "random-48",
-                         "random-64", "random-96", "random-128", "random-256"};
+                         "random-64", "random-96", "random-128", "random-256", "grid",      "geometric"};
   const char* algorithms[] = {"fw-seq",        "fw-blocked",    "dijkstra",      "johnson", "bellman-ford",
                               "fw-blocked+pred", "dijkstra+pred", "johnson+pred",
                               "fw-blocked+f64", "fw-blocked+f32", "fw-blocked+pred+f64", "dijkstra+f64",
-                              "johnson+f64"};
+                              "johnson+f64", "supernodal", "supernodal+pred", "supernodal+f64", "auto"};
   for (const char* kind : kinds)
     for (const char* algorithm : algorithms) {
       const std::string name = std::string(algorithm) + "/" + kind;

@@ -44,6 +44,7 @@
 #include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
 #include "cuda/testing.hpp"
+#include "families.hpp"
 
 namespace {
 
@@ -69,24 +70,7 @@ struct Row {
   std::string note;
 };
 
-apsp::Graph family_graph(const std::string& family, std::int64_t n, std::uint64_t seed) {
-  apsp::GenerateOptions o;
-  o.n = n;
-  o.seed = seed;
-  o.w_lo = 1;
-  o.w_hi = 100;
-  if (family == "rmat") o.kind = apsp::GraphKind::rmat;
-  else if (family == "uniform") o.kind = apsp::GraphKind::random;
-  else if (family == "grid") o.kind = apsp::GraphKind::grid;
-  else if (family == "geometric") o.kind = apsp::GraphKind::geometric;
-  else if (family == "dense-half") {
-    o.kind = apsp::GraphKind::dense;
-    o.density = 0.5;
-  } else {
-    throw apsp::UsageError("unknown family '" + family + "' (rmat, uniform, grid, geometric, dense-half)", "families");
-  }
-  return apsp::normalize(apsp::generate(o));
-}
+using apsp::bench::family_graph;
 
 const apsp::cuda::GpuAlgorithm& gpu_algorithm(const std::string& name) {
   for (const apsp::cuda::GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())

@@ -36,3 +36,16 @@ endif()
 if(APSP_BUILD_BENCH)
   find_package(benchmark CONFIG QUIET)
 endif()
+
+# METIS (nested dissection for the supernodal solver): optional. Without it
+# the supernodal entries of the registry are present but unavailable.
+option(APSP_ENABLE_METIS "Use METIS for the supernodal solver's ordering when found" ON)
+set(APSP_WITH_METIS OFF)
+if(APSP_ENABLE_METIS)
+  find_path(APSP_METIS_INCLUDE metis.h HINTS "${APSP_DEPS_DIR}/include" /usr/include)
+  find_library(APSP_METIS_LIBRARY metis HINTS "${APSP_DEPS_DIR}/lib")
+  if(APSP_METIS_INCLUDE AND APSP_METIS_LIBRARY)
+    set(APSP_WITH_METIS ON)
+  endif()
+endif()
+message(STATUS "apsp: METIS ordering ${APSP_WITH_METIS}")

@@ -10,11 +10,12 @@
 
 namespace apsp::cpu {
 
-// Names: fw-seq, fw-blocked, dijkstra, bellman-ford, johnson.
+// Names: fw-seq, fw-blocked, dijkstra, bellman-ford, johnson, supernodal.
 std::vector<std::string> algorithms();
 
-// Picks an algorithm for a normalized graph from density and weight signs;
-// the thresholds are measured (docs/perf.md). Throws InputError unless the
+// Picks an algorithm for a normalized graph from density and weight signs,
+// and supernodal where the graph's hop depth and symbolic analysis say its
+// separators are small; the thresholds are measured (docs/perf.md). Throws InputError unless the
 // graph is normalized (check_normalized).
 std::string choose_algorithm(const Graph& normalized, const WeightStats& s);
 std::string choose_algorithm(const GraphF32& normalized, const BasicWeightStats<float>& s);
@@ -29,6 +30,9 @@ std::string choice_reason(std::int64_t n, std::int64_t m, bool negative);
 // The algorithm solve() runs for `opts` on `normalized` ("auto" resolved by
 // choose_algorithm). Throws UsageError for an unknown name or bad threads.
 std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts);
+// The same, storing choice_reason's line in *why when "auto" chose (the
+// choice is made once: it may run supernodal's symbolic analysis).
+std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts, std::string* why);
 std::string resolve_algorithm(const GraphF32& normalized, const SolveOptions& opts);
 std::string resolve_algorithm(const GraphF64& normalized, const SolveOptions& opts);
 // The same for a dense view of n vertices, from its scan (scan_dense).

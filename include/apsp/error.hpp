@@ -3,14 +3,17 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace apsp {
 
-// Exit codes the CLI maps errors to (documented in the README).
-enum class ExitCode : int { ok = 0, usage = 1, bad_input = 2, resource = 3 };
+// Exit codes the CLI maps errors to (the README's table; a test holds the
+// two together). internal: an exception that is no apsp::Error nor a
+// failed allocation, i.e. a bug, never reported as bad input.
+enum class ExitCode : int { ok = 0, usage = 1, bad_input = 2, resource = 3, internal = 4 };
 
 class Error : public std::runtime_error {
  public:
@@ -104,5 +107,15 @@ class Cancelled : public Error {
  public:
   Cancelled() : Error("the solve was cancelled") {}
 };
+
+// The exit code of any exception: an apsp::Error's own; out of memory
+// (std::bad_alloc, std::length_error from a size no container can hold):
+// resource; anything else: internal.
+inline ExitCode exit_code_of(const std::exception& e) noexcept {
+  if (const auto* error = dynamic_cast<const Error*>(&e)) return error->exit_code();
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr || dynamic_cast<const std::length_error*>(&e) != nullptr)
+    return ExitCode::resource;
+  return ExitCode::internal;
+}
 
 }  // namespace apsp

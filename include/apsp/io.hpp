@@ -160,4 +160,14 @@ std::vector<vertex_t> read_id_map(const std::string& path);
 // The map's file name beside a result file: RESULT + ".ids".
 std::string id_map_path(const std::string& result_path);
 
+// Removes the hidden temporary files of the outputs this process is writing
+// now: the named ones (a file the ranks of a distributed solve share, and
+// every temporary where the file system has no unnamed ones; unnamed ones
+// vanish with the process anyway). Async-signal-safe, for a front end's
+// handler of SIGINT / SIGTERM / SIGHUP that then ends the process (the CLI
+// installs one). A process killed by SIGKILL cannot run it: the next output
+// of the same target on the same host removes temporaries whose process is
+// gone.
+void remove_temporaries_on_signal() noexcept;
+
 }  // namespace apsp::io

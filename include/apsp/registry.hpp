@@ -16,6 +16,7 @@ enum class Work {
   cubic,       // n^3 relaxations: Floyd-Warshall and its blocked and GPU variants (updates/s = n^3 / time)
   cubic_log,   // n^3 log n: repeated min-plus squaring
   per_source,  // one single-source search per vertex: O(n * m) and up
+  separators,  // nested-dissection elimination: a factor of sum (k + s)^2 k over supernodes, then n * nnz(L) for the rows
 };
 
 // What an algorithm is kept for.
@@ -25,7 +26,8 @@ enum class Role {
 };
 
 struct AlgorithmInfo {
-  const char* name;         // as given to SolveOptions::algorithm; unique over both backends
+  const char* name;         // as given to SolveOptions::algorithm; unique within its backend (a name on
+                            // both, such as supernodal, is one algorithm with a CPU and a GPU implementation)
   Backend backend;          // Backend::cpu or Backend::cuda
   Work work;
   Role role;
@@ -40,8 +42,11 @@ struct AlgorithmInfo {
 // lists them. CUDA entries are present in builds without CUDA, unavailable.
 const std::vector<AlgorithmInfo>& algorithm_registry();
 
-// The entry called `name` (any backend), or nullptr.
+// The entry called `name` (any backend; the CPU's first for a name on both:
+// what an explicit name without a backend runs on), or nullptr.
 const AlgorithmInfo* find_algorithm(const std::string& name);
+// The entry called `name` on `backend`, or nullptr.
+const AlgorithmInfo* find_algorithm(const std::string& name, Backend backend);
 
 const char* to_string(Work w);
 const char* to_string(Role r);

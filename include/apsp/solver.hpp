@@ -26,11 +26,17 @@ struct BlockShape {
   int y = 0;
 };
 
+// The most CPU threads a solve (SolveOptions::threads, DistributedOptions::
+// threads) takes: far past any host's cores, and below the count at which an
+// OpenMP team's creation fails (100000 crashed the process). More is a
+// UsageError (option "threads"), as is a negative count.
+constexpr int kMaxThreads = 1024;
+
 struct SolveOptions {
   // Algorithm name: "auto", or one of list_algorithms(backend).
   std::string algorithm = "auto";
   Backend backend = Backend::automatic;
-  int threads = 0;              // CPU threads; 0 = OpenMP default
+  int threads = 0;              // CPU threads, 0..kMaxThreads; 0 = OpenMP default
   bool predecessors = false;    // also compute predecessors (SolveResult::pred, the sink's predecessors plane)
   Precision precision = Precision::automatic;  // requested arithmetic width (see Precision)
   // Check the result with the O(n*m) certificate before it reaches the sink:

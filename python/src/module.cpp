@@ -437,6 +437,10 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
       if (stopped_by) stopped_by->restore();
       throw nb::python_error();
     }
+    // A Ctrl-C after the solver's last report is this call's too: raised
+    // here, the result dropped, rather than by whatever Python runs next
+    // (or never, under a caller that runs no bytecode after the call).
+    if (PyErr_CheckSignals() != 0) throw nb::python_error();
     dist = nb::cast(owning_array(sink.take_distances(), rows, n));
     pred = request.predecessors ? nb::cast(owning_array(sink.take_predecessors(), rows, n)) : nb::none();
   };

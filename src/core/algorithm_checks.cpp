@@ -35,6 +35,10 @@ void throw_unknown_algorithm(const std::string& name, Backend backend, const std
 
 namespace {
 
+// Whether a CPU algorithm computes the rows of chosen sources only
+// (SolveOptions::sources): the per-source searches and supernodal's row solve.
+bool takes_sources(const AlgorithmInfo& a) { return a.work == Work::per_source || a.work == Work::separators; }
+
 // The algorithms "name" may run as on `backend`: itself, or for "auto" the
 // production entries of the backend.
 std::vector<const AlgorithmInfo*> candidates(const std::string& name, Backend backend,
@@ -63,8 +67,16 @@ std::string or_elsewhere(const std::string& names) { return names.empty() ? "ano
 
 }  // namespace
 
+void require_thread_count(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    throw UsageError("must be 0 (the OpenMP default) or a count of at most " + std::to_string(kMaxThreads) + ", got " +
+                         std::to_string(threads),
+                     "threads");
+}
+
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts,
                               const std::vector<AlgorithmInfo>& entries) {
+  require_thread_count(opts.threads);
   const std::vector<const AlgorithmInfo*> runs_as = candidates(name, backend, entries);
   if (runs_as.empty()) throw_unknown_algorithm(name, backend, entries);
   const std::string who = name != "auto" ? "'" + name + "'"
@@ -96,9 +108,9 @@ void require_sources_honoured(const std::string& resolved, Backend backend, std:
                               const std::vector<AlgorithmInfo>& entries) {
   if (opts.sources.empty()) return;
   const AlgorithmInfo* a = find_algorithm_in(entries, resolved);
-  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || a->work != Work::per_source)
+  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || !takes_sources(*a))
     throw UsageError("'" + resolved + "' computes the rows of every source; rows of chosen sources come from " +
-                         names_with(entries, [](const AlgorithmInfo& x) { return x.work == Work::per_source; }, Backend::cpu,
+                         names_with(entries, [](const AlgorithmInfo& x) { return takes_sources(x); }, Backend::cpu,
                                     false),
                      "sources");
   for (std::size_t r = 0; r < opts.sources.size(); ++r)

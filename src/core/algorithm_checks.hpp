@@ -27,12 +27,15 @@ std::string names_where(const std::vector<AlgorithmInfo>& entries, bool (*trait)
 [[noreturn]] void throw_unknown_algorithm(const std::string& name, Backend backend,
                                           const std::vector<AlgorithmInfo>& entries);
 
+// Throws UsageError (option "threads") unless 0 <= threads <= kMaxThreads.
+void require_thread_count(int threads);
+
 // Throws UsageError naming the option (SolveOptions field) that the
 // algorithm `name` on `backend` (cpu or cuda) would not honour: predecessors,
 // precision int16 or a block shape; "auto" must honour them in every choice
 // it may make (the production entries of `backend`). Throws the
-// unknown-algorithm error for a name `entries` lacks. Cheap: call it before
-// any work.
+// unknown-algorithm error for a name `entries` lacks. Checks opts.threads
+// too (require_thread_count). Cheap: call it before any work.
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts,
                               const std::vector<AlgorithmInfo>& entries);
 

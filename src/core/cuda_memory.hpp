@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 
@@ -35,6 +36,16 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };
+
+// A device copy of `host`, queued on `stream`; at least one element, so that
+// an empty list still has an address.
+template <typename T>
+DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
+  DeviceBuffer<T> device(host.size() > 0 ? host.size() : 1);
+  if (!host.empty())
+    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+  return device;
+}
 
 // Page-locked host memory, so copies run asynchronously at full PCIe rate.
 template <typename T>

@@ -15,6 +15,12 @@
 namespace apsp::resources {
 namespace {
 
+// The directory that holds `path` ("." for a bare name).
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
 std::atomic<std::uint64_t> g_reserved{0};
 
 std::mutex g_hooks_mutex;
@@ -177,8 +183,7 @@ void release_memory(std::uint64_t bytes) { g_reserved -= bytes; }
 void require_disk_space(const std::string& path, std::uint64_t bytes, const std::string& what) {
   struct stat target {};
   if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) return;  // a device or a pipe: no file to fit
-  const std::size_t slash = path.find_last_of('/');
-  const std::string directory = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string directory = directory_of(path);
   StatvfsFunction call = nullptr;
   {
     std::lock_guard<std::mutex> lock(g_hooks_mutex);
@@ -190,6 +195,30 @@ void require_disk_space(const std::string& path, std::uint64_t bytes, const std:
   if (bytes <= free_bytes) return;
   throw ResourceError(what + " needs " + describe_bytes(bytes) + " on the file system of " + directory + ", which has " +
                       describe_bytes(static_cast<std::uint64_t>(free_bytes)) + " free");
+}
+
+void require_disk_space(const std::vector<DiskNeed>& files) {
+  // Groups by the device of the directory that will hold each file; a file
+  // whose directory cannot be asked is checked alone (the open reports it).
+  std::vector<bool> done(files.size(), false);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (done[i]) continue;
+    struct stat target {};
+    if (::stat(files[i].path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) continue;  // a device or a pipe
+    struct stat directory {};
+    const bool known = ::stat(directory_of(files[i].path).c_str(), &directory) == 0;
+    std::uint64_t bytes = files[i].bytes;
+    std::string what = files[i].what;
+    for (std::size_t j = i + 1; known && j < files.size(); ++j) {
+      struct stat other {};
+      if (done[j] || (::stat(files[j].path.c_str(), &other) == 0 && !S_ISREG(other.st_mode))) continue;
+      if (::stat(directory_of(files[j].path).c_str(), &other) != 0 || other.st_dev != directory.st_dev) continue;
+      bytes += files[j].bytes;
+      what += " and " + files[j].what;
+      done[j] = true;
+    }
+    require_disk_space(files[i].path, bytes, what);
+  }
 }
 
 std::string describe_bytes(std::uint64_t bytes) { return gib(bytes) + " (" + std::to_string(bytes) + " bytes)"; }

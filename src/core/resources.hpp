@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace apsp::resources {
 
@@ -52,6 +53,18 @@ void release_memory(std::uint64_t bytes);
 // nothing when the file system cannot be asked (the open reports that) or
 // when `path` is a device or a pipe.
 void require_disk_space(const std::string& path, std::uint64_t bytes, const std::string& what);
+
+// Files to be written at once: each `bytes` at `path`, named `what`.
+struct DiskNeed {
+  std::string path;
+  std::uint64_t bytes = 0;
+  std::string what;
+};
+// require_disk_space for several files together: those whose directories
+// are on one file system (one st_dev) must fit it as a sum, so that two
+// outputs that each fit, but not both, are refused before any work. The
+// message names every file of the group ("<what> and <what> need ...").
+void require_disk_space(const std::vector<DiskNeed>& files);
 
 // "4.00 GiB (4294967296 bytes)".
 std::string describe_bytes(std::uint64_t bytes);

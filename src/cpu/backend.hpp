@@ -131,6 +131,10 @@ void bellman_ford(const JobF64& job);
 void johnson(const Job& job);
 void johnson(const JobF32& job);
 void johnson(const JobF64& job);
+// src/cpu/supernodal.cpp: nested dissection and min-plus supernodal elimination.
+void supernodal(const Job& job);
+void supernodal(const JobF32& job);
+void supernodal(const JobF64& job);
 
 // How far below zero rounding alone may push a diagonal entry of a real-valued
 // solve (core::distance_tolerance over max|w|); 0 for int32.

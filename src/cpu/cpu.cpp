@@ -12,8 +12,10 @@
 
 #include "apsp/error.hpp"
 #include "core/algorithm_checks.hpp"
+#include "core/graph_probe.hpp"
 #include "core/resources.hpp"
 #include "cpu/backend.hpp"
+#include "supernodal/symbolic.hpp"
 
 namespace apsp::cpu {
 namespace {
@@ -29,6 +31,32 @@ constexpr double kSearchBase = 3.2;
 constexpr double kSearchPerDoubling = 10.3;
 constexpr double kFwPerRelaxation = 0.015;
 constexpr double kJohnsonFactor = 1.15;
+
+// supernodal's place in the model (docs/perf.md, "supernodal on the CPU"),
+// in the same units as the search model. Its cost per (source, vertex) pair
+// is kSupernodalPerSolveOp * nnz(L) / n (the row solve's min-plus ops per
+// source over n) + kSupernodalPerPair (gathering, permuting and handing a
+// row over) + kSupernodalPerFactorOp * factor ops / n^2. Fitted on
+// bench/cpu_solvers runs on the 2-core development machine: 0.34 ns per
+// solve op, 10 ns per pair and 1.5 ns per factor op, against dijkstra's
+// measured ns per pair in the same runs, 4.7 times the search model (grid,
+// geometric, random-4, random-8 at n = 2048); the constants are those
+// divided by 4.7. The symbolic analysis (METIS) that yields the op counts is
+// run only where separators can be small: graphs of at least
+// kSupernodalMinVertices vertices whose breadth-first hop depth is at least
+// kPlanarDepthPerLog2 * log2(n). Grids and geometric graphs measure 5.3-32
+// times log2(n) at n = 1024-65536, R-MAT, scale-free and uniform random
+// graphs (expanders, separators of order n) at most 2.
+constexpr double kSupernodalPerSolveOp = 0.072;
+constexpr double kSupernodalPerPair = 2.1;
+constexpr double kSupernodalPerFactorOp = 0.32;
+constexpr double kPlanarDepthPerLog2 = 3;
+constexpr std::int64_t kSupernodalMinVertices = 1024;
+// The probe is O(n + m) and the analysis about O(nnz(L)): neither is run on
+// graphs with fewer edges than vertices (isolated vertices: the searches are
+// trivial) or beyond 2^24 vertices (a 1 PiB int32 result; such a solve is
+// refused for memory or disk, and the probe must not come first).
+constexpr std::int64_t kSupernodalMaxVertices = std::int64_t{1} << 24;
 
 const detail::CpuAlgorithm& find(const std::string& name) {
   for (const detail::CpuAlgorithm& a : detail::cpu_algorithm_table())
@@ -64,9 +92,54 @@ std::string choose_by_model(std::int64_t n, std::int64_t m, bool negative) {
   return negative ? "johnson" : "dijkstra";
 }
 
+std::string reason_by_model(std::int64_t n, std::int64_t m, bool negative);
+
+// The CPU's "auto" for a normalized graph, and one line saying why.
+struct CpuChoice {
+  std::string algorithm;
+  std::string why;
+};
+
+// The size-only model, then supernodal where the graph is deep enough for
+// small separators and its symbolic op counts beat the model's choice.
+template <class W>
+CpuChoice choose_with_reason(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
+  check_normalized(normalized);
+  const std::int64_t n = normalized.n, m = static_cast<std::int64_t>(normalized.edges.size());
+  CpuChoice choice{choose_by_model(n, m, s.has_negative()), reason_by_model(n, m, s.has_negative())};
+  if (n < kSupernodalMinVertices || n > kSupernodalMaxVertices || m < n || !supernodal::ordering_available())
+    return choice;
+  const std::int64_t depth = core::probe_graph(normalized).hop_depth;
+  const double log_n = std::log2(static_cast<double>(n));
+  char line[300];
+  if (static_cast<double>(depth) < kPlanarDepthPerLog2 * log_n) {
+    std::snprintf(line, sizeof line, "; supernodal not tried: hop depth %lld < %.0f log2 n, separators are large",
+                  static_cast<long long>(depth), kPlanarDepthPerLog2);
+    choice.why += line;
+    return choice;
+  }
+  const supernodal::Symbolic sym = supernodal::analyse(to_csr(normalized));
+  const double vertices = static_cast<double>(n);
+  const double estimate = kSupernodalPerSolveOp * sym.solve_ops_per_source / vertices + kSupernodalPerPair +
+                          kSupernodalPerFactorOp * sym.factor_ops / (vertices * vertices);
+  const CpuCosts costs = cpu_costs(n, m, s.has_negative());
+  const bool pays = estimate < std::min(costs.search, costs.fw);
+  std::snprintf(line, sizeof line,
+                "%s model %.3g ns per pair for supernodal against %.3g for %s (hop depth %lld, top separator %lld, "
+                "nnz(L)/n = %.1f)",
+                pays ? "auto picked supernodal:" : ";", estimate, std::min(costs.search, costs.fw), choice.algorithm.c_str(),
+                static_cast<long long>(depth), static_cast<long long>(sym.top_separator),
+                sym.solve_ops_per_source / vertices);
+  if (pays)
+    choice = CpuChoice{"supernodal", line};
+  else
+    choice.why += line;
+  return choice;
+}
+
 template <class W>
 std::string choose_typed(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
-  return choose_by_model(normalized.n, static_cast<std::int64_t>(normalized.edges.size()), s.has_negative());
+  return choose_with_reason(normalized, s).algorithm;
 }
 
 std::string reason_by_model(std::int64_t n, std::int64_t m, bool negative) {
@@ -80,17 +153,20 @@ std::string reason_by_model(std::int64_t n, std::int64_t m, bool negative) {
 
 template <class W>
 std::string choice_reason_typed(const BasicGraph<W>& normalized, const BasicWeightStats<W>& s) {
-  check_normalized(normalized);
-  return reason_by_model(normalized.n, static_cast<std::int64_t>(normalized.edges.size()), s.has_negative());
+  return choose_with_reason(normalized, s).why;
 }
 
+// With `why`, the reason for an "auto" choice is stored there (one model
+// evaluation, one symbolic analysis at most).
 template <class W>
-std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts) {
-  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, std::string* why = nullptr) {
+  require_thread_count(opts.threads);
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
   // Rows of some sources only: one search per source, whatever the density.
   if (!opts.sources.empty()) return weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
-  return choose_typed(normalized, weight_stats(normalized));
+  CpuChoice choice = choose_with_reason(normalized, weight_stats(normalized));
+  if (why) *why = std::move(choice.why);
+  return choice.algorithm;
 }
 
 // Runs `algorithm` (resolved, honouring opts) on `graph`, or on `dense`
@@ -179,6 +255,9 @@ std::string choice_reason(const Graph& normalized, const WeightStats& s) { retur
 std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts) {
   return resolve_typed(normalized, opts);
 }
+std::string resolve_algorithm(const Graph& normalized, const SolveOptions& opts, std::string* why) {
+  return resolve_typed(normalized, opts, why);
+}
 std::string resolve_algorithm(const GraphF32& normalized, const SolveOptions& opts) {
   return resolve_typed(normalized, opts);
 }
@@ -190,7 +269,7 @@ std::string choose_algorithm(std::int64_t n, std::int64_t m, bool negative) { re
 std::string choice_reason(std::int64_t n, std::int64_t m, bool negative) { return reason_by_model(n, m, negative); }
 
 std::string resolve_algorithm(std::int64_t n, const DenseScan& scan, const SolveOptions& opts) {
-  if (opts.threads < 0) throw UsageError("must be >= 0, got " + std::to_string(opts.threads), "threads");
+  require_thread_count(opts.threads);
   if (opts.algorithm != "auto") return find(opts.algorithm).info.name;
   const bool negative = scan.min_w < 0;
   if (!opts.sources.empty()) return negative ? "johnson" : "dijkstra";
@@ -234,6 +313,9 @@ const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
        bellman_ford, bellman_ford, bellman_ford},
       {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, true},
        johnson, johnson, johnson},
+      {{"supernodal", Backend::cpu, Work::separators, Role::production, true, false, false, true,
+        supernodal::ordering_available()},
+       supernodal, supernodal, supernodal},
   };
   return table;
 }

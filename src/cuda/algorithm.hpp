@@ -81,6 +81,9 @@ struct GpuAlgorithm {
   // sparse_variant.hpp), solved by solve_sparse (sparse_solver.hpp) without
   // a GpuProblem or an n x n device matrix; run is then null.
   int sparse_variant = -1;
+  // The supernodal solver (supernodal_solver.hpp): rows streamed like the
+  // sparse ladder's, from a factor of the graph; run is then null.
+  bool supernodal = false;
 };
 
 // Every GPU algorithm, in the order `apsp info` lists them (registry.cpp).

@@ -28,6 +28,7 @@
 #include "cuda/instance.hpp"
 #include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
+#include "cuda/supernodal_solver.hpp"
 #include "cuda/testing.hpp"
 #include "core/graph_probe.hpp"
 #include "core/csr.hpp"
@@ -60,9 +61,12 @@ void use_device(const SolveOptions& opts) {
   APSP_CUDA_CHECK(cudaSetDevice(opts.device));
 }
 
+// The device is the calling thread's: a new thread's current device is 0, so
+// the warm-up sets it before the staging pool (per device) is made.
 HostWarmup::HostWarmup(Sink& sink, std::uint64_t result_bytes)
-    : thread_([this, &sink, result_bytes] {
+    : thread_([this, &sink, result_bytes, device = current_device()] {
         try {
+          APSP_CUDA_CHECK(cudaSetDevice(device));
           prepare_staging();
           if (result_bytes >= kMinPreparedBytes || testing::hooks.prepare_every_sink) sink.prepare();
         } catch (...) {
@@ -77,6 +81,12 @@ HostWarmup::~HostWarmup() {
 void HostWarmup::finish() {
   if (thread_.joinable()) thread_.join();
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+}
+
+int current_device() {
+  int device = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
 }
 
 bool compiled_in() { return true; }
@@ -133,6 +143,12 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   }
 
   Stream stream;
+  if (algo.supernodal) {
+    // Rows streamed as the sparse path's are, from a factor of the graph.
+    solve_supernodal(g, opts, sink, out, meter.whole(), stream.get());
+    meter.finish();
+    return;
+  }
   if (algo.sparse_variant >= 0) {
     // The batched single-source path: the graph and a chunk of rows on the device.
     solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());

@@ -32,7 +32,7 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name);
 // Host work that overlaps the device's: the download's pinned staging pool
 // allocated on its first use (about 0.1 s) and, for a result of at least
 // kMinPreparedBytes, the sink's memory committed (Sink::prepare), on a side
-// thread started at construction. finish() waits for it and rethrows what it
+// thread started at construction on the constructing thread's device. finish() waits for it and rethrows what it
 // threw; the destructor (an error path) waits and drops it.
 //
 // Why the floor: the side thread touches every page with an OpenMP team of
@@ -56,6 +56,10 @@ class HostWarmup {
   std::exception_ptr failure_;
   std::thread thread_;
 };
+
+// The calling thread's current CUDA device. Every thread the backend starts
+// sets it first (cudaSetDevice): a new thread starts on device 0.
+int current_device();
 
 // Checks that opts.device exists and makes it current. Throws
 // ResourceError without a device, UsageError (option "device") for a bad ordinal.

@@ -1,4 +1,5 @@
-// Blocked Floyd-Warshall on real-valued distances, in place on the device:
+// Blocked Floyd-Warshall on real-valued distances (and int32 rounds for
+// callers holding their own matrix), in place on the device:
 // the rounds of the production solver for float32 (kernels/dense/fw.cu,
 // FADD + FMNMX per update in the same 128 x 128 tiles as int32) and a
 // register-tiled float64 solver (kernels/dense/fw_f64.cu). IEEE +inf is
@@ -39,8 +40,24 @@ constexpr std::int64_t real_fw_pad<double>() { return 64; }
 //                     k-chunk starts (kernels::FoldCL1Traits; 13.55 T/s):
 //                     production.
 enum class RealFwVariant { load_c_first, one_block_per_sm, fold_c, fold_c_l1, production = fold_c_l1 };
+// pivot_rounds >= 0 runs only the first pivot_rounds rounds (pivots 0 ..
+// pivot_rounds * pad - 1 eliminated; the supernodal factor's fronts).
+// float32 and int32: `workspace`, when given, is the rounds' panel scratch
+// of fw_panel_words(n_pad) words, for callers that run many matrices.
 void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
-                    RealFwVariant variant = RealFwVariant::production);
-void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span);
+                    RealFwVariant variant = RealFwVariant::production, std::int64_t pivot_rounds = -1,
+                    std::int32_t* workspace = nullptr);
+void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
+                    std::int64_t pivot_rounds = -1);
+
+// The production int32 rounds ("fw" without int16 or predecessors) on d, an
+// n_pad x n_pad row-major int32 matrix (n_pad a multiple of 128), for
+// callers that hold their own matrix (the supernodal factor's dense fronts):
+// every entry a non-negative distance or kInf, 0 on the diagonal; the same
+// pivot_rounds as above. Throws UsageError for a bad n_pad.
+void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
+                     std::int64_t pivot_rounds = -1, std::int32_t* workspace = nullptr);
+// The words of the int32 / float32 rounds' panel scratch for an n_pad matrix.
+constexpr std::int64_t fw_panel_words(std::int64_t n_pad) { return real_fw_pad<float>() * n_pad; }
 
 }  // namespace apsp::cuda

@@ -69,18 +69,6 @@ std::vector<vertex_t> zero_weight_components(const Csr& out, bool& any_cycle) {
   return component;
 }
 
-namespace {
-
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
-  DeviceBuffer<T> device(host.size());
-  if (!host.empty())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-  return device;
-}
-
-}  // namespace
-
 DeviceVerifier::DeviceVerifier(const Graph& normalized, const std::vector<Edge>& matrix_edges, cudaStream_t stream)
     : normalized_(normalized) {
   for (const Edge& e : matrix_edges)

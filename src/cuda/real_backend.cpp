@@ -32,6 +32,7 @@
 #include "core/cuda_memory.hpp"
 #include "cuda/real_rows.hpp"
 #include "cuda/sparse_solver.hpp"
+#include "cuda/supernodal_solver.hpp"
 #include "cuda/staging.hpp"
 #include "cuda/verifying_sink.hpp"
 
@@ -65,6 +66,13 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   ProgressMeter meter(opts.progress);
   if (n == 0) {
     out.verified = opts.verify;
+    meter.finish();
+    return;
+  }
+  if (algo.supernodal) {
+    // Rows streamed as the sparse path's are, from a factor of the graph.
+    Stream stream;
+    solve_supernodal(g, opts, sink, out, meter.whole(), stream.get());
     meter.finish();
     return;
   }

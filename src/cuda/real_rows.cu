@@ -27,7 +27,7 @@ void real_predecessors(const D* dist, vertex_t* pred, std::int64_t n, std::int64
   }
   constexpr int kThreads = 256;
   kernels::real_predecessors<D><<<grid_for(n * n, kThreads), kThreads, 0, stream>>>(dist, pred, n, ld, rows.get(),
-                                                                                    cols.get(), weights.get());
+                                                                                    cols.get(), weights.get(), n, 0);
   APSP_CUDA_CHECK_LAUNCH("real_predecessors");
   // The edge lists are freed on return: the pass must be done.
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));

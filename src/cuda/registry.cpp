@@ -3,6 +3,7 @@
 // in namespace apsp::cuda, plus one line here (docs/dev/adding-a-kernel.md).
 // Compiled in every build: without CUDA the entries stay, unavailable.
 #include "cuda/algorithm.hpp"
+#include "supernodal/symbolic.hpp"
 
 #include "apsp/error.hpp"
 
@@ -53,6 +54,12 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, true, kBuilt}, 1, false, nullptr, 0},
       {{"sssp-nearfar", cuda, Work::per_source, teaching, true, false, false, true, kBuilt}, 1, false, nullptr, 1},
       {{"sssp", cuda, Work::per_source, production, true, false, false, true, kBuilt}, 1, false, nullptr, 2},
+      // The supernodal min-plus solver (supernodal_solver.hpp): the same name
+      // as the CPU reference's entry, told apart by the backend; it needs the
+      // ordering library (METIS).
+      {{"supernodal", cuda, Work::separators, production, true, false, false, true,
+        kBuilt && supernodal::ordering_available()},
+       1, false, nullptr, -1, true},
   };
   return table;
 }

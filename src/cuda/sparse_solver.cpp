@@ -22,6 +22,7 @@
 #include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
 #include "cuda/gpu_verify.hpp"
+#include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "cuda/verifying_sink.hpp"
 
@@ -41,14 +42,6 @@ constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
 // launches a chunk and in 1.22 ms with launches sized this way (H100,
 // docs/perf.md).
 constexpr double kProgressLaunchSeconds = 0.05;
-
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
-  DeviceBuffer<T> device(std::max<std::size_t>(1, host.size()));
-  if (!host.empty())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-  return device;
-}
 
 // The download's view of n x n device rows of each stored type.
 DeviceRows rows_of(const std::int32_t* data, std::int64_t n) { return DeviceRows::of_int32(data, n, n); }
@@ -94,11 +87,11 @@ bool ties_may_close_a_cycle(const std::vector<BasicEdge<D>>& reweighted, std::in
   return any_cycle;
 }
 
-// The rows of `g` by the sparse kernels in D (the graph's weight type),
-// streamed into `sink` in chunks; see solve_sparse.
+}  // namespace
+
 template <class D>
-void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
-                ProgressSpan progress, cudaStream_t stream) {
+void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourceFactory<D>& make, Sink& sink,
+                SolveSummary& out, ProgressSpan progress, cudaStream_t stream) {
   constexpr bool kInt32 = std::is_integral<D>::value;
   const std::int64_t n = g.n;
   if constexpr (kInt32) out.precision = Precision::int32;
@@ -106,9 +99,13 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant 
   const auto rw = reweight_for_rows(g);  // throws NegativeCycleError
   std::vector<double> kernel_potentials;
   if constexpr (!kInt32) kernel_potentials = rw.potential;
-  BasicSparseInstance<D> instance(rw.edges, n, rw.max_weight, variant, opts.predecessors, near_far_delta(rw.edges),
-                                  stream, kernel_potentials);
-  out.times.add("host-to-device", seconds_since(stage_start));
+  // The source records its own set-up stages (the supernodal ordering and
+  // factor); the rest of its construction is the upload.
+  const double before_source = out.times.total();
+  const std::unique_ptr<RowSource<D>> source =
+      make(RowInput<D>{g, rw.edges, rw.max_weight, kernel_potentials, opts.predecessors, stream, out.times});
+  RowSource<D>& instance = *source;
+  out.times.add("host-to-device", std::max(0.0, seconds_since(stage_start) - (out.times.total() - before_source)));
 
   // int32: the device certificate (kept only when the whole result stays on
   // the device) takes its memory before the rows are budgeted, and the
@@ -221,7 +218,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant 
   // With a listener: at least one row per resident block a launch (the first
   // launch exactly that), then what the last launch's rate gives for
   // kProgressLaunchSeconds, at most the chunk.
-  const std::int64_t fewest_rows = std::min<std::int64_t>(instance.blocks(), chunk);
+  const std::int64_t fewest_rows = std::min<std::int64_t>(instance.min_launch_rows(), chunk);
   std::int64_t launch_rows = progress ? fewest_rows : chunk;
   // Computing is this share of the bar when the rows stay on the device until the end.
   const double compute_share = streamed ? 1.0 : 0.8;
@@ -274,6 +271,25 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, SparseVariant 
     out.times.add("predecessors device-to-host", pred_download_s,
                   static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(vertex_t));
   progress.report(1.0);
+}
+
+template void solve_rows(const Graph&, const SolveOptions&, const RowSourceFactory<std::int32_t>&, Sink&, SolveSummary&,
+                         ProgressSpan, cudaStream_t);
+template void solve_rows(const GraphF32&, const SolveOptions&, const RowSourceFactory<float>&, Sink&, SolveSummary&,
+                         ProgressSpan, cudaStream_t);
+template void solve_rows(const GraphF64&, const SolveOptions&, const RowSourceFactory<double>&, Sink&, SolveSummary&,
+                         ProgressSpan, cudaStream_t);
+
+namespace {
+
+// The factory of the batched single-source rows of `variant`.
+template <class D>
+RowSourceFactory<D> sparse_rows(SparseVariant variant) {
+  return [variant](const RowInput<D>& in) -> std::unique_ptr<RowSource<D>> {
+    return std::make_unique<BasicSparseInstance<D>>(in.reweighted, in.graph.n, in.max_weight, variant,
+                                                    in.predecessors, near_far_delta(in.reweighted), in.stream,
+                                                    in.potentials);
+  };
 }
 
 }  // namespace
@@ -378,15 +394,15 @@ template class BasicSparseInstance<double>;
 
 void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
                   ProgressSpan progress, cudaStream_t stream) {
-  solve_rows(g, opts, variant, sink, out, progress, stream);
+  solve_rows(g, opts, sparse_rows<std::int32_t>(variant), sink, out, progress, stream);
 }
 void solve_sparse(const GraphF32& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
                   ProgressSpan progress, cudaStream_t stream) {
-  solve_rows(g, opts, variant, sink, out, progress, stream);
+  solve_rows(g, opts, sparse_rows<float>(variant), sink, out, progress, stream);
 }
 void solve_sparse(const GraphF64& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
                   ProgressSpan progress, cudaStream_t stream) {
-  solve_rows(g, opts, variant, sink, out, progress, stream);
+  solve_rows(g, opts, sparse_rows<double>(variant), sink, out, progress, stream);
 }
 
 }  // namespace apsp::cuda

@@ -16,6 +16,7 @@
 #include "core/progress.hpp"
 #include "cuda/instance.hpp"
 #include "core/cuda_memory.hpp"
+#include "cuda/row_solver.hpp"
 #include "cuda/sparse_input.hpp"
 #include "cuda/sparse_rows.hpp"
 #include "cuda/sparse_variant.hpp"
@@ -28,7 +29,7 @@ namespace apsp::cuda {
 // the reweighted distances (the download undoes the potentials); for real
 // types the graph's own, the kernel undoing `potentials`.
 template <class D>
-class BasicSparseInstance {
+class BasicSparseInstance : public RowSource<D> {
  public:
   // `potentials`: real D only, empty or one per vertex (RealReweighted);
   // int32 takes none (UsageError).
@@ -38,10 +39,12 @@ class BasicSparseInstance {
 
   // Rows first .. first + count - 1 into dist (count x ld) and pred (or
   // nullptr), queued on the stream. Throws UsageError for a bad range.
-  void run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld);
+  void run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) override;
   // int32: true when a row computed since construction left the int32
   // range (range_rule.hpp). Always false for real types. Synchronizes the stream.
-  bool range_escaped();
+  bool range_escaped() override;
+  // One row per resident block.
+  std::int64_t min_launch_rows() const override { return launch_.blocks; }
 
   bool shared_row() const { return launch_.shared_row; }
   int blocks() const { return launch_.blocks; }

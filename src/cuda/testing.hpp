@@ -29,6 +29,15 @@ struct Hooks {
   std::atomic<std::int64_t> sparse_max_blocks{0};
   // sssp: chunks of rows computed and handed to the sink (counts up).
   std::atomic<std::int64_t> sparse_chunks{0};
+  // supernodal: when > 0, the rows of sources one batch of the solve phase
+  // holds (so small graphs take several batches).
+  std::atomic<std::int64_t> supernodal_batch_rows{0};
+  // supernodal: when > 0, fronts with more columns than this (at most the
+  // shared-memory closure's 64) go through the dense fw rounds, so small
+  // graphs exercise that path.
+  std::atomic<std::int64_t> supernodal_dense_columns{0};
+  // supernodal: fronts factored through the dense fw rounds (counts up).
+  std::atomic<std::int64_t> supernodal_dense_fronts{0};
   // Every GPU path: the sink is prepared (Sink::prepare) for results of any
   // size, not only from HostWarmup::kMinPreparedBytes, so small test graphs
   // exercise that path.

@@ -173,6 +173,10 @@ class CpuEngine final : public TileEngine {
   }
 
   Memory memory() const override { return Memory::host; }
+  // The arithmetic the tiles compute in: int64 where int32 sums could overflow.
+  Precision precision() const override {
+    return std::is_same<D, std::int64_t>::value ? Precision::int64 : Precision::int32;
+  }
 
   std::int64_t close_pivot(std::int64_t k) override {
     BusyClock::Scope busy(clock_);

@@ -13,6 +13,7 @@
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/verify.hpp"
+#include "core/algorithm_checks.hpp"
 #include "distributed/cpu_engine.hpp"
 #include "distributed/gpu_engine.hpp"
 #include "distributed/schedule.hpp"
@@ -107,6 +108,8 @@ class RankThreads {
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink) {
   const auto start = std::chrono::steady_clock::now();
   DistributedResult result;
+  // Before the team size changes: a count OpenMP cannot start crashes it.
+  require_thread_count(opts.threads);
   const RankThreads rank_threads(opts.threads);
   try {
     Graph normalized;
@@ -115,7 +118,6 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     const bool on_gpu = opts.backend == Backend::cuda;
     const std::int64_t tile = on_gpu ? dist::gpu_tile() : dist::cpu_tile();
     agree(comm, [&] {
-      if (opts.threads < 0) throw UsageError("threads must be >= 0, got " + std::to_string(opts.threads), "threads");
       if (!on_gpu && opts.precision == Precision::int16)
         throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
                          "for the cuda backend",
@@ -149,7 +151,8 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
         engine = dist::make_gpu_engine(normalized, grid, gpu_options);
       } else {
         dist::CpuEngineOptions engine_options;
-        engine_options.int32_arithmetic = fits_int32_arithmetic(normalized, stats);
+        engine_options.int32_arithmetic =
+            opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats);
         engine_options.predecessors = opts.predecessors;
         engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
         engine_options.lookahead = opts.lookahead;

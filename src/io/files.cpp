@@ -1,14 +1,20 @@
 #include "io/files.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
+#include <iterator>
+#include <system_error>
 #include <cerrno>
 #include <cstdlib>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -104,12 +110,94 @@ bool link_unnamed(int fd, const std::string& name) {
   return ::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0;
 }
 
-// A fresh hidden name beside `target` for linking the finished file before
-// the rename; the caller retries when it exists.
+// This host's name as hidden names carry it: letters, digits, '.' and '-'.
+const std::string& host_name() {
+  static const std::string name = [] {
+    char text[256] = {};
+    if (::gethostname(text, sizeof text - 1) != 0) return std::string("host");
+    std::string kept;
+    for (const char* c = text; *c; ++c)
+      if (std::isalnum(static_cast<unsigned char>(*c)) || *c == '.' || *c == '-') kept += *c;
+    return kept.empty() ? std::string("host") : kept;
+  }();
+  return name;
+}
+
+// The start of the hidden names this host gives temporaries of `target`:
+// ".NAME.apsp-HOST-"; the writing process's pid follows, then "-".
+std::string hidden_prefix(const std::string& target) { return "." + base_name_of(target) + ".apsp-" + host_name() + "-"; }
+
+// A fresh hidden name beside `target` (".NAME.apsp-HOST-PID-N-ATTEMPT"):
+// for linking the finished file before the rename, or for a named
+// temporary; the caller retries when it exists.
 std::string hidden_name(const std::string& target, int attempt) {
   static std::atomic<unsigned> counter{0};
-  return directory_of(target) + "/." + base_name_of(target) + ".apsp-" + std::to_string(::getpid()) + "-" +
+  return directory_of(target) + "/" + hidden_prefix(target) + std::to_string(::getpid()) + "-" +
          std::to_string(counter++) + "-" + std::to_string(attempt);
+}
+
+// True when no process `pid` runs on this host: none exists, or it is a
+// zombie (an orphan that nobody reaped still answers kill(pid, 0)).
+bool process_gone(long pid) {
+  if (::kill(static_cast<pid_t>(pid), 0) != 0) return errno == ESRCH;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  std::FILE* stat = std::fopen(path, "r");
+  if (stat == nullptr) return false;
+  char text[512] = {};
+  const std::size_t got = std::fread(text, 1, sizeof text - 1, stat);
+  std::fclose(stat);
+  const char* paren = std::strrchr(text, ')');
+  return got > 0 && paren != nullptr && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+// Removes the hidden temporaries of `target` that processes of this host
+// left when they died without their signal handlers (SIGKILL, a power cut):
+// those whose pid names no live process. Names of other hosts (a shared
+// file system) and of live processes stay.
+void remove_stale_temporaries(const std::string& target) {
+  const std::string directory = directory_of(target), prefix = hidden_prefix(target);
+  DIR* listing = ::opendir(directory.c_str());
+  if (listing == nullptr) return;
+  while (const dirent* entry = ::readdir(listing)) {
+    const std::string name = entry->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    long pid = 0;
+    const char* digits = name.c_str() + prefix.size();
+    const auto parsed = std::from_chars(digits, name.c_str() + name.size(), pid);
+    if (parsed.ec != std::errc() || parsed.ptr == digits || *parsed.ptr != '-' || pid <= 0) continue;
+    if (pid == ::getpid() || !process_gone(pid)) continue;
+    ::unlink((directory + "/" + name).c_str());
+  }
+  ::closedir(listing);
+}
+
+// The named temporaries of this process's open outputs, for
+// remove_temporaries_on_signal: fixed slots, so that a signal handler reads
+// them without locks or allocation. state 0: free; 1: being filled; 2: path
+// holds a temporary's name. A temporary beyond the slots is only removed by
+// its owner and by remove_stale_temporaries.
+struct TemporarySlot {
+  std::atomic<int> state{0};
+  char path[4096];
+};
+TemporarySlot g_temporaries[64];
+
+int register_temporary(const std::string& path) noexcept {
+  if (path.size() >= sizeof g_temporaries[0].path) return -1;
+  for (int slot = 0; slot < static_cast<int>(std::size(g_temporaries)); ++slot) {
+    int free = 0;
+    if (!g_temporaries[slot].state.compare_exchange_strong(free, 1)) continue;
+    std::memcpy(g_temporaries[slot].path, path.c_str(), path.size() + 1);
+    g_temporaries[slot].state = 2;
+    return slot;
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) noexcept {
+  if (slot >= 0) g_temporaries[slot].state = 0;
+  slot = -1;
 }
 
 // Links `fd` under a fresh hidden name beside `target`; returns the name, or
@@ -134,7 +222,8 @@ int open_unnamed(const std::string& directory, const std::string& target) {
   ::close(probe);
   if (probe_name.empty()) return -1;
   ::unlink(probe_name.c_str());
-  return ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  // The mode of a new file, as open(O_CREAT) would give it: 0666 less the umask.
+  return ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 }
 
 }  // namespace
@@ -150,9 +239,9 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
   }
   const bool exists = ::stat(target_.c_str(), &info) == 0;
   if (exists && !S_ISREG(info.st_mode)) {
-    if (S_ISDIR(info.st_mode)) throw InputError("cannot open " + path + " for writing: " + reason(EISDIR));
+    if (S_ISDIR(info.st_mode)) throw ResourceError("cannot open " + path + " for writing: " + reason(EISDIR));
     fd_ = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+    if (fd_ < 0) throw ResourceError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::direct;
     return;
   }
@@ -160,12 +249,19 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
   fd_ = open_unnamed(directory, target_);
   mode_ = Mode::unnamed;
   if (fd_ < 0) {
-    std::string pattern = directory + "/." + base_name_of(target_) + ".XXXXXX";
-    fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
-    if (fd_ < 0) throw InputError("cannot open " + path + " for writing: " + reason(errno));
+    // A hidden name with this host and pid, so that a later run can tell a
+    // dead process's temporary (remove_stale_temporaries); created as
+    // open(O_CREAT) creates files, 0666 less the umask.
+    remove_stale_temporaries(target_);
+    for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+      const std::string name = hidden_name(target_, attempt);
+      fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd_ >= 0) temporary_ = name;
+      else if (errno != EEXIST) break;
+    }
+    if (fd_ < 0) throw ResourceError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::named;
-    temporary_ = pattern;
-    if (!exists) ::fchmod(fd_, 0644);
+    slot_ = register_temporary(temporary_);
   }
   if (exists) ::fchmod(fd_, info.st_mode & 07777);
 }
@@ -214,23 +310,66 @@ int OutputFile::name_temporary() noexcept {
     return error_number;
   }
   mode_ = Mode::named;
+  remove_stale_temporaries(target_);
+  slot_ = register_temporary(temporary_);
   return 0;
 }
 
-void OutputFile::rename_over_target() {
+void OutputFile::rename_over_target(ReplacedFile* replaced) {
+  if (replaced != nullptr) {
+    replaced->drop();
+    replaced->target_ = target_;
+    struct stat info {};
+    if (::lstat(target_.c_str(), &info) != 0) {
+      replaced->kept_ = errno == ENOENT;  // new: restoring removes it
+    } else if (S_ISREG(info.st_mode)) {
+      for (int attempt = 0; attempt < 100 && replaced->previous_.empty(); ++attempt) {
+        const std::string name = hidden_name(target_, attempt) + "-previous";
+        if (::link(target_.c_str(), name.c_str()) == 0) replaced->previous_ = name;
+        else if (errno != EEXIST) break;
+      }
+      replaced->kept_ = !replaced->previous_.empty();
+    }
+    replaced->armed_ = true;
+  }
   if (mode_ == Mode::named && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
     const int error_number = errno;
+    if (replaced != nullptr) replaced->drop();
     discard();
     fail_write(error_number);
   }
+  unregister_temporary(slot_);
   temporary_.clear();
 }
 
-void OutputFile::close() {
+bool ReplacedFile::restore() noexcept {
+  if (!armed_) return true;
+  armed_ = false;
+  bool restored = false;
+  if (!kept_) {
+    restored = false;
+  } else if (previous_.empty()) {
+    restored = ::unlink(target_.c_str()) == 0 || errno == ENOENT;
+  } else {
+    restored = ::rename(previous_.c_str(), target_.c_str()) == 0;
+    if (!restored) ::unlink(previous_.c_str());
+  }
+  previous_.clear();
+  return restored;
+}
+
+void ReplacedFile::drop() noexcept {
+  if (armed_ && !previous_.empty()) ::unlink(previous_.c_str());
+  previous_.clear();
+  armed_ = false;
+  kept_ = false;
+}
+
+void OutputFile::close(ReplacedFile* replaced) {
   if (finished_) {
     // finish_writes() closed the descriptor; what is left is the creator's rename.
     finished_ = false;
-    rename_over_target();
+    rename_over_target(replaced);
     return;
   }
   if (fd_ < 0) throw ResourceError("cannot write " + path_ + ": the file was already closed or discarded");
@@ -242,7 +381,7 @@ void OutputFile::close() {
     discard();
     fail_write(error_number);
   }
-  rename_over_target();
+  rename_over_target(replaced);
 }
 
 void OutputFile::discard() noexcept {
@@ -250,13 +389,14 @@ void OutputFile::discard() noexcept {
   fd_ = -1;
   finished_ = false;
   if ((mode_ == Mode::named || mode_ == Mode::joined) && !temporary_.empty()) ::unlink(temporary_.c_str());
+  unregister_temporary(slot_);
   temporary_.clear();
 }
 
 std::string OutputFile::share() {
   if (fd_ < 0) throw ResourceError("cannot share " + path_ + ": the file was already closed or discarded");
   if (const int error_number = name_temporary())
-    throw InputError("cannot name the temporary file for " + path_ + ": " + reason(error_number));
+    throw ResourceError("cannot name the temporary file for " + path_ + ": " + reason(error_number));
   return mode_ == Mode::named ? temporary_ : std::string();
 }
 
@@ -267,11 +407,12 @@ std::unique_ptr<OutputFile> OutputFile::join(const std::string& path, const std:
   const std::string& name = shared_name.empty() ? path : shared_name;
   file->fd_ = ::open(name.c_str(), O_WRONLY | O_CLOEXEC);
   if (file->fd_ < 0)
-    throw InputError("cannot open " + name + " for writing: " + reason(errno) +
+    throw ResourceError("cannot open " + name + " for writing: " + reason(errno) +
                      " (the processes writing " + path + " must share its file system)");
   if (!shared_name.empty()) {
     file->mode_ = Mode::joined;
     file->temporary_ = shared_name;
+    file->slot_ = register_temporary(shared_name);  // any rank a signal ends removes it
   }
   return file;
 }
@@ -290,6 +431,40 @@ void OutputFile::finish_writes() {
     fail_write(!synced ? sync_error : close_error);
   }
   finished_ = true;
+}
+
+namespace {
+
+// The file that writing `path` replaces, as one spelling: a symbolic link
+// resolved to its target, else the real path of the directory and the name.
+std::string resolved_output(const std::string& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode))
+    if (char* resolved = ::realpath(path.c_str(), nullptr)) {
+      std::string target = resolved;
+      std::free(resolved);
+      return target;
+    }
+  char* directory = ::realpath(directory_of(path).c_str(), nullptr);
+  if (directory == nullptr) return path;
+  std::string joined = directory;
+  std::free(directory);
+  return (joined == "/" ? joined : joined + "/") + base_name_of(path);
+}
+
+}  // namespace
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  struct stat x {}, y {};
+  const bool a_exists = ::stat(a.c_str(), &x) == 0, b_exists = ::stat(b.c_str(), &y) == 0;
+  if ((a_exists && !S_ISREG(x.st_mode)) || (b_exists && !S_ISREG(y.st_mode))) return false;
+  if (a_exists && b_exists && x.st_dev == y.st_dev && x.st_ino == y.st_ino) return true;
+  return resolved_output(a) == resolved_output(b);
+}
+
+void remove_registered_temporaries() noexcept {
+  for (TemporarySlot& slot : g_temporaries)
+    if (slot.state.load() == 2) ::unlink(slot.path);
 }
 
 void set_unnamed_temporaries_for_testing(bool allowed) { g_unnamed_allowed = allowed; }
@@ -320,3 +495,9 @@ void TextWriter::flush() {
 }
 
 }  // namespace apsp::io::detail
+
+namespace apsp::io {
+
+void remove_temporaries_on_signal() noexcept { detail::remove_registered_temporaries(); }
+
+}  // namespace apsp::io

@@ -42,14 +42,18 @@ class InputFile {
 // A file written atomically. The bytes go to a temporary file in the
 // target's directory: an unnamed one (O_TMPFILE) where the file system can
 // name it later, so that even a killed process leaves nothing behind, else a
-// hidden ".NAME.XXXXXX" removed on failure. close() renames it over the
+// hidden ".NAME.apsp-HOST-PID-..." removed on failure, by the signal handler
+// of a front end (apsp::io::remove_temporaries_on_signal), or, after a
+// SIGKILL, by the next OutputFile of that target on this host once PID is
+// gone. A file shared by several processes (share()) has such a name too. close() renames it over the
 // target: a failed or interrupted write never leaves a truncated file, and an
 // existing file of that name (whose permissions the new one keeps) is
 // untouched until the new one is complete. A target that exists and is not a
 // regular file (/dev/stdout, a FIFO) is written directly.
 //
-// A failed open throws InputError; a failed write, close or rename (disk
-// full, I/O error) throws ResourceError. close() must be called to keep the
+// A failed open (no such directory, no permission) and a failed write,
+// close or rename (disk full, I/O error) throw ResourceError: the CLI's
+// "failed write", exit 3. close() must be called to keep the
 // file; the destructor (or discard()) drops it.
 class OutputFile {
  public:
@@ -63,8 +67,11 @@ class OutputFile {
   // Writes at `offset` without moving the append position; thread-safe, so
   // several threads may fill disjoint ranges. Do not mix with write().
   void write_at(std::uint64_t offset, const void* data, std::size_t size);
-  // Completes the file: closes it and gives it the target's name.
-  void close();
+  // Completes the file: closes it and gives it the target's name. With
+  // `replaced`, the file it replaces is kept (a hard link under a hidden
+  // name) until the caller restores or drops it: for outputs that must be
+  // replaced together or not at all.
+  void close(class ReplacedFile* replaced = nullptr);
   // Drops the temporary file (nothing happens to the target). Idempotent.
   void discard() noexcept;
   const std::string& path() const { return path_; }
@@ -88,7 +95,7 @@ class OutputFile {
   // Gives an unnamed temporary its hidden name: 0, or the errno after discard().
   int name_temporary() noexcept;
   // The creator's last step: the named temporary over the target.
-  void rename_over_target();
+  void rename_over_target(ReplacedFile* replaced);
 
   std::string path_;    // as given, for messages
   std::string target_;  // what close() renames over: path_, or where its symlink points
@@ -96,7 +103,44 @@ class OutputFile {
   Mode mode_ = Mode::direct;
   int fd_ = -1;
   bool finished_ = false;  // finish_writes() closed fd_; close() only renames
+  int slot_ = -1;          // temporary_'s place in remove_temporaries_on_signal's list, or -1
 };
+
+// True when writing `a` and writing `b` would replace one file: the same
+// name however spelt ("./x" and "x", a symbolic link and its target:
+// compared as the real path of the parent directory and the name, a link
+// followed to its target), or two hard links of one existing file (st_dev
+// and st_ino). An existing target that is not a regular file (/dev/null, a
+// FIFO) is written directly, not replaced, and is never "the same".
+bool same_output_file(const std::string& a, const std::string& b);
+
+// What OutputFile::close(&replaced) replaced: the previous file under a
+// hidden name, or nothing when the target was new. restore() puts the
+// previous file back (or removes the new one); drop() (and the destructor)
+// forget it. Move-only.
+class ReplacedFile {
+ public:
+  ReplacedFile() = default;
+  ~ReplacedFile() { drop(); }
+  ReplacedFile(const ReplacedFile&) = delete;
+  ReplacedFile& operator=(const ReplacedFile&) = delete;
+
+  // False when the previous file could not be kept (no hard links on its
+  // file system) or put back: the target then holds the new file.
+  bool restore() noexcept;
+  void drop() noexcept;
+
+ private:
+  friend class OutputFile;
+  std::string target_;
+  std::string previous_;  // the hidden link to the replaced file; empty: none
+  bool kept_ = false;      // the target was new, or previous_ holds its old file
+  bool armed_ = false;
+};
+
+// Unlinks the named temporaries of this process's open outputs;
+// async-signal-safe (apsp::io::remove_temporaries_on_signal).
+void remove_registered_temporaries() noexcept;
 
 // Test hook: false makes OutputFile use hidden named temporaries even where
 // unnamed ones work, so both paths can be tested on one machine.

@@ -46,6 +46,9 @@ bool MatrixFileWriter::text() const {
 }
 
 void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm) {
+  // One rank shares with nobody: its temporary stays unnamed, so that even a
+  // killed run leaves nothing (a shared one needs a name the others open).
+  if (comm != nullptr && comm->size() == 1) comm = nullptr;
   comm_ = comm;
   if (comm_ != nullptr) {
     if (text())
@@ -76,11 +79,23 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
     });
     return;
   }
+  const std::uint64_t needed = bytes_needed(n, element);
+  resources::require_disk_space(path_, needed, described(n));
   n_ = n;
+  element_ = element;
   element_bytes_ = element_bytes(element);
+  const std::string header = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)) : "";
+  file_ = std::make_unique<io::detail::OutputFile>(path_);
+  header_bytes_ = header.size();
+  if (!header.empty()) file_->write_at(0, header.data(), header.size());
+  bytes_written_ = header.size();
+  next_row_ = 0;
+  append_at_ = 0;
+  pending_.clear();
+}
+
+std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t n, Element element) const {
   const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-  std::string header;
-  std::uint64_t needed = 0;
   const bool raw_real = format_ == io::Format::bin_f32 || format_ == io::Format::bin_f64;
   if (format_ == io::Format::nthu_bin && element != Element::int32)
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
@@ -91,23 +106,17 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ + " as " +
                          io::to_string(format_) + ", which holds " +
                          (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values");
-  element_ = element;
   if (text()) {
     io::detail::refuse_large_text(path_, n);
-    needed = 2 * cells;  // at least one digit and a separator per value
-  } else {
-    if (format_ == io::Format::npy) header = io::detail::npy_header(n, npy_descr(element));
-    needed = header.size() + cells * element_bytes_;
+    return 2 * cells;  // at least one digit and a separator per value
   }
+  const std::uint64_t header = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)).size() : 0;
+  return header + cells * element_bytes(element);
+}
+
+std::string MatrixFileWriter::described(std::int64_t n) const {
   const std::string sized = "the " + std::to_string(n) + " x " + std::to_string(n) + " " + what_ + " in " + path_;
-  resources::require_disk_space(path_, needed, text() ? sized + " (at least)" : sized);
-  file_ = std::make_unique<io::detail::OutputFile>(path_);
-  header_bytes_ = header.size();
-  if (!header.empty()) file_->write_at(0, header.data(), header.size());
-  bytes_written_ = header.size();
-  next_row_ = 0;
-  append_at_ = 0;
-  pending_.clear();
+  return text() ? sized + " (at least)" : sized;
 }
 
 void MatrixFileWriter::put(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data) {
@@ -179,7 +188,7 @@ void MatrixFileWriter::write_in_order(std::int64_t first_row, std::int64_t rows,
   }
 }
 
-void MatrixFileWriter::commit() {
+void MatrixFileWriter::commit(io::detail::ReplacedFile* replaced) {
   if (comm_ != nullptr) {
     // Every rank's rows on disk first; then rank 0 names the file.
     agree(*comm_, [&] {
@@ -187,7 +196,7 @@ void MatrixFileWriter::commit() {
       file_->finish_writes();
     });
     agree(*comm_, [&] {
-      if (comm_->rank() == 0) file_->close();
+      if (comm_->rank() == 0) file_->close(replaced);
     });
     if (comm_->rank() != 0) file_->close();  // a joined file: nothing left but forgetting the name
     file_.reset();
@@ -196,7 +205,7 @@ void MatrixFileWriter::commit() {
   if (!file_) throw UsageError("cannot finish " + path_ + ": the file was not begun or is already finished");
   if (text() && (next_row_ != n_ || !pending_.empty()))
     throw Error("cannot finish " + path_ + ": rows from " + std::to_string(next_row_) + " on were never written");
-  file_->close();
+  file_->close(replaced);
   file_.reset();
 }
 

@@ -21,6 +21,7 @@ class Communicator;
 namespace apsp::io::detail {
 
 class OutputFile;
+class ReplacedFile;
 
 class MatrixFileWriter {
  public:
@@ -45,13 +46,22 @@ class MatrixFileWriter {
   // rank 0 renames the file over the target. Binary formats only (text rows
   // are written in order by one process). Errors are agreed on every rank.
   void begin(std::int64_t n, Element element, Communicator* comm = nullptr);
+  // What begin() checks of the format's limits (throwing the same errors),
+  // and the bytes the file will take: the least for text formats. No I/O.
+  std::uint64_t bytes_needed(std::int64_t n, Element element) const;
+  // The words begin()'s disk check names the file with ("the 100 x 100
+  // distance matrix in d.bin"; text: "... (at least)").
+  std::string described(std::int64_t n) const;
   // Rows [first_row, first_row + rows), row r at data + r * stride elements.
   // Thread-safe; blocks may come in any order. Binary formats write them at
   // their offset; text formats format them here (blocks of more than a few
   // rows over several threads) and write them in row order.
   void put(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
-  // Every row must have been put (the caller's ledger checks that).
-  void commit();
+  // Every row must have been put (the caller's ledger checks that). With
+  // `replaced`, the file the commit replaces is kept for the caller to
+  // restore or drop (io::detail::ReplacedFile; with a communicator, rank
+  // 0's, the others' stay empty).
+  void commit(io::detail::ReplacedFile* replaced = nullptr);
   void discard() noexcept;
 
   std::uint64_t bytes_written() const { return bytes_written_.load(); }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "apsp/sink.hpp"
 
@@ -32,11 +33,19 @@ class RowLedger {
   void require_complete() const;
   // Rows of `plane` recorded so far.
   std::int64_t rows(Plane plane) const { return count_[plane == Plane::distances ? 0 : 1].load(); }
+  // 1 for each row of `plane` that arrived, 0 for the others (row_count()
+  // values): what ranks sum to prove each row arrived on exactly one.
+  std::vector<std::int32_t> arrivals(Plane plane) const;
 
  private:
   SinkLayout layout_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> arrived_[2];  // a bit per row, by Plane
   std::atomic<std::int64_t> count_[2] = {{0}, {0}};
 };
+
+// Test hook: true makes FileSink::commit fail after it renamed the
+// predecessors and before it renames the distances, as a failed rename would.
+void fail_between_renames_for_testing(bool fail);
+bool failing_between_renames();
 
 }  // namespace apsp::sink

@@ -22,11 +22,18 @@ const std::vector<AlgorithmInfo>& algorithm_registry() {
 
 const AlgorithmInfo* find_algorithm(const std::string& name) { return find_algorithm_in(algorithm_registry(), name); }
 
+const AlgorithmInfo* find_algorithm(const std::string& name, Backend backend) {
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (name == a.name && a.backend == backend) return &a;
+  return nullptr;
+}
+
 const char* to_string(Work w) {
   switch (w) {
     case Work::cubic: return "n^3";
     case Work::cubic_log: return "n^3 log n";
     case Work::per_source: return "per source";
+    case Work::separators: return "separators";
   }
   return "?";
 }

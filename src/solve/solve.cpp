@@ -145,7 +145,13 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
     out.note = choice.why;
   }
   require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
-  if (out.backend == Backend::cpu) run.algorithm = cpu::resolve_algorithm(normalized, opts);
+  if (out.backend == Backend::cpu) {
+    run.algorithm = cpu::resolve_algorithm(normalized, opts);
+    // The CPU's pick is noted as for int32 graphs (issue 20, defect 16).
+    if (opts.algorithm == "auto")
+      out.note = cpu::choice_reason(normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
+                                    weight_stats(normalized).has_negative());
+  }
   require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n,
@@ -210,8 +216,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
   if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
   if (out.backend == Backend::cpu) {
-    run.algorithm = cpu::resolve_algorithm(normalized, opts);
-    if (opts.algorithm == "auto") out.note = cpu::choice_reason(normalized, weight_stats(normalized));
+    run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
   }
   require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);
@@ -294,7 +299,7 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   }
   // As solve(Graph) on the CPU: the options checked before the sink begins.
   require_options_honoured(opts.algorithm, Backend::cpu, opts, algorithm_registry());
-  if (opts.algorithm == "auto" && !real) out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
+  if (opts.algorithm == "auto") out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
   SolveOptions run = opts;
   run.algorithm = algorithm;
   ProgressMeter meter(opts.progress);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
@@ -285,6 +286,12 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("solve g.txt --block 8by8", 1, "8by8");
   expect_error("solve g.txt --block 0x8", 1, "0x8");
   expect_error("solve g.txt --threads many", 1, "many");
+  // Issue 20, defects 6 and 16: a count OpenMP cannot start crashed the
+  // process (exit 139), and -1 printed the bounds as doubles.
+  expect_error("solve g.txt --threads -1", 1, "--threads: -1 is not a count from 0 to 1024");
+  expect_error("solve g.txt --threads 100000", 1, "--threads: 100000 is not a count from 0 to 1024");
+  expect_error("solve g.txt --threads 1025 --distribution rows", 1, "--threads: 1025 is not a count from 0 to 1024");
+  expect_error("solve g.txt --device -1", 1, "--device: -1 is not a count from 0 to");
   expect_error("solve g.unknown", 1, "g.unknown");
   expect_error("solve", 1, "IN");
   expect_error("frobnicate", 1, "frobnicate");
@@ -300,6 +307,75 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("gen geometric -n 5 --weights -1:5 --seed 1 -o g.bin", 1, "--weights: geometric weights grow");
   expect_error("path g.txt d.bin --to 1", 1, "--from");
   EXPECT_FALSE(fs::exists(path("g.bin")));
+}
+
+// Issue 20, defect 4: one file for -o and --predecessors kept only the
+// predecessors. Every spelling of one file is refused (exit 1) before the
+// input is read, and nothing is written.
+TEST_F(Cli, OneFileForDistancesAndPredecessorsIsRefused) {
+  write_text("g.txt", "0 1 2\n1 2 3\n");
+  write_text("old.bin", "the old result");
+  fs::create_directories(dir_ / "sub");
+  fs::create_symlink("old.bin", dir_ / "link.bin");
+  fs::create_hard_link(dir_ / "old.bin", dir_ / "hard.bin");
+  for (const char* args : {"-o d.bin --predecessors d.bin", "-o ./d.bin --predecessors d.bin",
+                           "-o sub/../d.bin --predecessors d.bin", "-o old.bin --predecessors link.bin",
+                           "-o hard.bin --predecessors old.bin", "-o d.npy --predecessors ./sub/../d.npy"}) {
+    SCOPED_TRACE(args);
+    expect_error(std::string("solve missing.txt ") + args, 1, "name one file: each needs its own");
+    expect_error(std::string("solve g.txt --distribution rows ") + args, 1, "--predecessors: the distances (");
+  }
+  EXPECT_EQ(read_text("old.bin"), "the old result");
+  EXPECT_FALSE(fs::exists(dir_ / "d.bin"));
+  EXPECT_FALSE(fs::exists(dir_ / "d.npy"));
+  // Two files of one name in two directories are two files.
+  expect_ok("solve g.txt -o d.bin --predecessors sub/d.bin");
+}
+
+// Issue 20, defect 14: the README's exit-code table and the code agree. Each
+// row's code is the apsp::ExitCode of its kind of error, and a documented
+// case of each (a failed write among them: -o into a missing directory
+// exited 2) ends with that code; an unexpected exception is 4, not 2.
+TEST_F(Cli, TheReadmeExitCodeTableMatchesTheCode) {
+  std::ifstream readme(std::string(APSP_SOURCE_DIR) + "/README.md");
+  std::map<int, std::string> rows;  // code -> meaning
+  bool in_table = false;
+  for (std::string line; std::getline(readme, line);) {
+    if (line == "| Code | Meaning |") in_table = true;
+    else if (in_table && line.rfind("| ---", 0) == 0) continue;
+    else if (in_table && line.rfind("| ", 0) == 0) {
+      const std::size_t bar = line.find(" | ", 2);
+      ASSERT_NE(bar, std::string::npos) << line;
+      rows[std::stoi(line.substr(2, bar - 2))] = line.substr(bar + 3);
+    } else if (in_table) break;
+  }
+  const std::map<int, std::string> expected = {{static_cast<int>(ExitCode::ok), "success"},
+                                               {static_cast<int>(ExitCode::usage), "usage"},
+                                               {static_cast<int>(ExitCode::bad_input), "bad input"},
+                                               {static_cast<int>(ExitCode::resource), "resources"},
+                                               {static_cast<int>(ExitCode::internal), "internal error"}};
+  ASSERT_EQ(rows.size(), expected.size());
+  for (const auto& [code, starts] : expected) {
+    ASSERT_TRUE(rows.count(code)) << "no README row for exit code " << code;
+    EXPECT_EQ(rows[code].rfind(starts, 0), 0u) << rows[code];
+  }
+  // A case of each row, as the README words it.
+  EXPECT_EQ(exit_code_of(UsageError("x")), ExitCode::usage);
+  EXPECT_EQ(exit_code_of(InputError("x")), ExitCode::bad_input);
+  EXPECT_EQ(exit_code_of(NegativeCycleError(1)), ExitCode::bad_input);
+  EXPECT_EQ(exit_code_of(VerifyError("x")), ExitCode::bad_input);
+  EXPECT_EQ(exit_code_of(ResourceError("x")), ExitCode::resource);
+  EXPECT_EQ(exit_code_of(std::bad_alloc()), ExitCode::resource);
+  EXPECT_EQ(exit_code_of(std::logic_error("a bug")), ExitCode::internal);
+  EXPECT_EQ(exit_code_of(std::out_of_range("a bug")), ExitCode::internal);
+  write_text("g.txt", "0 1 2\n1 2 3\n");
+  expect_ok("solve g.txt -o d.bin");
+  expect_error("solve g.txt --algo nope", 1, "nope");
+  expect_error("solve absent.txt", 2, "absent.txt");
+  EXPECT_NE(rows[3].find("`-o /nonexistent/dir/d.bin`"), std::string::npos) << rows[3];
+  expect_error("solve g.txt -o nonexistent/dir/d.bin", 3, "cannot open nonexistent/dir/d.bin for writing");
+  expect_error("solve g.txt -o d.bin --predecessors nonexistent/p.bin", 3, "nonexistent/p.bin");
+  expect_error("gen random -n 5 --seed 1 -o nonexistent/g.bin", 3, "nonexistent/g.bin");
 }
 
 TEST_F(Cli, HelpIsExit0OnStdout) {
@@ -970,6 +1046,8 @@ TEST_F(CliRealWeights, AutoTypeTextOutputVerifyAndSummary) {
   ASSERT_EQ(run("solve g.txt -o d.txt --predecessors p.txt --verify", &out, &err), 0) << err;
   EXPECT_NE(out.find("weights          float64"), std::string::npos) << out;
   EXPECT_NE(out.find("verify: ok (within"), std::string::npos) << out;
+  // The CPU's auto pick is noted for real weights as for int32 (issue 20, defect 16).
+  EXPECT_NE(out.find("note             auto picked "), std::string::npos) << out;
   EXPECT_EQ(read_text("d.txt"), "0 0.1 0.30000000000000004\n-0.04999999999999999 0 0.2\n-0.25 -0.15 0\n");
   // Every algorithm agrees in float32 within rounding (each sums in its own order).
   const double expected[9] = {0, 0.1, 0.3, -0.05, 0, 0.2, -0.25, -0.15, 0};
@@ -1023,7 +1101,9 @@ TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
   EXPECT_EQ(run("solve g.txt -o d.bin --out-format bin-f64", nullptr, &err), 0) << err;
   EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 9 * sizeof(double));
   EXPECT_EQ(run("solve g.txt --weights float64 --distribution rows", nullptr, &err), 1);
-  EXPECT_EQ(err, "apsp: --weights: the distributed solver takes int32 weights only, not float64\n");
+  EXPECT_EQ(err,
+            "apsp: --weights: the distributed solver takes int32 weights only, not float64; solve real weights in one "
+            "process (without mpirun, --distribution or --devices)\n");
 }
 
 }  // namespace

@@ -752,9 +752,10 @@ TEST_F(IoTest, UnreadableFiles) {
 TEST_F(IoTest, WriteErrors) {
   const Graph g{3, {{0, 1, 2}, {1, 2, 3}}};
   const std::string no_dir = path("missing/graph.bin");
-  expect_error<InputError>([&] { io::write_graph(no_dir, g); },
-                           {"cannot open " + no_dir + " for writing: No such file or directory"});
-  expect_error<InputError>([&] { io::write_matrix(no_dir, {0}, 1); }, {no_dir});
+  // An output that cannot be created is a failed write (exit 3), not bad input.
+  expect_error<ResourceError>([&] { io::write_graph(no_dir, g); },
+                              {"cannot open " + no_dir + " for writing: No such file or directory"});
+  expect_error<ResourceError>([&] { io::write_matrix(no_dir, {0}, 1); }, {no_dir});
   if (fs::exists("/dev/full")) {
     expect_error<ResourceError>([&] { io::write_graph("/dev/full", g, Format::edge_list); },
                                 {"cannot write /dev/full: No space left on device"});

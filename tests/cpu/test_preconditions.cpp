@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "apsp/comm.hpp"
 #include "apsp/cpu.hpp"
+#include "apsp/dense.hpp"
+#include "apsp/distributed.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
@@ -157,6 +160,49 @@ TEST(CsrPrecondition, EveryEntryPointRefusesABadCsr) {
   EXPECT_EQ(in.col, (std::vector<vertex_t>{2, 0, 1}));
   EXPECT_EQ(in.weight, (std::vector<weight_t>{3, 2, -1}));
   EXPECT_EQ(johnson_potentials(ok), (std::vector<std::int64_t>{0, 0, -1}));
+}
+
+// Issue 20, defect 6: threads = 100000 crashed the process (and 10**6 killed
+// Python) when OpenMP tried to start the team. Every entry point refuses a
+// count above kMaxThreads, or below 0, naming the option, before any work.
+TEST(ThreadCount, EveryEntryPointRefusesACountOutOfRange) {
+  const Graph g{3, {{0, 1, 2}, {1, 2, -1}}};
+  const GraphF64 real{3, {{0, 1, 0.5}, {1, 2, 1.5}}};
+  const std::vector<double> cells = {0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const DenseView view{3, cells.data(), DenseElement::float64, 3, 1};
+  for (int threads : {-1, kMaxThreads + 1, 100000, 1000000}) {
+    SCOPED_TRACE(threads);
+    SolveOptions o;
+    o.threads = threads;
+    for (const char* algorithm : {"auto", "fw-seq", "dijkstra"}) {
+      o.algorithm = algorithm;
+      NullSink nothing;
+      const auto expect_refused = [&](auto call) {
+        try {
+          call();
+          ADD_FAILURE() << algorithm << " accepted threads = " << threads;
+        } catch (const UsageError& e) {
+          EXPECT_EQ(e.option(), "threads");
+          EXPECT_NE(std::string(e.what()).find(std::to_string(kMaxThreads)), std::string::npos) << e.what();
+        }
+      };
+      expect_refused([&] { solve(g, o, nothing); });
+      expect_refused([&] { solve(real, o, nothing); });
+      expect_refused([&] { solve(view, o, nothing); });
+      expect_refused([&] {
+        SolveSummary out;
+        cpu::solve(g, o, nothing, out);
+      });
+    }
+    DistributedOptions d;
+    d.threads = threads;
+    const auto comm = make_single_communicator();
+    NullSink nothing;
+    EXPECT_THROW(solve_distributed(*comm, g, d, nothing), UsageError);
+  }
+  SolveOptions most;
+  most.threads = 2;
+  EXPECT_EQ(solve(g, most).dist, solve(g, SolveOptions{}).dist);
 }
 
 }  // namespace

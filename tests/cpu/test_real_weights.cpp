@@ -161,7 +161,7 @@ TEST(RealWeights, RoundingNearZeroCycleIsNoNegativeCycle) {
   g.edges = {{0, 1, 0.3},   {1, 2, -0.1},  {2, 0, -0.2},   {2, 3, 1.5}, {3, 2, -1.5},
              {4, 5, 0.762}, {5, 6, 0.002}, {6, 4, -0.764}, {3, 4, 1.0}};
   g = normalize(g);  // verify takes the normalized graph
-  for (const char* algorithm : {"fw-seq", "fw-blocked", "bellman-ford", "johnson"}) {
+  for (const char* algorithm : {"fw-seq", "fw-blocked", "bellman-ford", "johnson", "supernodal"}) {
     SCOPED_TRACE(algorithm);
     const SolveResultF64 r = solve(g, cpu_options(algorithm, true));
     EXPECT_NEAR(r.dist[0 * 7 + 3], 0.3 - 0.1 + 1.5, 1e-12);
@@ -205,7 +205,7 @@ TEST(RealWeights, ZeroWeightCyclesGivePredecessorTrees) {
       g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>((v * 7 + 3) % n), 0.0});
     }
     g.edges.push_back({0, static_cast<vertex_t>(n - 1), -0.0});
-    for (const std::string algorithm : {"fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson"}) {
+    for (const std::string algorithm : {"fw-seq", "fw-blocked", "dijkstra", "bellman-ford", "johnson", "supernodal"}) {
       SCOPED_TRACE(algorithm + " n = " + std::to_string(n));
       const SolveResultF64 r = solve(g, cpu_options(algorithm, true));
       EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred, 0.0), "");

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/cpu.hpp"
@@ -20,21 +21,28 @@
 namespace apsp {
 namespace {
 
+// Names are unique within a backend; a name on both backends (supernodal)
+// resolves to the CPU's entry unless the backend is named.
 TEST(Registry, NamesAreUniqueAndBackendsMatchTheirLists) {
-  std::set<std::string> names;
+  std::set<std::pair<std::string, Backend>> names;
   std::vector<std::string> cpu_names, cuda_names;
   for (const AlgorithmInfo& a : algorithm_registry()) {
-    EXPECT_TRUE(names.insert(a.name).second) << "duplicate name " << a.name;
+    EXPECT_TRUE(names.insert({a.name, a.backend}).second) << "duplicate name " << a.name;
     EXPECT_NE(std::string(a.name), "auto");
     ASSERT_TRUE(a.backend == Backend::cpu || a.backend == Backend::cuda) << a.name;
     if (a.backend == Backend::cpu) {
       EXPECT_TRUE(a.available) << a.name;
       cpu_names.push_back(a.name);
     } else {
-      EXPECT_EQ(a.available, cuda::compiled_in()) << a.name;
+      // supernodal also needs the ordering library, as its CPU entry does.
+      const AlgorithmInfo* on_cpu = find_algorithm(a.name, Backend::cpu);
+      EXPECT_EQ(a.available, cuda::compiled_in() && (on_cpu == nullptr || on_cpu->available)) << a.name;
       if (a.available) cuda_names.push_back(a.name);
     }
-    EXPECT_EQ(find_algorithm(a.name), &a);
+    EXPECT_EQ(find_algorithm(a.name, a.backend), &a);
+    const AlgorithmInfo* first = find_algorithm(a.name);
+    ASSERT_NE(first, nullptr);
+    if (first != &a) EXPECT_TRUE(first->backend == Backend::cpu && a.backend == Backend::cuda) << a.name;
   }
   EXPECT_EQ(find_algorithm("fw-quantum"), nullptr);
   EXPECT_EQ(cpu_names, cpu::algorithms());
@@ -43,16 +51,18 @@ TEST(Registry, NamesAreUniqueAndBackendsMatchTheirLists) {
   EXPECT_EQ(cuda_names, list_algorithms(Backend::cuda));
 }
 
-// "auto" on the GPU picks between the two production CUDA entries, fw (the
-// first: what "auto" names when options only fw honours are set) and sssp;
-// both track predecessors, only fw has the int16 mode.
-TEST(Registry, TwoProductionGpuSolvers) {
+// The production CUDA entries: fw (the first: what "auto" names when options
+// only fw honours are set), sssp and supernodal (auto picks between fw and
+// sssp); all track predecessors, only fw has the int16 mode.
+TEST(Registry, ProductionGpuSolvers) {
   std::vector<const AlgorithmInfo*> production;
   for (const AlgorithmInfo& a : algorithm_registry())
     if (a.backend == Backend::cuda && a.role == Role::production) production.push_back(&a);
-  ASSERT_EQ(production.size(), 2u);
+  ASSERT_EQ(production.size(), 3u);
   EXPECT_STREQ(production[0]->name, "fw");
   EXPECT_STREQ(production[1]->name, "sssp");
+  EXPECT_STREQ(production[2]->name, "supernodal");
+  EXPECT_FALSE(production[2]->takes_int16);
   for (const AlgorithmInfo* a : production) EXPECT_TRUE(a->takes_predecessors) << a->name;
   EXPECT_TRUE(production[0]->takes_int16);
   EXPECT_FALSE(production[1]->takes_int16);
@@ -60,7 +70,7 @@ TEST(Registry, TwoProductionGpuSolvers) {
 }
 
 // The rows of the README table whose header starts "| Algorithm | Backend |":
-// name -> the other cells, backticks and spaces trimmed.
+// "name backend" -> the other cells, backticks and spaces trimmed.
 std::map<std::string, std::vector<std::string>> readme_kernel_table() {
   std::ifstream in(std::string(APSP_SOURCE_DIR) + "/README.md");
   EXPECT_TRUE(in) << "cannot read README.md";
@@ -83,8 +93,9 @@ std::map<std::string, std::vector<std::string>> readme_kernel_table() {
       const auto first = kept.find_first_not_of(' '), last = kept.find_last_not_of(' ');
       cells.push_back(first == std::string::npos ? "" : kept.substr(first, last - first + 1));
     }
-    EXPECT_FALSE(rows.count(cells.front())) << "README lists " << cells.front() << " twice";
-    rows[cells.front()] = std::vector<std::string>(cells.begin() + 1, cells.end());
+    const std::string key = cells.front() + " " + (cells.size() > 1 ? cells[1] : "");
+    EXPECT_FALSE(rows.count(key)) << "README lists " << key << " twice";
+    rows[key] = std::vector<std::string>(cells.begin() + 1, cells.end());
   }
   return rows;
 }
@@ -96,9 +107,9 @@ TEST(Registry, ReadmeKernelTableMatchesTheRegistry) {
   ASSERT_FALSE(rows.empty()) << "README.md has no table starting '| Algorithm | Backend |'";
   for (const AlgorithmInfo& a : algorithm_registry()) {
     SCOPED_TRACE(a.name);
-    const auto row = rows.find(a.name);
+    const auto row = rows.find(std::string(a.name) + " " + to_string(a.backend));
     if (row == rows.end()) {
-      ADD_FAILURE() << "README's kernel table lacks " << a.name;
+      ADD_FAILURE() << "README's kernel table lacks " << a.name << " on " << to_string(a.backend);
       continue;
     }
     const std::vector<std::string> expected = {to_string(a.backend), to_string(a.work), to_string(a.role),
@@ -133,7 +144,7 @@ TEST(Registry, PersistentKernelRefusesPredecessors) {
   o.predecessors = true;
   for (Backend b : {Backend::cuda, Backend::automatic}) {
     o.backend = b;
-    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw and sssp do)");
+    expect_refused(o, "predecessors", "'fw-persistent' does not track predecessors (fw, sssp and supernodal do)");
   }
 }
 

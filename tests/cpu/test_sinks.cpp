@@ -32,6 +32,7 @@
 #include "apsp/verify.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
+#include "sink/rows.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 
@@ -47,6 +48,7 @@ class SinkTest : public test::ScratchDirTest {
     resources::set_statvfs_for_testing(nullptr);
     resources::set_memory_sources_for_testing(nullptr);
     io::detail::set_unnamed_temporaries_for_testing(true);
+    sink::fail_between_renames_for_testing(false);
     ScratchDirTest::TearDown();
   }
   // The names in the test's directory: a discarded or committed output must
@@ -387,6 +389,78 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
   }
 }
 
+// Issue 20, defect 10: the two files were renamed one after the other, so a
+// failure between the renames left new distances beside old predecessors.
+// With a failure injected there, both files stay as they were (or neither
+// appears where there were none), with no temporary left; without it, both
+// are replaced.
+TEST_F(SinkTest, DistancesAndPredecessorsAreReplacedTogetherOrNotAtAll) {
+  const std::int64_t n = 20;
+  const auto d = distance_pattern(n);
+  const auto p = predecessor_pattern(n);
+  for (const bool unnamed : {true, false}) {
+    io::detail::set_unnamed_temporaries_for_testing(unnamed);
+    for (const bool existing : {true, false}) {
+      SCOPED_TRACE(std::string(unnamed ? "unnamed" : "named") + (existing ? ", old files" : ", no old files"));
+      if (existing) {
+        write_text("d.npy", "old distances");
+        write_text("p.npy", "old predecessors");
+      }
+      sink::fail_between_renames_for_testing(true);
+      {
+        FileSink sink(MatrixFileTarget{path("d.npy")}, MatrixFileTarget{path("p.npy")});
+        sink.begin(SinkLayout{n, Element::int32, true});
+        put_matrix(sink, Plane::distances, d.data(), n);
+        put_matrix(sink, Plane::predecessors, p.data(), n);
+        EXPECT_THROW(sink.commit(), ResourceError);
+      }
+      sink::fail_between_renames_for_testing(false);
+      if (existing) {
+        EXPECT_EQ(read_text("d.npy"), "old distances");
+        EXPECT_EQ(read_text("p.npy"), "old predecessors");
+        EXPECT_EQ(files(), (std::set<std::string>{"d.npy", "p.npy"}));
+      } else {
+        EXPECT_EQ(files(), std::set<std::string>{});
+      }
+      {
+        FileSink sink(MatrixFileTarget{path("d.npy")}, MatrixFileTarget{path("p.npy")});
+        sink.begin(SinkLayout{n, Element::int32, true});
+        put_matrix(sink, Plane::distances, d.data(), n);
+        put_matrix(sink, Plane::predecessors, p.data(), n);
+        sink.commit();
+      }
+      std::int64_t read_n = 0;
+      EXPECT_EQ(test::first_difference(d, io::read_matrix(path("d.npy"), read_n), n), "");
+      EXPECT_EQ(test::first_difference(p, io::read_matrix(path("p.npy"), read_n), n), "");
+      EXPECT_EQ(files(), (std::set<std::string>{"d.npy", "p.npy"}));
+      fs::remove(path("d.npy"));
+      fs::remove(path("p.npy"));
+    }
+  }
+}
+
+// A new output file gets the mode open(O_CREAT) would give it, 0666 less
+// the umask, through either kind of temporary (issue 20, defect 16: the
+// named fallback made every new file 0644).
+TEST_F(SinkTest, NewOutputsHonourTheUmask) {
+  const std::int64_t n = 4;
+  const auto d = distance_pattern(n);
+  const mode_t saved = ::umask(0);
+  for (const mode_t mask : {mode_t{077}, mode_t{002}, mode_t{022}}) {
+    ::umask(mask);
+    for (const bool unnamed : {true, false}) {
+      SCOPED_TRACE(std::string(unnamed ? "unnamed" : "named") + " temporaries, umask " + std::to_string(mask));
+      io::detail::set_unnamed_temporaries_for_testing(unnamed);
+      io::write_matrix(path("d.bin"), d, n);
+      struct stat info {};
+      ASSERT_EQ(::stat(path("d.bin").c_str(), &info), 0);
+      EXPECT_EQ(info.st_mode & 07777, 0666u & ~mask);
+      fs::remove(path("d.bin"));
+    }
+  }
+  ::umask(saved);
+}
+
 // A solve that fails, by a negative cycle or by a sink that fails half-way,
 // leaves the existing output untouched and no temporary file.
 class FailingSink : public Sink {
@@ -564,6 +638,49 @@ TEST_F(SinkTest, AFileThatCannotFitItsDiskIsRefusedBeforeAnyWork) {
   FileSink sink(MatrixFileTarget{path("d.bin")});
   solve(g, o, sink);
   EXPECT_EQ(fs::file_size(path("d.bin")), 40000u);
+}
+
+// Issue 20, defect 3: the distances and the predecessors on one file system
+// must fit it together. Each of these fits alone (40000 bytes of 61440
+// free), both do not; the refusal names both and comes before any work.
+TEST_F(SinkTest, TwoOutputsOnOneDiskAreCheckedAsASum) {
+  resources::set_statvfs_for_testing(fake_statvfs);
+  g_free_blocks = 15;
+  const Graph g{100, {{0, 1, 3}, {1, 2, 4}}};
+  std::vector<double> progress;
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = "fw-seq";
+  o.predecessors = true;
+  o.progress = [&](double f) { progress.push_back(f); };
+  {
+    FileSink sink(MatrixFileTarget{path("d.bin")}, MatrixFileTarget{path("p.bin")});
+    try {
+      solve(g, o, sink);
+      ADD_FAILURE() << "no ResourceError";
+    } catch (const ResourceError& e) {
+      const std::string text = e.what();
+      for (const std::string& words :
+           {"the 100 x 100 distance matrix in " + path("d.bin") + " and the 100 x 100 predecessor matrix in " +
+                path("p.bin") + " needs",
+            std::string("(80000 bytes)"), std::string("(61440 bytes) free")})
+        EXPECT_NE(text.find(words), std::string::npos) << "missing '" << words << "' in " << text;
+    }
+  }
+  EXPECT_TRUE(progress.empty()) << "the solve started before the refusal";
+  EXPECT_EQ(files(), std::set<std::string>{});
+  // Each alone fits; both fit with room for the sum.
+  o.predecessors = false;
+  {
+    FileSink sink(MatrixFileTarget{path("d.bin")});
+    solve(g, o, sink);
+  }
+  fs::remove(path("d.bin"));
+  g_free_blocks = 20;
+  o.predecessors = true;
+  FileSink sink(MatrixFileTarget{path("d.bin")}, MatrixFileTarget{path("p.bin")});
+  solve(g, o, sink);
+  EXPECT_EQ(files(), (std::set<std::string>{"d.bin", "p.bin"}));
 }
 
 // Bug 5 of issue 6: text output stops at 4096 vertices, and a solve with such
@@ -755,6 +872,7 @@ TEST_F(SinkTest, SolveStagesAreNamedAndInOrder) {
       {"dijkstra", {"normalize", "open output", "compute", "commit"}},
       {"bellman-ford", {"normalize", "open output", "compute", "commit"}},
       {"johnson", {"normalize", "open output", "potentials", "compute", "commit"}},
+      {"supernodal", {"normalize", "open output", "ordering", "symbolic", "factor", "compute", "commit"}},
   };
   for (const auto& [algorithm, names] : expected) {
     SCOPED_TRACE(algorithm);

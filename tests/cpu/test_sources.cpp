@@ -16,7 +16,7 @@
 namespace apsp {
 namespace {
 
-const std::vector<std::string> kPerSource = {"dijkstra", "johnson", "bellman-ford"};
+const std::vector<std::string> kPerSource = {"dijkstra", "johnson", "bellman-ford", "supernodal"};
 
 bool has_negative_edge(const Graph& g) {
   for (const Edge& e : g.edges)
@@ -124,7 +124,7 @@ TEST(Sources, AutoPicksAPerSourceAlgorithmOnTheCpu) {
 TEST(Sources, AlgorithmsOfEverySourceRefuseThemNamingTheOption) {
   const Graph g = test::generated(GraphKind::random, 50, 200, 1, 9, 1);
   for (const AlgorithmInfo& a : algorithm_registry()) {
-    if (a.backend != Backend::cpu || a.work == Work::per_source) continue;
+    if (a.backend != Backend::cpu || a.work == Work::per_source || a.work == Work::separators) continue;
     SolveOptions o;
     o.backend = Backend::cpu;
     o.algorithm = a.name;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "apsp/cuda.hpp"
 
@@ -210,6 +212,102 @@ TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
   }
 }
 
+// True while `pid` runs (a zombie, never reaped where no init reaps
+// orphans, counts as ended).
+bool running(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return false;
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z';
+}
+
+// Hidden temporaries of the outputs d.bin and p.bin in `dir`.
+int temporaries_in(const fs::path& dir) {
+  int found = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    found += name.rfind(".d.bin.", 0) == 0 || name.rfind(".p.bin.", 0) == 0;
+  }
+  return found;
+}
+
+// Issue 20, defect 2: a killed distributed solve left its full-size hidden
+// temporaries (SIGTERM to mpirun; Ctrl-C with --distribution rows). Every
+// rank pauses halfway through the rounds, its files begun
+// (APSP_TEST_PAUSE_MIDWAY), and says so; the test waits for those lines,
+// never for a time, then signals the run. SIGTERM and SIGINT remove the
+// temporaries; SIGKILL cannot be caught, and the next output of the same
+// file removes what the dead processes left.
+TEST_F(DistributedCli, AKilledRunLeavesNoTemporary) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const std::string outputs = " --threads 1 -o d.bin --predecessors p.bin";
+  // Starts `command` in the background and returns its pid and the ranks'
+  // pids once `ranks` of them have paused.
+  const auto start_paused = [&](const std::string& command, int ranks) {
+    std::vector<long> pids;
+    // The last run's log would read as this one's until the shell starts it.
+    fs::remove(dir_ / "bg.err.log");
+    const std::string line = "cd '" + dir_.string() + "' && { env APSP_TEST_PAUSE_MIDWAY=1 " + command +
+                             " </dev/null >bg.out.log 2>bg.err.log & echo $! >bg.pid.log; }";
+    EXPECT_EQ(std::system(line.c_str()), 0);
+    pids.push_back(std::stol(slurp(dir_ / "bg.pid.log")));
+    // Each check reads the log; the deadline only ends a run that never pauses.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kLimitSeconds);
+    std::string err;
+    while (count_lines_starting(err = slurp(dir_ / "bg.err.log"), "paused midway") < ranks) {
+      if (!running(pids.front()) || std::chrono::steady_clock::now() > deadline) {
+        ADD_FAILURE() << command << " did not pause: " << err;
+        return pids;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    for (std::size_t at = err.find(" pid "); at != std::string::npos; at = err.find(" pid ", at + 1))
+      pids.push_back(std::stol(err.substr(at + 5)));
+    return pids;
+  };
+  const auto wait_for_end = [&](const std::vector<long>& pids) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kLimitSeconds);
+    for (const long pid : pids)
+      while (running(pid) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (const long pid : pids) EXPECT_FALSE(running(pid)) << "pid " << pid << " still runs";
+  };
+  const std::string mpi = std::string(kMpiEnvironment) + "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' ";
+  for (const char* layout : {"rows", "2d"}) {
+    SCOPED_TRACE(layout);
+    const std::vector<long> pids =
+        start_paused(mpi + "2 '" APSP_CLI_PATH "' solve g.bin --distribution " + layout + outputs, 2);
+    EXPECT_EQ(temporaries_in(dir_), 2) << "the ranks share named temporaries while they write";
+    ::kill(static_cast<pid_t>(pids.front()), SIGTERM);  // to mpirun, which passes it on
+    wait_for_end(pids);
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    expect_no_output_files();
+  }
+  {
+    // One rank, no mpirun: Ctrl-C. Its temporaries have no name to leave.
+    const std::vector<long> pids = start_paused("'" APSP_CLI_PATH "' solve g.bin --distribution rows" + outputs, 1);
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    ::kill(static_cast<pid_t>(pids.front()), SIGINT);
+    wait_for_end(pids);
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    expect_no_output_files();
+  }
+  {
+    // SIGKILL to the ranks: their temporaries stay until the next output of
+    // the same files on this host, which removes them (their pids are gone).
+    const std::vector<long> pids = start_paused(mpi + "2 '" APSP_CLI_PATH "' solve g.bin" + outputs, 2);
+    for (std::size_t r = 1; r < pids.size(); ++r) ::kill(static_cast<pid_t>(pids[r]), SIGKILL);
+    wait_for_end(pids);
+    EXPECT_EQ(temporaries_in(dir_), 2);
+    const ProcessRun next = apsp("solve g.bin" + outputs);
+    ASSERT_EQ(next.status, 0) << next;
+    EXPECT_EQ(temporaries_in(dir_), 0);
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
+  }
+}
+
 TEST_F(DistributedCli, NegativeCycleSeenOffRankZeroIsReportedOnce) {
   SKIP_WITHOUT_MPIRUN();
   // Vertex 100 lies in tile 1: rank 1 of rows and of a 2 x 2 grid sees the
@@ -294,6 +392,35 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
     EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
     EXPECT_NE(r.err.find(b.message), std::string::npos) << b.message << r;
   }
+  expect_no_output_files();
+}
+
+// Issue 20, defect 13: a real-weighted graph under mpirun was told to use
+// float32 / float64, which the distributed solver then refused; --device was
+// ignored. Now one refusal says what to do instead, and --device is the
+// ranks' GPU (as --devices) or refused where it cannot be.
+TEST_F(DistributedCli, RealWeightsAndDeviceAreRefusedOnceAndClearly) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  std::ofstream(dir_ / "real.txt") << "0 1 0.5\n1 2 1\n";
+  for (const char* args : {"solve real.txt", "solve real.txt --weights float64", "solve real.txt --weights float32"}) {
+    const ProcessRun r = mpirun(3, std::string(args) + " --threads 1");
+    EXPECT_EQ(r.status, 1) << r;
+    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+    EXPECT_NE(r.err.find("the distributed solver takes int32 weights only"), std::string::npos) << r;
+    EXPECT_NE(r.err.find("solve real weights in one process (without mpirun, --distribution or --devices)"),
+              std::string::npos)
+        << r;
+    EXPECT_EQ(r.err.find("float32 or float64 weight type"), std::string::npos) << r;
+  }
+  const ProcessRun both = mpirun(3, "solve g.bin --threads 1 --device 0 --devices 0");
+  EXPECT_EQ(both.status, 1) << both;
+  EXPECT_NE(both.err.find("apsp: --device: both --device and --devices name GPUs"), std::string::npos) << both;
+  const ProcessRun cpu = apsp("solve g.bin --threads 1 --distribution rows --backend cpu --device 1");
+  EXPECT_EQ(cpu.status, 1) << cpu;
+  EXPECT_NE(cpu.err.find("apsp: --device: names a GPU, and the distributed cpu backend uses none"), std::string::npos)
+      << cpu;
+  std::filesystem::remove(dir_ / "real.txt");
   expect_no_output_files();
 }
 

@@ -139,7 +139,37 @@ TEST_F(DistributedFileSink, RowsMissingOnEveryRankAreFoundAtCommit) {
       }
     });
   });
-  EXPECT_NE(message.find("the ranks delivered 49 rows of the distances for a matrix of 50"), std::string::npos)
+  EXPECT_NE(message.find("the ranks delivered 49 rows of the distances for a matrix of 50: row 49 arrived 0 times"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(files(), 0);
+}
+
+// Issue 20, defect 11: the count alone passed n rows with one row from two
+// ranks and another from none. Rank 1 repeats rank 0's row 0 of the
+// predecessors and nobody sends row n - 1 of them.
+TEST_F(DistributedFileSink, ARowFromTwoRanksAndARowFromNoneAreFoundAtCommit) {
+  const std::int64_t n = 50;
+  std::vector<std::int32_t> d(static_cast<std::size_t>(n * n), 3);
+  const std::string message = agreed_message<Error>([&] {
+    run_on_threads(make_local_communicators(3), [&](Communicator& comm) {
+      FileSink sink(comm, MatrixFileTarget{(dir_ / "d.bin").string()}, MatrixFileTarget{(dir_ / "p.bin").string()});
+      sink.begin(SinkLayout{n, Element::int32, true});
+      for (std::int64_t r = comm.rank(); r < n; r += comm.size()) {
+        sink.put(RowBlock{Plane::distances, Element::int32, r, 1, n, &d[static_cast<std::size_t>(r * n)]});
+        const std::int64_t sent = r == n - 1 ? 0 : r;  // row n - 1 (rank 1's) is replaced by row 0 (rank 0's)
+        sink.put(RowBlock{Plane::predecessors, Element::int32, sent, 1, n, &d[static_cast<std::size_t>(sent * n)]});
+      }
+      try {
+        sink.commit();
+      } catch (...) {
+        sink.discard();
+        throw;
+      }
+    });
+  });
+  EXPECT_NE(message.find("the ranks delivered 50 rows of the predecessors for a matrix of 50: row 0 arrived 2 times"),
+            std::string::npos)
       << message;
   EXPECT_EQ(files(), 0);
 }

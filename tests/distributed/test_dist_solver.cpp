@@ -6,12 +6,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <utility>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "apsp/comm.hpp"
 #include "apsp/distributed.hpp"
+#include "apsp/solver.hpp"
 #include "distributed/checks/dist_checks.hpp"
 #include "distributed/checks/row_collector.hpp"
 #include "support/cases.hpp"
@@ -98,6 +100,33 @@ TEST(DistributedSolverTiles, PredecessorsStayTreesAcrossZeroWeightCycles) {
 
 TEST(DistributedSolverErrors, AgreedOnEveryRank) {
   for (int ranks : {1, 3}) on_threads(ranks, test::check_agreed_errors);
+}
+
+// Issue 20, defect 13: the CPU ranks computed in int64 where int32 sums
+// could overflow but reported int32, where the single-process solve of the
+// same graph says int64. A star of 300 vertices and weights 10^7: every
+// distance fits int32, (n - 1) * max |w| does not.
+TEST(DistributedSolverPrecision, ReportsTheArithmeticAsTheSingleProcessSolveDoes) {
+  Graph star{300, {}};
+  for (vertex_t v = 1; v < 300; ++v) star.edges.push_back(Edge{0, v, 10000000});
+  const test::Case small{"random_n200", test::generated(GraphKind::random, 200, 900, 1, 50, 5)};
+  for (const auto& [g, expected] : {std::pair<Graph, Precision>{star, Precision::int64},
+                                    std::pair<Graph, Precision>{small.graph, Precision::int32}}) {
+    SolveOptions single;
+    single.backend = Backend::cpu;
+    single.algorithm = "fw-blocked";
+    EXPECT_EQ(solve(g, single).precision, expected);
+    for (const Precision asked : {Precision::automatic, Precision::int64}) {
+      on_threads(2, [&](Communicator& comm) {
+        DistributedOptions o;
+        o.threads = 1;
+        o.precision = asked;
+        test::RowCollector sink;
+        const DistributedResult r = solve_distributed(comm, g, o, sink);
+        EXPECT_EQ(r.precision, asked == Precision::int64 ? Precision::int64 : expected);
+      });
+    }
+  }
 }
 
 // A rank that fails alone in the middle of the rounds (here its progress

@@ -15,7 +15,9 @@
 
 #include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
+#include "apsp/io.hpp"
 #include "apsp/registry.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
 #include "support/cases.hpp"
@@ -153,6 +155,28 @@ inline void expect_zero_weight_cycles_give_trees(std::int64_t n, const std::stri
   EXPECT_EQ(check_predecessors(g, r.dist, r.pred, 0.0), "");
   const SolveResultF32 f = solve(to_float32(g), on_gpu(algorithm, Precision::automatic, true));
   EXPECT_EQ(check_predecessors(g, widened(f.dist), f.pred, 0.0), "");
+}
+
+// g through `algorithm` with predecessors and verify into files at
+// distances_path and predecessors_path (a .bin and a .npy), then the null
+// sink: the summary says verified, the files hold `expected` and trees of
+// its paths.
+inline void expect_verified_rows_in_files(const Graph& g, const std::string& algorithm,
+                                          const std::vector<dist_t>& expected, const std::string& distances_path,
+                                          const std::string& predecessors_path) {
+  SolveOptions o = on_gpu(algorithm, Precision::automatic, true);
+  o.verify = true;
+  FileSink files(MatrixFileTarget{distances_path}, MatrixFileTarget{predecessors_path});
+  const SolveSummary s = solve(g, o, files);
+  EXPECT_TRUE(s.verified);
+  std::int64_t n = 0;
+  const std::vector<dist_t> d = io::read_matrix(distances_path, n);
+  EXPECT_EQ(n, g.n);
+  EXPECT_EQ(first_difference(expected, d, n), "");
+  EXPECT_EQ(check_predecessors(g, d, io::read_matrix(predecessors_path, n)), "");
+
+  NullSink nothing;
+  EXPECT_NO_THROW(solve(g, on_gpu(algorithm), nothing));
 }
 
 }  // namespace apsp::test

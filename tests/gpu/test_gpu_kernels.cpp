@@ -32,7 +32,7 @@ const std::vector<std::string>& family() {
   return names;
 }
 
-const AlgorithmInfo& traits(const std::string& algorithm) { return *find_algorithm(algorithm); }
+const AlgorithmInfo& traits(const std::string& algorithm) { return *find_algorithm(algorithm, Backend::cuda); }
 
 // Reference distances, computed once per case (cases are named uniquely by seed).
 const std::vector<dist_t>& reference_for(const test::Case& c) {

@@ -218,19 +218,7 @@ TEST_F(GpuSparseStreaming, RowsStreamInChunksWhenTheResultExceedsTheBudget) {
   expect_exact(test::Case{"grid_n900", g}, "sssp", true, &expected);
   EXPECT_GE(cuda::testing::hooks.sparse_chunks - chunks_before, 15);
 
-  SolveOptions o = test::on_gpu("sssp", Precision::automatic, true);
-  o.verify = true;
-  FileSink files(MatrixFileTarget{path("d.bin")}, MatrixFileTarget{path("p.npy")});
-  const SolveSummary s = solve(g, o, files);
-  EXPECT_TRUE(s.verified);
-  std::int64_t n = 0;
-  const std::vector<dist_t> d = io::read_matrix(path("d.bin"), n);
-  EXPECT_EQ(n, g.n);
-  EXPECT_EQ(test::first_difference(expected, d, n), "");
-  EXPECT_EQ(test::check_predecessors(g, d, io::read_matrix(path("p.npy"), n)), "");
-
-  NullSink nothing;
-  EXPECT_NO_THROW(solve(g, test::on_gpu("sssp"), nothing));
+  test::expect_verified_rows_in_files(g, "sssp", expected, path("d.bin"), path("p.npy"));
 }
 
 TEST(GpuSparse, VerifyOnTheDeviceWhenTheResultFits) {

@@ -112,7 +112,8 @@ std::vector<Case> tile_cases() {
   return cases;
 }
 
-Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed) {
+Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed,
+                double density) {
   GenerateOptions o;
   o.kind = kind;
   o.n = n;
@@ -120,6 +121,7 @@ Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, wei
   o.w_lo = lo;
   o.w_hi = hi;
   o.seed = seed;
+  o.density = density;
   return generate(o);
 }
 

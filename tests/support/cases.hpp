@@ -30,8 +30,10 @@ std::vector<Case> standard_cases();
 // tile+1 for tiles 32, 64, 128, 256 and some primes.
 std::vector<Case> tile_cases();
 
-// The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S` writes.
-Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed);
+// The graph `apsp gen KIND -n N -m M --weights LO:HI --seed S [--density D]` writes
+// (m = -1: the kind's default; density: the dense kind's edge probability).
+Graph generated(GraphKind kind, std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed,
+                double density = 0.5);
 
 // A case with a negative cycle, and the vertices on it.
 Case negative_cycle_case(std::int64_t n, std::uint64_t seed);

@@ -1,3 +1,4 @@
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -106,6 +107,18 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
   return loaded;
 }
 
+LoadedGraph load_distributed_graph(const GraphInput& in, const std::string& weights) {
+  if (weights != "auto" && weights != "int32")
+    throw UsageError("the distributed solver takes int32 weights only, not " + weights + "; " +
+                         kRealWeightsInOneProcess,
+                     "weights");
+  LoadedAnyGraph any = load_any_graph(in, "auto");
+  if (!std::holds_alternative<Graph>(any.normalized))
+    throw UsageError("the distributed solver takes int32 weights only, and " + in.path +
+                     " has weights that are not integers inside int32; " + kRealWeightsInOneProcess);
+  return LoadedGraph{std::move(std::get<Graph>(any.normalized)), any.edges_as_read, std::move(any.times)};
+}
+
 void add_weights_option(CLI::App& cmd, std::string& weights) {
   cmd.add_option("--weights", weights,
                  "Weight type: auto (int32 when every weight is an integer inside int32 and (n-1) * max|w| < 2^30 - 1, "
@@ -179,6 +192,19 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
       loaded.normalized);
 }
 
+CLI::Validator count_up_to(std::int64_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto parsed = std::from_chars(text.data(), end, value);
+        if (parsed.ec != std::errc() || parsed.ptr != end || value < 0 || value > max)
+          return text + " is not a count from 0 to " + std::to_string(max);
+        return {};
+      },
+      "0.." + std::to_string(max));
+}
+
 int report_error(const std::string& message, ExitCode code, bool print) {
   if (print) {
     std::string line = message;
@@ -201,14 +227,14 @@ int report_current_exception(const std::string& prefix, bool print) {
     return report_error(prefix + (option.empty() ? e.what() : "--" + option + ": " + e.what()), e.exit_code(), print);
   } catch (const Error& e) {
     return report_error(prefix + e.what(), e.exit_code(), print);
-  } catch (const std::bad_alloc&) {
-    return report_error(prefix + "out of memory", ExitCode::resource, print);
+  } catch (const std::bad_alloc& e) {
+    return report_error(prefix + "out of memory", exit_code_of(e), print);
   } catch (const std::length_error& e) {
-    return report_error(prefix + "out of memory: " + e.what(), ExitCode::resource, print);
+    return report_error(prefix + "out of memory: " + e.what(), exit_code_of(e), print);
   } catch (const std::exception& e) {
-    return report_error(prefix + "internal error: " + e.what(), ExitCode::bad_input, print);
+    return report_error(prefix + "internal error: " + e.what(), exit_code_of(e), print);
   } catch (...) {
-    return report_error(prefix + "internal error: unknown exception", ExitCode::bad_input, print);
+    return report_error(prefix + "internal error: unknown exception", ExitCode::internal, print);
   }
 }
 

@@ -7,6 +7,8 @@
 // then aborts the job through the communicator. Launch and placement (which
 // GPU, how many threads, which communicator) are the library's
 // (apsp/comm.hpp); this file keeps the options and the printing.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -123,7 +125,18 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
 // Test hook: with APSP_TEST_FAIL_RANK=R in the environment, rank R fails
 // halfway through the rounds, as a device error there would, so that tests
 // can check that every rank stops (tests/distributed/test_dist_cli.cpp).
+// With APSP_TEST_PAUSE_MIDWAY set, every rank, halfway through the rounds
+// (its output files begun), says "paused midway: rank R pid P" on stderr and
+// waits for a signal: tests kill runs there without a race.
 void inject_failure(const Communicator& comm, DistributedOptions& opts) {
+  if (std::getenv("APSP_TEST_PAUSE_MIDWAY"))
+    opts.progress = [rank = comm.rank(), paused = false](double fraction) mutable {
+      if (fraction < 0.5 || paused) return;
+      paused = true;
+      std::fprintf(stderr, "paused midway: rank %d pid %ld\n", rank, static_cast<long>(::getpid()));
+      std::fflush(stderr);
+      for (;;) ::pause();
+    };
   const char* failing = std::getenv("APSP_TEST_FAIL_RANK");
   if (!failing || std::to_string(comm.rank()) != failing) return;
   opts.progress = [rank = comm.rank()](double fraction) {
@@ -173,7 +186,7 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
       make_local_communicators(static_cast<int>(devices.size()), devices);
   const double startup_s = seconds_since(start);
   const auto read_start = std::chrono::steady_clock::now();
-  const LoadedGraph loaded = load_graph(s.input);
+  const LoadedGraph loaded = load_distributed_graph(s.input, s.weights);
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
   run_on_threads(group, [&](Communicator& comm) {
@@ -233,7 +246,7 @@ void run_distributed_solve(const DistributedSolve& s) {
       opts = options_of(s);
       opts.device = device;
       if (opts.threads == 0) opts.threads = rank_threads(node_place().local_size, false);
-      loaded = load_graph(s.input);
+      loaded = load_distributed_graph(s.input, s.weights);
     });
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);

@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <type_traits>
@@ -37,7 +39,7 @@ struct SolveArgs {
   std::string weights = "auto";
   std::string block;
   int threads = 0;
-  int device = 0;
+  std::optional<int> device;  // unset: device 0 in one process, --devices' GPUs when distributed
   bool verify = false;
   DistributedArgs distributed;
 };
@@ -201,11 +203,17 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
 void run_solve(const SolveArgs& a) {
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
-    if (a.weights != "auto" && a.weights != "int32")
-      throw UsageError("the distributed solver takes int32 weights only, not " + a.weights, "weights");
+    // --device D is the ranks' one GPU, as --devices D would name it.
+    DistributedArgs distributed = a.distributed;
+    if (a.device) {
+      if (!distributed.devices.empty())
+        throw UsageError("both --device and --devices name GPUs for the distributed solver; give one", "device");
+      if (a.backend == "cpu") throw UsageError("names a GPU, and the distributed cpu backend uses none", "device");
+      distributed.devices = std::to_string(*a.device);
+    }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify,
-                                                  a.distributed});
+                                                  distributed, a.weights});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
@@ -214,7 +222,7 @@ void run_solve(const SolveArgs& a) {
   opts.precision = parse_precision(a.precision);
   if (!a.block.empty()) opts.block = parse_block(a.block);
   opts.threads = a.threads;
-  opts.device = a.device;
+  opts.device = a.device.value_or(0);
   opts.predecessors = !a.predecessors_path.empty();
   // Output names and formats are checked before reading; sizes, disk space and
   // memory once n is known, before solving.
@@ -265,7 +273,7 @@ Command add_solve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--algo", args->algorithm, "Algorithm (apsp info lists them)")->capture_default_str();
   cmd->add_option("--backend", args->backend, "auto, cpu or cuda")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(count_up_to(kMaxThreads));
   cmd->add_option("--predecessors", args->predecessors_path, "Also write the predecessor matrix to this file");
   cmd->add_flag("--verify", args->verify, "Check the result in O(n*m) and print 'verify: ok'");
   cmd->add_flag("--relabel", args->input.relabel,
@@ -274,7 +282,7 @@ Command add_solve_command(CLI::App& app) {
   add_weights_option(*cmd, args->weights);
   cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
-  cmd->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--device", args->device, "CUDA device ordinal")->check(count_up_to(std::numeric_limits<int>::max()));
   add_distributed_options(*cmd, args->distributed);
   return Command{cmd, [args] { run_solve(*args); }};
 }

@@ -129,27 +129,34 @@ void launch_fold_c(bool l1, dim3 grid, typename W::storage_t* d, const std::int3
   }
 }
 
-// All rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place) on
+// The rounds of blocked FW on `d` (n_pad x n_pad storage_t, in place) on
 // `stream`, reporting into `span` after each round that ends a 1/64 of them
-// and after the last. mid and row_tagged are used in predecessor mode
-// (W::kTagged) only.
+// and after the last: all n_pad / kTile of them, or the first `pivot_rounds`
+// (pivots 0 .. pivot_rounds * kTile - 1 eliminated, as the supernodal
+// factor's fronts need). mid and row_tagged are used in predecessor mode
+// (W::kTagged) only. `workspace`, when given, holds the kTile x n_pad words
+// of panel_t (a caller running many matrices allocates it once).
 template <class W>
 void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, Phase3 phase3,
-                std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr) {
+                std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr, std::int64_t pivot_rounds = -1,
+                std::int32_t* workspace = nullptr) {
   configure_kernels<W>();
   int grid_persistent = 0;
   if constexpr (!W::kTagged)
     if (phase3 == Phase3::persistent) grid_persistent = persistent_grid<W>();
   const int nb = static_cast<int>(n_pad / Traits::kTile);
-  DeviceBuffer<std::int32_t> panel_t(static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
+  DeviceBuffer<std::int32_t> owned_panel_t(
+      workspace ? 0 : static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
+  std::int32_t* const panel_t = workspace ? workspace : owned_panel_t.get();
+  const int last = pivot_rounds < 0 ? nb : static_cast<int>(std::min<std::int64_t>(pivot_rounds, nb));
   // Each report waits for the rounds so far: the bar shows finished work.
-  Progress progress(stream, span, nb, std::max(1, nb / 64), /*wait_for_work=*/true);
-  for (int kb = 0; kb < nb; ++kb) {
+  Progress progress(stream, span, last, std::max(1, last / 64), /*wait_for_work=*/true);
+  for (int kb = 0; kb < last; ++kb) {
     kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, stream>>>(d, n_pad, kb, mid);
     APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
       kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, stream>>>(
-          d, panel_t.get(), n_pad, kb, nb, mid, row_tagged);
+          d, panel_t, n_pad, kb, nb, mid, row_tagged);
       APSP_CUDA_CHECK_LAUNCH("update_panels");
     }
     const int tiles_x = W::kPerWord == 1 ? nb - 1 : nb / 2;
@@ -160,19 +167,19 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
                                                     std::int64_t{kb} * Traits::kTile * (n_pad / W::kPerWord);
       if (phase3 == Phase3::tile_per_block_wide)
         kernels::update_rest<Wide, W><<<grid, Wide::kThreads, kUpdateRestSharedBytes, stream>>>(
-            d, panel_t.get(), b_rows, n_pad, kb, mid);
+            d, panel_t, b_rows, n_pad, kb, mid);
       else if (phase3 == Phase3::tile_per_block_fold_c || phase3 == Phase3::tile_per_block_fold_c_l1)
-        launch_fold_c<W>(phase3 == Phase3::tile_per_block_fold_c_l1, grid, d, panel_t.get(), b_rows, n_pad, kb, stream);
+        launch_fold_c<W>(phase3 == Phase3::tile_per_block_fold_c_l1, grid, d, panel_t, b_rows, n_pad, kb, stream);
       else
         kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(
-            d, panel_t.get(), b_rows, n_pad, kb, mid);
+            d, panel_t, b_rows, n_pad, kb, mid);
       APSP_CUDA_CHECK_LAUNCH("update_rest");
     } else if (nb > 1) {
       if constexpr (!W::kTagged) {  // the persistent kernel has no predecessor mode (the registry says so)
         const int tiles_total = tiles_x * (nb - 1);
         kernels::update_rest_persistent<Persistent, W>
             <<<std::min(grid_persistent, tiles_total), Persistent::kThreads, kPersistentSharedBytes, stream>>>(
-                d, panel_t.get(), n_pad, kb, tiles_x, tiles_total);
+                d, panel_t, n_pad, kb, tiles_x, tiles_total);
         APSP_CUDA_CHECK_LAUNCH("update_rest_persistent");
       }
     }
@@ -317,14 +324,23 @@ void run_blocked_production(GpuProblem& p, Phase3 phase3) {
 
 void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_per_block); }
 
-void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant) {
+void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant,
+                    std::int64_t pivot_rounds, std::int32_t* workspace) {
   if (n_pad % Traits::kTile != 0)
     throw UsageError("the float32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
   const Phase3 phase3 = variant == RealFwVariant::one_block_per_sm ? Phase3::tile_per_block_wide
                         : variant == RealFwVariant::fold_c      ? Phase3::tile_per_block_fold_c
                         : variant == RealFwVariant::fold_c_l1   ? Phase3::tile_per_block_fold_c_l1
                                                                 : Phase3::tile_per_block;
-  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3);
+  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3, nullptr, nullptr, pivot_rounds, workspace);
+}
+
+void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
+                     std::int64_t pivot_rounds, std::int32_t* workspace) {
+  if (n_pad % Traits::kTile != 0)
+    throw UsageError("the int32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
+  run_rounds<kernels::Int32Words>(d, n_pad, stream, span, Phase3::tile_per_block, nullptr, nullptr, pivot_rounds,
+                                  workspace);
 }
 void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 

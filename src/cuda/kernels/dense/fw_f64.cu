@@ -15,7 +15,7 @@ namespace apsp::cuda {
 using F64 = kernels::Float64Traits;
 static_assert(real_fw_pad<double>() == F64::kTile, "the float64 matrix is padded to its tile");
 
-void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span) {
+void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, std::int64_t pivot_rounds) {
   if (n_pad % F64::kTile != 0)
     throw UsageError("the float64 matrix must be padded to a multiple of " + std::to_string(F64::kTile), "n_pad");
   const std::int64_t nb = n_pad / F64::kTile;
@@ -24,8 +24,9 @@ void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, Progress
                                        static_cast<int>(F64::kProductSharedBytes)));
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::f64_update_rest<F64>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(F64::kProductSharedBytes)));
-  Progress progress(stream, span, nb, std::max<std::int64_t>(1, nb / 64), /*wait_for_work=*/true);
-  for (int kb = 0; kb < static_cast<int>(nb); ++kb) {
+  const std::int64_t last = pivot_rounds < 0 ? nb : std::min(pivot_rounds, nb);
+  Progress progress(stream, span, last, std::max<std::int64_t>(1, last / 64), /*wait_for_work=*/true);
+  for (int kb = 0; kb < static_cast<int>(last); ++kb) {
     kernels::f64_close_diagonal<F64><<<1, F64::kThreads, 0, stream>>>(d, n_pad, kb);
     APSP_CUDA_CHECK_LAUNCH("f64_close_diagonal");
     if (nb > 1) {

@@ -1,0 +1,168 @@
+// The supernodal GPU solver against fw and sssp on the issue's families
+// (issue 21): 2D grids, the geometric family, a 3D grid (the worst case for
+// separators), R-MAT and uniform. Each configuration runs through
+// apsp::solve into a null sink: a warm-up solve, then --reps solves, medians.
+// Columns: family, n, m, method, the stages of the supernodal solver
+// (ordering and symbolic on the host; factor and solve timed by CUDA events on
+// the device, the solve's rows resident on the device: "compute"), the
+// compute (factor + solve; for fw and sssp their "compute" stage), the wall
+// time end to end into the null sink, and fw int32's time at that n (run up
+// to --fw-max-n, above it estimated as n^3 / 14.8e12 s, the H100 rate of
+// docs/results/2026-11-22-h100), the speedup of the compute over it.
+//
+//   apsp_bench_gpu_supernodal_bench --csv supernodal.csv
+//   apsp_bench_gpu_supernodal_bench --families grid,geometric --grid-sizes 65536 --methods supernodal,sssp
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "apsp/cuda.hpp"
+#include "apsp/sinks.hpp"
+#include "families.hpp"
+
+namespace {
+
+// fw int32's measured rate at n = 32768 on the H100 (docs/results/2026-11-22-h100).
+constexpr double kFwInt32Rate = 14.8e12;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+using apsp::bench::family_graph;
+
+struct Row {
+  std::string family;
+  std::int64_t n = 0, m = 0;
+  std::string method;
+  double ordering_s = 0, symbolic_s = 0, factor_s = 0, solve_s = 0, compute_s = 0, wall_s = 0;
+  double fw_s = 0;
+  bool fw_estimated = false;
+};
+
+// Median stages of `reps` solves of g by `method` on the GPU into a null sink, after one warm-up.
+Row measure(const std::string& family, const apsp::Graph& g, const std::string& method, int reps) {
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::cuda;
+  o.algorithm = method;
+  std::vector<double> ordering, symbolic, factor, solve, compute, wall;
+  for (int rep = -1; rep < reps; ++rep) {
+    apsp::NullSink nothing;
+    const auto start = std::chrono::steady_clock::now();
+    const apsp::SolveSummary s = apsp::solve(g, o, nothing);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (rep < 0) continue;
+    ordering.push_back(s.times.seconds("ordering"));
+    symbolic.push_back(s.times.seconds("symbolic"));
+    factor.push_back(s.times.seconds("factor"));
+    solve.push_back(s.times.seconds("compute"));
+    compute.push_back(s.times.seconds("factor") + s.times.seconds("compute"));
+    wall.push_back(seconds);
+  }
+  Row r;
+  r.family = family;
+  r.n = g.n;
+  r.m = static_cast<std::int64_t>(g.edges.size());
+  r.method = method;
+  r.ordering_s = median(ordering);
+  r.symbolic_s = median(symbolic);
+  r.factor_s = median(factor);
+  r.solve_s = median(solve);
+  r.compute_s = median(compute);
+  r.wall_s = median(wall);
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The supernodal GPU solver against fw and sssp on grids, geometric, 3D grid, R-MAT and uniform graphs"};
+  std::vector<std::string> families = {"grid", "geometric", "grid3d", "rmat", "uniform"};
+  std::vector<std::int64_t> grid_sizes = {16384, 65536, 262144};
+  std::vector<std::int64_t> geometric_sizes = {16384, 65536, 126146};
+  std::vector<std::int64_t> grid3d_sizes = {32768};
+  std::vector<std::int64_t> sizes = {32768};
+  std::vector<std::string> methods = {"supernodal", "sssp", "fw"};
+  std::int64_t fw_max_n = 32768;
+  std::int64_t max_reps_n = 65536;
+  int reps = 3;
+  std::uint64_t seed = 1;
+  std::string csv;
+  app.add_option("--families", families)->delimiter(',');
+  app.add_option("--grid-sizes", grid_sizes)->delimiter(',');
+  app.add_option("--geometric-sizes", geometric_sizes)->delimiter(',');
+  app.add_option("--grid3d-sizes", grid3d_sizes, "n, rounded to a cube")->delimiter(',');
+  app.add_option("--sizes", sizes, "n for rmat and uniform (m = 8n)")->delimiter(',');
+  app.add_option("--methods", methods, "GPU algorithms: supernodal, sssp, fw")->delimiter(',');
+  app.add_option("--fw-max-n", fw_max_n, "above this n fw is estimated, not run");
+  app.add_option("--max-reps-n", max_reps_n, "above this n one timed solve only");
+  app.add_option("--reps", reps);
+  app.add_option("--seed", seed);
+  app.add_option("--csv", csv, "append rows to this CSV file");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
+    std::vector<Row> rows;
+    for (const std::string& family : families) {
+      const std::vector<std::int64_t>& ns = family == "grid"        ? grid_sizes
+                                            : family == "geometric" ? geometric_sizes
+                                            : family == "grid3d"    ? grid3d_sizes
+                                                                    : sizes;
+      for (const std::int64_t n : ns) {
+        const apsp::Graph g = family_graph(family, n, seed);
+        const double fw_estimate = std::pow(static_cast<double>(g.n), 3) / kFwInt32Rate;
+        double fw_s = fw_estimate;
+        bool fw_estimated = true;
+        std::vector<Row> family_rows;
+        for (const std::string& method : methods) {
+          if (method == "fw" && g.n > fw_max_n) continue;
+          Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
+          if (method == "fw") {
+            fw_s = r.compute_s;
+            fw_estimated = false;
+          }
+          family_rows.push_back(r);
+        }
+        for (Row& r : family_rows) {
+          r.fw_s = fw_s;
+          r.fw_estimated = fw_estimated;
+          std::printf("%-10s n=%-7lld %-11s ordering %7.3f s  symbolic %7.3f s  factor %8.3f s  solve %8.3f s  "
+                      "compute %8.3f s  wall %8.3f s  fw%s %8.3f s  x%.1f\n",
+                      r.family.c_str(), static_cast<long long>(r.n), r.method.c_str(), r.ordering_s, r.symbolic_s,
+                      r.factor_s,
+                      r.solve_s, r.compute_s, r.wall_s, r.fw_estimated ? " (est.)" : "", r.fw_s,
+                      r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0);
+          std::fflush(stdout);
+          rows.push_back(r);
+        }
+      }
+    }
+    if (!csv.empty()) {
+      const bool fresh = !std::ifstream(csv).good();
+      std::ofstream out(csv, std::ios::app);
+      if (fresh)
+        out << "family,n,m,method,ordering_s,symbolic_s,factor_s,solve_s,compute_s,wall_null_sink_s,fw_int32_s,"
+               "fw_estimated,"
+               "speedup_vs_fw\n";
+      for (const Row& r : rows)
+        out << r.family << ',' << r.n << ',' << r.m << ',' << r.method << ',' << r.ordering_s << ',' << r.symbolic_s
+            << ',' << r.factor_s
+            << ',' << r.solve_s << ',' << r.compute_s << ',' << r.wall_s << ',' << r.fw_s << ','
+            << (r.fw_estimated ? 1 : 0) << ',' << (r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0) << '\n';
+      if (!out) throw apsp::ResourceError("cannot write " + csv);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apsp_bench_gpu_supernodal_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

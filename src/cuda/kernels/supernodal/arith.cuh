@@ -1,0 +1,48 @@
+// The supernodal kernels' arithmetic on one distance type D: infinity, the
+// add-min, and an atomic min. Every value they see is a non-negative
+// distance or infinity (the solver runs on Johnson-reweighted, non-negative
+// weights), so:
+//  - int32: kInf = 2^30 - 1 leaves room for the sum of two stored values and
+//    min(a + b, c) with c <= kInf never exceeds kInf (range_rule.hpp);
+//  - float32 / float64: IEEE +inf absorbs any finite value, and a
+//    non-negative IEEE value orders as its bit pattern read as a signed
+//    integer of the same width, so the integer atomicMin is the float min
+//    (-0.0 reads as the smallest integer, and is 0: still the minimum).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "apsp/graph.hpp"
+
+namespace apsp::cuda::kernels::supernodal {
+
+template <class D>
+struct Arith;
+
+template <>
+struct Arith<std::int32_t> {
+  __device__ static std::int32_t infinity() { return kInf; }
+  __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
+    return __viaddmin_s32(a, b, c);
+  }
+  __device__ static void atomic_min(std::int32_t* at, std::int32_t v) { atomicMin(at, v); }
+};
+
+template <>
+struct Arith<float> {
+  __device__ static float infinity() { return __int_as_float(0x7f800000); }
+  __device__ static float add_min(float a, float b, float c) { return fminf(a + b, c); }
+  __device__ static void atomic_min(float* at, float v) { atomicMin(reinterpret_cast<int*>(at), __float_as_int(v)); }
+};
+
+template <>
+struct Arith<double> {
+  __device__ static double infinity() { return __longlong_as_double(0x7ff0000000000000LL); }
+  __device__ static double add_min(double a, double b, double c) { return fmin(a + b, c); }
+  __device__ static void atomic_min(double* at, double v) {
+    atomicMin(reinterpret_cast<long long*>(at), __double_as_longlong(v));
+  }
+};
+
+}  // namespace apsp::cuda::kernels::supernodal

@@ -1,0 +1,69 @@
+// The one row-streaming driver of the GPU's row solvers ("sssp" and its
+// ladder, "supernodal"): Johnson reweighting, a source of rows computed into
+// device memory in chunks of what the device holds, the int32 range
+// certificate, --verify (the device certificate when the whole result stays
+// on the device, on the host as streamed rows pass), predecessors (rows that
+// may loop are checked and repaired on the host), progress, and the download
+// into the sink. A solver plugs in as a RowSource. Host-only declarations.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/sink.hpp"
+#include "apsp/solver.hpp"
+#include "core/progress.hpp"
+
+namespace apsp::cuda {
+
+// Computes rows of the distance matrix of a reweighted graph into device memory.
+template <class D>
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  // Rows of sources first .. first + count - 1 (original ids) into dist
+  // (count x ld, row r for source first + r) and pred (the same shape, or
+  // nullptr), queued on the solver's stream. int32: the reweighted distances
+  // (the download undoes the potentials), kInf for unreachable; real D: the
+  // graph's own distances, +inf for unreachable. Throws UsageError for a bad range.
+  virtual void run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) = 0;
+  // The fewest rows a launch should ask for (progress launches start there).
+  virtual std::int64_t min_launch_rows() const = 0;
+  // int32: true when a row computed since construction left the int32 range
+  // (range_rule.hpp). Always false for real D. Synchronizes the stream.
+  virtual bool range_escaped() = 0;
+};
+
+// What a row source is built from: the graph's edges reweighted to
+// non-negative weights (every weight >= 0, never -0.0), their largest
+// weight, and for real D the Johnson potentials the source must undo
+// (empty when none was negative; int32 leaves them to the download).
+template <class D>
+struct RowInput {
+  const BasicGraph<D>& graph;  // the normalized graph as given
+  const std::vector<BasicEdge<D>>& reweighted;
+  D max_weight;
+  const std::vector<double>& potentials;
+  bool predecessors;
+  cudaStream_t stream;
+  StageTimes& times;  // where a source records its own set-up stages
+};
+
+template <class D>
+using RowSourceFactory = std::function<std::unique_ptr<RowSource<D>>(const RowInput<D>&)>;
+
+// Solves the normalized graph with the rows `make` computes and streams
+// every row into the sink (begun; its commit is the caller's). A negative
+// cycle throws NegativeCycleError as the other paths of the weight type do;
+// int32 distances beyond int32 throw as the dense path does. Fills the
+// stages, precision (int32) and verified.
+template <class D>
+void solve_rows(const BasicGraph<D>& normalized, const SolveOptions& opts, const RowSourceFactory<D>& make,
+                Sink& sink, SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
+
+}  // namespace apsp::cuda

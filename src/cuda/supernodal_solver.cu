@@ -1,0 +1,615 @@
+// The supernodal GPU solver: see supernodal_solver.hpp. The algorithm (the
+// same as the CPU reference's, src/supernodal/): for supernode K with k
+// columns and structure S_K (s rows), in etree postorder,
+//   factor:   F_K = K's entries of the graph, min the children's update
+//             matrices (extend-add); C_KK = closure of F_K[K,K];
+//             L_K = F_K[S,K] (x) C_KK; U_K = C_KK (x) F_K[K,S];
+//             F_K[S,S] min= L_K (x) U_K (K's update matrix, for its parent).
+//   solve:    X (B x n, new-order columns) = unit rows of B sources;
+//             forward, over the ancestors-or-self of the sources' supernodes,
+//             bottom-up: X[:,K] = X[:,K] (x) C_KK; X[:,S_K] min= X[:,K] (x) U_K;
+//             backward, every supernode top-down: X[:,K] min= X[:,S_K] (x) L_K.
+// All fronts live in one device array (kernels/supernodal/fronts.cuh), laid
+// out level by level so that one level's fronts are one range. The fronts of
+// one level are independent: each level is a few launches (kernels that take
+// the level's supernode lists, and grouped min-plus products,
+// kernels/supernodal/minplus_tasks.cuh); fronts with more than 64 columns
+// are factored one at a time by the dense fw rounds on a padded copy.
+#include "cuda/supernodal_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
+#include "core/cuda_check.hpp"
+#include "cuda/dispatch.hpp"
+#include "cuda/fw_real.hpp"
+#include "cuda/kernels/dense/real_rows.cuh"
+#include "cuda/kernels/supernodal/fronts.cuh"
+#include "cuda/kernels/supernodal/minplus_tasks.cuh"
+#include "cuda/kernels/supernodal/rows.cuh"
+#include "cuda/launch.hpp"
+#include "core/cuda_memory.hpp"
+#include "cuda/row_solver.hpp"
+#include "cuda/testing.hpp"
+#include "supernodal/symbolic.hpp"
+
+namespace apsp::cuda {
+namespace {
+
+namespace sn = kernels::supernodal;
+
+// Most sources one batch of the solve holds: B x n working rows; more rows
+// reuse each L_K and U_K tile more, and past this the memory is better left
+// to the result rows.
+constexpr std::int64_t kMaxBatchRows = 1024;
+// Share of the device memory free after the factor that the working rows may take.
+constexpr std::size_t kBatchMemoryShare = 4;
+// Threads of the plain element-wise kernels.
+constexpr int kElementThreads = 256;
+// Row strides (gridDim.y) of the per-front kernels.
+constexpr int kFrontRowBlocks = 32;
+
+// The dense fw rounds of the width and their tile (the padding of a dense front).
+template <class D>
+constexpr std::int64_t dense_pad() {
+  if constexpr (std::is_same<D, double>::value)
+    return real_fw_pad<double>();
+  else
+    return real_fw_pad<float>();  // the int32 and float32 rounds share the 128 tile
+}
+// `panels`: the int32 / float32 rounds' scratch (fw_panel_words(n_pad) words).
+void dense_rounds(std::int32_t* d, std::int64_t n_pad, std::int64_t rounds, std::int32_t* panels, cudaStream_t stream) {
+  fw_rounds_int32(d, n_pad, stream, ProgressSpan{}, rounds, panels);
+}
+void dense_rounds(float* d, std::int64_t n_pad, std::int64_t rounds, std::int32_t* panels, cudaStream_t stream) {
+  fw_rounds_real(d, n_pad, stream, ProgressSpan{}, RealFwVariant::production, rounds, panels);
+}
+void dense_rounds(double* d, std::int64_t n_pad, std::int64_t rounds, std::int32_t*, cudaStream_t stream) {
+  fw_rounds_real(d, n_pad, stream, ProgressSpan{}, rounds);
+}
+
+// Min-plus products grouped into launches (kernels/supernodal/minplus_tasks.cuh).
+template <class D>
+struct TaskLists {
+  struct Launch {
+    std::int64_t first = 0;  // index of its first task
+    std::int64_t count = 0;
+    std::int64_t tiles = 0;
+  };
+  std::vector<sn::MinPlusTask<D>> tasks;
+  std::vector<Launch> launches;
+
+  void clear() {
+    tasks.clear();
+    launches.clear();
+  }
+  void begin_launch() { launches.push_back(Launch{static_cast<std::int64_t>(tasks.size()), 0, 0}); }
+  // Adds `t` to the open launch; an empty product changes nothing and is dropped.
+  void add(sn::MinPlusTask<D> t) {
+    if (t.m <= 0 || t.n <= 0 || t.k <= 0) return;
+    Launch& l = launches.back();
+    t.tiles_n = static_cast<std::int32_t>(ceil_div<std::int64_t>(t.n, sn::kTileN));
+    t.tile_begin = l.tiles;
+    l.tiles += ceil_div<std::int64_t>(t.m, sn::kTileM) * t.tiles_n;
+    ++l.count;
+    tasks.push_back(t);
+  }
+};
+
+template <class D, bool kAtomic>
+void launch_tasks(const sn::MinPlusTask<D>* device_tasks, const typename TaskLists<D>::Launch& l, int row_limit,
+                  cudaStream_t stream) {
+  if (l.count == 0 || l.tiles == 0) return;
+  if (l.tiles > INT_MAX || l.count > INT_MAX)
+    throw ResourceError("supernodal: a launch of " + std::to_string(l.tiles) + " min-plus tiles exceeds CUDA's grid");
+  sn::minplus_tasks<D, kAtomic><<<static_cast<unsigned>(l.tiles), sn::kThreads, 0, stream>>>(
+      device_tasks + l.first, static_cast<int>(l.count), row_limit);
+  APSP_CUDA_CHECK_LAUNCH("minplus_tasks");
+}
+
+// A contiguous part [first, first + count) of a device list.
+struct Part {
+  std::int64_t first = 0;
+  std::int64_t count = 0;
+};
+
+// The supernodal factor of a reweighted graph on the device, and rows of its
+// distance matrix computed against it.
+template <class D>
+class SupernodalRows final : public RowSource<D> {
+ public:
+  explicit SupernodalRows(const RowInput<D>& in);
+  void run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) override;
+  std::int64_t min_launch_rows() const override { return batch_rows_; }
+  bool range_escaped() override;
+
+ private:
+  std::int64_t columns(std::int32_t K) const { return sym_.columns(K); }
+  std::int64_t structure(std::int32_t K) const { return sym_.structure_size(K); }
+  std::int64_t front_ld(std::int32_t K) const { return columns(K) + structure(K); }
+  D* front(std::int32_t K) const { return fronts_.get() + front_offset_[K]; }
+  sn::FrontIndex front_index() const {
+    return sn::FrontIndex{d_front_offset_.get(), d_columns_.get(),    d_structure_.get(),
+                          d_struct_ptr_.get(),   d_struct_rel_.get(), d_parent_.get()};
+  }
+
+  void plan_and_upload(const RowInput<D>& in);
+  void factor();
+  // The working rows X and the backward pass's products.
+  void prepare_solve();
+  void solve_batch(const std::vector<std::pair<std::int32_t, std::int64_t>>& sources, std::size_t begin,
+                   std::int64_t rows, D* dist, std::int64_t ld);
+
+  std::int64_t n_;
+  bool predecessors_;
+  cudaStream_t stream_;
+  supernodal::Symbolic sym_;
+  std::vector<std::int32_t> level_of_;  // per supernode
+  std::int64_t dense_above_ = sn::kSmallColumns;
+
+  // Factor storage and its index.
+  std::vector<std::int64_t> front_offset_;  // per supernode, level order
+  DeviceBuffer<D> fronts_;
+  DeviceBuffer<std::int64_t> d_front_offset_, d_struct_ptr_;
+  DeviceBuffer<std::int32_t> d_columns_, d_structure_, d_struct_rel_, d_struct_idx_, d_parent_, d_iperm_;
+
+  // The factor's plan: per level, its supernodes (init), its small-front
+  // supernodes (closure), the children of its supernodes (extend-add), the
+  // graph's entries of its fronts, and two launches of products (panels,
+  // then update matrices); its dense fronts on the host.
+  DeviceBuffer<std::int32_t> d_level_lists_;
+  std::vector<Part> level_all_, level_small_, level_children_;
+  std::vector<Part> level_entries_;
+  std::vector<std::vector<std::int32_t>> level_dense_;
+  DeviceBuffer<std::int64_t> d_entry_at_;
+  DeviceBuffer<D> d_entry_w_;
+  TaskLists<D> factor_tasks_;
+  DeviceBuffer<sn::MinPlusTask<D>> d_factor_tasks_;
+  std::int64_t dense_cells_ = 0;        // the largest padded dense front
+  std::int64_t dense_panel_words_ = 0;  // its rounds' panel scratch
+
+  // The solve: B working rows, the backward products (one launch per level,
+  // built once), the forward products of the batch at hand.
+  std::int64_t batch_rows_ = 1;
+  DeviceBuffer<D> x_;
+  TaskLists<D> backward_tasks_;
+  DeviceBuffer<sn::MinPlusTask<D>> d_backward_tasks_;
+  TaskLists<D> forward_tasks_;
+  DeviceBuffer<sn::MinPlusTask<D>> d_forward_tasks_;
+  std::vector<std::int32_t> stamp_;  // per supernode: the last batch that marked it active
+  std::int32_t batch_id_ = 0;
+  DeviceBuffer<std::int32_t> d_batch_new_, d_batch_old_;
+  DeviceBuffer<std::int64_t> d_batch_slot_;
+
+  // Rows leave in the original order: real D undoes the potentials there;
+  // predecessors read tight in-edges; int32 checks the range.
+  DeviceBuffer<double> d_potentials_;
+  DeviceBuffer<std::int64_t> d_in_rows_, d_out_rows_;
+  DeviceBuffer<vertex_t> d_in_cols_, d_out_cols_;
+  DeviceBuffer<D> d_in_weights_;
+  DeviceBuffer<weight_t> d_out_weights_;
+  DeviceCsr out_edges_;
+  weight_t max_weight_ = 0;
+  DeviceBuffer<int> d_escaped_;
+};
+
+template <class D>
+SupernodalRows<D>::SupernodalRows(const RowInput<D>& in)
+    : n_(in.graph.n), predecessors_(in.predecessors), stream_(in.stream) {
+  {
+    BasicGraph<D> pattern;
+    pattern.n = n_;
+    pattern.edges = in.reweighted;
+    supernodal::AnalyseTimes analysed;
+    sym_ = supernodal::analyse(to_csr(pattern), &analysed);
+    in.times.add("ordering", analysed.ordering);
+    in.times.add("symbolic", analysed.symbolic);
+  }
+  if (testing::hooks.supernodal_dense_columns > 0)
+    dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
+  plan_and_upload(in);
+  Event begin, end;
+  begin.record(stream_);
+  factor();
+  end.record(stream_);
+  in.times.add("factor", elapsed_ms(begin, end) / 1000.0);
+  prepare_solve();
+}
+
+template <class D>
+void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
+  const std::int32_t count = sym_.count;
+  const std::int32_t levels = sym_.levels();
+  level_of_.assign(static_cast<std::size_t>(count), 0);
+  for (std::int32_t l = 0; l < levels; ++l)
+    for (std::int32_t x = sym_.level_ptr[l]; x < sym_.level_ptr[l + 1]; ++x) level_of_[sym_.level_idx[x]] = l;
+
+  // Fronts level by level; the offsets where each level's fronts begin.
+  front_offset_.assign(static_cast<std::size_t>(count), 0);
+  std::vector<std::int64_t> level_front_begin(static_cast<std::size_t>(levels) + 1, 0);
+  std::int64_t cells = 0;
+  for (std::int32_t l = 0; l < levels; ++l) {
+    level_front_begin[l] = cells;
+    for (std::int32_t x = sym_.level_ptr[l]; x < sym_.level_ptr[l + 1]; ++x) {
+      const std::int32_t K = sym_.level_idx[x];
+      front_offset_[K] = cells;
+      cells += front_ld(K) * front_ld(K);
+    }
+  }
+  level_front_begin[levels] = cells;
+
+  // The graph's entries: edge (u, v) of new ids i, j sits in the front of
+  // the supernode owning min(i, j), at (position of i, position of j).
+  auto position = [&](std::int32_t K, std::int32_t id) -> std::int64_t {
+    if (id < sym_.first[K + 1]) return id - sym_.first[K];
+    const auto begin = sym_.struct_idx.begin() + sym_.struct_ptr[K];
+    const auto end = sym_.struct_idx.begin() + sym_.struct_ptr[K + 1];
+    const auto at = std::lower_bound(begin, end, id);
+    if (at == end || *at != id)
+      throw std::logic_error("supernodal: new-order vertex " + std::to_string(id) + " is missing from the structure of supernode " +
+                             std::to_string(K));
+    return columns(K) + (at - begin);
+  };
+  std::vector<std::pair<std::int64_t, D>> entries;
+  entries.reserve(in.reweighted.size());
+  for (const BasicEdge<D>& e : in.reweighted) {
+    if (e.src == e.dst) continue;  // a non-negative self-loop never beats the empty path
+    const std::int32_t i = sym_.iperm[e.src], j = sym_.iperm[e.dst];
+    const std::int32_t K = sym_.supernode_of[std::min(i, j)];
+    entries.emplace_back(front_offset_[K] + position(K, i) * front_ld(K) + position(K, j), e.w);
+  }
+  std::sort(entries.begin(), entries.end());
+  std::vector<std::int64_t> entry_at;
+  std::vector<D> entry_w;
+  for (const auto& [at, w] : entries)
+    if (entry_at.empty() || entry_at.back() != at) {  // duplicates: the first of the sorted run is the least
+      entry_at.push_back(at);
+      entry_w.push_back(w);
+    }
+  level_entries_.assign(static_cast<std::size_t>(levels), Part{});
+  for (std::int32_t l = 0; l < levels; ++l) {
+    const auto lo = std::lower_bound(entry_at.begin(), entry_at.end(), level_front_begin[l]);
+    const auto hi = std::lower_bound(entry_at.begin(), entry_at.end(), level_front_begin[l + 1]);
+    level_entries_[l] = Part{lo - entry_at.begin(), hi - lo};
+  }
+
+  // Per level: all its supernodes, the small ones, the children; dense ones on the host.
+  std::vector<std::int32_t> lists;
+  level_all_.assign(static_cast<std::size_t>(levels), Part{});
+  level_small_ = level_children_ = level_all_;
+  level_dense_.assign(static_cast<std::size_t>(levels), {});
+  const std::int64_t pad = dense_pad<D>();
+  factor_tasks_.clear();
+  for (std::int32_t l = 0; l < levels; ++l) {
+    const auto level_begin = sym_.level_idx.begin() + sym_.level_ptr[l];
+    const auto level_end = sym_.level_idx.begin() + sym_.level_ptr[l + 1];
+    level_all_[l] = Part{static_cast<std::int64_t>(lists.size()), level_end - level_begin};
+    lists.insert(lists.end(), level_begin, level_end);
+    level_small_[l].first = static_cast<std::int64_t>(lists.size());
+    for (auto it = level_begin; it != level_end; ++it) {
+      if (columns(*it) <= dense_above_) {
+        lists.push_back(*it);
+      } else {
+        level_dense_[l].push_back(*it);
+        const std::int64_t k_pad = round_up(columns(*it), pad);
+        const std::int64_t n_pad = round_up(k_pad + structure(*it), pad);
+        dense_cells_ = std::max(dense_cells_, n_pad * n_pad);
+        dense_panel_words_ = std::max(dense_panel_words_, fw_panel_words(n_pad));
+      }
+    }
+    level_small_[l].count = static_cast<std::int64_t>(lists.size()) - level_small_[l].first;
+    level_children_[l].first = static_cast<std::int64_t>(lists.size());
+    for (auto it = level_begin; it != level_end; ++it)
+      lists.insert(lists.end(), sym_.child_idx.begin() + sym_.child_ptr[*it],
+                   sym_.child_idx.begin() + sym_.child_ptr[*it + 1]);
+    level_children_[l].count = static_cast<std::int64_t>(lists.size()) - level_children_[l].first;
+  }
+
+  const std::size_t front_bytes = static_cast<std::size_t>(cells) * sizeof(D);
+  require_device_memory(front_bytes + static_cast<std::size_t>(dense_cells_) * sizeof(D) +
+                            static_cast<std::size_t>(dense_panel_words_) * sizeof(std::int32_t) +
+                            entry_at.size() * (sizeof(std::int64_t) + sizeof(D)),
+                        "the supernodal factor of the " + std::to_string(n_) + "-vertex graph (" +
+                            std::to_string(count) + " fronts, largest " + std::to_string(sym_.max_front) + ")");
+  fronts_ = DeviceBuffer<D>(static_cast<std::size_t>(std::max<std::int64_t>(1, cells)));
+
+  // Small fronts' panels (one launch per level), then their update matrices (another).
+  for (std::int32_t l = 0; l < levels; ++l) {
+    for (int phase = 0; phase < 2; ++phase) {
+      factor_tasks_.begin_launch();
+      for (std::int64_t x = level_small_[l].first; x < level_small_[l].first + level_small_[l].count; ++x) {
+        const std::int32_t K = lists[x];
+        const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
+        D* f = front(K);
+        const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
+        if (phase == 0) {
+          // L_K = F[S,K] (x) C_KK and U_K = C_KK (x) F[K,S], in place.
+          factor_tasks_.add({f + k * ld, nullptr, ld, f, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0});
+          factor_tasks_.add({f, nullptr, ld, f + k, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0});
+        } else {
+          // F[S,S] min= L_K (x) U_K.
+          factor_tasks_.add({f + k * ld, nullptr, ld, f + k, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0});
+        }
+      }
+    }
+  }
+
+  std::vector<std::int32_t> k_of(static_cast<std::size_t>(count)), s_of(static_cast<std::size_t>(count));
+  for (std::int32_t K = 0; K < count; ++K) {
+    k_of[K] = static_cast<std::int32_t>(columns(K));
+    s_of[K] = static_cast<std::int32_t>(structure(K));
+  }
+  d_front_offset_ = upload(front_offset_, stream_);
+  d_columns_ = upload(k_of, stream_);
+  d_structure_ = upload(s_of, stream_);
+  d_struct_ptr_ = upload(sym_.struct_ptr, stream_);
+  d_struct_rel_ = upload(sym_.struct_rel, stream_);
+  d_struct_idx_ = upload(sym_.struct_idx, stream_);
+  d_parent_ = upload(sym_.parent, stream_);
+  d_iperm_ = upload(sym_.iperm, stream_);
+  d_level_lists_ = upload(lists, stream_);
+  d_entry_at_ = upload(entry_at, stream_);
+  d_entry_w_ = upload(entry_w, stream_);
+  d_factor_tasks_ = upload(factor_tasks_.tasks, stream_);
+
+  // The rows' way out: potentials (real D), in-edges for predecessors
+  // (int32: the reweighted ones, as its rows are; real D: the graph's own),
+  // out-edges for the int32 range check.
+  if (!in.potentials.empty()) d_potentials_ = upload(in.potentials, stream_);
+  if (predecessors_) {
+    BasicGraph<D> g;
+    g.n = n_;
+    if constexpr (std::is_integral<D>::value)
+      g.edges = in.reweighted;
+    else
+      g.edges = in.graph.edges;
+    const BasicCsr<D> in_edges = transpose(to_csr(g));
+    d_in_rows_ = upload(in_edges.row_start, stream_);
+    d_in_cols_ = upload(in_edges.col, stream_);
+    d_in_weights_ = upload(in_edges.weight, stream_);
+  }
+  if constexpr (std::is_integral<D>::value) {
+    Graph g;
+    g.n = n_;
+    g.edges = in.reweighted;
+    const Csr out = to_csr(g);
+    d_out_rows_ = upload(out.row_start, stream_);
+    d_out_cols_ = upload(out.col, stream_);
+    d_out_weights_ = upload(out.weight, stream_);
+    out_edges_ = DeviceCsr{d_out_rows_.get(), d_out_cols_.get(), d_out_weights_.get(), n_,
+                           static_cast<std::int64_t>(out.col.size())};
+    max_weight_ = in.max_weight;
+  }
+  d_escaped_ = DeviceBuffer<int>(1);
+  APSP_CUDA_CHECK(cudaMemsetAsync(d_escaped_.get(), 0, sizeof(int), stream_));
+  // The host vectors go out of scope: their copies must be done.
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class D>
+void SupernodalRows<D>::factor() {
+  const std::int32_t levels = sym_.levels();
+  const sn::FrontIndex index = front_index();
+  const std::int32_t* lists = d_level_lists_.get();
+  DeviceBuffer<D> dense(static_cast<std::size_t>(dense_cells_));
+  // The rounds' panel scratch for the largest padded front, allocated once.
+  DeviceBuffer<std::int32_t> panels(std::is_same<D, double>::value ? 0 : static_cast<std::size_t>(dense_panel_words_));
+  const std::int64_t pad = dense_pad<D>();
+  for (std::int32_t l = 0; l < levels; ++l) {
+    const Part all = level_all_[l], small = level_small_[l], children = level_children_[l], entries = level_entries_[l];
+    sn::init_fronts<D><<<grid_of(all.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+        fronts_.get(), index, lists + all.first);
+    APSP_CUDA_CHECK_LAUNCH("init_fronts");
+    if (entries.count > 0) {
+      sn::assemble_entries<D><<<grid_for(entries.count, kElementThreads), kElementThreads, 0, stream_>>>(
+          fronts_.get(), d_entry_at_.get() + entries.first, d_entry_w_.get() + entries.first, entries.count);
+      APSP_CUDA_CHECK_LAUNCH("assemble_entries");
+    }
+    if (children.count > 0) {
+      sn::extend_add<D><<<grid_of(children.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+          fronts_.get(), index, lists + children.first);
+      APSP_CUDA_CHECK_LAUNCH("extend_add");
+    }
+    if (small.count > 0) {
+      sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
+          fronts_.get(), index, lists + small.first);
+      APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
+      launch_tasks<D, false>(d_factor_tasks_.get(), factor_tasks_.launches[2 * l], INT_MAX, stream_);
+      launch_tasks<D, false>(d_factor_tasks_.get(), factor_tasks_.launches[2 * l + 1], INT_MAX, stream_);
+    }
+    for (const std::int32_t K : level_dense_[l]) {
+      const std::int64_t k = columns(K), s = structure(K);
+      const std::int64_t k_pad = round_up(k, pad);
+      const sn::PaddedFront shape{k, s, k_pad, round_up(k_pad + s, pad)};
+      sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
+          front(K), shape, dense.get());
+      APSP_CUDA_CHECK_LAUNCH("pad_front");
+      dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_);
+      sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(
+          dense.get(), shape, front(K));
+      APSP_CUDA_CHECK_LAUNCH("unpad_front");
+      ++testing::hooks.supernodal_dense_fronts;
+    }
+  }
+  // `dense` is freed on return: the rounds must be done.
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class D>
+void SupernodalRows<D>::prepare_solve() {
+  const std::int32_t levels = sym_.levels();
+  // The working rows: what a quarter of the memory left holds, at most kMaxBatchRows.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::int64_t row_bytes = n_ * static_cast<std::int64_t>(sizeof(D));
+  batch_rows_ = testing::hooks.supernodal_batch_rows > 0
+                    ? testing::hooks.supernodal_batch_rows.load()
+                    : static_cast<std::int64_t>(free_bytes / kBatchMemoryShare) / row_bytes;
+  batch_rows_ = std::clamp<std::int64_t>(batch_rows_, 1, std::min(kMaxBatchRows, n_));
+  require_device_memory(static_cast<std::size_t>(batch_rows_ * row_bytes),
+                        std::to_string(batch_rows_) + " supernodal working rows of " + std::to_string(n_) + " vertices");
+  x_ = DeviceBuffer<D>(static_cast<std::size_t>(batch_rows_ * n_));
+  d_batch_new_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(batch_rows_));
+  d_batch_old_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(batch_rows_));
+  d_batch_slot_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(batch_rows_));
+  d_forward_tasks_ = DeviceBuffer<sn::MinPlusTask<D>>(std::max<std::size_t>(1, 2 * static_cast<std::size_t>(sym_.count)));
+  stamp_.assign(static_cast<std::size_t>(sym_.count), -1);
+
+  // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of the level.
+  const auto rows32 = static_cast<std::int32_t>(batch_rows_);
+  for (std::int32_t l = levels - 1; l >= 0; --l) {
+    backward_tasks_.begin_launch();
+    for (std::int32_t x = sym_.level_ptr[l]; x < sym_.level_ptr[l + 1]; ++x) {
+      const std::int32_t K = sym_.level_idx[x];
+      const std::int64_t k = columns(K), ld = front_ld(K);
+      backward_tasks_.add({x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], n_, front(K) + k * ld, ld,
+                           x_.get() + sym_.first[K], nullptr, n_, rows32, static_cast<std::int32_t>(k),
+                           static_cast<std::int32_t>(structure(K)), 0, 0});
+    }
+  }
+  d_backward_tasks_ = upload(backward_tasks_.tasks, stream_);
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class D>
+void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, std::int64_t>>& sources,
+                                    std::size_t begin, std::int64_t rows, D* dist, std::int64_t ld) {
+  // The batch's sources (new ids), their rows in `dist`, their original ids.
+  std::vector<std::int32_t> new_ids(static_cast<std::size_t>(rows)), old_ids(static_cast<std::size_t>(rows));
+  std::vector<std::int64_t> slots(static_cast<std::size_t>(rows));
+  // Supernodes whose columns the forward pass touches: the sources' and their ancestors.
+  ++batch_id_;
+  std::vector<std::int32_t> active;
+  for (std::int64_t b = 0; b < rows; ++b) {
+    const auto& [id, slot] = sources[begin + static_cast<std::size_t>(b)];
+    new_ids[b] = id;
+    old_ids[b] = sym_.perm[id];
+    slots[b] = slot;
+    for (std::int32_t K = sym_.supernode_of[id]; K >= 0 && stamp_[K] != batch_id_; K = sym_.parent[K]) {
+      stamp_[K] = batch_id_;
+      active.push_back(K);
+    }
+  }
+  std::sort(active.begin(), active.end(), [&](std::int32_t a, std::int32_t b) {
+    return level_of_[a] != level_of_[b] ? level_of_[a] < level_of_[b] : a < b;
+  });
+  // Forward, bottom level first: per level the closures X[:,K] (x) C_KK in
+  // place, then the scatter X[:,S_K] min= X[:,K] (x) U_K (atomic: the
+  // structures of one level's supernodes overlap).
+  forward_tasks_.clear();
+  const auto rows32 = static_cast<std::int32_t>(rows);
+  for (std::size_t x = 0; x < active.size();) {
+    std::size_t y = x;
+    while (y < active.size() && level_of_[active[y]] == level_of_[active[x]]) ++y;
+    for (int phase = 0; phase < 2; ++phase) {
+      forward_tasks_.begin_launch();
+      for (std::size_t z = x; z < y; ++z) {
+        const std::int32_t K = active[z];
+        const std::int64_t k = columns(K), ld = front_ld(K);
+        const auto k32 = static_cast<std::int32_t>(k);
+        D* xk = x_.get() + sym_.first[K];
+        if (phase == 0)
+          forward_tasks_.add({xk, nullptr, n_, front(K), ld, xk, nullptr, n_, rows32, k32, k32, 0, 0});
+        else
+          forward_tasks_.add({xk, nullptr, n_, front(K) + k, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], n_,
+                              rows32, static_cast<std::int32_t>(structure(K)), k32, 0, 0});
+      }
+    }
+    x = y;
+  }
+  // Pageable copies return once the host data is staged, and run in stream
+  // order after the previous batch's kernels.
+  APSP_CUDA_CHECK(cudaMemcpyAsync(d_batch_new_.get(), new_ids.data(), new_ids.size() * sizeof(std::int32_t),
+                                  cudaMemcpyHostToDevice, stream_));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(d_batch_old_.get(), old_ids.data(), old_ids.size() * sizeof(std::int32_t),
+                                  cudaMemcpyHostToDevice, stream_));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(d_batch_slot_.get(), slots.data(), slots.size() * sizeof(std::int64_t),
+                                  cudaMemcpyHostToDevice, stream_));
+  if (!forward_tasks_.tasks.empty())
+    APSP_CUDA_CHECK(cudaMemcpyAsync(d_forward_tasks_.get(), forward_tasks_.tasks.data(),
+                                    forward_tasks_.tasks.size() * sizeof(sn::MinPlusTask<D>), cudaMemcpyHostToDevice,
+                                    stream_));
+
+  sn::unit_rows<D><<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(x_.get(), n_,
+                                                                                         d_batch_new_.get(), rows);
+  APSP_CUDA_CHECK_LAUNCH("unit_rows");
+  for (std::size_t l = 0; l < forward_tasks_.launches.size(); l += 2) {
+    launch_tasks<D, false>(d_forward_tasks_.get(), forward_tasks_.launches[l], rows32, stream_);
+    launch_tasks<D, true>(d_forward_tasks_.get(), forward_tasks_.launches[l + 1], rows32, stream_);
+  }
+  for (const auto& launch : backward_tasks_.launches)
+    launch_tasks<D, false>(d_backward_tasks_.get(), launch, rows32, stream_);
+  sn::rows_to_original<D><<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(
+      x_.get(), n_, d_iperm_.get(), d_batch_slot_.get(), d_batch_old_.get(), rows, d_potentials_.get(), dist, ld);
+  APSP_CUDA_CHECK_LAUNCH("rows_to_original");
+}
+
+template <class D>
+void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) {
+  if (first < 0 || count < 0 || first + count > n_ || ld < n_ || (count > 0 && dist == nullptr))
+    throw UsageError("supernodal rows " + std::to_string(first) + "+" + std::to_string(count) + " of a " +
+                     std::to_string(n_) + "-vertex graph into rows of " + std::to_string(ld));
+  if (pred != nullptr && !predecessors_)
+    throw UsageError("supernodal rows: predecessors asked of a factor built without them", "predecessors");
+  if (count == 0) return;
+  // Batches of sources consecutive in the new order, so that each batch's
+  // forward pass touches few supernodes (all of them only when the rows
+  // asked for are few and scattered).
+  std::vector<std::pair<std::int32_t, std::int64_t>> sources(static_cast<std::size_t>(count));
+  for (std::int64_t r = 0; r < count; ++r) sources[r] = {sym_.iperm[first + r], r};
+  std::sort(sources.begin(), sources.end());
+  for (std::int64_t b = 0; b < count; b += batch_rows_)
+    solve_batch(sources, static_cast<std::size_t>(b), std::min(batch_rows_, count - b), dist, ld);
+  if (pred != nullptr) {
+    kernels::real_predecessors<D><<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
+        dist, pred, n_, ld, d_in_rows_.get(), d_in_cols_.get(), d_in_weights_.get(), count, first);
+    APSP_CUDA_CHECK_LAUNCH("real_predecessors");
+  }
+  if constexpr (std::is_integral<D>::value) {
+    const RangeView<std::int32_t> view{dist, n_, ld, 0, kInf};
+    sn::chunk_escapes_range<<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
+        view, count, out_edges_, max_weight_, d_escaped_.get());
+    APSP_CUDA_CHECK_LAUNCH("chunk_escapes_range");
+  }
+}
+
+template <class D>
+bool SupernodalRows<D>::range_escaped() {
+  if constexpr (!std::is_integral<D>::value) return false;
+  int host = 0;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&host, d_escaped_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return host != 0;
+}
+
+template <class D>
+RowSourceFactory<D> supernodal_rows() {
+  return [](const RowInput<D>& in) -> std::unique_ptr<RowSource<D>> { return std::make_unique<SupernodalRows<D>>(in); };
+}
+
+}  // namespace
+
+void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
+                      cudaStream_t stream) {
+  solve_rows(g, opts, supernodal_rows<std::int32_t>(), sink, out, progress, stream);
+}
+void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
+                      ProgressSpan progress, cudaStream_t stream) {
+  solve_rows(g, opts, supernodal_rows<float>(), sink, out, progress, stream);
+}
+void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
+                      ProgressSpan progress, cudaStream_t stream) {
+  solve_rows(g, opts, supernodal_rows<double>(), sink, out, progress, stream);
+}
+
+}  // namespace apsp::cuda

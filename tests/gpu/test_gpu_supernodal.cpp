@@ -1,0 +1,290 @@
+// The supernodal GPU solver ("supernodal" on Backend::cuda) against the
+// independent reference, the GPU's fw and the CPU supernodal solver (when
+// this build has it): the standard and tile cases, grids (2D and 3D),
+// geometric, R-MAT and uniform random graphs, in int32, float32 and float64,
+// with predecessors, negative weights and zero-weight cycles, a negative
+// cycle, n = 0, 1 and 2; both factor paths (fronts closed in shared memory
+// and fronts through the dense fw rounds, forced on small graphs by a
+// testing hook), several solve batches, rows streamed in chunks into a host
+// matrix and files, --verify, range refusals and progress. Skips without a
+// CUDA device.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "apsp/cuda.hpp"
+#include "apsp/io.hpp"
+#include "apsp/registry.hpp"
+#include "apsp/sinks.hpp"
+#include "apsp/verify.hpp"
+#include "cuda/testing.hpp"
+#include "../../bench/families.hpp"  // the benchmark families' 3D grid
+#include "gpu_support.hpp"
+#include "support/cases.hpp"
+#include "support/scratch.hpp"
+
+namespace apsp {
+namespace {
+
+constexpr const char* kAlgo = "supernodal";
+
+// Sets an integer testing hook for the lifetime of the object.
+class IntHook {
+ public:
+  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook) { hook_ = value; }
+  IntHook(const IntHook&) = delete;
+  IntHook& operator=(const IntHook&) = delete;
+  ~IntHook() { hook_ = 0; }
+
+ private:
+  std::atomic<std::int64_t>& hook_;
+};
+
+// Whether this build has the CPU supernodal solver to compare with.
+bool cpu_supernodal_available() {
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (std::string(a.name) == kAlgo && a.backend == Backend::cpu && a.available) return true;
+  return false;
+}
+
+
+// Solves c on the GPU (with and without predecessors as asked) and checks
+// the distances against `expected` (the reference when null), the
+// predecessor trees, and the CPU supernodal solver's rows when it exists.
+void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist_t>* expected = nullptr) {
+  SCOPED_TRACE(c.name + (predecessors ? " with predecessors" : "") +
+               (cuda::testing::hooks.supernodal_dense_columns > 0 ? " dense fronts" : "") +
+               (cuda::testing::hooks.supernodal_batch_rows > 0 ? " small batches" : "") +
+               (cuda::testing::hooks.sparse_row_budget > 0 ? " streamed" : ""));
+  const std::vector<dist_t> reference = expected ? *expected : test::reference_distances(c.graph);
+  const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, predecessors));
+  EXPECT_EQ(r.backend, Backend::cuda);
+  EXPECT_EQ(r.algorithm, kAlgo);
+  EXPECT_EQ(r.precision, Precision::int32);
+  EXPECT_EQ(test::first_difference(reference, r.dist, c.graph.n), "");
+  if (predecessors) EXPECT_EQ(test::check_predecessors(c.graph, r.dist, r.pred), "");
+  if (c.graph.n >= 2) {
+    const test::EntryCounts counts = test::count_entries(r.dist, c.graph.n);
+    EXPECT_GT(counts.finite_off_diagonal, 0);
+  }
+}
+
+// expect_exact through both factor paths and with several solve batches.
+void expect_exact_every_path(const test::Case& c, bool predecessors) {
+  const std::vector<dist_t> reference = test::reference_distances(c.graph);
+  expect_exact(c, predecessors, &reference);
+  IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+  IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+  expect_exact(c, predecessors, &reference);
+}
+
+// Real weights: against the long-double reference within the tests'
+// tolerance, through both factor paths.
+template <class W>
+void expect_real_every_path(const test::RealCase<W>& rc, bool predecessors, bool verify = false) {
+  SolveOptions o = test::on_gpu(kAlgo, Precision::automatic, predecessors);
+  o.verify = verify;
+  test::expect_real_matches_reference(rc, o);
+  IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+  IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 5);
+  SCOPED_TRACE("dense fronts, small batches");
+  test::expect_real_matches_reference(rc, o);
+}
+
+TEST(GpuSupernodal, StandardCases) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) expect_exact_every_path(c, false);
+}
+
+TEST(GpuSupernodal, StandardCasesWithPredecessors) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) expect_exact_every_path(c, true);
+}
+
+TEST(GpuSupernodal, TileCases) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::tile_cases()) expect_exact(c, true);
+}
+
+// Every benchmark family at test sizes, against the GPU's fw (and the CPU
+// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
+// dense fw rounds without any hook.
+TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = {
+      {"grid_n2500", test::generated(GraphKind::grid, 2500, 0, 1, 50, 3)},
+      {"grid_negative_n1600", test::generated(GraphKind::grid, 1600, 0, -3, 40, 4)},
+      {"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 5)},
+      {"grid3d_12x12x12", bench::grid3d(12 * 12 * 12, 13)},
+      {"rmat_n1024", test::generated(GraphKind::rmat, 1024, 8 * 1024, 0, 30, 6)},
+      {"random_n1000", test::generated(GraphKind::random, 1000, 6000, -2, 60, 7)},
+  };
+  const std::int64_t dense_before = cuda::testing::hooks.supernodal_dense_fronts;
+  for (const test::Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const SolveResult fw_result = solve(c.graph, test::on_gpu("fw"));
+    const std::vector<dist_t> fw(fw_result.dist.begin(), fw_result.dist.end());
+    expect_exact(c, true, &fw);
+    if (cpu_supernodal_available()) {
+      SolveOptions cpu;
+      cpu.backend = Backend::cpu;
+      cpu.algorithm = kAlgo;
+      const SolveResult on_cpu = solve(c.graph, cpu);
+      EXPECT_EQ(test::first_difference(on_cpu.dist, fw, c.graph.n), "");
+    }
+  }
+  EXPECT_GT(cuda::testing::hooks.supernodal_dense_fronts, dense_before);
+}
+
+// A grid is strongly connected: one vertex more, with no edges, gives the
+// unreachable entries the real-weight checks require.
+Graph with_isolated_vertex(Graph g) {
+  g.n += 1;
+  return g;
+}
+
+TEST(GpuSupernodal, RealFamilies) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : {test::Case{"grid_n900", with_isolated_vertex(test::generated(GraphKind::grid, 900, 0, -2, 30, 8))},
+                              test::Case{"geometric_n800", test::generated(GraphKind::geometric, 800, 0, 1, 90, 9)},
+                              test::Case{"rmat_n512", test::generated(GraphKind::rmat, 512, 4096, 0, 30, 10)}}) {
+    test::expect_real_matches_reference(test::real_case<float>(c), test::on_gpu(kAlgo, Precision::automatic, true));
+    test::expect_real_matches_reference(test::real_case<double>(c), test::on_gpu(kAlgo, Precision::automatic, true));
+  }
+}
+
+TEST(GpuSupernodal, RealStandardCases) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) {
+    expect_real_every_path(test::real_case<float>(c), false);
+    expect_real_every_path(test::real_case<double>(c), true);
+  }
+}
+
+// Small cases through every path with predecessors, int32 and real: the
+// filter for compute-sanitizer's memcheck and racecheck.
+TEST(GpuSupernodal, SmallCasesForSanitizers) {
+  SKIP_WITHOUT_GPU();
+  for (const test::Case& c : test::standard_cases()) {
+    if (c.graph.n > 65) continue;
+    expect_exact_every_path(c, true);
+  }
+  const test::Case grid{"grid_n100", with_isolated_vertex(test::generated(GraphKind::grid, 100, 0, -1, 9, 11))};
+  expect_exact_every_path(grid, true);
+  expect_real_every_path(test::real_case<float>(grid), true);
+  expect_real_every_path(test::real_case<double>(grid), true);
+}
+
+TEST(GpuSupernodal, EmptySingleAndTwoVertexGraphs) {
+  SKIP_WITHOUT_GPU();
+  for (std::int64_t n = 0; n <= 2; ++n) {
+    Graph g;
+    g.n = n;
+    if (n == 2) g.edges = {{0, 1, 5}};
+    const SolveResult r = solve(g, test::on_gpu(kAlgo, Precision::automatic, true));
+    ASSERT_EQ(r.dist.size(), static_cast<std::size_t>(n * n));
+    if (n >= 1) EXPECT_EQ(r.dist[0], 0);
+    if (n == 2) {
+      EXPECT_EQ(r.dist[1], 5);
+      EXPECT_EQ(r.dist[2], kInf);
+      EXPECT_EQ(r.pred[1], 0);
+      EXPECT_EQ(r.pred[2], -1);
+    }
+    GraphF64 real;
+    real.n = n;
+    if (n == 2) real.edges = {{0, 1, 0.5}};
+    const SolveResultF64 f = solve(real, test::on_gpu(kAlgo));
+    if (n == 2) EXPECT_EQ(f.dist[1], 0.5);
+  }
+}
+
+TEST(GpuSupernodal, NegativeCycleIsReported) {
+  SKIP_WITHOUT_GPU();
+  const test::Case c = test::negative_cycle_case(200, 3);
+  try {
+    solve(c.graph, test::on_gpu(kAlgo));
+    ADD_FAILURE() << "no negative cycle reported";
+  } catch (const NegativeCycleError& e) {
+    EXPECT_TRUE(test::lies_on_negative_cycle(c.graph, static_cast<vertex_t>(e.vertex()))) << e.what();
+  }
+  test::expect_negative_cycle_reported(150, kAlgo);
+}
+
+TEST(GpuSupernodal, ZeroWeightCyclesGivePredecessorTrees) {
+  SKIP_WITHOUT_GPU();
+  test::expect_zero_weight_cycles_give_trees(300, kAlgo);
+  test::expect_rounding_near_zero_cycle_is_no_negative_cycle(kAlgo);
+  Graph g;  // int32: a ring of zero weights with chords
+  g.n = 300;
+  for (vertex_t v = 0; v < 300; ++v) {
+    g.edges.push_back({v, static_cast<vertex_t>((v + 1) % 300), 0});
+    g.edges.push_back({v, static_cast<vertex_t>((v * 11 + 5) % 300), v % 3});
+  }
+  expect_exact_every_path(test::Case{"zero_ring_n300", g}, true);
+}
+
+using GpuSupernodalStreaming = test::ScratchDirTest;
+
+// A device budget of a few rows: rows stream to the sink chunk by chunk into
+// a host matrix and files, with negative weights, predecessors and --verify
+// on the host as rows pass; the null sink.
+TEST_F(GpuSupernodalStreaming, RowsStreamInChunksWhenTheResultExceedsTheBudget) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::generated(GraphKind::grid, 900, 0, -5, 20, 12);
+  const std::vector<dist_t> expected = test::reference_distances(g);
+  IntHook budget(cuda::testing::hooks.sparse_row_budget, 64 * 900 * 8);  // 64 rows per chunk: 15 chunks
+  const std::int64_t chunks_before = cuda::testing::hooks.sparse_chunks;
+  expect_exact(test::Case{"grid_n900", g}, true, &expected);
+  EXPECT_GE(cuda::testing::hooks.sparse_chunks - chunks_before, 15);
+
+  test::expect_verified_rows_in_files(g, kAlgo, expected, path("d.bin"), path("p.npy"));
+}
+
+TEST(GpuSupernodal, VerifyOnTheDeviceWhenTheResultFits) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::generated(GraphKind::random, 700, 4200, -2, 40, 3);
+  SolveOptions o = test::on_gpu(kAlgo, Precision::automatic, true);
+  o.verify = true;
+  const SolveResult r = solve(g, o);
+  EXPECT_TRUE(r.verified);
+  EXPECT_GT(r.times.seconds("verify (device)"), 0);
+  EXPECT_GT(r.times.seconds("factor"), 0);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
+  const SolveResultF64 real = solve(test::with_real_weights(g), o);
+  EXPECT_TRUE(real.verified);
+}
+
+// Distances beyond int32 are refused as the other GPU solvers refuse them.
+TEST(GpuSupernodal, RangeRefusals) {
+  SKIP_WITHOUT_GPU();
+  Graph g;
+  g.n = 4;
+  g.edges = {{0, 1, 600000000}, {1, 2, 600000000}};
+  EXPECT_THROW(solve(g, test::on_gpu(kAlgo)), OverflowError);
+  g.edges = {{0, 1, 600000000}, {1, 2, 473741822}};  // 0 -> 2 is kInf - 1: fits
+  const SolveResult fits = solve(g, test::on_gpu(kAlgo));
+  EXPECT_EQ(fits.dist[2], kInf - 1);
+  EXPECT_EQ(fits.dist[3], kInf);
+}
+
+TEST(GpuSupernodal, ProgressIsMonotoneAndEndsAtOne) {
+  SKIP_WITHOUT_GPU();
+  const std::int64_t n = 2500;
+  const Graph g = test::generated(GraphKind::grid, n, 0, 1, 9, 1);
+  for (const std::int64_t budget : {std::int64_t{0}, std::int64_t{100 * n * 4}}) {
+    IntHook hook(cuda::testing::hooks.sparse_row_budget, budget);
+    std::vector<double> seen;
+    SolveOptions o = test::on_gpu(kAlgo);
+    o.progress = [&](double f) { seen.push_back(f); };
+    NullSink nothing;
+    solve(g, o, nothing);
+    EXPECT_EQ(test::check_progress(seen), "") << "budget " << budget;
+    ASSERT_GE(seen.size(), 2u) << "budget " << budget;
+  }
+}
+
+}  // namespace
+}  // namespace apsp
