@@ -175,7 +175,7 @@ TEST(RealWeights, RoundingNearZeroCycleIsNoNegativeCycle) {
 // (test::check_small_negative_cycles_reported); dijkstra refuses negative
 // weights, and the CLI's and Python's dijkstra run johnson for them.
 TEST(RealWeights, SmallNegativeCycleIsReportedWhateverN) {
-  for (const char* algorithm : {"fw-seq", "fw-blocked", "bellman-ford", "johnson", "auto"})
+  for (const char* algorithm : {"fw-seq", "fw-blocked", "bellman-ford", "johnson", "supernodal", "auto"})
     EXPECT_EQ(test::check_small_negative_cycles_reported(cpu_options(algorithm, false)), "");
   EXPECT_EQ(test::check_small_negative_cycles_reported(cpu_options("fw-blocked", true)), "");
 }
