@@ -15,7 +15,8 @@ namespace apsp {
 // for a malformed `g` (check_csr).
 std::vector<std::int64_t> johnson_potentials(const Csr& g);
 // Real weights: the potentials in double (float32 weights summed in double).
-// A closed walk that rounding alone makes negative can count as a cycle.
+// A cycle is negative by core::cycle_is_negative's rule (its own k edges sum
+// below -k * u * sum|w|, u the weight type's unit roundoff), whatever n is.
 std::vector<double> johnson_potentials(const CsrF32& g);
 std::vector<double> johnson_potentials(const CsrF64& g);
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "core/bellman_ford.hpp"
+#include "core/negative_cycle.hpp"
 #include "core/weights.hpp"
 
 namespace apsp {
@@ -14,6 +16,13 @@ namespace {
 template <class W>
 auto potentials_of(const BasicCsr<W>& g) {
   check_csr(g);
+  if constexpr (std::is_floating_point<W>::value) {
+    // Real weights: the negative-cycle decision is core::cycle_is_negative's
+    // rule (the cycle's own edges, not n); the slack search below then only
+    // has cycles left that rounding alone makes negative.
+    const std::int64_t on_cycle = core::vertex_on_negative_cycle(g);
+    if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
+  }
   double max_abs_weight = 0;
   for (const W w : g.weight) max_abs_weight = std::max(max_abs_weight, std::fabs(static_cast<double>(w)));
   core::BasicBellmanFord<W> search(g.n, core::relaxation_slack<W>(g.n, max_abs_weight));

@@ -42,9 +42,10 @@ constexpr bool is_reachable(D d) {
 // distance is a sum of at most n - 1 edge weights, each partial sum at most
 // `scale` in magnitude (the largest |w| or |d| involved), and every addition
 // rounds by at most half an ulp: so n * epsilon(W) * scale bounds the error
-// of any one entry. 0 for int32 (exact). The same bound is the negative-cycle
-// threshold (a diagonal entry below -tolerance is a negative cycle), the
-// slack of a tight edge, and verify's tolerance.
+// of any one entry. 0 for int32 (exact). The same bound is the slack of a
+// tight edge, verify's tolerance, and a backstop threshold for diagonal
+// entries; whether a cycle is negative is decided by the cycle's own edges
+// (core/negative_cycle.hpp), not by this n-based bound.
 template <class W>
 double distance_tolerance(std::int64_t n, double scale) {
   if constexpr (std::is_integral<W>::value) {

@@ -10,6 +10,7 @@
 #include "apsp/error.hpp"
 #include "apsp/potentials.hpp"
 #include "core/bellman_ford.hpp"
+#include "core/negative_cycle.hpp"
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/sources.hpp"
@@ -29,6 +30,13 @@ void bellman_ford_typed(const BasicJob<W>& job) {
   const BasicCsr<W> csr = to_csr(job.graph);
   const core::CsrView<W> g = core::csr_view(csr);
   const std::int64_t n = g.n;
+  // Real weights: the rule (core::vertex_on_negative_cycle) decides, once,
+  // before the per-source searches, whose slack grows with n and could pass
+  // over a small negative cycle.
+  if constexpr (std::is_floating_point<W>::value)
+    if (job.stats.has_negative())
+      if (const std::int64_t on_cycle = core::vertex_on_negative_cycle(csr); on_cycle >= 0)
+        throw NegativeCycleError(on_cycle);
   std::atomic<bool> cycle_seen{false};
   for_each_source(
       job, [&] { return Search(n, core::relaxation_slack<W>(n, static_cast<double>(job.stats.max_abs))); },

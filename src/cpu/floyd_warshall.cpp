@@ -32,6 +32,10 @@
 // step made some d[v][v] < 0, or the vertex v outside the round's tile whose
 // d[v][v] went negative in the round (the closed walk v -> k -> v meets v once
 // and all its other cycles lie among vertices already checked).
+// Real weights: entries below 0 but above that threshold that are left after
+// the rounds are candidates that the one rule judges by the cycle's own
+// edges (confirm_candidate_cycle, core/negative_cycle.hpp), so a small
+// cycle is not hidden by a threshold that grows with n.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -40,10 +44,12 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
 #include "core/dense_cells.hpp"
+#include "core/negative_cycle.hpp"
 #include "core/tight_edges.hpp"
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
@@ -346,6 +352,37 @@ double repair_slack(const BasicJob<W>& job) {
   return negative_cycle_threshold(job);
 }
 
+// Real weights, after the rounds: a diagonal entry below 0 (but above the
+// threshold, else the rounds threw) is a candidate negative cycle, which the
+// one rule (core::vertex_on_negative_cycle, on the cycle's own edges, not n)
+// confirms or dismisses as rounding. `diagonal(v)` reads entry (v, v).
+template <class W, class Diagonal>
+void confirm_candidate_cycle(const BasicJob<W>& job, const Diagonal& diagonal) {
+  if constexpr (std::is_floating_point<W>::value) {
+    bool candidate = false;
+    for (std::int64_t v = 0; v < job.graph.n && !candidate; ++v) candidate = diagonal(v) < 0;
+    if (!candidate) return;
+    std::int64_t on_cycle = -1;
+    if (job.dense) {
+      // The view's graph in the solve's weight type W (the rule's unit
+      // roundoff is W's); its edges stay sorted, so it stays normalized.
+      BasicGraph<W> solved;
+      std::visit(
+          [&](const auto& g) {
+            solved.n = g.n;
+            solved.edges.reserve(g.edges.size());
+            for (const auto& e : g.edges) solved.edges.push_back({e.src, e.dst, static_cast<W>(e.w)});
+          },
+          dense_to_graph(*job.dense));
+      on_cycle = core::vertex_on_negative_cycle(to_csr(solved));
+    } else
+      on_cycle = core::vertex_on_negative_cycle(to_csr(job.graph));
+    if (on_cycle >= 0) throw NegativeCycleError(on_cycle);
+  } else {
+    (void)job, (void)diagonal;
+  }
+}
+
 template <class D, class W>
 void fw_seq_typed(const BasicJob<W>& job) {
   StageClock clock(job.times);
@@ -407,8 +444,9 @@ void fw_seq_typed(const BasicJob<W>& job) {
     }
     if ((k + 1) % report_every == 0 || k + 1 == n) job.report(static_cast<double>(k + 1) / static_cast<double>(n));
   }
+  confirm_candidate_cycle(job, [d, n](std::int64_t v) { return d[v * n + v]; });
   // Real weights: rounding may leave a diagonal entry a little below 0
-  // (within the tolerance, so no negative cycle); the distance is 0 and the
+  // (a cycle the rule judged not negative); the distance is 0 and the
   // source has no predecessor.
   if constexpr (std::is_floating_point<D>::value)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -504,6 +542,7 @@ void fw_blocked_typed(const BasicJob<W>& job) {
       if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
+  confirm_candidate_cycle(job, [&](std::int64_t v) { return dist[at(v, v)]; });
   clock.lap("compute");
   job.precision = std::is_same<D, std::int64_t>::value ? Precision::int64 : Precision::int32;
   const BasicCsr<W> repair_edges = kPred ? to_csr(job.graph) : BasicCsr<W>{};

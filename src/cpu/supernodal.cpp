@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "apsp/error.hpp"
+#include "core/negative_cycle.hpp"
 #include "core/resources.hpp"
 #include "core/stages.hpp"
 #include "cpu/backend.hpp"
@@ -71,6 +72,11 @@ void run_in(const BasicJob<W>& job, D inf, D negative_below) {
 template <class W>
 void run(const BasicJob<W>& job) {
   if constexpr (std::is_floating_point<W>::value) {
+    // The one rule decides first (core/negative_cycle.hpp: the cycle's own
+    // edges, not n); the fronts' n-based threshold is then a backstop.
+    if (job.stats.has_negative())
+      if (const std::int64_t on_cycle = core::vertex_on_negative_cycle(to_csr(job.graph)); on_cycle >= 0)
+        throw NegativeCycleError(on_cycle);
     run_in<W>(job, kUnreachable<W>, static_cast<W>(-negative_cycle_threshold(job)));
   } else {
     // int32 while (n - 1) * max|w| < kInf / 4 (numeric.hpp's bound), else int64.

@@ -20,6 +20,7 @@
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
+#include "core/negative_cycle.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 
@@ -168,6 +169,29 @@ TEST(RealWeights, RoundingNearZeroCycleIsNoNegativeCycle) {
     EXPECT_TRUE(verify(g, r.dist).ok) << verify(g, r.dist).first_violation;
     EXPECT_TRUE(verify_predecessors(g, r.dist, r.pred).ok) << verify_predecessors(g, r.dist, r.pred).first_violation;
   }
+}
+
+// A small negative cycle is reported whatever n is, by every algorithm
+// (test::check_small_negative_cycles_reported); dijkstra refuses negative
+// weights, and the CLI's and Python's dijkstra run johnson for them.
+TEST(RealWeights, SmallNegativeCycleIsReportedWhateverN) {
+  for (const char* algorithm : {"fw-seq", "fw-blocked", "bellman-ford", "johnson", "supernodal", "auto"})
+    EXPECT_EQ(test::check_small_negative_cycles_reported(cpu_options(algorithm, false)), "");
+  EXPECT_EQ(test::check_small_negative_cycles_reported(cpu_options("fw-blocked", true)), "");
+}
+
+// The same rule on a cycle alone: zero-sum cycles that rounding makes
+// slightly negative are not negative, a cycle just below its own tolerance is.
+TEST(RealWeights, NegativeCycleRuleUsesTheCyclesOwnEdges) {
+  EXPECT_FALSE(core::cycle_is_negative(std::vector<double>{0.3, -0.1, -0.2}));
+  EXPECT_FALSE(core::cycle_is_negative(std::vector<double>{0.762, 0.002, -0.764}));
+  EXPECT_FALSE(core::cycle_is_negative(std::vector<float>{0.3f, -0.1f, -0.2f}));
+  EXPECT_FALSE(core::cycle_is_negative(std::vector<double>{1.0, -1.0}));
+  EXPECT_TRUE(core::cycle_is_negative(std::vector<double>{500.0, 500.0, -1000.0000000001}));
+  EXPECT_TRUE(core::cycle_is_negative(std::vector<double>{1e-300, -2e-300}));
+  EXPECT_TRUE(core::cycle_is_negative(std::vector<float>{512.0f, 512.0f, -1024.0009765625f}));
+  // 1 ulp of 1024 below zero is within 3 * 2^-24 * 2048: rounding, not a cycle.
+  EXPECT_FALSE(core::cycle_is_negative(std::vector<float>{512.0f, 512.0f, -1024.0001220703125f}));
 }
 
 // Zero-weight cycles tie every path around them: the predecessor rows must

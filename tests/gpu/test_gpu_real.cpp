@@ -83,6 +83,17 @@ TEST(GpuReal, NegativeCycleIsReported) {
   for (const std::int64_t n : {5, 70, 131, 300}) test::expect_negative_cycle_reported(n, "fw");
 }
 
+// A cycle of -1e-10 among weights of 1e3 is reported at n = 3 and n = 1000
+// (test::check_small_negative_cycles_reported), by fw and auto.
+TEST(GpuReal, SmallNegativeCycleIsReportedWhateverN) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_EQ(test::check_small_negative_cycles_reported(gpu_fw(false)), "");
+  EXPECT_EQ(test::check_small_negative_cycles_reported(gpu_fw(true)), "");
+  SolveOptions automatic;
+  automatic.backend = Backend::cuda;
+  EXPECT_EQ(test::check_small_negative_cycles_reported(automatic), "");
+}
+
 // The diagonal stays within the tolerance, is no negative cycle, and comes out as 0.
 TEST(GpuReal, RoundingNearZeroCycleIsNoNegativeCycleSanitize) {
   SKIP_WITHOUT_GPU();

@@ -376,6 +376,12 @@ TEST(GpuSparse, RealNegativeCycleIsReported) {
     for (const char* algo : kLadder) test::expect_negative_cycle_reported(n, algo);
 }
 
+// A cycle of -1e-10 among weights of 1e3 is reported at n = 3 and n = 1000.
+TEST(GpuSparse, RealSmallNegativeCycleIsReportedWhateverN) {
+  SKIP_WITHOUT_GPU();
+  for (const char* algo : kLadder) EXPECT_EQ(test::check_small_negative_cycles_reported(test::on_gpu(algo)), "");
+}
+
 // 0.3 - 0.1 - 0.2 is not 0 in binary: no negative cycle, the diagonal is 0.
 TEST(GpuSparse, RealRoundingNearZeroCycleIsNoNegativeCycle) {
   SKIP_WITHOUT_GPU();

@@ -211,6 +211,7 @@ TEST(GpuSupernodal, NegativeCycleIsReported) {
     EXPECT_TRUE(test::lies_on_negative_cycle(c.graph, static_cast<vertex_t>(e.vertex()))) << e.what();
   }
   test::expect_negative_cycle_reported(150, kAlgo);
+  EXPECT_EQ(test::check_small_negative_cycles_reported(test::on_gpu(kAlgo)), "");
 }
 
 TEST(GpuSupernodal, ZeroWeightCyclesGivePredecessorTrees) {

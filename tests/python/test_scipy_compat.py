@@ -343,6 +343,28 @@ def test_real_negative_cycle_raises():
         apsp.shortest_path(a, method="J")
 
 
+@pytest.mark.parametrize("n", [3, 1000])
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dense", [True, False])
+def test_small_negative_cycle_is_reported_whatever_n(n, method, dense):
+    # A cycle of weight -1e-10 among weights of 1e3: negative by its own
+    # edges (below -k * 2^-53 * sum|w|), with or without 997 isolated
+    # vertices; scipy reports both. A zero-sum cycle that rounding makes
+    # slightly negative (0.3, -0.1, -0.2) is not reported, as in scipy.
+    a = np.zeros((n, n))
+    a[0, 1], a[1, 2], a[2, 0] = 500.0, 500.0, -1000.0000000001
+    graph = a if dense else sp.csr_matrix(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.raises(csgraph.NegativeCycleError):
+            csgraph.shortest_path(graph, method="J" if method == "D" else method)
+        with pytest.raises(csgraph.NegativeCycleError):
+            apsp.shortest_path(graph, method=method)
+        a[0, 1], a[1, 2], a[2, 0] = 0.3, -0.1, -0.2
+        graph = a if dense else sp.csr_matrix(a)
+        np.testing.assert_allclose(apsp.shortest_path(graph, method=method), csgraph.shortest_path(graph, method="J"))
+
+
 def test_minus_inf_weight_is_a_value_error_in_sparse_input():
     # Dense input reads -inf as no edge, as scipy (test_issue20_edges.py);
     # a stored -inf is refused (scipy returns -inf or NaN distances).

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 
 namespace apsp::test {
@@ -351,6 +352,33 @@ double max_abs_weight(const GraphF64& g) {
   double m = 0;
   for (const EdgeF64& e : g.edges) m = std::max(m, std::abs(e.w));
   return m;
+}
+
+namespace {
+
+template <class W>
+std::string check_small_cycle(W big, W closing, const SolveOptions& options) {
+  for (const std::int64_t n : {3, 1000}) {
+    BasicGraph<W> g;
+    g.n = n;
+    g.edges = {{0, 1, big}, {1, 2, big}, {2, 0, closing}};
+    const std::string where = options.algorithm + " in " + (sizeof(W) == 4 ? "float32" : "float64") +
+                              " at n = " + std::to_string(n);
+    try {
+      solve(g, options);
+      return where + ": no NegativeCycleError";
+    } catch (const NegativeCycleError& e) {
+      if (e.vertex() < 0 || e.vertex() > 2) return where + ": " + e.what() + " names no vertex of the cycle";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string check_small_negative_cycles_reported(const SolveOptions& options) {
+  const std::string wide = check_small_cycle<double>(500.0, -1000.0000000001, options);
+  return wide.empty() ? check_small_cycle<float>(512.0f, -1024.0009765625f, options) : wide;
 }
 
 }  // namespace apsp::test

@@ -11,6 +11,7 @@
 #include "apsp/generate.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
+#include "apsp/solver.hpp"
 
 namespace apsp::test {
 
@@ -104,5 +105,14 @@ EntryCounts count_entries(Span<const double> d, std::int64_t n);
 // edges of `g` and its weight (summed in long double) is d[i][j] within
 // `tolerance`; pred -1 exactly for i == j and unreachable entries.
 std::string check_predecessors(const GraphF64& g, Span<const double> d, Span<const vertex_t> pred, double tolerance);
+
+// A cycle negative by its own edges (core::cycle_is_negative: below
+// -k * u * sum|w| over its k edges) whatever n is: 500, 500, -1000.0000000001
+// (-1e-10) in float64 and 512, 512, -1024.0009765625 (-9.8e-4, 8 ulps) in
+// float32, at n = 3 and with 997 isolated vertices added (the old
+// n * epsilon * max|w| tolerance hid both). "" when `options` (algorithm
+// and backend) throws NegativeCycleError naming vertex 0, 1 or 2 each
+// time, else what happened.
+std::string check_small_negative_cycles_reported(const SolveOptions& options);
 
 }  // namespace apsp::test
