@@ -148,8 +148,9 @@ void solve_benchmark(benchmark::State& state, const std::string& algorithm, cons
   if (f64)
     time_solves(state, cached_real_graph(kind, n), o);
   else if (f32)
-    time_solves(state, apsp::GraphF32(std::get<apsp::GraphF32>(
-                           apsp::convert_weights(cached_real_graph(kind, n), apsp::WeightType::float32))),
+    time_solves(state,
+                apsp::GraphF32(std::get<apsp::GraphF32>(
+                    apsp::convert_weights(cached_real_graph(kind, n), apsp::WeightType::float32))),
                 o);
   else
     time_solves(state, cached_graph(kind, n), o);
@@ -157,13 +158,26 @@ void solve_benchmark(benchmark::State& state, const std::string& algorithm, cons
 }
 
 void register_benchmarks() {
-  const char* kinds[] = {"dense",     "rmat",      "random-2",  "random-3",   "random-4",   "random-6",
-                         "random-8",  "random-12", "random-16", "random-24",  "random-32",  "random-48",
+  const char* kinds[] = {"dense",     "rmat",      "random-2",   "random-3",   "random-4",  "random-6",
+                         "random-8",  "random-12", "random-16",  "random-24",  "random-32", "random-48",
                          "random-64", "random-96", "random-128", "random-256", "grid",      "geometric"};
-  const char* algorithms[] = {"fw-seq",        "fw-blocked",    "dijkstra",      "johnson", "bellman-ford",
-                              "fw-blocked+pred", "dijkstra+pred", "johnson+pred",
-                              "fw-blocked+f64", "fw-blocked+f32", "fw-blocked+pred+f64", "dijkstra+f64",
-                              "johnson+f64", "supernodal", "supernodal+pred", "supernodal+f64", "auto"};
+  const char* algorithms[] = {"fw-seq",
+                              "fw-blocked",
+                              "dijkstra",
+                              "johnson",
+                              "bellman-ford",
+                              "fw-blocked+pred",
+                              "dijkstra+pred",
+                              "johnson+pred",
+                              "fw-blocked+f64",
+                              "fw-blocked+f32",
+                              "fw-blocked+pred+f64",
+                              "dijkstra+f64",
+                              "johnson+f64",
+                              "supernodal",
+                              "supernodal+pred",
+                              "supernodal+f64",
+                              "auto"};
   for (const char* kind : kinds)
     for (const char* algorithm : algorithms) {
       const std::string name = std::string(algorithm) + "/" + kind;

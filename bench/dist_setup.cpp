@@ -89,17 +89,17 @@ int main(int argc, char** argv) {
   std::string gpu_problem;  // this rank's, e.g. its tiles do not fit the device
   const bool gpu = apsp::cuda::compiled_in() && !apsp::cuda::devices().empty();
   for (int r = 0; gpu && r < repeats; ++r)
-    tiles_gpu = std::min(tiles_gpu, slowest(*comm, [&] {
-                           apsp::dist::GpuEngineOptions o;
-                           o.device = std::max(0, comm->device());
-                           o.precision = apsp::Precision::int32;
-                           try {
-                             apsp::dist::make_gpu_engine(normalized,
-                                                         rows_grid(*comm, normalized.n, apsp::dist::gpu_tile()), o);
-                           } catch (const apsp::Error& e) {
-                             gpu_problem = e.what();
-                           }
-                         }));
+    tiles_gpu =
+        std::min(tiles_gpu, slowest(*comm, [&] {
+                   apsp::dist::GpuEngineOptions o;
+                   o.device = std::max(0, comm->device());
+                   o.precision = apsp::Precision::int32;
+                   try {
+                     apsp::dist::make_gpu_engine(normalized, rows_grid(*comm, normalized.n, apsp::dist::gpu_tile()), o);
+                   } catch (const apsp::Error& e) {
+                     gpu_problem = e.what();
+                   }
+                 }));
   const bool gpu_failed = gpu && comm->all_reduce(std::int64_t{!gpu_problem.empty()}, apsp::ReduceOp::max) != 0;
   if (!gpu_problem.empty()) std::fprintf(stderr, "rank %d: tiles gpu: %s\n", comm->rank(), gpu_problem.c_str());
   if (comm->rank() == 0) {

@@ -46,10 +46,14 @@ inline Graph family_graph(const std::string& family, std::int64_t n, std::uint64
   o.seed = seed;
   o.w_lo = 1;
   o.w_hi = 100;
-  if (family == "rmat") o.kind = GraphKind::rmat;
-  else if (family == "uniform") o.kind = GraphKind::random;
-  else if (family == "grid") o.kind = GraphKind::grid;
-  else if (family == "geometric") o.kind = GraphKind::geometric;
+  if (family == "rmat")
+    o.kind = GraphKind::rmat;
+  else if (family == "uniform")
+    o.kind = GraphKind::random;
+  else if (family == "grid")
+    o.kind = GraphKind::grid;
+  else if (family == "geometric")
+    o.kind = GraphKind::geometric;
   else if (family == "dense-half") {
     o.kind = GraphKind::dense;
     o.density = 0.5;

@@ -94,8 +94,8 @@ struct Timing {
 template <typename T>
 std::vector<T> download(const T* device, std::int64_t n, std::int64_t n_pad) {
   std::vector<T> host(static_cast<std::size_t>(n * n));
-  APSP_CUDA_CHECK(cudaMemcpy2D(host.data(), sizeof(T) * n, device, sizeof(T) * n_pad, sizeof(T) * n, n,
-                               cudaMemcpyDeviceToHost));
+  APSP_CUDA_CHECK(
+      cudaMemcpy2D(host.data(), sizeof(T) * n, device, sizeof(T) * n_pad, sizeof(T) * n, n, cudaMemcpyDeviceToHost));
   return host;
 }
 
@@ -162,8 +162,8 @@ void print_rows(const std::vector<Row>& rows, const std::string& csv) {
               "%peak", "speedup", "note");
   for (const Row& r : rows)
     std::printf("%-11s %-17s %7lld %6s %12.3f %12.4f %8.1f %9.1f  %s\n", r.mode.c_str(), r.algo.c_str(),
-                static_cast<long long>(r.n), r.precision.c_str(), r.seconds * 1e3, r.rate / 1e12, r.pct_peak,
-                r.speedup, r.note.c_str());
+                static_cast<long long>(r.n), r.precision.c_str(), r.seconds * 1e3, r.rate / 1e12, r.pct_peak, r.speedup,
+                r.note.c_str());
   if (csv.empty()) return;
   std::ofstream out(csv, std::ios::app);
   if (!out) throw apsp::InputError("cannot write " + csv);
@@ -202,15 +202,16 @@ int main(int argc, char** argv) {
   CLI::App* throughput_cmd = app.add_subcommand("throughput", "updates/s and % of peak per algorithm and size");
   CLI::App* seeds_cmd = app.add_subcommand("seeds", "the seeds' time and speedup tables, and the naive block sweep");
   CLI::App* e2e_cmd = app.add_subcommand("end-to-end", "apsp::solve on the GPU with its time split");
-  CLI::App* crossover_cmd =
-      app.add_subcommand("crossover", "apsp::solve end to end on the CPU and on the GPU, to place the small-graph threshold");
+  CLI::App* crossover_cmd = app.add_subcommand(
+      "crossover", "apsp::solve end to end on the CPU and on the GPU, to place the small-graph threshold");
   for (CLI::App* sub : {peak_cmd, throughput_cmd, seeds_cmd, e2e_cmd, crossover_cmd}) common(sub);
   CLI11_PARSE(app, argc, argv);
 
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device found");
     const auto dev = apsp::cuda::devices().front();
-    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors, dev.total_memory / 1073741824.0);
+    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors,
+                dev.total_memory / 1073741824.0);
     const Peak peak = measure_peak();
     std::printf("peak: int32 add-min %.2f T/s, packed int16x2 %.2f T/s measured (reference for int16: %.2f T/s)\n",
                 peak.int32 / 1e12, peak.packed16_measured / 1e12, peak.packed16() / 1e12);
@@ -271,8 +272,9 @@ int main(int argc, char** argv) {
       const double seq_n0 = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       for (std::int64_t n : sizes) {
         const double seq = seq_n0 * cube(n) / cube(n0);
-        rows.push_back(Row{"seeds", "fw-seq(cpu)", n == n0 ? "measured" : "extrapolated n^3 from n=" + std::to_string(n0),
-                           n, "int32", seq, cube(n) / seq, 0, 1});
+        rows.push_back(Row{"seeds", "fw-seq(cpu)",
+                           n == n0 ? "measured" : "extrapolated n^3 from n=" + std::to_string(n0), n, "int32", seq,
+                           cube(n) / seq, 0, 1});
         for (const std::string& name : algos) {
           Row r = measured("seeds", name, n);
           r.speedup = seq / r.seconds;
@@ -341,7 +343,8 @@ int main(int argc, char** argv) {
           const auto [gpu_s, gpu_algo] = wall(g, apsp::Backend::cuda);
           const std::string kind = density > 0 ? "rmat deg 8" : "dense 50%";
           rows.push_back(Row{"crossover", "cpu " + cpu_algo, kind, n, "int32", cpu_s, cube(n) / cpu_s, 0, 1});
-          rows.push_back(Row{"crossover", "cuda " + gpu_algo, kind, n, "int32", gpu_s, cube(n) / gpu_s, 0, cpu_s / gpu_s});
+          rows.push_back(
+              Row{"crossover", "cuda " + gpu_algo, kind, n, "int32", gpu_s, cube(n) / gpu_s, 0, cpu_s / gpu_s});
         }
       }
     }

@@ -112,9 +112,8 @@ double raw_pinned_copy_rate(std::size_t bytes, int reps) {
   apsp::cuda::DeviceBuffer<std::byte> device(bytes);
   apsp::cuda::PinnedBuffer<std::byte> host(bytes);
   APSP_CUDA_CHECK(cudaMemset(device.get(), 1, bytes));
-  const double s = timed(1, reps, [] {}, [&] {
-    APSP_CUDA_CHECK(cudaMemcpy(host.get(), device.get(), bytes, cudaMemcpyDeviceToHost));
-  });
+  const double s = timed(
+      1, reps, [] {}, [&] { APSP_CUDA_CHECK(cudaMemcpy(host.get(), device.get(), bytes, cudaMemcpyDeviceToHost)); });
   return static_cast<double>(bytes) / s / 1e9;
 }
 
@@ -151,7 +150,8 @@ int main(int argc, char** argv) {
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device found");
     const auto dev = apsp::cuda::devices().front();
-    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors, dev.total_memory / 1073741824.0);
+    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors,
+                dev.total_memory / 1073741824.0);
     const apsp::cuda::GpuAlgorithm* fw = nullptr;
     for (const apsp::cuda::GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
       if (std::string(a.info.name) == "fw") fw = &a;
@@ -271,9 +271,8 @@ int main(int argc, char** argv) {
       } checks[] = {{"verify: certificate kernel, int32", &rows32}, {"verify: certificate kernel, int16", &rows16}};
       for (const auto& check : checks) {
         std::int64_t failing = 0;
-        const double s = timed(warmup, reps, [] {}, [&] {
-          failing = verifier.lowest_failing_row(*check.matrix, none, stream.get());
-        });
+        const double s = timed(
+            warmup, reps, [] {}, [&] { failing = verifier.lowest_failing_row(*check.matrix, none, stream.get()); });
         char note[200];
         std::snprintf(note, sizeof note, "%.1f%% of int32 compute, %.2f G edge checks/s%s", 100 * s / compute_s,
                       nm / s / 1e9, failing < 0 ? "" : " (REJECTED the solver's result)");

@@ -27,7 +27,8 @@ __global__ void __launch_bounds__(256) peak_chains(int seed, int steps, int* sin
 #pragma unroll
     for (int i = 0; i < kChains; ++i) {
       if constexpr (kPacked16)
-        c[i] = static_cast<int>(__viaddmin_s16x2(static_cast<unsigned>(a[i]), static_cast<unsigned>(b), static_cast<unsigned>(c[i])));
+        c[i] = static_cast<int>(
+            __viaddmin_s16x2(static_cast<unsigned>(a[i]), static_cast<unsigned>(b), static_cast<unsigned>(c[i])));
       else
         c[i] = __viaddmin_s32(a[i], b, c[i]);
     }

@@ -79,7 +79,8 @@ template <class D>
 std::vector<D> dense_matrix(const std::vector<WeightedEdge>& edges, std::int64_t n_pad) {
   std::vector<D> m(static_cast<std::size_t>(n_pad * n_pad), std::numeric_limits<D>::infinity());
   for (std::int64_t i = 0; i < n_pad; ++i) m[static_cast<std::size_t>(i * n_pad + i)] = 0;
-  for (const WeightedEdge& e : edges) m[static_cast<std::size_t>(std::int64_t{e.src} * n_pad + e.dst)] = static_cast<D>(e.w);
+  for (const WeightedEdge& e : edges)
+    m[static_cast<std::size_t>(std::int64_t{e.src} * n_pad + e.dst)] = static_cast<D>(e.w);
   return m;
 }
 
@@ -120,9 +121,10 @@ void check_rows(const D* device, std::int64_t n, std::int64_t n_pad, const std::
     const std::vector<double> want = dijkstra(edges, n, source, hops);
     for (std::int64_t j = 0; j < n; ++j) {
       const double got = row[j];
-      const bool ok = std::isinf(want[j]) ? std::isinf(got)
-                                          : std::abs(got - want[j]) <=
-                                                4.0 * (hops[j] + 1) * std::numeric_limits<D>::epsilon() * want[j] + 1e-12;
+      const bool ok = std::isinf(want[j])
+                          ? std::isinf(got)
+                          : std::abs(got - want[j]) <=
+                                4.0 * (hops[j] + 1) * std::numeric_limits<D>::epsilon() * want[j] + 1e-12;
       if (!ok)
         throw apsp::Error("fw " + std::string(sizeof(D) == 4 ? "float32" : "float64") + " at n = " + std::to_string(n) +
                           ": distance " + std::to_string(source) + "->" + std::to_string(j) + " = " +
@@ -148,8 +150,8 @@ Row time_fw(std::int64_t n, std::uint64_t seed, int warmup, int reps, double pea
   Stream stream;
   std::vector<double> seconds;
   for (int rep = 0; rep < warmup + reps; ++rep) {
-    APSP_CUDA_CHECK(cudaMemcpyAsync(work.get(), pristine.get(), sizeof(D) * host.size(), cudaMemcpyDeviceToDevice,
-                                    stream.get()));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(work.get(), pristine.get(), sizeof(D) * host.size(), cudaMemcpyDeviceToDevice, stream.get()));
     Event begin, end;
     begin.record(stream.get());
     if constexpr (sizeof(D) == 4)
@@ -203,7 +205,9 @@ int main(int argc, char** argv) {
         else if (t == "float64")
           rows.push_back(time_fw<double>(n, seed, warmup, reps, peak64, t));
         else
-          throw apsp::UsageError("unknown type " + t + " (expected float32, float32-loadc, float32-1blk, float32-foldc or float64)", "types");
+          throw apsp::UsageError("unknown type " + t +
+                                     " (expected float32, float32-loadc, float32-1blk, float32-foldc or float64)",
+                                 "types");
         const Row& r = rows.back();
         std::printf("fw %-8s n=%6lld  %10.2f ms  %6.2f T/s  %5.1f%% of peak\n", r.type.c_str(),
                     static_cast<long long>(r.n), r.seconds * 1e3, r.rate / 1e12, r.pct_peak);
@@ -213,7 +217,8 @@ int main(int argc, char** argv) {
       std::ofstream out(csv, std::ios::app);
       if (!out) throw apsp::InputError("cannot write " + csv);
       if (out.tellp() == 0) out << "type,n,seconds,updates_per_s,pct_peak\n";
-      for (const Row& r : rows) out << r.type << ',' << r.n << ',' << r.seconds << ',' << r.rate << ',' << r.pct_peak << '\n';
+      for (const Row& r : rows)
+        out << r.type << ',' << r.n << ',' << r.seconds << ',' << r.rate << ',' << r.pct_peak << '\n';
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "apsp_bench_gpu_real_bench: %s\n", e.what());

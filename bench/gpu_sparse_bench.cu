@@ -187,8 +187,9 @@ double time_sssp(const apsp::BasicGraph<W>& g, apsp::cuda::SparseVariant variant
         APSP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
         std::vector<W> row(static_cast<std::size_t>(g.n));
         APSP_CUDA_CHECK(cudaMemcpy(row.data(), rows.get(), row.size() * sizeof(W), cudaMemcpyDeviceToHost));
-        check_row(g, row, source, std::string("sssp ") + apsp::cuda::to_string(variant) + " " +
-                                      apsp::to_string(apsp::weight_type_of<W>));
+        check_row(g, row, source,
+                  std::string("sssp ") + apsp::cuda::to_string(variant) + " " +
+                      apsp::to_string(apsp::weight_type_of<W>));
       }
     }
   }
@@ -210,8 +211,8 @@ void print_rows(const std::vector<Row>& rows, const std::string& csv) {
   if (!out) throw apsp::InputError("cannot write " + csv);
   if (header) out << "mode,family,n,m,method,ms,speedup_vs_fw_int32,estimated,note\n";
   for (const Row& r : rows)
-    out << "sparse," << r.family << ',' << r.n << ',' << r.m << ',' << r.method << ',' << r.ms << ',' << r.speedup << ','
-        << (r.estimated ? 1 : 0) << ",\"" << r.note << "\"\n";
+    out << "sparse," << r.family << ',' << r.n << ',' << r.m << ',' << r.method << ',' << r.ms << ',' << r.speedup
+        << ',' << (r.estimated ? 1 : 0) << ",\"" << r.note << "\"\n";
 }
 
 // The sparse ladder: the registry's GPU entries with a SparseVariant, in
@@ -261,10 +262,13 @@ struct CompareArgs {
 
 std::vector<Row> compare(const CompareArgs& a) {
   std::vector<Row> rows;
-  auto wants = [&](const std::string& m) { return std::find(a.methods.begin(), a.methods.end(), m) != a.methods.end(); };
+  auto wants = [&](const std::string& m) {
+    return std::find(a.methods.begin(), a.methods.end(), m) != a.methods.end();
+  };
   for (const std::string& family : a.families) {
-    const std::vector<std::int64_t>& sizes =
-        family == "grid" ? a.grid_sizes : family == "geometric" ? a.geometric_sizes : a.sizes;
+    const std::vector<std::int64_t>& sizes = family == "grid"        ? a.grid_sizes
+                                             : family == "geometric" ? a.geometric_sizes
+                                                                     : a.sizes;
     for (const std::int64_t n : sizes) {
       if (family == "dense-half" && n > a.dense_max_n) continue;
       const apsp::Graph g = family_graph(family, n, a.seed);
@@ -306,8 +310,8 @@ std::vector<Row> compare(const CompareArgs& a) {
           continue;
         }
         // The sweep is of the production sssp (v3); the other steps run at the default scale.
-        const std::vector<double> scales =
-            production ? a.delta_scales : std::vector<double>{apsp::cuda::kNearFarDeltaScale};
+        const std::vector<double> scales = production ? a.delta_scales
+                                                      : std::vector<double>{apsp::cuda::kNearFarDeltaScale};
         const std::vector<std::int64_t> caps = production ? a.max_blocks : std::vector<std::int64_t>{0};
         for (const double scale : scales)
           for (const std::int64_t cap : caps) {
@@ -332,25 +336,24 @@ std::vector<Row> compare(const CompareArgs& a) {
           continue;
         }
         std::string note;
-        const double seconds =
-            name == "sssp-f32"
-                ? time_sssp(with_real_weights<float>(g), production_variant(),
-                            apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
-                : time_sssp(with_real_weights<double>(g), production_variant(),
-                            apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
+        const double seconds = name == "sssp-f32" ? time_sssp(with_real_weights<float>(g), production_variant(),
+                                                              apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
+                                                  : time_sssp(with_real_weights<double>(g), production_variant(),
+                                                              apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
         add(name, seconds, false, note);
       }
       if (wants("auto")) {
         const auto start = std::chrono::steady_clock::now();
-        const apsp::choice::GpuChoice choice = apsp::choice::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
+        const apsp::choice::GpuChoice choice =
+            apsp::choice::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
         const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         // fw under auto is fw with --precision auto: int16 when it certifies.
-        const std::string ran =
-            choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32") : choice.algorithm;
+        const std::string ran = choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32")
+                                                         : choice.algorithm;
         if (ms.count(ran)) {
-          here.push_back(Row{family, n, m, "auto", ms[ran], 0, ran.rfind("fw", 0) == 0 && !run_fw,
-                             "ran " + ran + " (host probe " + std::to_string(probe_s * 1e3).substr(0, 6) + " ms); " +
-                                 choice.why});
+          here.push_back(
+              Row{family, n, m, "auto", ms[ran], 0, ran.rfind("fw", 0) == 0 && !run_fw,
+                  "ran " + ran + " (host probe " + std::to_string(probe_s * 1e3).substr(0, 6) + " ms); " + choice.why});
         }
       }
       for (Row& r : here) r.speedup = ms["fw-int32"] / r.ms;
@@ -364,7 +367,7 @@ std::vector<Row> compare(const CompareArgs& a) {
 struct StreamArgs {
   std::string family = "grid";
   std::int64_t n = 100000;
-  std::string out;  // empty: the null sink only
+  std::string out;            // empty: the null sink only
   double row_budget_gib = 0;  // > 0: device memory for result rows, so they stream in chunks
   std::uint64_t seed = 1;
 };
@@ -411,7 +414,8 @@ int main(int argc, char** argv) {
   cmp->add_option("--methods", c.methods, joined(default_methods()) + "; sssp-f32, sssp-f64 (real weights)")
       ->delimiter(',');
   cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
-  cmp->add_option("--max-blocks", c.max_blocks, "sssp's resident blocks at most (0: all that fit); a sweep")->delimiter(',');
+  cmp->add_option("--max-blocks", c.max_blocks, "sssp's resident blocks at most (0: all that fit); a sweep")
+      ->delimiter(',');
   cmp->add_option("--fw-max-n", c.fw_max_n, "above this n fw is estimated, not run");
   cmp->add_option("--dense-max-n", c.dense_max_n, "largest dense-half graph");
   cmp->add_option("--sssp-max-seconds", c.sssp_max_seconds,
@@ -433,7 +437,8 @@ int main(int argc, char** argv) {
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device found");
     const auto dev = apsp::cuda::devices().front();
-    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors, dev.total_memory / 1073741824.0);
+    std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors,
+                dev.total_memory / 1073741824.0);
     const std::vector<Row> rows = cmp->parsed() ? compare(c) : stream(s);
     print_rows(rows, csv);
   } catch (const apsp::Error& e) {

@@ -138,8 +138,7 @@ int main(int argc, char** argv) {
           std::printf("%-10s n=%-7lld %-11s ordering %7.3f s  symbolic %7.3f s  factor %8.3f s  solve %8.3f s  "
                       "compute %8.3f s  wall %8.3f s  fw%s %8.3f s  x%.1f\n",
                       r.family.c_str(), static_cast<long long>(r.n), r.method.c_str(), r.ordering_s, r.symbolic_s,
-                      r.factor_s,
-                      r.solve_s, r.compute_s, r.wall_s, r.fw_estimated ? " (est.)" : "", r.fw_s,
+                      r.factor_s, r.solve_s, r.compute_s, r.wall_s, r.fw_estimated ? " (est.)" : "", r.fw_s,
                       r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0);
           std::fflush(stdout);
           rows.push_back(r);
@@ -155,8 +154,7 @@ int main(int argc, char** argv) {
                "speedup_vs_fw\n";
       for (const Row& r : rows)
         out << r.family << ',' << r.n << ',' << r.m << ',' << r.method << ',' << r.ordering_s << ',' << r.symbolic_s
-            << ',' << r.factor_s
-            << ',' << r.solve_s << ',' << r.compute_s << ',' << r.wall_s << ',' << r.fw_s << ','
+            << ',' << r.factor_s << ',' << r.solve_s << ',' << r.compute_s << ',' << r.wall_s << ',' << r.fw_s << ','
             << (r.fw_estimated ? 1 : 0) << ',' << (r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0) << '\n';
       if (!out) throw apsp::ResourceError("cannot write " + csv);
     }

@@ -154,8 +154,8 @@ class Communicator {
   // The implementations. Arguments are checked by the public calls first:
   // ranks are in range, counts fit in memory, and device buffers are only
   // passed to a communicator built with CUDA.
-  virtual void do_broadcast(void* data, std::size_t bytes, DataType type, std::size_t count, int root,
-                            Memory memory, void* stream) = 0;
+  virtual void do_broadcast(void* data, std::size_t bytes, DataType type, std::size_t count, int root, Memory memory,
+                            void* stream) = 0;
   virtual void do_send(const void* data, std::size_t bytes, int peer, Memory memory, void* stream) = 0;
   virtual void do_receive(void* data, std::size_t bytes, int peer, Memory memory, void* stream) = 0;
   virtual void do_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op,

@@ -50,18 +50,17 @@ struct DenseView {
 
 // The DenseElement of a C++ cell type (bool, the fixed-width integers, float, double).
 template <class T>
-inline constexpr DenseElement dense_element_of =
-    std::is_same<T, bool>::value            ? DenseElement::boolean
-    : std::is_same<T, std::int8_t>::value   ? DenseElement::int8
-    : std::is_same<T, std::int16_t>::value  ? DenseElement::int16
-    : std::is_same<T, std::int32_t>::value  ? DenseElement::int32
-    : std::is_same<T, std::int64_t>::value  ? DenseElement::int64
-    : std::is_same<T, std::uint8_t>::value  ? DenseElement::uint8
-    : std::is_same<T, std::uint16_t>::value ? DenseElement::uint16
-    : std::is_same<T, std::uint32_t>::value ? DenseElement::uint32
-    : std::is_same<T, std::uint64_t>::value ? DenseElement::uint64
-    : std::is_same<T, float>::value         ? DenseElement::float32
-                                            : DenseElement::float64;
+inline constexpr DenseElement dense_element_of = std::is_same<T, bool>::value            ? DenseElement::boolean
+                                                 : std::is_same<T, std::int8_t>::value   ? DenseElement::int8
+                                                 : std::is_same<T, std::int16_t>::value  ? DenseElement::int16
+                                                 : std::is_same<T, std::int32_t>::value  ? DenseElement::int32
+                                                 : std::is_same<T, std::int64_t>::value  ? DenseElement::int64
+                                                 : std::is_same<T, std::uint8_t>::value  ? DenseElement::uint8
+                                                 : std::is_same<T, std::uint16_t>::value ? DenseElement::uint16
+                                                 : std::is_same<T, std::uint32_t>::value ? DenseElement::uint32
+                                                 : std::is_same<T, std::uint64_t>::value ? DenseElement::uint64
+                                                 : std::is_same<T, float>::value         ? DenseElement::float32
+                                                                                         : DenseElement::float64;
 
 // Bytes of one cell of `e`.
 std::size_t element_bytes(DenseElement e);
@@ -135,11 +134,15 @@ constexpr bool holds_integer_of(T value) {
     const auto v = static_cast<double>(value);
     return v >= -kBound && v < kBound && value == static_cast<T>(static_cast<W>(value));
   } else if constexpr (std::is_signed<T>::value) {
-    if constexpr (std::numeric_limits<T>::digits <= kBits) return true;
-    else return value >= std::numeric_limits<W>::min() && value <= std::numeric_limits<W>::max();
+    if constexpr (std::numeric_limits<T>::digits <= kBits)
+      return true;
+    else
+      return value >= std::numeric_limits<W>::min() && value <= std::numeric_limits<W>::max();
   } else {
-    if constexpr (std::numeric_limits<T>::digits <= kBits) return true;
-    else return value <= static_cast<std::make_unsigned_t<W>>(std::numeric_limits<W>::max());
+    if constexpr (std::numeric_limits<T>::digits <= kBits)
+      return true;
+    else
+      return value <= static_cast<std::make_unsigned_t<W>>(std::numeric_limits<W>::max());
   }
 }
 

@@ -42,7 +42,7 @@ namespace apsp {
 
 enum class Distribution { rows, grid };
 
-const char* to_string(Distribution d);            // "rows", "2d"
+const char* to_string(Distribution d);                  // "rows", "2d"
 Distribution parse_distribution(const std::string& s);  // throws UsageError (option "distribution")
 
 struct DistributedOptions {
@@ -88,8 +88,8 @@ struct DistributedResult {
   std::int64_t n = 0;
   int grid_rows = 1;
   int grid_cols = 1;
-  std::int64_t tile = 0;   // b
-  std::string algorithm;   // "fw-blocked" on the CPU, "fw" on GPUs
+  std::int64_t tile = 0;  // b
+  std::string algorithm;  // "fw-blocked" on the CPU, "fw" on GPUs
   Backend backend = Backend::cpu;
   Precision precision = Precision::int32;
   std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)

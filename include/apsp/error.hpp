@@ -93,8 +93,7 @@ class ResourceError : public Error {
 class DeviceError : public ResourceError {
  public:
   DeviceError(const std::string& call, const std::string& message, const char* file, int line)
-      : ResourceError(call + " failed: " + message + " (" + file + ":" + std::to_string(line) + ")"),
-        call_(call) {}
+      : ResourceError(call + " failed: " + message + " (" + file + ":" + std::to_string(line) + ")"), call_(call) {}
   const std::string& call() const { return call_; }
 
  private:

@@ -17,10 +17,10 @@ enum class GraphKind { random, scale_free, rmat, grid, dense, geometric };
 struct GenerateOptions {
   GraphKind kind = GraphKind::random;
   std::int64_t n = 0;
-  std::int64_t m = -1;         // edges (random, rmat); -1 = 8*n
-  int degree = 4;              // edges per new vertex (scale_free); nearest neighbours (geometric)
-  double density = 0.5;        // edge probability (dense)
-  weight_t w_lo = 1;           // weights uniform in [w_lo, w_hi]
+  std::int64_t m = -1;   // edges (random, rmat); -1 = 8*n
+  int degree = 4;        // edges per new vertex (scale_free); nearest neighbours (geometric)
+  double density = 0.5;  // edge probability (dense)
+  weight_t w_lo = 1;     // weights uniform in [w_lo, w_hi]
   weight_t w_hi = 100;
   std::uint64_t seed = 1;
 };

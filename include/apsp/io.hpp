@@ -15,13 +15,13 @@
 namespace apsp::io {
 
 enum class Format {
-  automatic,   // from the extension
-  nthu_bin,    // .bin: int32 n, m, then m (src, dst, w); output n*n int32
-  dimacs,      // .gr: DIMACS shortest-path, 1-based
+  automatic,      // from the extension
+  nthu_bin,       // .bin: int32 n, m, then m (src, dst, w); output n*n int32
+  dimacs,         // .gr: DIMACS shortest-path, 1-based
   matrix_market,  // .mtx: coordinate, general/symmetric, integer/real/pattern
-  edge_list,   // .txt .el .edges: "u v [w]", # or % comments, 0-based
-  npy,         // .npy: int32 n*n dense adjacency (input) or matrix (output)
-  text_matrix, // .mat / .dense: the labs' text matrix "n" then n rows (input); INF-marked text (output)
+  edge_list,      // .txt .el .edges: "u v [w]", # or % comments, 0-based
+  npy,            // .npy: int32 n*n dense adjacency (input) or matrix (output)
+  text_matrix,    // .mat / .dense: the labs' text matrix "n" then n rows (input); INF-marked text (output)
   // Raw row-major float32 / float64 result matrices, +inf = unreachable: an
   // output format for real-valued results, only when named (the NTHU .bin
   // holds int32). No extension selects them, and no reader reads them.
@@ -44,7 +44,7 @@ enum class Format {
 // ReadOptions::no_edge_value, and with +inf in float .npy. Dense graph output:
 // .npy is float64 with +inf for no edge, so every weight reads back as
 // written; text matrices use -1 for no edge and refuse -1 weights.
-Format parse_format(const std::string& name);    // throws UsageError
+Format parse_format(const std::string& name);      // throws UsageError
 Format format_from_path(const std::string& path);  // throws UsageError for an unknown extension
 const char* to_string(Format f);
 
@@ -103,8 +103,7 @@ void write_matrix(const std::string& path, Span<const std::int32_t> m, std::int6
 
 // Reads an n*n int32 matrix written by write_matrix. For .bin, n comes from the
 // file size (it must be a square count of int32). Throws InputError.
-std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n,
-                                      Format format = Format::automatic);
+std::vector<std::int32_t> read_matrix(const std::string& path, std::int64_t& n, Format format = Format::automatic);
 
 // An n*n matrix of T in a file, read in place where the file holds exactly
 // that: a raw binary file, or an .npy of C-order T, is mapped and viewed, not
@@ -130,7 +129,7 @@ class BasicMatrixFile {
 
   std::int64_t n() const { return n_; }
   Span<const T> cells() const { return {data_, static_cast<std::size_t>(n_ * n_)}; }  // row-major
-  bool in_place() const { return in_place_; }  // cells() views the file itself
+  bool in_place() const { return in_place_; }                                         // cells() views the file itself
 
  private:
   struct Storage;

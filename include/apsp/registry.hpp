@@ -26,9 +26,9 @@ enum class Role {
 };
 
 struct AlgorithmInfo {
-  const char* name;         // as given to SolveOptions::algorithm; unique within its backend (a name on
-                            // both, such as supernodal, is one algorithm with a CPU and a GPU implementation)
-  Backend backend;          // Backend::cpu or Backend::cuda
+  const char* name;  // as given to SolveOptions::algorithm; unique within its backend (a name on
+                     // both, such as supernodal, is one algorithm with a CPU and a GPU implementation)
+  Backend backend;   // Backend::cpu or Backend::cuda
   Work work;
   Role role;
   bool takes_predecessors;  // honours SolveOptions::predecessors

@@ -38,9 +38,9 @@ struct RowBlock {
 
 // What a sink is told before the first row arrives.
 struct SinkLayout {
-  std::int64_t n = 0;                      // matrix order
+  std::int64_t n = 0;  // matrix order
   Element distance_element = Element::int32;
-  bool predecessors = false;               // a predecessors plane will come too
+  bool predecessors = false;  // a predecessors plane will come too
   // Rows of each plane, of n values each: -1 = n (the square n x n result); a
   // solve of some sources only (SolveOptions::sources) announces their count.
   std::int64_t rows = -1;
@@ -73,7 +73,11 @@ class Sink {
   // contiguous with stride n), so a producer can write there directly and then
   // call put() with that same pointer, which the sink recognizes and skips.
   // nullptr (the default) means "no such buffer; always copy through put()".
-  virtual void* row_address(Plane plane, std::int64_t row) { (void)plane; (void)row; return nullptr; }
+  virtual void* row_address(Plane plane, std::int64_t row) {
+    (void)plane;
+    (void)row;
+    return nullptr;
+  }
 
   // Optional: called at most once, after begin() and before the first put(),
   // by a producer with idle host time before its rows come (the GPU backend

@@ -53,8 +53,8 @@ class HostMatrixSink : public Sink {
   // The matrices, n*n row-major (pred empty without predecessors). Complete
   // after commit(); moving them out leaves the sink empty.
   HostVector<dist_t>& distances() { return dist_; }
-  HostVector<float>& distances_f32() { return dist_f32_; }    // layouts with Element::float32
-  HostVector<double>& distances_f64() { return dist_f64_; }   // layouts with Element::float64
+  HostVector<float>& distances_f32() { return dist_f32_; }   // layouts with Element::float32
+  HostVector<double>& distances_f64() { return dist_f64_; }  // layouts with Element::float64
   HostVector<vertex_t>& predecessors() { return pred_; }
 
  private:

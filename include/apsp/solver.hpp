@@ -36,16 +36,16 @@ struct SolveOptions {
   // Algorithm name: "auto", or one of list_algorithms(backend).
   std::string algorithm = "auto";
   Backend backend = Backend::automatic;
-  int threads = 0;              // CPU threads, 0..kMaxThreads; 0 = OpenMP default
-  bool predecessors = false;    // also compute predecessors (SolveResult::pred, the sink's predecessors plane)
+  int threads = 0;            // CPU threads, 0..kMaxThreads; 0 = OpenMP default
+  bool predecessors = false;  // also compute predecessors (SolveResult::pred, the sink's predecessors plane)
   Precision precision = Precision::automatic;  // requested arithmetic width (see Precision)
   // Check the result with the O(n*m) certificate before it reaches the sink:
   // on the device for GPU solves (SolveSummary::verified is then set; a
   // failure throws VerifyError). Other backends leave the check to the
   // caller (apsp::verify), and verified stays false.
   bool verify = false;
-  BlockShape block;             // GPU thread-block shape for kernels that take one
-  int device = 0;               // CUDA device ordinal
+  BlockShape block;  // GPU thread-block shape for kernels that take one
+  int device = 0;    // CUDA device ordinal
   // Called with the fraction done (0..1) from the calling thread; may be empty.
   // It may stop the solve by throwing (apsp::Cancelled, for a front end whose
   // user asked to stop): the solve discards the sink and rethrows. Calls come
@@ -89,9 +89,10 @@ struct StageTimes {
 // What a solve did, besides its rows (which went to a Sink).
 struct SolveSummary {
   std::int64_t n = 0;
-  std::string algorithm;     // the algorithm that actually ran (auto resolved)
+  std::string algorithm;  // the algorithm that actually ran (auto resolved)
   Backend backend = Backend::cpu;
-  Precision precision = Precision::int32;  // arithmetic width actually used (int32, int16 or int64; int32 for real weights)
+  Precision precision =
+      Precision::int32;  // arithmetic width actually used (int32, int16 or int64; int32 for real weights)
   WeightType weights = WeightType::int32;  // the weight type of the graph and its distances
   StageTimes times;
   // One line about how the result was reached when it is not the plain

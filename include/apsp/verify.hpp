@@ -36,12 +36,9 @@ struct VerifyReport {
 // tolerance (VerifyReport::relative_tolerance), +inf for unreachable, and
 // d[i][i] within the tolerance of 0; a violation's message states the
 // tolerance it exceeded.
-VerifyReport verify(const Graph& normalized, Span<const dist_t> d,
-                    const std::function<void(double)>& progress = {});
-VerifyReport verify(const GraphF32& normalized, Span<const float> d,
-                    const std::function<void(double)>& progress = {});
-VerifyReport verify(const GraphF64& normalized, Span<const double> d,
-                    const std::function<void(double)>& progress = {});
+VerifyReport verify(const Graph& normalized, Span<const dist_t> d, const std::function<void(double)>& progress = {});
+VerifyReport verify(const GraphF32& normalized, Span<const float> d, const std::function<void(double)>& progress = {});
+VerifyReport verify(const GraphF64& normalized, Span<const double> d, const std::function<void(double)>& progress = {});
 
 // Checks that following pred from j reaches i and that the path weight equals d[i][j].
 VerifyReport verify_predecessors(const Graph& normalized, Span<const dist_t> d, Span<const vertex_t> pred,

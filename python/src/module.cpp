@@ -83,7 +83,8 @@ void visit_elements(const AnyArray& a, const char* what, F&& f) {
     if (code == nb::dlpack::dtype_code::UInt && t.bits == 8) return f(std::uint8_t{});
     if (code == nb::dlpack::dtype_code::Bool && t.bits == 8) return f(bool{});
   }
-  throw nb::type_error((std::string(what) + ": unsupported element type (expected a bool, integer or float32/64 array)").c_str());
+  throw nb::type_error(
+      (std::string(what) + ": unsupported element type (expected a bool, integer or float32/64 array)").c_str());
 }
 
 // Element (i, j) of a 2-d view, by its strides (in elements).
@@ -109,7 +110,9 @@ class InputGraph {
   InputGraph(AnyArray array, const apsp::DenseView& view)
       : array_(std::move(array)), view_(view), building_(std::make_unique<std::mutex>()) {}
 
-  std::int64_t n() const { return array_ ? view_.n : std::visit([](const auto& g) { return g.n; }, *edges_); }
+  std::int64_t n() const {
+    return array_ ? view_.n : std::visit([](const auto& g) { return g.n; }, *edges_);
+  }
 
   // The dense view to solve from, or null: dense input whose edge list has
   // not been built (once it has, solves reuse it).
@@ -199,7 +202,7 @@ struct SolveRequest {
   int threads = 0;
   bool predecessors = false;
   std::optional<std::vector<vertex_t>> sources;
-  nb::object progress;  // None or a callable taking the fraction done
+  nb::object progress;            // None or a callable taking the fraction done
   std::string dtype = "float64";  // of the distances: float64, float32 or int32 (kInf = unreachable)
   std::optional<double> limit;    // distances above it become unreachable (scipy's dijkstra limit)
 };
@@ -316,14 +319,15 @@ class ResultSink : public apsp::Sink {
   void convert_distances(const In* in, T* out, std::int64_t count) const {
     const double bound = limit_ ? *limit_ : std::numeric_limits<double>::infinity();
     for (std::int64_t j = 0; j < count; ++j)
-      out[j] = in[j] == apsp::kUnreachable<In> || static_cast<double>(in[j]) > bound ? unreachable_ : static_cast<T>(in[j]);
+      out[j] = in[j] == apsp::kUnreachable<In> || static_cast<double>(in[j]) > bound ? unreachable_
+                                                                                     : static_cast<T>(in[j]);
   }
   static void convert_predecessors(const std::int32_t* in, vertex_t* out, std::int64_t count) {
     for (std::int64_t j = 0; j < count; ++j) out[j] = in[j] < 0 ? kScipyNoPredecessor : in[j];
   }
 
   // The distance element whose rows land in dist_ unchanged (computed in place).
-  static constexpr apsp::Element kElement = std::is_same<T, double>::value    ? apsp::Element::float64
+  static constexpr apsp::Element kElement = std::is_same<T, double>::value  ? apsp::Element::float64
                                             : std::is_same<T, float>::value ? apsp::Element::float32
                                                                             : apsp::Element::int32;
   T unreachable_;
@@ -365,8 +369,9 @@ InputGraph with_source_vertex(const InputGraph& input, const std::vector<vertex_
         g.edges = original.edges;
         for (const vertex_t t : targets) {
           if (t < 0 || t >= n)
-            throw apsp::UsageError(
-                "source " + std::to_string(t) + " is outside the graph's vertices 0.." + std::to_string(n - 1), "sources");
+            throw apsp::UsageError("source " + std::to_string(t) + " is outside the graph's vertices 0.." +
+                                       std::to_string(n - 1),
+                                   "sources");
           g.edges.push_back({static_cast<vertex_t>(n), t, 0});
         }
         return normalized(std::move(g));
@@ -502,7 +507,8 @@ nb::tuple csr_arrays(const InputGraph& input) {
     using V = std::decay_t<decltype(v)>;
     auto* owner = new V(std::move(v));
     nb::capsule free_when_done(owner, [](void* p) noexcept { delete static_cast<V*>(p); });
-    return nb::cast(nb::ndarray<nb::numpy, typename V::value_type, nb::ndim<1>>(owner->data(), {owner->size()}, free_when_done));
+    return nb::cast(
+        nb::ndarray<nb::numpy, typename V::value_type, nb::ndim<1>>(owner->data(), {owner->size()}, free_when_done));
   };
   return std::visit(
       [&](const auto& g) {
@@ -646,10 +652,12 @@ NB_MODULE(_apsp, m) {
 
   nb::class_<InputGraph>(m, "Graph", "A normalized graph: edges sorted, duplicates at their lightest, no self-loops")
       .def_prop_ro("n", &InputGraph::n)
-      .def_prop_ro("m", [](const InputGraph& g) { return std::visit([](const auto& x) { return x.edges.size(); }, g.graph()); })
-      .def_prop_ro("weights", [](const InputGraph& g) {
-        return std::string(std::holds_alternative<Graph>(g.graph()) ? "int32" : "float64");
-      })
+      .def_prop_ro(
+          "m", [](const InputGraph& g) { return std::visit([](const auto& x) { return x.edges.size(); }, g.graph()); })
+      .def_prop_ro("weights",
+                   [](const InputGraph& g) {
+                     return std::string(std::holds_alternative<Graph>(g.graph()) ? "int32" : "float64");
+                   })
       .def_prop_ro("min_weight",
                    [](const InputGraph& g) {
                      return std::visit([](const auto& x) { return static_cast<double>(apsp::weight_stats(x).min_w); },
@@ -659,42 +667,46 @@ NB_MODULE(_apsp, m) {
       .def("csr", &csr_arrays, "(n, indptr int64, indices int32, weights int32 or float64) of the graph, owned arrays");
 
   m.def("graph_from_dense", &graph_from_dense, "csgraph"_a, "directed"_a, "unweighted"_a);
-  m.def("graph_from_coo",
-        [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
-           bool unweighted) {
-          const apsp::ArrayView from = array_view(row, "row", true), to = array_view(col, "col", true);
-          const apsp::ArrayView weights = array_view(data, "data", false);
+  m.def(
+      "graph_from_coo",
+      [](std::int64_t n, const AnyArray& row, const AnyArray& col, const AnyArray& data, bool directed,
+         bool unweighted) {
+        const apsp::ArrayView from = array_view(row, "row", true), to = array_view(col, "col", true);
+        const apsp::ArrayView weights = array_view(data, "data", false);
+        nb::gil_scoped_release unlocked;
+        return input_of(apsp::graph_from_coo(n, from, to, weights, directed, unweighted));
+      },
+      "n"_a, "row"_a, "col"_a, "data"_a, "directed"_a, "unweighted"_a);
+  m.def(
+      "graph_from_csr",
+      [](std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data, bool directed,
+         bool unweighted, bool transposed) {
+        const apsp::ArrayView starts = array_view(indptr, "indptr", true);
+        const apsp::ArrayView columns = array_view(indices, "indices", true);
+        const apsp::ArrayView weights = array_view(data, "data", false);
+        nb::gil_scoped_release unlocked;
+        return input_of(apsp::graph_from_csr(n, starts, columns, weights, directed, unweighted, transposed));
+      },
+      "n"_a, "indptr"_a, "indices"_a, "data"_a, "directed"_a, "unweighted"_a, "transposed"_a);
+  m.def(
+      "read_graph",
+      [](const std::string& path, std::optional<std::string> format, bool undirected,
+         std::optional<std::int64_t> no_edge) {
+        apsp::io::ReadOptions ro;
+        if (format) ro.format = apsp::io::parse_format(*format);
+        ro.undirected = undirected;
+        ro.no_edge_value = no_edge;
+        apsp::AnyGraph g;
+        {
           nb::gil_scoped_release unlocked;
-          return input_of(apsp::graph_from_coo(n, from, to, weights, directed, unweighted));
-        },
-        "n"_a, "row"_a, "col"_a, "data"_a, "directed"_a, "unweighted"_a);
-  m.def("graph_from_csr",
-        [](std::int64_t n, const AnyArray& indptr, const AnyArray& indices, const AnyArray& data, bool directed,
-           bool unweighted, bool transposed) {
-          const apsp::ArrayView starts = array_view(indptr, "indptr", true);
-          const apsp::ArrayView columns = array_view(indices, "indices", true);
-          const apsp::ArrayView weights = array_view(data, "data", false);
-          nb::gil_scoped_release unlocked;
-          return input_of(apsp::graph_from_csr(n, starts, columns, weights, directed, unweighted, transposed));
-        },
-        "n"_a, "indptr"_a, "indices"_a, "data"_a, "directed"_a, "unweighted"_a, "transposed"_a);
-  m.def("read_graph",
-        [](const std::string& path, std::optional<std::string> format, bool undirected,
-           std::optional<std::int64_t> no_edge) {
-          apsp::io::ReadOptions ro;
-          if (format) ro.format = apsp::io::parse_format(*format);
-          ro.undirected = undirected;
-          ro.no_edge_value = no_edge;
-          apsp::AnyGraph g;
-          {
-            nb::gil_scoped_release unlocked;
-            g = apsp::io::read_any_graph(path, ro);
-            if (std::holds_alternative<apsp::GraphF32>(g)) g = apsp::convert_weights(std::move(g), apsp::WeightType::float64);
-          }
-          if (auto* ints = std::get_if<Graph>(&g)) return normalized(std::move(*ints));
-          return normalized(std::move(std::get<apsp::GraphF64>(g)));
-        },
-        "path"_a, "format"_a = nb::none(), "undirected"_a = false, "no_edge"_a = nb::none());
+          g = apsp::io::read_any_graph(path, ro);
+          if (std::holds_alternative<apsp::GraphF32>(g))
+            g = apsp::convert_weights(std::move(g), apsp::WeightType::float64);
+        }
+        if (auto* ints = std::get_if<Graph>(&g)) return normalized(std::move(*ints));
+        return normalized(std::move(std::get<apsp::GraphF64>(g)));
+      },
+      "path"_a, "format"_a = nb::none(), "undirected"_a = false, "no_edge"_a = nb::none());
 
   nb::class_<SolveRequest>(m, "SolveRequest")
       .def(nb::init<>())
@@ -709,18 +721,23 @@ NB_MODULE(_apsp, m) {
       .def_rw("dtype", &SolveRequest::dtype)
       .def_rw("limit", &SolveRequest::limit);
   m.def("solve", &solve, "graph"_a, "request"_a);
-  m.def("_cxx_solve_seconds", &cxx_solve_seconds, "graph"_a, "request"_a,
-        "Benchmark only (private): wall seconds of the plain C++ solve of the same input into the library's host matrix");
-  m.def("choose_backend",
-        [](const InputGraph& g, const SolveRequest& request) {
-          const apsp::SolveOptions opts = options_of(request);
-          if (const apsp::DenseView* view = g.view()) return std::string(apsp::to_string(apsp::choose_backend(*view, opts)));
-          return std::string(apsp::to_string(std::visit([&](const auto& x) { return apsp::choose_backend(x, opts); }, g.graph())));
-        },
-        "graph"_a, "request"_a);
+  m.def(
+      "_cxx_solve_seconds", &cxx_solve_seconds, "graph"_a, "request"_a,
+      "Benchmark only (private): wall seconds of the plain C++ solve of the same input into the library's host matrix");
+  m.def(
+      "choose_backend",
+      [](const InputGraph& g, const SolveRequest& request) {
+        const apsp::SolveOptions opts = options_of(request);
+        if (const apsp::DenseView* view = g.view())
+          return std::string(apsp::to_string(apsp::choose_backend(*view, opts)));
+        return std::string(
+            apsp::to_string(std::visit([&](const auto& x) { return apsp::choose_backend(x, opts); }, g.graph())));
+      },
+      "graph"_a, "request"_a);
   m.def("verify", &verify, "graph"_a, "dist"_a, "pred"_a = nb::none());
-  m.def("algorithms", [](const std::string& backend) { return apsp::list_algorithms(apsp::parse_backend(backend)); },
-        "backend"_a = "auto");
+  m.def(
+      "algorithms", [](const std::string& backend) { return apsp::list_algorithms(apsp::parse_backend(backend)); },
+      "backend"_a = "auto");
   m.def("cuda_compiled_in", &apsp::cuda::compiled_in);
   m.def("cuda_device_count", [] { return apsp::cuda::devices().size(); });
 }

@@ -139,8 +139,10 @@ bool launched_by_mpi() {
 }
 
 std::unique_ptr<Communicator> make_nccl_communicator(int device) {
-  if (comm::nccl_version().empty()) throw ResourceError("the nccl communicator needs NCCL; this build of apsp has none");
-  if (device < 0) throw UsageError("the nccl communicator needs a CUDA device, got " + std::to_string(device), "device");
+  if (comm::nccl_version().empty())
+    throw ResourceError("the nccl communicator needs NCCL; this build of apsp has none");
+  if (device < 0)
+    throw UsageError("the nccl communicator needs a CUDA device, got " + std::to_string(device), "device");
   return comm::make_nccl_over(make_mpi_communicator(), device);
 }
 

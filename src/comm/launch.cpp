@@ -37,7 +37,8 @@ NodePlace node_place() {
 
 std::vector<int> parse_device_list(const std::string& text) {
   static const std::regex list("[0-9]{1,4}(,[0-9]{1,4})*");
-  if (!std::regex_match(text, list)) throw UsageError("'" + text + "' is not a list of device numbers (e.g. 0,1)", "devices");
+  if (!std::regex_match(text, list))
+    throw UsageError("'" + text + "' is not a list of device numbers (e.g. 0,1)", "devices");
   std::vector<int> out;
   for (std::size_t at = 0; at <= text.size();) {
     const std::size_t comma = std::min(text.find(',', at), text.size());

@@ -54,9 +54,9 @@ struct Group {
   std::condition_variable changed;
   std::uint64_t generation = 0;  // completed rendezvous
   int arrived = 0;
-  std::vector<const void*> posted;                       // one buffer per rank, during a collective
-  std::vector<std::pair<int, int>> split_requests;       // (color, key) per rank, during a split
-  std::map<int, std::shared_ptr<Group>> split_children;  // by color, during a split
+  std::vector<const void*> posted;                                // one buffer per rank, during a collective
+  std::vector<std::pair<int, int>> split_requests;                // (color, key) per rank, during a split
+  std::map<int, std::shared_ptr<Group>> split_children;           // by color, during a split
   std::vector<std::deque<std::vector<unsigned char>>> mailboxes;  // [from * size + to]
 
   // Waits until every rank has arrived. An abortable wait withdraws and
@@ -185,8 +185,8 @@ class LocalCommunicator final : public Communicator {
         if (g.split_requests[static_cast<std::size_t>(r)].first == color)
           members.emplace_back(g.split_requests[static_cast<std::size_t>(r)].second, r);
       std::sort(members.begin(), members.end());
-      child_rank = static_cast<int>(std::find(members.begin(), members.end(), std::make_pair(key, rank())) -
-                                    members.begin());
+      child_rank =
+          static_cast<int>(std::find(members.begin(), members.end(), std::make_pair(key, rank())) - members.begin());
       std::shared_ptr<Group>& slot = g.split_children[color];
       if (!slot) {
         slot = std::make_shared<Group>(static_cast<int>(members.size()), g.family);
@@ -273,7 +273,8 @@ std::vector<std::unique_ptr<Communicator>> make_local_communicators(int ranks, c
   if (ranks < 1) throw UsageError("a local group needs at least one rank, got " + std::to_string(ranks));
   if (!devices.empty() && static_cast<int>(devices.size()) != ranks)
     throw UsageError("a local group of " + std::to_string(ranks) + " ranks needs one device per rank, got " +
-                     std::to_string(devices.size()), "devices");
+                         std::to_string(devices.size()),
+                     "devices");
   for (int d : devices)
     if (d < 0) throw UsageError("device " + std::to_string(d) + " is not a CUDA device ordinal", "devices");
   std::vector<int> distinct = devices;

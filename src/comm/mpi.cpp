@@ -25,9 +25,9 @@ namespace {
   throw DeviceError(call, text, file, line);
 }
 
-#define APSP_MPI_CHECK(call)                                                         \
-  do {                                                                               \
-    const int apsp_mpi_status_ = (call);                                             \
+#define APSP_MPI_CHECK(call)                                                                           \
+  do {                                                                                                 \
+    const int apsp_mpi_status_ = (call);                                                               \
     if (apsp_mpi_status_ != MPI_SUCCESS) throw_mpi_error(apsp_mpi_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
@@ -195,8 +195,8 @@ class MpiCommunicator final : public Communicator {
     } while (at < bytes);
   }
 
-  void typed_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op,
-                        Memory memory, void* stream) {
+  void typed_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op, Memory memory,
+                        void* stream) {
     wait_for(memory, stream);
     const std::size_t element = data_type_bytes(type);
     for (std::size_t at = 0; at < count; at += kMaxPiece) {

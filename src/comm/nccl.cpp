@@ -30,9 +30,9 @@ namespace {
   throw DeviceError(call, message, file, line);
 }
 
-#define APSP_NCCL_CHECK(comm, call)                                                             \
-  do {                                                                                          \
-    const ncclResult_t apsp_nccl_status_ = (call);                                              \
+#define APSP_NCCL_CHECK(comm, call)                                                                             \
+  do {                                                                                                          \
+    const ncclResult_t apsp_nccl_status_ = (call);                                                              \
     if (apsp_nccl_status_ != ncclSuccess) throw_nccl_error(apsp_nccl_status_, comm, #call, __FILE__, __LINE__); \
   } while (0)
 

@@ -79,28 +79,30 @@ void require_options_honoured(const std::string& name, Backend backend, const So
   require_thread_count(opts.threads);
   const std::vector<const AlgorithmInfo*> runs_as = candidates(name, backend, entries);
   if (runs_as.empty()) throw_unknown_algorithm(name, backend, entries);
-  const std::string who = name != "auto" ? "'" + name + "'"
+  const std::string who = name != "auto"            ? "'" + name + "'"
                           : backend == Backend::cpu ? std::string("the CPU backend")
                                                     : "'" + std::string(runs_as.front()->name) + "'";
   for (const AlgorithmInfo* a : runs_as) {
     if (opts.predecessors && !a->takes_predecessors) {
-      const std::string tracking =
-          names_with(entries, [](const AlgorithmInfo& x) { return x.takes_predecessors; }, backend, true);
+      const std::string tracking = names_with(
+          entries, [](const AlgorithmInfo& x) { return x.takes_predecessors; }, backend, true);
       throw UsageError(who + " does not track predecessors (" + tracking +
                            (tracking.find(" and ") == std::string::npos ? " does)" : " do)"),
                        "predecessors");
     }
     if (opts.precision == Precision::int16 && !a->takes_int16)
-      throw UsageError(who + " computes in int32 or wider only; int16 is a mode of " +
-                           or_elsewhere(names_with(
-                               entries, [](const AlgorithmInfo& x) { return x.takes_int16; }, Backend::automatic, false)),
-                       "precision");
+      throw UsageError(
+          who + " computes in int32 or wider only; int16 is a mode of " +
+              or_elsewhere(names_with(
+                  entries, [](const AlgorithmInfo& x) { return x.takes_int16; }, Backend::automatic, false)),
+          "precision");
     if ((opts.block.x != 0 || opts.block.y != 0) && !a->takes_block)
-      throw UsageError(who + " has a fixed thread-block shape; only " +
-                           or_elsewhere(names_with(
-                               entries, [](const AlgorithmInfo& x) { return x.takes_block; }, Backend::automatic, false)) +
-                           " takes one",
-                       "block");
+      throw UsageError(
+          who + " has a fixed thread-block shape; only " +
+              or_elsewhere(names_with(
+                  entries, [](const AlgorithmInfo& x) { return x.takes_block; }, Backend::automatic, false)) +
+              " takes one",
+          "block");
   }
 }
 
@@ -110,8 +112,8 @@ void require_sources_honoured(const std::string& resolved, Backend backend, std:
   const AlgorithmInfo* a = find_algorithm_in(entries, resolved);
   if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || !takes_sources(*a))
     throw UsageError("'" + resolved + "' computes the rows of every source; rows of chosen sources come from " +
-                         names_with(entries, [](const AlgorithmInfo& x) { return takes_sources(x); }, Backend::cpu,
-                                    false),
+                         names_with(
+                             entries, [](const AlgorithmInfo& x) { return takes_sources(x); }, Backend::cpu, false),
                      "sources");
   for (std::size_t r = 0; r < opts.sources.size(); ++r)
     if (opts.sources[r] < 0 || opts.sources[r] >= n)

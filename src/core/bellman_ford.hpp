@@ -31,9 +31,8 @@ class BasicBellmanFord {
   using label_type = std::conditional_t<std::is_integral<W>::value, std::int64_t, double>;
   // Label of a vertex not reached from the source; far from any real label
   // (+infinity for real weights).
-  static constexpr label_type kUnreached = std::is_integral<W>::value
-                                               ? static_cast<label_type>(std::int64_t{1} << 62)
-                                               : std::numeric_limits<label_type>::infinity();
+  static constexpr label_type kUnreached = std::is_integral<W>::value ? static_cast<label_type>(std::int64_t{1} << 62)
+                                                                      : std::numeric_limits<label_type>::infinity();
 
   // `slack` (real weights only; see core::relaxation_slack): a relaxation
   // must improve a label by more than it.

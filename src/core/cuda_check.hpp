@@ -14,24 +14,24 @@ namespace apsp::cuda::detail {
   // Clear the sticky-free error state so later calls in the process can work.
   cudaGetLastError();
   if (status == cudaErrorMemoryAllocation)
-    throw ResourceError(std::string("out of device memory in ") + call + " (" + file + ":" + std::to_string(line) + ")");
+    throw ResourceError(std::string("out of device memory in ") + call + " (" + file + ":" + std::to_string(line) +
+                        ")");
   throw DeviceError(call, cudaGetErrorString(status), file, line);
 }
 
 }  // namespace apsp::cuda::detail
 
-#define APSP_CUDA_CHECK(call)                                                       \
-  do {                                                                              \
-    const cudaError_t apsp_status_ = (call);                                        \
-    if (apsp_status_ != cudaSuccess)                                                \
-      ::apsp::cuda::detail::throw_cuda_error(apsp_status_, #call, __FILE__, __LINE__); \
+#define APSP_CUDA_CHECK(call)                                                                                         \
+  do {                                                                                                                \
+    const cudaError_t apsp_status_ = (call);                                                                          \
+    if (apsp_status_ != cudaSuccess) ::apsp::cuda::detail::throw_cuda_error(apsp_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 // After a kernel launch: catches bad configurations immediately (the launch
 // itself is asynchronous; execution errors surface at the next checked sync).
-#define APSP_CUDA_CHECK_LAUNCH(name)                                                \
-  do {                                                                              \
-    const cudaError_t apsp_status_ = cudaGetLastError();                            \
-    if (apsp_status_ != cudaSuccess)                                                \
+#define APSP_CUDA_CHECK_LAUNCH(name)                                                               \
+  do {                                                                                             \
+    const cudaError_t apsp_status_ = cudaGetLastError();                                           \
+    if (apsp_status_ != cudaSuccess)                                                               \
       ::apsp::cuda::detail::throw_cuda_error(apsp_status_, "launch of " name, __FILE__, __LINE__); \
   } while (0)

@@ -27,7 +27,9 @@ class DeviceBuffer {
     std::swap(count_, o.count_);
     return *this;
   }
-  ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
+  ~DeviceBuffer() {
+    if (ptr_) cudaFree(ptr_);
+  }
   T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
@@ -43,7 +45,8 @@ template <typename T>
 DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
   DeviceBuffer<T> device(host.size() > 0 ? host.size() : 1);
   if (!host.empty())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(device.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
   return device;
 }
 
@@ -57,7 +60,9 @@ class PinnedBuffer {
   }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() { if (ptr_) cudaFreeHost(ptr_); }
+  ~PinnedBuffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
   T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
 
@@ -82,7 +87,9 @@ class Stream {
   }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
-  ~Stream() { if (stream_) cudaStreamDestroy(stream_); }
+  ~Stream() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
   cudaStream_t get() const { return stream_; }
   void synchronize() const { APSP_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
@@ -95,7 +102,9 @@ class Event {
   Event() { APSP_CUDA_CHECK(cudaEventCreate(&event_)); }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
-  ~Event() { if (event_) cudaEventDestroy(event_); }
+  ~Event() {
+    if (event_) cudaEventDestroy(event_);
+  }
   cudaEvent_t get() const { return event_; }
   void record(cudaStream_t s) const { APSP_CUDA_CHECK(cudaEventRecord(event_, s)); }
 

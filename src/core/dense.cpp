@@ -25,7 +25,8 @@ namespace {
 // cells, and the integer types wider than int32: int64, uint32, uint64).
 template <class T>
 inline constexpr bool kMayBeReal = std::is_floating_point<T>::value ||
-                                   (!std::is_same<T, bool>::value && sizeof(T) >= 4 && !std::is_same<T, std::int32_t>::value);
+                                   (!std::is_same<T, bool>::value && sizeof(T) >= 4 &&
+                                    !std::is_same<T, std::int32_t>::value);
 
 // Whether an edge weight is not an integer with |w| <= kMaxAutoIntWeight
 // (choose_weight_type's rule). Branch-free and without trunc(), which is a
@@ -94,8 +95,7 @@ inline void directed_row_f64_sse2(const double* row, std::int64_t from, std::int
     const __m128d stored = _mm_and_pd(_mm_cmpgt_pd(magnitude, smallest), _mm_cmplt_pd(magnitude, inf));
     c = _mm_sub_epi64(c, _mm_castpd_si128(stored));  // a stored lane is all ones: -1
     const __m128d rounded = _mm_sub_pd(_mm_add_pd(x, magic), magic);
-    const __m128d not_integer =
-        _mm_or_pd(_mm_cmpneq_pd(rounded, x), _mm_cmpnle_pd(magnitude, largest));
+    const __m128d not_integer = _mm_or_pd(_mm_cmpneq_pd(rounded, x), _mm_cmpnle_pd(magnitude, largest));
     f = _mm_or_pd(f, _mm_and_pd(stored, not_integer));
     l = _mm_min_pd(l, _mm_or_pd(_mm_and_pd(stored, x), _mm_andnot_pd(stored, inf)));
     h = _mm_max_pd(h, _mm_or_pd(_mm_and_pd(stored, x), _mm_andnot_pd(stored, minus_inf)));
@@ -126,7 +126,8 @@ void check_view(const DenseView& v) {
   if (v.n < 0 || v.n > std::numeric_limits<vertex_t>::max())
     throw InputError("a dense graph's vertex count " + std::to_string(v.n) + " is outside 0.." +
                      std::to_string(std::numeric_limits<vertex_t>::max()));
-  if (v.n > 0 && v.data == nullptr) throw InputError("a dense graph of " + std::to_string(v.n) + " vertices has no data");
+  if (v.n > 0 && v.data == nullptr)
+    throw InputError("a dense graph of " + std::to_string(v.n) + " vertices has no data");
 }
 
 // The scan of scan_dense; with `row_edges`, also each row's edge count (n entries).
@@ -242,8 +243,8 @@ BasicGraph<W> edges_of(const DenseView& v, const std::vector<std::int64_t>& row_
         std::int64_t count = 0;
         for (std::int64_t j = 0; j < n; ++j) {
           stored[static_cast<std::size_t>(count)] = j;
-          count += static_cast<std::int64_t>((is_stored_cell(a(i, j)) || (undirected && is_stored_cell(a(j, i)))) &&
-                                             i != j);
+          count +=
+              static_cast<std::int64_t>((is_stored_cell(a(i, j)) || (undirected && is_stored_cell(a(j, i)))) && i != j);
         }
         BasicEdge<W>* out = g.edges.data() + row_start[i];
         for (std::int64_t k = 0; k < count; ++k) {

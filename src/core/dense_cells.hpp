@@ -71,8 +71,7 @@ template <class D, class T>
 // a multiple of `segment` (side is one too). Rows split over `threads`
 // OpenMP threads, so each thread first touches the rows it fills.
 template <class D, class At>
-void fill_from_dense(const DenseView& v, std::int64_t side, std::int64_t segment, At at, D* out, D inf,
-                     int threads) {
+void fill_from_dense(const DenseView& v, std::int64_t side, std::int64_t segment, At at, D* out, D inf, int threads) {
   visit_dense(v.element, [&](auto zero) {
     using T = decltype(zero);
     const Cells<T> a(v);
@@ -92,7 +91,8 @@ void fill_from_dense(const DenseView& v, std::int64_t side, std::int64_t segment
         } else {
           const T* const column = a.base + j0 * rs + i * cs;  // cells (j0 ..., i)
           for (std::int64_t k = 0; k < len; ++k)
-            o[k] = std::min(cell_value<D>(row[k * cs], unweighted, inf), cell_value<D>(column[k * rs], unweighted, inf));
+            o[k] =
+                std::min(cell_value<D>(row[k * cs], unweighted, inf), cell_value<D>(column[k * rs], unweighted, inf));
         }
         std::fill(o + len, o + segment, inf);
       }

@@ -34,7 +34,8 @@ void check(const GenerateOptions& o) {
   if (o.w_lo < 0 && o.w_hi < 0)
     throw UsageError("with HI < 0 every cycle would be negative (" + range + "); the range needs HI >= 0", "weights");
   if (o.degree < 1) throw UsageError("must be >= 1, got " + std::to_string(o.degree), "degree");
-  if (o.density < 0 || o.density > 1) throw UsageError("must be in [0, 1], got " + std::to_string(o.density), "density");
+  if (o.density < 0 || o.density > 1)
+    throw UsageError("must be in [0, 1], got " + std::to_string(o.density), "density");
   if (o.kind == GraphKind::geometric && o.w_lo < 0)
     throw UsageError("geometric weights grow with Euclidean length, so the range " + range + " needs LO >= 0",
                      "weights");
@@ -179,7 +180,8 @@ void add_geometric(Graph& g, Rng& rng, const GenerateOptions& o) {
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   double longest = 0;
   for (const std::uint64_t p : pairs)
-    longest = std::max(longest, squared(static_cast<std::int64_t>(p >> 32), static_cast<std::int64_t>(p & 0xffffffffu)));
+    longest =
+        std::max(longest, squared(static_cast<std::int64_t>(p >> 32), static_cast<std::int64_t>(p & 0xffffffffu)));
   longest = std::sqrt(longest);
   const double span = static_cast<double>(o.w_hi) - static_cast<double>(o.w_lo);
   g.edges.reserve(2 * pairs.size());
@@ -253,7 +255,10 @@ Graph generate(const GenerateOptions& o) {
           }
       for (std::int64_t u = seed_size; u < n; ++u)
         for (int k = 0; k < o.degree; ++k) {
-          const std::int64_t v = ends.empty() ? 0 : ends[static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(ends.size()) - 1))];
+          const std::int64_t v =
+              ends.empty()
+                  ? 0
+                  : ends[static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(ends.size()) - 1))];
           add(g, rng, wm, u, v);
           add(g, rng, wm, v, u);
           ends.push_back(static_cast<vertex_t>(u));
@@ -266,8 +271,14 @@ Graph generate(const GenerateOptions& o) {
       if (w < 1) w = 1;
       for (std::int64_t v = 0; v < n; ++v) {
         const std::int64_t right = v + 1, down = v + w;
-        if ((v + 1) % w != 0 && right < n) { add(g, rng, wm, v, right); add(g, rng, wm, right, v); }
-        if (down < n) { add(g, rng, wm, v, down); add(g, rng, wm, down, v); }
+        if ((v + 1) % w != 0 && right < n) {
+          add(g, rng, wm, v, right);
+          add(g, rng, wm, right, v);
+        }
+        if (down < n) {
+          add(g, rng, wm, v, down);
+          add(g, rng, wm, down, v);
+        }
       }
       break;
     }
@@ -276,15 +287,14 @@ Graph generate(const GenerateOptions& o) {
         for (std::int64_t v = 0; v < n; ++v)
           if (u != v && unit(rng) < o.density) add(g, rng, wm, u, v);
       break;
-    case GraphKind::geometric:
-      add_geometric(g, rng, o);
-      break;
+    case GraphKind::geometric: add_geometric(g, rng, o); break;
   }
   return g;
 }
 
 GraphF64 generate_real(const GenerateOptions& opts, int decimals) {
-  if (decimals < 0 || decimals > 6) throw UsageError("decimals " + std::to_string(decimals) + " is outside 0..6", "weights");
+  if (decimals < 0 || decimals > 6)
+    throw UsageError("decimals " + std::to_string(decimals) + " is outside 0..6", "weights");
   double scale = 1;
   for (int d = 0; d < decimals; ++d) scale *= 10;
   const double lo = static_cast<double>(opts.w_lo) * scale, hi = static_cast<double>(opts.w_hi) * scale;

@@ -83,7 +83,8 @@ void check_normalized_typed(const BasicGraph<W>& g) {
     check_weight_value(e, x);
     if constexpr (std::is_floating_point<W>::value)
       if (x.w == kUnreachable<W>)
-        throw InputError(edge_text(e, x) + " has weight +inf; a normalized graph has none (apsp::normalize drops them)");
+        throw InputError(edge_text(e, x) +
+                         " has weight +inf; a normalized graph has none (apsp::normalize drops them)");
     if (x.src == x.dst)
       throw InputError(edge_text(e, x) + " is a self-loop; a normalized graph has none (apsp::normalize drops them)");
     if (e == 0) continue;
@@ -180,8 +181,8 @@ void check_csr_typed(const BasicCsr<W>& c) {
   check_vertex_count(c.n);
   const std::size_t rows = static_cast<std::size_t>(c.n);
   if (c.row_start.size() != rows + 1)
-    throw InputError("Csr: row_start has " + std::to_string(c.row_start.size()) + " entries, expected n + 1 = " +
-                     std::to_string(rows + 1));
+    throw InputError("Csr: row_start has " + std::to_string(c.row_start.size()) +
+                     " entries, expected n + 1 = " + std::to_string(rows + 1));
   if (c.weight.size() != c.col.size())
     throw InputError("Csr: " + std::to_string(c.col.size()) + " columns but " + std::to_string(c.weight.size()) +
                      " weights");
@@ -263,8 +264,8 @@ WeightType parse_weight_type(const std::string& s) {
 }
 
 WeightType weight_type(const AnyGraph& g) {
-  return std::visit([](const auto& graph) { return weight_type_of<typename std::decay_t<decltype(graph)>::weight_type>; },
-                    g);
+  return std::visit(
+      [](const auto& graph) { return weight_type_of<typename std::decay_t<decltype(graph)>::weight_type>; }, g);
 }
 
 Graph normalize(const Graph& g) { return normalize_typed(g); }
@@ -341,9 +342,11 @@ AnyGraph convert_weights(AnyGraph g, WeightType to) {
               return static_cast<weight_t>(w);
             });
           case WeightType::float32:
-            return with_weights<float>(from, [](std::size_t, const BasicEdge<From>& x) { return static_cast<float>(x.w); });
+            return with_weights<float>(from,
+                                       [](std::size_t, const BasicEdge<From>& x) { return static_cast<float>(x.w); });
           case WeightType::float64:
-            return with_weights<double>(from, [](std::size_t, const BasicEdge<From>& x) { return static_cast<double>(x.w); });
+            return with_weights<double>(from,
+                                        [](std::size_t, const BasicEdge<From>& x) { return static_cast<double>(x.w); });
         }
         return from;
       },

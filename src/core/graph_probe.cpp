@@ -60,7 +60,8 @@ GraphProbe probe(const BasicGraph<W>& normalized) {
     if (run == kHeavyDegree) heavy_edges += kHeavyDegree;
     if (run > kHeavyDegree) ++heavy_edges;
     if constexpr (std::is_integral<W>::value)
-      p.max_weight = std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
+      p.max_weight =
+          std::max<weight_t>(p.max_weight, static_cast<weight_t>(std::min<std::int64_t>(std::llabs(x.w), kInf)));
     p.negative = p.negative || x.w < 0;
   }
   p.heavy_edge_fraction = p.m > 0 ? static_cast<double>(heavy_edges) / static_cast<double>(p.m) : 0;

@@ -15,9 +15,7 @@
 namespace apsp {
 namespace {
 
-std::string dcell(std::int64_t i, std::int64_t j) {
-  return "d[" + std::to_string(i) + "][" + std::to_string(j) + "]";
-}
+std::string dcell(std::int64_t i, std::int64_t j) { return "d[" + std::to_string(i) + "][" + std::to_string(j) + "]"; }
 
 void check_vertex(std::int64_t v, std::int64_t n, const char* role) {
   if (v < 0 || v >= n)

@@ -193,8 +193,8 @@ void require_disk_space(const std::string& path, std::uint64_t bytes, const std:
   if ((call ? call : ::statvfs)(directory.c_str(), &info) != 0) return;
   const unsigned __int128 free_bytes = static_cast<unsigned __int128>(info.f_bavail) * info.f_frsize;
   if (bytes <= free_bytes) return;
-  throw ResourceError(what + " needs " + describe_bytes(bytes) + " on the file system of " + directory + ", which has " +
-                      describe_bytes(static_cast<std::uint64_t>(free_bytes)) + " free");
+  throw ResourceError(what + " needs " + describe_bytes(bytes) + " on the file system of " + directory +
+                      ", which has " + describe_bytes(static_cast<std::uint64_t>(free_bytes)) + " free");
 }
 
 void require_disk_space(const std::vector<DiskNeed>& files) {

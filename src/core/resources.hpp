@@ -17,9 +17,9 @@ namespace apsp::resources {
 // Where the memory available to this process is read from. Tests point these
 // at files they write (set_memory_sources_for_testing).
 struct MemorySources {
-  std::string meminfo = "/proc/meminfo";        // MemAvailable
+  std::string meminfo = "/proc/meminfo";          // MemAvailable
   std::string self_cgroup = "/proc/self/cgroup";  // this process's cgroups
-  std::string cgroup_root = "/sys/fs/cgroup";   // where the hierarchies are mounted
+  std::string cgroup_root = "/sys/fs/cgroup";     // where the hierarchies are mounted
 };
 
 // Memory this process can still use, and what limits it.

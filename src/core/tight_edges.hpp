@@ -91,10 +91,10 @@ void tight_predecessor_row(const BasicCsr<W>& out_edges, const D* row, vertex_t 
 struct ChainProblem {
   enum Kind {
     none,
-    unexpected,  // pred[at] != -1 where d[at] is unreachable or at is the source
+    unexpected,    // pred[at] != -1 where d[at] is unreachable or at is the source
     not_a_vertex,  // pred[at] is outside 0..n-1 on the chain of `target`
-    loops,       // the chain of `target` comes back to `at`
-    bad_link,    // the link pred[at] -> at fails the caller's check: `detail`
+    loops,         // the chain of `target` comes back to `at`
+    bad_link,      // the link pred[at] -> at fails the caller's check: `detail`
   };
   Kind kind = none;
   std::int64_t at = -1;

@@ -63,8 +63,8 @@ template <class Scratch, class Check>
 std::string lowest_row_violation(std::int64_t n, std::size_t edges, Check check, std::int64_t first = 0,
                                  std::int64_t rows = -1) {
   const std::int64_t end = rows < 0 ? n : first + rows;
-  const bool parallel =
-      static_cast<double>(end - first) * static_cast<double>(n + static_cast<std::int64_t>(edges)) > 4e6;
+  const bool parallel = static_cast<double>(end - first) * static_cast<double>(n + static_cast<std::int64_t>(edges)) >
+                        4e6;
   std::string violation;
   std::int64_t first_bad_row = std::numeric_limits<std::int64_t>::max();
 #pragma omp parallel if (parallel)
@@ -140,8 +140,8 @@ std::string check_distance_row(const BasicCsr<W>& out, const BasicCsr<W>& in, co
     if (row[i] != 0) return dcell(i, i) + " = " + value_text(row[i]) + ", expected 0";
     for (std::int64_t j = 0; j < n; ++j)
       if (row[j] != kInf && (row[j] > kInf || row[j] <= -kInf))
-        return dcell(i, j) + " = " + std::to_string(row[j]) + " is neither a distance nor INF (" + std::to_string(kInf) +
-               ")";
+        return dcell(i, j) + " = " + std::to_string(row[j]) + " is neither a distance nor INF (" +
+               std::to_string(kInf) + ")";
   } else {
     for (std::int64_t j = 0; j < n; ++j)
       if (std::isnan(row[j]) || row[j] == -kUnreachable<W>)
@@ -156,14 +156,14 @@ std::string check_distance_row(const BasicCsr<W>& out, const BasicCsr<W>& in, co
       if constexpr (std::is_integral<W>::value) {
         const std::int64_t through_u = static_cast<std::int64_t>(row[u]) + out.weight[k];
         if (row[v] == kInf || row[v] > through_u)
-          return dcell(i, v) + " = " + value_text(row[v]) + " but " + dcell(i, u) + " + w(" + std::to_string(u) +
-                 "->" + std::to_string(v) + ") = " + std::to_string(row[u]) + " + " + std::to_string(out.weight[k]) +
-                 " = " + std::to_string(through_u);
+          return dcell(i, v) + " = " + value_text(row[v]) + " but " + dcell(i, u) + " + w(" + std::to_string(u) + "->" +
+                 std::to_string(v) + ") = " + std::to_string(row[u]) + " + " + std::to_string(out.weight[k]) + " = " +
+                 std::to_string(through_u);
       } else {
         const double through_u = static_cast<double>(row[u]) + static_cast<double>(out.weight[k]);
         if (!(static_cast<double>(row[v]) <= through_u + tolerance))
-          return dcell(i, v) + " = " + value_text(row[v]) + " but " + dcell(i, u) + " + w(" + std::to_string(u) +
-                 "->" + std::to_string(v) + ") = " + value_text(row[u]) + " + " + value_text(out.weight[k]) + " = " +
+          return dcell(i, v) + " = " + value_text(row[v]) + " but " + dcell(i, u) + " + w(" + std::to_string(u) + "->" +
+                 std::to_string(v) + ") = " + value_text(row[u]) + " + " + value_text(out.weight[k]) + " = " +
                  core::format_weight(through_u) + tolerance_note<W>(tolerance);
       }
     }
@@ -212,14 +212,16 @@ std::string check_predecessor_row(const BasicCsr<W>& out, const W* row, const ve
              value_text(row[v]) + ")";
     case core::ChainProblem::loops: return at(j) + ": following predecessors loops at vertex " + std::to_string(v);
     case core::ChainProblem::not_a_vertex:
-      return at(v) + " = " + std::to_string(pred_row[v]) + " is not a vertex (on the path to " + std::to_string(j) + ")";
+      return at(v) + " = " + std::to_string(pred_row[v]) + " is not a vertex (on the path to " + std::to_string(j) +
+             ")";
     case core::ChainProblem::bad_link: return at(v) + " = " + problem.detail;
   }
   return {};
 }
 
 template <class W>
-VerifyReport verify_typed(const BasicGraph<W>& normalized, Span<const W> d, const std::function<void(double)>& progress) {
+VerifyReport verify_typed(const BasicGraph<W>& normalized, Span<const W> d,
+                          const std::function<void(double)>& progress) {
   check_normalized(normalized);
   const std::int64_t n = normalized.n;
   std::string shape = shape_problem(n, d.size(), "distance matrix");
@@ -252,8 +254,7 @@ VerifyReport verify_predecessors_typed(const BasicGraph<W>& normalized, Span<con
   RowProgress rows(n, progress);
   VerifyReport report = report_of(lowest_row_violation<core::PredecessorChains>(
       n, normalized.edges.size(), [&](std::int64_t i, core::PredecessorChains& chains) {
-        std::string problem =
-            check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, chains, max_abs_w);
+        std::string problem = check_predecessor_row(out, d.data() + i * n, pred.data() + i * n, i, chains, max_abs_w);
         rows.row_done();
         return problem;
       }));
@@ -313,7 +314,8 @@ VerifyReport BasicRowVerifier<W>::check(std::int64_t first_row, std::int64_t row
     violation = lowest_row_violation<core::PredecessorChains>(
         n, edges,
         [&](std::int64_t i, core::PredecessorChains& chains) {
-          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, chains, max_abs_w_);
+          return check_predecessor_row(out_, d + (i - first_row) * n, pred + (i - first_row) * n, i, chains,
+                                       max_abs_w_);
         },
         first_row, rows);
   VerifyReport report = report_of(std::move(violation));

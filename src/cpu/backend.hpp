@@ -42,8 +42,8 @@ struct BasicJob {
   // in 0..n-1); empty = every vertex. Only the per-source algorithms get a
   // non-empty list (solve() refuses it for the others).
   const std::vector<vertex_t>& sources;
-  Sink& sink;          // has begun; receives every row of the result
-  StageTimes& times;   // the algorithm appends its stages
+  Sink& sink;            // has begun; receives every row of the result
+  StageTimes& times;     // the algorithm appends its stages
   Precision& precision;  // the algorithm sets the arithmetic width it used
   // A dense view the job reads in place instead of graph.edges, or null.
   // Only for the algorithms that build an n x n working matrix (the

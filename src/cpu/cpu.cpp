@@ -30,8 +30,8 @@ template <class W>
 void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, const DenseView* dense,
              const BasicWeightStats<W>& stats, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   if (std::is_floating_point<W>::value && (opts.precision == Precision::int16 || opts.precision == Precision::int64))
-    throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " +
-                         to_string(weight_type_of<W>) + " weights compute in " + to_string(weight_type_of<W>),
+    throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " + to_string(weight_type_of<W>) +
+                         " weights compute in " + to_string(weight_type_of<W>),
                      "precision");
   bool int32_arithmetic = false;
   if constexpr (std::is_integral<W>::value)
@@ -52,8 +52,8 @@ void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, 
   try {
     algorithm(job);
   } catch (const std::bad_alloc&) {  // the n x n matrices report their own size first
-    throw ResourceError(std::string("out of memory running ") + algorithm.info.name + " on " +
-                        std::to_string(graph.n) + " vertices");
+    throw ResourceError(std::string("out of memory running ") + algorithm.info.name + " on " + std::to_string(graph.n) +
+                        " vertices");
   }
   out.algorithm = algorithm.info.name;
   out.backend = Backend::cpu;
@@ -105,8 +105,7 @@ template void run_named(const Graph&, const SolveOptions&, Sink&, SolveSummary&)
 template void run_named(const GraphF32&, const SolveOptions&, Sink&, SolveSummary&);
 template void run_named(const GraphF64&, const SolveOptions&, Sink&, SolveSummary&);
 
-void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink,
-               SolveSummary& out) {
+void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   if (scan.weights == WeightType::float64)
     run_dense_typed<double>(view, scan, opts, sink, out);
   else
@@ -116,18 +115,31 @@ void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions&
 const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
   // {name, backend, work, role, predecessors, int16, block, real, distributable, available}, run for int32, float32, float64
   static const std::vector<CpuAlgorithm> table = {
-      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true, false, true}, fw_seq, fw_seq, fw_seq},
+      {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true, false, true},
+       fw_seq,
+       fw_seq,
+       fw_seq},
       {{"fw-blocked", Backend::cpu, Work::cubic, Role::production, true, false, false, true, true, true},
-       fw_blocked, fw_blocked, fw_blocked},
+       fw_blocked,
+       fw_blocked,
+       fw_blocked},
       {{"dijkstra", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true},
-       dijkstra, dijkstra, dijkstra},
+       dijkstra,
+       dijkstra,
+       dijkstra},
       {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true, false, true},
-       bellman_ford, bellman_ford, bellman_ford},
+       bellman_ford,
+       bellman_ford,
+       bellman_ford},
       {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true},
-       johnson, johnson, johnson},
+       johnson,
+       johnson,
+       johnson},
       {{"supernodal", Backend::cpu, Work::separators, Role::production, true, false, false, true, false,
         supernodal::ordering_available()},
-       supernodal, supernodal, supernodal},
+       supernodal,
+       supernodal,
+       supernodal},
   };
   return table;
 }
@@ -144,8 +156,8 @@ const std::vector<AlgorithmInfo>& cpu_algorithm_infos() {
 dist_t to_output(std::int64_t value, std::int64_t from, std::int64_t to) {
   if (value >= kInf || value <= -kInf)
     throw OverflowError("distance from " + std::to_string(from) + " to " + std::to_string(to) + " is " +
-                        std::to_string(value) + ", outside the int32 output range (|d| < " +
-                        std::to_string(kInf) + ")");
+                        std::to_string(value) + ", outside the int32 output range (|d| < " + std::to_string(kInf) +
+                        ")");
   return static_cast<dist_t>(value);
 }
 

@@ -100,7 +100,9 @@ void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, b
       errors.run([&] {
         const std::int64_t first = first_row + b * block, rows = std::min(block, end_row - first);
         Out* dist = targets.in_sink() ? targets.dist + first * n : staged_dist.data();
-        vertex_t* pred = !job.predecessors ? nullptr : targets.in_sink() ? targets.pred + first * n : staged_pred.data();
+        vertex_t* pred = !job.predecessors   ? nullptr
+                         : targets.in_sink() ? targets.pred + first * n
+                                             : staged_pred.data();
         fill(*worker, first, rows, dist, pred);
         job.sink.put(RowBlock{Plane::distances, BasicJob<Out>::element, first, rows, n, dist});
         if (pred) job.sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred});

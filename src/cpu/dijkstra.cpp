@@ -78,7 +78,10 @@ void johnson_real(const BasicJob<W>& job) {
     BinaryHeap<double> heap;
   };
   for_each_source(
-      job, [&] { return Labels{std::vector<double>(static_cast<std::size_t>(g.n)), {}}; },
+      job,
+      [&] {
+        return Labels{std::vector<double>(static_cast<std::size_t>(g.n)), {}};
+      },
       [&](Labels& w, vertex_t s, W* dist_row, vertex_t* pred_row) {
         constexpr double inf = kUnreachable<double>;
         std::fill(w.dist.begin(), w.dist.end(), inf);

@@ -64,8 +64,8 @@ namespace {
 // differ (restrict); the callers skip i == k, a no-op since d[k][k] = 0.
 // With predecessors pc[j] = pb[j] on a strict improvement.
 template <class D, bool kPred>
-[[gnu::always_inline]] inline void relax_row(Block<D> c, std::int64_t row_i, Block<D> b, std::int64_t row_k,
-                                             D a, std::int64_t len) {
+[[gnu::always_inline]] inline void relax_row(Block<D> c, std::int64_t row_i, Block<D> b, std::int64_t row_k, D a,
+                                             std::int64_t len) {
   D* __restrict cd = c.d + row_i;
   const D* __restrict bd = b.d + row_k;
   if constexpr (kPred) {
@@ -89,8 +89,7 @@ template <class D, bool kPred>
 [[gnu::always_inline]] inline std::int64_t diagonal_body(Block<D> t, D negative_below) {
   for (std::int64_t k = 0; k < kTile; ++k) {
     for (std::int64_t i = 0; i < kTile; ++i)
-      if (i != k)
-        relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], kTile);
+      if (i != k) relax_row<D, kPred>(t, i * kTile, t, k * kTile, t.d[i * kTile + k], kTile);
     for (std::int64_t i = 0; i < kTile; ++i)
       if (t.d[i * kTile + i] < negative_below) return k;
   }
@@ -102,8 +101,7 @@ template <class D, bool kPred>
 [[gnu::always_inline]] inline void row_panel_body(Block<D> diag, Block<D> panel) {
   for (std::int64_t k = 0; k < kTile; ++k)
     for (std::int64_t i = 0; i < kTile; ++i)
-      if (i != k)
-        relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k], kTile);
+      if (i != k) relax_row<D, kPred>(panel, i * kTile, panel, k * kTile, diag.d[i * kTile + k], kTile);
 }
 
 // Column panel: tile (c, r); each row is independent, pivots in order within it.
@@ -215,15 +213,15 @@ template <class D, bool kPred, int Bytes, int R, int W>
 // for benchmarking the variants and testing them on one machine.
 template <class D, bool kPred>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"))) std::int64_t step_avx512(const StepArgs<D>& s) {
-  return step_body<D, kPred, 64, 4, kPred ? 2 : 4>(s);
+  return step_body < D, kPred, 64, 4, kPred ? 2 : 4 > (s);
 }
 template <class D, bool kPred>
 __attribute__((target("avx2"))) std::int64_t step_avx2(const StepArgs<D>& s) {
-  return step_body<D, kPred, 32, kPred ? 2 : 4, 2>(s);
+  return step_body < D, kPred, 32, kPred ? 2 : 4, 2 > (s);
 }
 template <class D, bool kPred>
 std::int64_t step_baseline(const StepArgs<D>& s) {
-  return step_body<D, kPred, 16, kPred ? 2 : 4, 2>(s);
+  return step_body < D, kPred, 16, kPred ? 2 : 4, 2 > (s);
 }
 
 template <class D, bool kPred>
@@ -412,8 +410,9 @@ void fw_seq_typed(const BasicJob<W>& job) {
     }
   }
   if (job.dense) {  // no predecessors (BasicJob::dense)
-    core::fill_from_dense<D>(*job.dense, n, std::max<std::int64_t>(n, 1), [n](std::int64_t i, std::int64_t j) { return i * n + j; },
-                             d, inf, job.threads);
+    core::fill_from_dense<D>(
+        *job.dense, n, std::max<std::int64_t>(n, 1), [n](std::int64_t i, std::int64_t j) { return i * n + j; }, d, inf,
+        job.threads);
   } else {
 #pragma omp parallel for num_threads(job.threads) schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -428,7 +427,8 @@ void fw_seq_typed(const BasicJob<W>& job) {
   }
   clock.lap("initialize");
   // Progress (and so a caller's cancellation) about every 2^24 relaxations.
-  const std::int64_t report_every = std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(1, n * n));
+  const std::int64_t report_every =
+      std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(1, n * n));
   for (std::int64_t k = 0; k < n; ++k) {
     const D* row_k = &d[k * n];
     for (std::int64_t i = 0; i < n; ++i) {
@@ -473,8 +473,9 @@ void fw_seq_typed(const BasicJob<W>& job) {
         },
         /*report_progress=*/false);
   else
-    store<D>(job, d, p, [n](std::int64_t i, std::int64_t j) { return i * n + j; }, repair ? &repair_edges : nullptr,
-             repair_slack(job));
+    store<D>(
+        job, d, p, [n](std::int64_t i, std::int64_t j) { return i * n + j; }, repair ? &repair_edges : nullptr,
+        repair_slack(job));
   clock.lap("store", result_bytes(job));
 }
 

@@ -18,7 +18,6 @@ template <class W>
 void run_named(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 // The same on a dense view read in place: opts.algorithm must read dense
 // views (reads_dense; UsageError otherwise). Runs on the scan's weight type.
-void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink,
-               SolveSummary& out);
+void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions& opts, Sink& sink, SolveSummary& out);
 
 }  // namespace apsp::cpu::detail

@@ -159,7 +159,8 @@ void for_each_source(const BasicJob<W>& job, MakeWorker make_worker, SolveRow so
         std::fill(dist, dist + rows * n, kUnreachable<W>);
         if (pred) std::fill(pred, pred + rows * n, -1);
         for (std::int64_t r = 0; r < rows; ++r) {
-          const auto source = subset ? job.sources[static_cast<std::size_t>(first + r)] : static_cast<vertex_t>(first + r);
+          const auto source = subset ? job.sources[static_cast<std::size_t>(first + r)]
+                                     : static_cast<vertex_t>(first + r);
           solve_row(worker, source, dist + r * n, pred ? pred + r * n : nullptr);
         }
       },

@@ -48,22 +48,22 @@ void run_in(const BasicJob<W>& job, D inf, D negative_below) {
   const std::uint64_t rows_per_thread = sizeof(D) * static_cast<std::uint64_t>(block_rows(job) * n);
   resources::require_memory(factor_bytes<D>(s, job.threads) +
                                 threads * (rows_per_thread + staging_bytes_per_thread(job)),
-                            "supernodal's factor on " + std::to_string(n) + " vertices (" +
-                                std::to_string(s.count) + " supernodes, fronts up to " +
-                                std::to_string(s.max_front) + ")");
+                            "supernodal's factor on " + std::to_string(n) + " vertices (" + std::to_string(s.count) +
+                                " supernodes, fronts up to " + std::to_string(s.max_front) + ")");
   // Progress: the factor's share of the work, then the rows'.
   const double rows = static_cast<double>(job.sources.empty() ? n : static_cast<std::int64_t>(job.sources.size()));
   const double total = s.factor_ops + rows * s.solve_ops_per_source;
   const double factor_share = total > 0 ? s.factor_ops / total : 0;
-  const supernodal::Factor<D> f = supernodal::factor(
-      s, out, in, inf, negative_below, job.threads, [&](double fraction) { job.report(fraction * factor_share); });
+  const supernodal::Factor<D> f = supernodal::factor(s, out, in, inf, negative_below, job.threads,
+                                                     [&](double fraction) { job.report(fraction * factor_share); });
   clock.lap("factor");
   const std::function<void(double)> solve_progress = [&](double fraction) {
     job.report(factor_share + (1 - factor_share) * fraction);
   };
-  const BasicJob<W> solve_job{job.graph,   job.stats,     job.int32_arithmetic, job.predecessors,
-                              job.threads, solve_progress, job.sources,          job.sink,
-                              job.times,   job.precision, nullptr};
+  const BasicJob<W> solve_job{job.graph,        job.stats,   job.int32_arithmetic,
+                              job.predecessors, job.threads, solve_progress,
+                              job.sources,      job.sink,    job.times,
+                              job.precision,    nullptr};
   supernodal::deliver_solved_rows(solve_job, s, f, inf, job.predecessors ? &out : nullptr,
                                   negative_cycle_threshold(job), /*report_progress=*/true);
   clock.lap("compute");

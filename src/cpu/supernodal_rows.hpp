@@ -42,12 +42,16 @@ void deliver_solved_rows(const cpu::detail::BasicJob<W>& job, const Symbolic& s,
   const std::int64_t n = job.graph.n;
   const bool subset = !job.sources.empty();
   cpu::detail::deliver_rows(
-      job, [&] { return RowWorker<D>{{}, {}, {}, core::TightEdgeSearch(job.predecessors ? n : 0)}; },
+      job,
+      [&] {
+        return RowWorker<D>{{}, {}, {}, core::TightEdgeSearch(job.predecessors ? n : 0)};
+      },
       [&](RowWorker<D>& worker, std::int64_t first, std::int64_t rows, W* dist, vertex_t* pred) {
         worker.x.resize(static_cast<std::size_t>(rows * n));
         worker.sources.resize(static_cast<std::size_t>(rows));
         for (std::int64_t r = 0; r < rows; ++r) {
-          const vertex_t source = subset ? job.sources[static_cast<std::size_t>(first + r)] : static_cast<vertex_t>(first + r);
+          const vertex_t source = subset ? job.sources[static_cast<std::size_t>(first + r)]
+                                         : static_cast<vertex_t>(first + r);
           worker.sources[r] = s.iperm[source];
         }
         solve_rows(s, f, worker.sources.data(), rows, worker.x.data(), inf, worker.solve);

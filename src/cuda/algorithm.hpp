@@ -52,14 +52,14 @@ struct GpuProblem {
   vertex_t* pred = nullptr;
   std::int64_t n = 0;
   std::int64_t n_pad = 0;
-  DeviceCsr csr;                 // filled only for algorithms with needs_csr
+  DeviceCsr csr;  // filled only for algorithms with needs_csr
   // The same (reweighted, non-negative) edges on the host, sorted by (src, dst).
   const std::vector<Edge>* edges = nullptr;
-  weight_t max_weight = 0;       // largest (reweighted) edge weight
+  weight_t max_weight = 0;  // largest (reweighted) edge weight
   // A host estimate (not a bound) of the largest finite distance, used only
   // to decide whether a narrower attempt is worth it; results are certified.
   std::int64_t distance_estimate = 0;
-  BlockShape block;              // SolveOptions::block, {0,0} = default
+  BlockShape block;                             // SolveOptions::block, {0,0} = default
   Precision precision = Precision::automatic;   // requested
   Precision used_precision = Precision::int32;  // set by the algorithm
   CUstream_st* stream = nullptr;

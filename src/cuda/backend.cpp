@@ -188,14 +188,16 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   const bool narrow = int16_result.cells.get() != nullptr;  // certified by the int16 attempt itself
   const RangeView<dist_t> result{problem.dist, n, n_pad, 0, kInf};
   if (!narrow && !instance.certificate().holds(result)) throw_range_refusal(!rw.potential.empty());
-  std::vector<std::int64_t> broken_rows =
-      opts.predecessors ? rows_with_broken_predecessors(problem.pred, n, n_pad, stream.get()) : std::vector<std::int64_t>{};
+  std::vector<std::int64_t> broken_rows = opts.predecessors
+                                              ? rows_with_broken_predecessors(problem.pred, n, n_pad, stream.get())
+                                              : std::vector<std::int64_t>{};
   out.times.add("range certificate", seconds_since(stage_start));
 
   stage_start = std::chrono::steady_clock::now();
   const DevicePotentials potentials(rw.potential, stream.get());
-  const DeviceRows rows = narrow ? DeviceRows::of_int16(int16_result.cells.get(), n, int16_result.ld, int16_result.infinity)
-                                 : DeviceRows::of_int32(problem.dist, n, n_pad);
+  const DeviceRows rows =
+      narrow ? DeviceRows::of_int16(int16_result.cells.get(), n, int16_result.ld, int16_result.infinity)
+             : DeviceRows::of_int32(problem.dist, n, n_pad);
   if (opts.verify) {
     // The O(n * m) certificate on the device-resident, still reweighted
     // result, before anything crosses the link.

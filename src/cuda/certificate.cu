@@ -65,8 +65,8 @@ bool RangeCertificate::check(const RangeView<T>& view) {
   DeviceBuffer<int> escaped(1);
   APSP_CUDA_CHECK(cudaMemsetAsync(escaped.get(), 0, sizeof(int), stream_));
   constexpr int kThreads = 256;
-  kernels::find_range_escape<T><<<grid_for(view.n * view.n, kThreads), kThreads, 0, stream_>>>(
-      view, device_edges(), max_weight_, escaped.get());
+  kernels::find_range_escape<T>
+      <<<grid_for(view.n * view.n, kThreads), kThreads, 0, stream_>>>(view, device_edges(), max_weight_, escaped.get());
   APSP_CUDA_CHECK_LAUNCH("find_range_escape");
   int host = 0;
   APSP_CUDA_CHECK(cudaMemcpyAsync(&host, escaped.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
@@ -80,14 +80,15 @@ int RangeCertificate::largest_finite(const RangeView<std::int32_t>& view) { retu
 int RangeCertificate::largest_finite(const RangeView<std::int16_t>& view) { return largest(view); }
 
 void throw_range_refusal(bool reweighted) {
-  const std::string what = "a shortest-path distance" + std::string(reweighted ? " of the Johnson-reweighted graph" : "") +
-                           " reaches " + std::to_string(kInf) + " or more";
+  const std::string what = "a shortest-path distance" +
+                           std::string(reweighted ? " of the Johnson-reweighted graph" : "") + " reaches " +
+                           std::to_string(kInf) + " or more";
   if (!reweighted) throw OverflowError(what + ", beyond the int32 output range");
   throw ArithmeticRangeError(what + ", beyond the GPU's int32 arithmetic (the CPU backend computes in int64)");
 }
 
 std::vector<std::int64_t> rows_with_broken_predecessors(const vertex_t* pred, std::int64_t n, std::int64_t n_pad,
-                                                         cudaStream_t stream) {
+                                                        cudaStream_t stream) {
   if (n < 2) return {};
   const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   require_device_memory(cells * sizeof(vertex_t) + static_cast<std::size_t>(n), "the predecessor tree check");

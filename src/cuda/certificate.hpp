@@ -61,6 +61,6 @@ class RangeCertificate {
 // that loops, which ties on zero-weight cycles can cause in blocked
 // algorithms and in predecessors read off tight edges).
 std::vector<std::int64_t> rows_with_broken_predecessors(const vertex_t* pred, std::int64_t n, std::int64_t n_pad,
-                                                         cudaStream_t stream);
+                                                        cudaStream_t stream);
 
 }  // namespace apsp::cuda

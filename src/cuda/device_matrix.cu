@@ -50,10 +50,9 @@ void upload_edges(const std::vector<BasicEdge<D>>& edges, D* dist, vertex_t* pre
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-#define APSP_INSTANTIATE_MATRIX_BUILD(D)                                                                          \
-  template void launch_init_matrix<D>(D*, vertex_t*, std::int64_t, cudaStream_t);                               \
-  template void launch_scatter_edges<D>(D*, vertex_t*, std::int64_t, const BasicEdge<D>*, std::int64_t,          \
-                                        cudaStream_t);                                                           \
+#define APSP_INSTANTIATE_MATRIX_BUILD(D)                                                                               \
+  template void launch_init_matrix<D>(D*, vertex_t*, std::int64_t, cudaStream_t);                                      \
+  template void launch_scatter_edges<D>(D*, vertex_t*, std::int64_t, const BasicEdge<D>*, std::int64_t, cudaStream_t); \
   template void upload_edges<D>(const std::vector<BasicEdge<D>>&, D*, vertex_t*, std::int64_t, cudaStream_t);
 APSP_INSTANTIATE_MATRIX_BUILD(dist_t)
 APSP_INSTANTIATE_MATRIX_BUILD(float)

@@ -29,7 +29,7 @@ struct DeviceRows {
   const void* data = nullptr;
   Stored stored = Stored::int32;
   std::int64_t n = 0;
-  std::int64_t ld = 0;  // >= n: n_pad, or the int16 matrix's own padding
+  std::int64_t ld = 0;              // >= n: n_pad, or the int16 matrix's own padding
   std::int32_t int16_infinity = 0;  // Stored::int16 only; 0 < it <= 32767
 
   static DeviceRows of_int32(const std::int32_t* data, std::int64_t n, std::int64_t ld) {
@@ -45,9 +45,7 @@ struct DeviceRows {
     return DeviceRows{data, Stored::float64, n, ld, 0};
   }
   bool real() const { return stored == Stored::float32 || stored == Stored::float64; }
-  std::size_t element_bytes() const {
-    return stored == Stored::int16 ? 2 : stored == Stored::float64 ? 8 : 4;
-  }
+  std::size_t element_bytes() const { return stored == Stored::int16 ? 2 : stored == Stored::float64 ? 8 : 4; }
 };
 
 // Throws UsageError (naming `who`) when `m` is not a readable matrix

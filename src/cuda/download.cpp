@@ -26,8 +26,8 @@ constexpr std::size_t kWidenPieceBytes = std::size_t{512} << 10;
 
 // How one download moves its blocks.
 struct Plan {
-  bool device_staging = false;  // a kernel writes int32 rows to device staging, then one contiguous copy
-  bool host_widening = false;   // int16 crosses the link; the host widens
+  bool device_staging = false;       // a kernel writes int32 rows to device staging, then one contiguous copy
+  bool host_widening = false;        // int16 crosses the link; the host widens
   Element element = Element::int32;  // what the sink receives
   std::size_t link_element_bytes = 4;
   std::int64_t rows_per_block = 0;  // rows whose link bytes fill one pinned buffer
@@ -38,7 +38,9 @@ Plan plan_for(const DeviceRows& m, bool has_potentials, Int16Widening widening) 
   const bool int16 = m.stored == Stored::int16;
   p.host_widening = int16 && !has_potentials && widening == Int16Widening::host;
   p.device_staging = has_potentials || (int16 && !p.host_widening);
-  p.element = m.stored == Stored::float32 ? Element::float32 : m.stored == Stored::float64 ? Element::float64 : Element::int32;
+  p.element = m.stored == Stored::float32   ? Element::float32
+              : m.stored == Stored::float64 ? Element::float64
+                                            : Element::int32;
   p.link_element_bytes = p.host_widening ? 2 : m.real() ? m.element_bytes() : 4;
   const std::size_t row_bytes = static_cast<std::size_t>(m.n) * p.link_element_bytes;
   if (row_bytes > Traits::kBufferBytes)
@@ -57,8 +59,8 @@ Plan plan_for(const DeviceRows& m, bool has_potentials, Int16Widening widening) 
 // used as it is.
 class SinkMemory {
  public:
-  SinkMemory(Sink& sink, Plane plane, std::int64_t first_row, std::int64_t rows, std::int64_t n, std::size_t element_bytes,
-             bool wanted) {
+  SinkMemory(Sink& sink, Plane plane, std::int64_t first_row, std::int64_t rows, std::int64_t n,
+             std::size_t element_bytes, bool wanted) {
     if (!wanted) return;
     void* base = sink.row_address(plane, first_row);
     if (!base) return;
@@ -138,9 +140,7 @@ class RowCapture final : public Sink {
  public:
   explicit RowCapture(std::int64_t n) : row_(static_cast<std::size_t>(n)) {}
   void begin(const SinkLayout&) override {}
-  void put(const RowBlock& block) override {
-    std::memcpy(row_.data(), block.data, row_.size() * sizeof(dist_t));
-  }
+  void put(const RowBlock& block) override { std::memcpy(row_.data(), block.data, row_.size() * sizeof(dist_t)); }
   void commit() override {}
   std::vector<dist_t>& row() { return row_; }
 
@@ -164,8 +164,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
   if (matrix.real() && (!potentials.empty() || options.patch || plane == Plane::predecessors))
     throw UsageError("download_to_sink: real-valued rows are distances without potentials or a patch");
   if (!potentials.empty() && potentials.size() != n)
-    throw UsageError("download_to_sink: " + std::to_string(potentials.size()) + " potentials for " +
-                     std::to_string(n) + " vertices");
+    throw UsageError("download_to_sink: " + std::to_string(potentials.size()) + " potentials for " + std::to_string(n) +
+                     " vertices");
   DownloadStats stats;
   if (count == 0) return stats;
 
@@ -181,7 +181,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
     const auto affordable = static_cast<std::int64_t>(free_bytes / 2 / (Traits::kBuffers * row_bytes));
     plan.rows_per_block = std::max<std::int64_t>(1, std::min(plan.rows_per_block, affordable));
     const std::size_t slot_bytes = static_cast<std::size_t>(plan.rows_per_block) * row_bytes;
-    require_device_memory(Traits::kBuffers * (slot_bytes + sizeof(unsigned long long)), "the download's device staging");
+    require_device_memory(Traits::kBuffers * (slot_bytes + sizeof(unsigned long long)),
+                          "the download's device staging");
     device_staging = DeviceBuffer<std::int32_t>(Traits::kBuffers * slot_bytes / sizeof(std::int32_t));
     device_overflow = DeviceBuffer<unsigned long long>(Traits::kBuffers);
   }
@@ -239,9 +240,10 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
     if (plan.host_widening || put_per_part) {
       const auto* staged = static_cast<const std::int16_t*>(f.host);
       const std::int64_t rows_per_piece =
-          plan.host_widening ? std::max<std::int64_t>(1, static_cast<std::int64_t>(
-                                                             kWidenPieceBytes / (static_cast<std::size_t>(n) * sizeof(std::int32_t))))
-                             : f.rows;
+          plan.host_widening
+              ? std::max<std::int64_t>(1, static_cast<std::int64_t>(
+                                              kWidenPieceBytes / (static_cast<std::size_t>(n) * sizeof(std::int32_t))))
+              : f.rows;
       in_parallel_parts(f.rows, block_bytes, [&](std::int64_t r0, std::int64_t rows) {
         for (std::int64_t p0 = r0; p0 < r0 + rows; p0 += rows_per_piece) {
           const std::int64_t piece = std::min(rows_per_piece, r0 + rows - p0);
@@ -258,7 +260,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
       if (in_sink_memory)
         sink.put(block_of(0, f.rows));
       else
-        in_parallel_parts(f.rows, block_bytes, [&](std::int64_t r0, std::int64_t rows) { sink.put(block_of(r0, rows)); });
+        in_parallel_parts(f.rows, block_bytes,
+                          [&](std::int64_t r0, std::int64_t rows) { sink.put(block_of(r0, rows)); });
     }
     rows_done += f.rows;
     ++stats.blocks;
@@ -280,10 +283,10 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
       unsigned long long* overflow = device_overflow.get() + slot;
       APSP_CUDA_CHECK(cudaMemsetAsync(overflow, 0xff, sizeof *overflow, stream));
       launch_rows_to_int32(matrix, row0, rows, potentials.device(), staged, overflow, stream);
-      APSP_CUDA_CHECK(cudaMemcpyAsync(host, staged, static_cast<std::size_t>(rows) * row_bytes, cudaMemcpyDeviceToHost,
-                                      stream));
-      APSP_CUDA_CHECK(cudaMemcpyAsync(lease.overflow_word(slot), overflow, sizeof *overflow, cudaMemcpyDeviceToHost,
-                                      stream));
+      APSP_CUDA_CHECK(
+          cudaMemcpyAsync(host, staged, static_cast<std::size_t>(rows) * row_bytes, cudaMemcpyDeviceToHost, stream));
+      APSP_CUDA_CHECK(
+          cudaMemcpyAsync(lease.overflow_word(slot), overflow, sizeof *overflow, cudaMemcpyDeviceToHost, stream));
     } else {
       const std::size_t e = matrix.element_bytes();
       const auto* source = static_cast<const char*>(matrix.data) + static_cast<std::size_t>(row0 * matrix.ld) * e;

@@ -55,9 +55,9 @@ struct DownloadOptions {
 };
 
 struct DownloadStats {
-  std::int64_t link_bytes = 0;  // bytes that crossed the host link
-  std::int64_t blocks = 0;      // row blocks handed to the sink
-  bool registered_sink = false; // copies went straight into the sink's memory
+  std::int64_t link_bytes = 0;   // bytes that crossed the host link
+  std::int64_t blocks = 0;       // row blocks handed to the sink
+  bool registered_sink = false;  // copies went straight into the sink's memory
 };
 
 // Puts rows of `matrix` into `sink` as int32 RowBlocks of `plane` (the sink's

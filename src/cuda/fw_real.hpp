@@ -19,9 +19,13 @@ namespace apsp::cuda {
 template <class D>
 constexpr std::int64_t real_fw_pad();
 template <>
-constexpr std::int64_t real_fw_pad<float>() { return 128; }
+constexpr std::int64_t real_fw_pad<float>() {
+  return 128;
+}
 template <>
-constexpr std::int64_t real_fw_pad<double>() { return 64; }
+constexpr std::int64_t real_fw_pad<double>() {
+  return 64;
+}
 
 // All rounds on d, an n_pad x n_pad row-major matrix (leading dimension
 // n_pad): the weight or +inf off the diagonal, 0 on it, padded vertices

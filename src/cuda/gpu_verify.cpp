@@ -131,8 +131,10 @@ VerifyReport DeviceVerifier::verify(const DeviceRows& matrix, const DevicePotent
   report.ok = false;
   report.first_violation = first_violation_in_row(normalized_, values.data(), row);
   if (report.first_violation.empty())
-    throw DeviceError("GPU verify", "the certificate kernel rejected row " + std::to_string(row) +
-                      ", which the CPU row check accepts", __FILE__, __LINE__);
+    throw DeviceError("GPU verify",
+                      "the certificate kernel rejected row " + std::to_string(row) +
+                          ", which the CPU row check accepts",
+                      __FILE__, __LINE__);
   return report;
 }
 

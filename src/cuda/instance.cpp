@@ -42,10 +42,12 @@ DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool pr
       stream_(stream),
       certificate_(reweighted_.edges, g.n, reweighted_.max_weight, stream) {
   const std::size_t cells = static_cast<std::size_t>(n_pad_) * static_cast<std::size_t>(n_pad_);
-  const std::size_t csr_bytes = algo.needs_csr ? (static_cast<std::size_t>(n_) + 1) * 8 + reweighted_.edges.size() * 8 : 0;
+  const std::size_t csr_bytes = algo.needs_csr ? (static_cast<std::size_t>(n_) + 1) * 8 + reweighted_.edges.size() * 8
+                                               : 0;
   const std::size_t copies = (keep_pristine ? 2 : 1);
   require_device_memory(copies * cells * sizeof(dist_t) * (predecessors ? 2 : 1) + csr_bytes + (std::size_t{96} << 20),
-                        "a " + std::to_string(n_) + "-vertex distance matrix" + (predecessors ? " with predecessors" : ""));
+                        "a " + std::to_string(n_) + "-vertex distance matrix" +
+                            (predecessors ? " with predecessors" : ""));
   dist_ = DeviceBuffer<dist_t>(cells);
   pred_ = DeviceBuffer<vertex_t>(predecessors ? cells : 0);
   launch_init_matrix(dist_.get(), pred_.get(), n_pad_, stream);
@@ -61,18 +63,22 @@ DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool pr
     APSP_CUDA_CHECK(cudaMemcpyAsync(csr_rows_.get(), csr.row_start.data(), csr.row_start.size() * 8,
                                     cudaMemcpyHostToDevice, stream));
     if (!csr.col.empty()) {
-      APSP_CUDA_CHECK(cudaMemcpyAsync(csr_cols_.get(), csr.col.data(), csr.col.size() * 4, cudaMemcpyHostToDevice, stream));
+      APSP_CUDA_CHECK(
+          cudaMemcpyAsync(csr_cols_.get(), csr.col.data(), csr.col.size() * 4, cudaMemcpyHostToDevice, stream));
       APSP_CUDA_CHECK(cudaMemcpyAsync(csr_weights_.get(), csr.weight.data(), csr.weight.size() * 4,
                                       cudaMemcpyHostToDevice, stream));
     }
-    csr_ = DeviceCsr{csr_rows_.get(), csr_cols_.get(), csr_weights_.get(), n_, static_cast<std::int64_t>(csr.col.size())};
+    csr_ =
+        DeviceCsr{csr_rows_.get(), csr_cols_.get(), csr_weights_.get(), n_, static_cast<std::int64_t>(csr.col.size())};
   }
   if (keep_pristine) {
     pristine_dist_ = DeviceBuffer<dist_t>(cells);
-    APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_dist_.get(), dist_.get(), cells * sizeof(dist_t), cudaMemcpyDeviceToDevice, stream));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(pristine_dist_.get(), dist_.get(), cells * sizeof(dist_t), cudaMemcpyDeviceToDevice, stream));
     if (predecessors) {
       pristine_pred_ = DeviceBuffer<vertex_t>(cells);
-      APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_pred_.get(), pred_.get(), cells * sizeof(vertex_t), cudaMemcpyDeviceToDevice, stream));
+      APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_pred_.get(), pred_.get(), cells * sizeof(vertex_t),
+                                      cudaMemcpyDeviceToDevice, stream));
     }
   }
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -96,7 +102,8 @@ void DeviceInstance::restore() {
   if (!pristine_dist_.get()) throw UsageError("DeviceInstance::restore needs keep_pristine");
   APSP_CUDA_CHECK(cudaMemcpyAsync(dist_.get(), pristine_dist_.get(), dist_.bytes(), cudaMemcpyDeviceToDevice, stream_));
   if (pred_.get() && pristine_pred_.get())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(pred_.get(), pristine_pred_.get(), pred_.bytes(), cudaMemcpyDeviceToDevice, stream_));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(pred_.get(), pristine_pred_.get(), pred_.bytes(), cudaMemcpyDeviceToDevice, stream_));
 }
 
 }  // namespace apsp::cuda

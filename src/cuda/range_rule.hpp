@@ -42,7 +42,9 @@ struct RangeView {
   int shift = 0;
   int infinity = kInf;
 
-  APSP_HOST_DEVICE int distance(std::int64_t i, std::int64_t j) const { return static_cast<int>(data[i * ld + j]) >> shift; }
+  APSP_HOST_DEVICE int distance(std::int64_t i, std::int64_t j) const {
+    return static_cast<int>(data[i * ld + j]) >> shift;
+  }
 };
 
 // The quick check: with every finite distance below infinity - max_weight,

@@ -156,8 +156,8 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   if (opts.predecessors) {
     stage_start = std::chrono::steady_clock::now();
     auto fetch_row = [&](std::int64_t i, D* row) {
-      APSP_CUDA_CHECK(cudaMemcpy(row, dist.get() + i * n_pad, static_cast<std::size_t>(n) * sizeof(D),
-                                 cudaMemcpyDeviceToHost));
+      APSP_CUDA_CHECK(
+          cudaMemcpy(row, dist.get() + i * n_pad, static_cast<std::size_t>(n) * sizeof(D), cudaMemcpyDeviceToHost));
     };
     download_predecessors<D, D>(pred.get(), n, n_pad, std::move(broken_rows), g, fetch_row, tolerance, sink,
                                 stream.get());

@@ -19,11 +19,13 @@ void real_predecessors(const D* dist, vertex_t* pred, std::int64_t n, std::int64
   DeviceBuffer<std::int64_t> rows(in_edges.row_start.size());
   DeviceBuffer<vertex_t> cols(std::max<std::size_t>(1, m));
   DeviceBuffer<D> weights(std::max<std::size_t>(1, m));
-  APSP_CUDA_CHECK(cudaMemcpyAsync(rows.get(), in_edges.row_start.data(), in_edges.row_start.size() * sizeof(std::int64_t),
-                                  cudaMemcpyHostToDevice, stream));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(rows.get(), in_edges.row_start.data(),
+                                  in_edges.row_start.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice, stream));
   if (m > 0) {
-    APSP_CUDA_CHECK(cudaMemcpyAsync(cols.get(), in_edges.col.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice, stream));
-    APSP_CUDA_CHECK(cudaMemcpyAsync(weights.get(), in_edges.weight.data(), m * sizeof(D), cudaMemcpyHostToDevice, stream));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(cols.get(), in_edges.col.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice, stream));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(weights.get(), in_edges.weight.data(), m * sizeof(D), cudaMemcpyHostToDevice, stream));
   }
   constexpr int kThreads = 256;
   kernels::real_predecessors<D><<<grid_for(n * n, kThreads), kThreads, 0, stream>>>(dist, pred, n, ld, rows.get(),

@@ -13,10 +13,10 @@ namespace {
 // The run function `launcher`, declared where it is used so that a kernel
 // file needs no header; null when this build has no CUDA.
 #if APSP_WITH_CUDA
-#define APSP_GPU_RUN(launcher)        \
-  [](GpuProblem& problem) {           \
-    void launcher(GpuProblem&);       \
-    launcher(problem);                \
+#define APSP_GPU_RUN(launcher)  \
+  [](GpuProblem& problem) {     \
+    void launcher(GpuProblem&); \
+    launcher(problem);          \
   }
 #else
 #define APSP_GPU_RUN(launcher) nullptr
@@ -38,28 +38,73 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
   // {name, backend, work, role, predecessors, int16, block, real, distributable, available}, pad, needs_csr, run[, sparse_variant]
   static const std::vector<GpuAlgorithm> table = {
       {{"naive", cuda, cubic, teaching, true, false, true, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_naive)},
-      {{"coalesced", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_coalesced)},
-      {{"segmented", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_segmented)},
-      {{"shared-rowcol", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 32, false, APSP_GPU_RUN(run_shared_rowcol)},
-      {{"shared-row", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_shared_row)},
-      {{"tran-double", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 1, false, APSP_GPU_RUN(run_tran_double)},
-      {{"minplus-squaring", cuda, Work::cubic_log, teaching, true, false, false, false, false, kBuilt}, 32, false, APSP_GPU_RUN(run_minplus_squaring)},
-      {{"harish", cuda, Work::per_source, teaching, true, false, false, false, false, kBuilt}, 1, true, APSP_GPU_RUN(run_harish)},
-      {{"blocked-32", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 32, false, APSP_GPU_RUN(run_blocked32)},
-      {{"blocked-64", cuda, cubic, teaching, true, false, false, false, false, kBuilt}, 64, false, APSP_GPU_RUN(run_blocked64)},
-      {{"fw-persistent", cuda, cubic, teaching, false, true, false, false, false, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_persistent)},
-      {{"fw", cuda, cubic, production, true, true, false, true, true, kBuilt}, kProductionPad, false, APSP_GPU_RUN(run_fw_production)},
+      {{"coalesced", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       1,
+       false,
+       APSP_GPU_RUN(run_coalesced)},
+      {{"segmented", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       1,
+       false,
+       APSP_GPU_RUN(run_segmented)},
+      {{"shared-rowcol", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       32,
+       false,
+       APSP_GPU_RUN(run_shared_rowcol)},
+      {{"shared-row", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       1,
+       false,
+       APSP_GPU_RUN(run_shared_row)},
+      {{"tran-double", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       1,
+       false,
+       APSP_GPU_RUN(run_tran_double)},
+      {{"minplus-squaring", cuda, Work::cubic_log, teaching, true, false, false, false, false, kBuilt},
+       32,
+       false,
+       APSP_GPU_RUN(run_minplus_squaring)},
+      {{"harish", cuda, Work::per_source, teaching, true, false, false, false, false, kBuilt},
+       1,
+       true,
+       APSP_GPU_RUN(run_harish)},
+      {{"blocked-32", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       32,
+       false,
+       APSP_GPU_RUN(run_blocked32)},
+      {{"blocked-64", cuda, cubic, teaching, true, false, false, false, false, kBuilt},
+       64,
+       false,
+       APSP_GPU_RUN(run_blocked64)},
+      {{"fw-persistent", cuda, cubic, teaching, false, true, false, false, false, kBuilt},
+       kProductionPad,
+       false,
+       APSP_GPU_RUN(run_fw_persistent)},
+      {{"fw", cuda, cubic, production, true, true, false, true, true, kBuilt},
+       kProductionPad,
+       false,
+       APSP_GPU_RUN(run_fw_production)},
       // The batched single-source ladder (kernels/sparse/sssp.cu): v1, v2, and
       // the production v3 (promoted on the 2026-11-25 H100 run, docs/perf.md).
-      {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, true, false, kBuilt}, 1, false, nullptr, 0},
-      {{"sssp-nearfar", cuda, Work::per_source, teaching, true, false, false, true, false, kBuilt}, 1, false, nullptr, 1},
+      {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, true, false, kBuilt},
+       1,
+       false,
+       nullptr,
+       0},
+      {{"sssp-nearfar", cuda, Work::per_source, teaching, true, false, false, true, false, kBuilt},
+       1,
+       false,
+       nullptr,
+       1},
       {{"sssp", cuda, Work::per_source, production, true, false, false, true, false, kBuilt}, 1, false, nullptr, 2},
       // The supernodal min-plus solver (supernodal_solver.hpp): the same name
       // as the CPU reference's entry, told apart by the backend; it needs the
       // ordering library (METIS).
       {{"supernodal", cuda, Work::separators, production, true, false, false, true, false,
         kBuilt && supernodal::ordering_available()},
-       1, false, nullptr, -1, true},
+       1,
+       false,
+       nullptr,
+       -1,
+       true},
   };
   return table;
 }

@@ -63,7 +63,7 @@ using RowSourceFactory = std::function<std::unique_ptr<RowSource<D>>(const RowIn
 // int32 distances beyond int32 throw as the dense path does. Fills the
 // stages, precision (int32) and verified.
 template <class D>
-void solve_rows(const BasicGraph<D>& normalized, const SolveOptions& opts, const RowSourceFactory<D>& make,
-                Sink& sink, SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
+void solve_rows(const BasicGraph<D>& normalized, const SolveOptions& opts, const RowSourceFactory<D>& make, Sink& sink,
+                SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
 
 }  // namespace apsp::cuda

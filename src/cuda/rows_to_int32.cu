@@ -9,8 +9,9 @@
 
 namespace apsp::cuda {
 
-void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int64_t rows, const std::int64_t* potentials,
-                          std::int32_t* out, unsigned long long* first_overflow, cudaStream_t stream) {
+void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int64_t rows,
+                          const std::int64_t* potentials, std::int32_t* out, unsigned long long* first_overflow,
+                          cudaStream_t stream) {
   if (m.real()) throw UsageError("rows_to_int32: real-valued rows are not widened to int32");
   if (rows <= 0 || m.n == 0) return;
   constexpr int kThreads = 256;
@@ -19,11 +20,12 @@ void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int6
   const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(ceil_div(m.n, std::int64_t{kThreads}), 1024)),
                   static_cast<unsigned>(std::min<std::int64_t>(rows, 65535)));
   if (m.stored == Stored::int16) {
-    kernels::rows_to_int32<<<grid, kThreads, 0, stream>>>(static_cast<const std::int16_t*>(m.data), m.ld, m.n, first_row,
-                                                          rows, m.int16_infinity, potentials, out, first_overflow);
+    kernels::rows_to_int32<<<grid, kThreads, 0, stream>>>(static_cast<const std::int16_t*>(m.data), m.ld, m.n,
+                                                          first_row, rows, m.int16_infinity, potentials, out,
+                                                          first_overflow);
   } else {
-    kernels::rows_to_int32<<<grid, kThreads, 0, stream>>>(static_cast<const std::int32_t*>(m.data), m.ld, m.n, first_row,
-                                                          rows, 0, potentials, out, first_overflow);
+    kernels::rows_to_int32<<<grid, kThreads, 0, stream>>>(static_cast<const std::int32_t*>(m.data), m.ld, m.n,
+                                                          first_row, rows, 0, potentials, out, first_overflow);
   }
   APSP_CUDA_CHECK_LAUNCH("rows_to_int32");
 }

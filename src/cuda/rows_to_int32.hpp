@@ -15,7 +15,8 @@ namespace apsp::cuda {
 // kInf, potentials (device, m.n entries, or nullptr) are undone, and the
 // row-major index of an entry that leaves int32 lowers *first_overflow
 // (device; the caller starts it at ~0ull). Asynchronous on `stream`.
-void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int64_t rows, const std::int64_t* potentials,
-                          std::int32_t* out, unsigned long long* first_overflow, cudaStream_t stream);
+void launch_rows_to_int32(const DeviceRows& m, std::int64_t first_row, std::int64_t rows,
+                          const std::int64_t* potentials, std::int32_t* out, unsigned long long* first_overflow,
+                          cudaStream_t stream);
 
 }  // namespace apsp::cuda

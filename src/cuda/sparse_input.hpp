@@ -80,8 +80,7 @@ RealReweighted<W> reweight_real(const BasicGraph<W>& normalized) {
                                               r.potential[static_cast<std::size_t>(e.dst)]));
       if (std::isinf(w))
         throw ArithmeticRangeError("edge " + std::to_string(e.src) + "->" + std::to_string(e.dst) +
-                                   ": its Johnson-reweighted weight does not fit " +
-                                   to_string(weight_type_of<W>) +
+                                   ": its Johnson-reweighted weight does not fit " + to_string(weight_type_of<W>) +
                                    " (the CPU backend's johnson reweights in float64)");
     }
     r.edges.push_back(BasicEdge<W>{e.src, e.dst, w});

@@ -34,11 +34,11 @@ struct BasicSparseRowsLaunch {
   vertex_t* pred = nullptr;  // the same shape, or nullptr
   std::int64_t ld = 0;       // >= out.n
   SparseVariant variant = SparseVariant::gather;
-  bool shared_row = true;    // the working row in shared memory (sparse_shared_row_fits)
-  D delta = 1;               // near-far bucket width: >= 1 for int32, > 0 for real distances
-  int blocks = 0;            // resident blocks, each with its own scratch
-  vertex_t* queues = nullptr;              // blocks x 4 n: frontier, next frontier, far pile and its copy
-  unsigned* bitmaps = nullptr;             // blocks x 2 words(n) (global-row mode only)
+  bool shared_row = true;                     // the working row in shared memory (sparse_shared_row_fits)
+  D delta = 1;                                // near-far bucket width: >= 1 for int32, > 0 for real distances
+  int blocks = 0;                             // resident blocks, each with its own scratch
+  vertex_t* queues = nullptr;                 // blocks x 4 n: frontier, next frontier, far pile and its copy
+  unsigned* bitmaps = nullptr;                // blocks x 2 words(n) (global-row mode only)
   unsigned long long* next_source = nullptr;  // one counter
   // int32: set to 1 by a block whose row has a finite distance with an edge
   // to an INF entry close enough to have been clamped (range_rule.hpp): the
@@ -61,7 +61,8 @@ std::size_t sparse_scratch_bytes(std::int64_t n, bool shared_row);
 // the row of n D entries and two bitmaps.
 template <class D>
 std::size_t sparse_shared_bytes(std::int64_t n) {
-  return static_cast<std::size_t>(n) * sizeof(D) + static_cast<std::size_t>(2 * sparse_bitmap_words(n)) * sizeof(unsigned);
+  return static_cast<std::size_t>(n) * sizeof(D) +
+         static_cast<std::size_t>(2 * sparse_bitmap_words(n)) * sizeof(unsigned);
 }
 // True when the shared-row kernel for D fits n vertices on the current
 // device (float64 fits about half the n of int32 and float32).

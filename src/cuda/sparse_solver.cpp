@@ -125,9 +125,10 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   const std::size_t row_bytes = static_cast<std::size_t>(n) * (sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0));
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::int64_t budget = testing::hooks.sparse_row_budget > 0
-                                  ? testing::hooks.sparse_row_budget.load()
-                                  : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
+  const std::int64_t budget =
+      testing::hooks.sparse_row_budget > 0
+          ? testing::hooks.sparse_row_budget.load()
+          : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
   const std::int64_t chunk = std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, n);
   const bool streamed = chunk < n;
   const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
@@ -170,7 +171,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
 #pragma omp parallel for schedule(dynamic, 1) reduction(min : failing)
           for (std::int64_t r = 0; r < block_rows; ++r)
             if (!first_violation_in_row(g, data + r * stride, row0 + r).empty()) failing = std::min(failing, r);
-          if (failing < block_rows) throw VerifyError(first_violation_in_row(g, data + failing * stride, row0 + failing));
+          if (failing < block_rows)
+            throw VerifyError(first_violation_in_row(g, data + failing * stride, row0 + failing));
         };
       }
       download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, sink, dist_rows, stream);
@@ -228,7 +230,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     for (std::int64_t done = 0, count = 0; done < rows; done += count) {
       count = std::min(launch_rows, rows - done);
       begin.record(stream);
-      instance.run(chunk_first + done, count, dist.get() + done * n, opts.predecessors ? pred.get() + done * n : nullptr, n);
+      instance.run(chunk_first + done, count, dist.get() + done * n,
+                   opts.predecessors ? pred.get() + done * n : nullptr, n);
       end.record(stream);
       const double launch_s = elapsed_ms(begin, end) / 1000.0;
       compute_s += launch_s;
@@ -236,7 +239,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         launch_rows = std::max(fewest_rows, static_cast<std::int64_t>(std::min(
                                                 static_cast<double>(chunk),
                                                 kProgressLaunchSeconds * static_cast<double>(count) / launch_s)));
-      if (!streamed) progress.report(compute_share * static_cast<double>(chunk_first + done + count) / static_cast<double>(n));
+      if (!streamed)
+        progress.report(compute_share * static_cast<double>(chunk_first + done + count) / static_cast<double>(n));
     }
     if constexpr (kInt32) {
       stage_start = std::chrono::steady_clock::now();
@@ -286,9 +290,8 @@ namespace {
 template <class D>
 RowSourceFactory<D> sparse_rows(SparseVariant variant) {
   return [variant](const RowInput<D>& in) -> std::unique_ptr<RowSource<D>> {
-    return std::make_unique<BasicSparseInstance<D>>(in.reweighted, in.graph.n, in.max_weight, variant,
-                                                    in.predecessors, near_far_delta(in.reweighted), in.stream,
-                                                    in.potentials);
+    return std::make_unique<BasicSparseInstance<D>>(in.reweighted, in.graph.n, in.max_weight, variant, in.predecessors,
+                                                    near_far_delta(in.reweighted), in.stream, in.potentials);
   };
 }
 
@@ -301,9 +304,8 @@ BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& rew
     : stream_(stream) {
   constexpr bool kInt32 = std::is_integral<D>::value;
   if (!potentials.empty() && (kInt32 || static_cast<std::int64_t>(potentials.size()) != n))
-    throw UsageError("SparseInstance: " + std::to_string(potentials.size()) + " potentials for a " +
-                     std::to_string(n) + "-vertex " + to_string(weight_type_of<D>) +
-                     " graph (int32 rows leave them to the download)");
+    throw UsageError("SparseInstance: " + std::to_string(potentials.size()) + " potentials for a " + std::to_string(n) +
+                     "-vertex " + to_string(weight_type_of<D>) + " graph (int32 rows leave them to the download)");
   BasicGraph<D> reweighted;
   reweighted.n = n;
   reweighted.edges = reweighted_edges;
@@ -326,8 +328,8 @@ BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& rew
   // more than half the free memory holds scratch for.
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const auto affordable = static_cast<std::int64_t>(
-      (free_bytes - csr_bytes * (predecessors ? 2 : 1) - potential_bytes) / 2 / scratch);
+  const auto affordable =
+      static_cast<std::int64_t>((free_bytes - csr_bytes * (predecessors ? 2 : 1) - potential_bytes) / 2 / scratch);
   const std::int64_t cap = testing::hooks.sparse_max_blocks > 0 ? testing::hooks.sparse_max_blocks.load() : n;
   launch_.blocks = static_cast<int>(std::max<std::int64_t>(
       1, std::min<std::int64_t>({sparse_resident_blocks<D>(variant, launch_.shared_row, n), n, affordable, cap})));
@@ -367,8 +369,8 @@ template <class D>
 void BasicSparseInstance<D>::run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) {
   const std::int64_t n = launch_.out.n;
   if (first < 0 || count < 0 || first + count > n || ld < n || (count > 0 && dist == nullptr))
-    throw UsageError("SparseInstance::run: rows " + std::to_string(first) + "+" + std::to_string(count) +
-                     " of a " + std::to_string(n) + "-vertex graph into rows of " + std::to_string(ld));
+    throw UsageError("SparseInstance::run: rows " + std::to_string(first) + "+" + std::to_string(count) + " of a " +
+                     std::to_string(n) + "-vertex graph into rows of " + std::to_string(ld));
   if (pred != nullptr && launch_.in.row_start == nullptr)
     throw UsageError("SparseInstance::run: predecessors asked of an instance built without them", "predecessors");
   BasicSparseRowsLaunch<D> a = launch_;

@@ -256,8 +256,8 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
     const auto end = sym_.struct_idx.begin() + sym_.struct_ptr[K + 1];
     const auto at = std::lower_bound(begin, end, id);
     if (at == end || *at != id)
-      throw std::logic_error("supernodal: new-order vertex " + std::to_string(id) + " is missing from the structure of supernode " +
-                             std::to_string(K));
+      throw std::logic_error("supernodal: new-order vertex " + std::to_string(id) +
+                             " is missing from the structure of supernode " + std::to_string(K));
     return columns(K) + (at - begin);
   };
   std::vector<std::pair<std::int64_t, D>> entries;
@@ -435,8 +435,8 @@ void SupernodalRows<D>::factor() {
           front(K), shape, dense.get());
       APSP_CUDA_CHECK_LAUNCH("pad_front");
       dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_);
-      sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(
-          dense.get(), shape, front(K));
+      sn::unpad_front<D>
+          <<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(dense.get(), shape, front(K));
       APSP_CUDA_CHECK_LAUNCH("unpad_front");
       ++testing::hooks.supernodal_dense_fronts;
     }
@@ -456,13 +456,15 @@ void SupernodalRows<D>::prepare_solve() {
                     ? testing::hooks.supernodal_batch_rows.load()
                     : static_cast<std::int64_t>(free_bytes / kBatchMemoryShare) / row_bytes;
   batch_rows_ = std::clamp<std::int64_t>(batch_rows_, 1, std::min(kMaxBatchRows, n_));
-  require_device_memory(static_cast<std::size_t>(batch_rows_ * row_bytes),
-                        std::to_string(batch_rows_) + " supernodal working rows of " + std::to_string(n_) + " vertices");
+  require_device_memory(static_cast<std::size_t>(batch_rows_ * row_bytes), std::to_string(batch_rows_) +
+                                                                               " supernodal working rows of " +
+                                                                               std::to_string(n_) + " vertices");
   x_ = DeviceBuffer<D>(static_cast<std::size_t>(batch_rows_ * n_));
   d_batch_new_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(batch_rows_));
   d_batch_old_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(batch_rows_));
   d_batch_slot_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(batch_rows_));
-  d_forward_tasks_ = DeviceBuffer<sn::MinPlusTask<D>>(std::max<std::size_t>(1, 2 * static_cast<std::size_t>(sym_.count)));
+  d_forward_tasks_ =
+      DeviceBuffer<sn::MinPlusTask<D>>(std::max<std::size_t>(1, 2 * static_cast<std::size_t>(sym_.count)));
   stamp_.assign(static_cast<std::size_t>(sym_.count), -1);
 
   // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of the level.
@@ -540,8 +542,8 @@ void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, st
                                     forward_tasks_.tasks.size() * sizeof(sn::MinPlusTask<D>), cudaMemcpyHostToDevice,
                                     stream_));
 
-  sn::unit_rows<D><<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(x_.get(), n_,
-                                                                                         d_batch_new_.get(), rows);
+  sn::unit_rows<D>
+      <<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(x_.get(), n_, d_batch_new_.get(), rows);
   APSP_CUDA_CHECK_LAUNCH("unit_rows");
   for (std::size_t l = 0; l < forward_tasks_.launches.size(); l += 2) {
     launch_tasks<D, false>(d_forward_tasks_.get(), forward_tasks_.launches[l], rows32, stream_);
@@ -603,12 +605,12 @@ void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, Solv
                       cudaStream_t stream) {
   solve_rows(g, opts, supernodal_rows<std::int32_t>(), sink, out, progress, stream);
 }
-void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
-                      ProgressSpan progress, cudaStream_t stream) {
+void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
+                      cudaStream_t stream) {
   solve_rows(g, opts, supernodal_rows<float>(), sink, out, progress, stream);
 }
-void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
-                      ProgressSpan progress, cudaStream_t stream) {
+void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
+                      cudaStream_t stream) {
   solve_rows(g, opts, supernodal_rows<double>(), sink, out, progress, stream);
 }
 

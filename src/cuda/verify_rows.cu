@@ -16,15 +16,16 @@ template <typename S, bool kRowInShared, bool kZeroCycles, bool kPotentials>
 void launch_certify(const DeviceRows& m, const DeviceInEdges& g, const std::int64_t* h, unsigned long long* first_bad,
                     std::size_t shared_bytes, cudaStream_t stream) {
   auto* kernel = kernels::certify_rows<S, kRowInShared, kZeroCycles, kPotentials>;
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  APSP_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   int device = 0, sms = 0, per_sm = 0;
   APSP_CUDA_CHECK(cudaGetDevice(&device));
   APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   APSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Traits::kThreads, shared_bytes));
   if (per_sm < 1) throw ResourceError("the GPU certificate kernel does not fit on this device");
   const int grid = static_cast<int>(std::min<std::int64_t>(m.n, std::int64_t{sms} * per_sm));
-  kernel<<<grid, Traits::kThreads, shared_bytes, stream>>>(static_cast<const S*>(m.data), m.ld, m.n, m.int16_infinity, g,
-                                                           h, first_bad);
+  kernel<<<grid, Traits::kThreads, shared_bytes, stream>>>(static_cast<const S*>(m.data), m.ld, m.n, m.int16_infinity,
+                                                           g, h, first_bad);
   APSP_CUDA_CHECK_LAUNCH("certify_rows");
 }
 
@@ -55,8 +56,8 @@ std::int64_t lowest_failing_row(const DeviceRows& matrix, const DeviceInEdges& e
                         std::to_string(shared_limit));
   // The row in shared memory when it fits beside the bitset; else it is read
   // from global memory (through L1 / L2) at each use.
-  const bool row_in_shared =
-      placement == RowPlacement::automatic && bitset_bytes + row_bytes <= static_cast<std::size_t>(shared_limit);
+  const bool row_in_shared = placement == RowPlacement::automatic &&
+                             bitset_bytes + row_bytes <= static_cast<std::size_t>(shared_limit);
   const std::size_t shared_bytes = bitset_bytes + (row_in_shared ? row_bytes : 0);
 
   DeviceBuffer<unsigned long long> first_bad(1);
@@ -68,10 +69,10 @@ std::int64_t lowest_failing_row(const DeviceRows& matrix, const DeviceInEdges& e
                        kPotentials = decltype(with_potentials)::value;
         if (matrix.stored == Stored::int16)
           launch_certify<std::int16_t, kShared, kZero, kPotentials>(matrix, edges, potentials, first_bad.get(),
-                                                                     shared_bytes, stream);
+                                                                    shared_bytes, stream);
         else
           launch_certify<std::int32_t, kShared, kZero, kPotentials>(matrix, edges, potentials, first_bad.get(),
-                                                                     shared_bytes, stream);
+                                                                    shared_bytes, stream);
       });
     });
   });

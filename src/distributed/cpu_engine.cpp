@@ -145,7 +145,8 @@ struct Planes {
     return Block<D>{d.data() + at, kPred ? p.data() + at : nullptr};
   }
   Messages message(std::int64_t first, std::int64_t count) {
-    const std::size_t at = static_cast<std::size_t>(first * kTileCells), cells = static_cast<std::size_t>(count * kTileCells);
+    const std::size_t at = static_cast<std::size_t>(first * kTileCells),
+                      cells = static_cast<std::size_t>(count * kTileCells);
     Messages m{{d.data() + at, cells, DataTypeOf<D>::value}};
     if (kPred) {
       m.push_back({p.data() + at, cells, DataType::int32});
@@ -278,10 +279,12 @@ class CpuEngine final : public TileEngine {
         }
       }
     };
-    deliver_rows<D>(grid_, n_, kTile, kPred, kPred, process_row, fill,
-                    [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, dist_t* dist,
-                        vertex_t* pred) { to_rows(parts, first, rows, dist, pred); },
-                    sink, check);
+    deliver_rows<D>(
+        grid_, n_, kTile, kPred, kPred, process_row, fill,
+        [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, dist_t* dist, vertex_t* pred) {
+          to_rows(parts, first, rows, dist, pred);
+        },
+        sink, check);
   }
 
  private:
@@ -403,8 +406,9 @@ std::unique_ptr<TileEngine> make(const Graph& g, const ProcessGrid& grid, const 
   try {
     return std::make_unique<CpuEngine<D, kPred>>(g, grid, options);
   } catch (const std::bad_alloc&) {
-    const double bytes = static_cast<double>(grid.local_rows() * grid.local_cols() + 2 * (1 + grid.local_rows() + grid.local_cols())) *
-                         static_cast<double>(kTileCells) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
+    const double bytes =
+        static_cast<double>(grid.local_rows() * grid.local_cols() + 2 * (1 + grid.local_rows() + grid.local_cols())) *
+        static_cast<double>(kTileCells) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
     throw ResourceError("cannot allocate this rank's " + std::to_string(grid.local_rows()) + " x " +
                         std::to_string(grid.local_cols()) + " tiles of " + std::to_string(kTile) + " x " +
                         std::to_string(kTile) + " (" + std::to_string(static_cast<std::int64_t>(bytes)) + " bytes)");

@@ -13,8 +13,8 @@ namespace apsp::dist {
 struct CpuEngineOptions {
   bool int32_arithmetic = true;  // fits_int32_arithmetic, as fw-blocked decides; else int64
   bool predecessors = false;
-  int threads = 1;               // > 0
-  bool lookahead = true;         // updates on a worker thread, panel steps here
+  int threads = 1;        // > 0
+  bool lookahead = true;  // updates on a worker thread, panel steps here
 };
 
 // b, the tile edge of the CPU engine.

@@ -72,8 +72,7 @@ namespace {
 
 using Traits = cuda::kernels::ProductionTraits;
 constexpr std::int64_t kTile = Traits::kTile;
-constexpr std::size_t kUpdateSharedBytes =
-    sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+constexpr std::size_t kUpdateSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
 // update_rest skips tile row and column `kb`: none here.
 constexpr int kNoSkip = std::numeric_limits<int>::max();
 
@@ -140,8 +139,8 @@ int select_device(int device) {
   int devices = 0;
   APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
   if (device < 0 || device >= devices)
-    throw UsageError("CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")",
-                     "device");
+    throw UsageError(
+        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
   APSP_CUDA_CHECK(cudaSetDevice(device));
   return device;
 }
@@ -294,8 +293,7 @@ class GpuEngine final : public TileEngine {
   void start_update(std::int64_t k, int slot, TileSelection which) override {
     Slot& s = slots_[slot];
     const std::int64_t next_row = which.next >= 0 && grid_.owns_row(which.next) ? which.next / grid_.rows : -1;
-    const std::int64_t next_unit =
-        which.next >= 0 && grid_.owns_col(which.next) ? which.next / grid_.cols / kUnit : -1;
+    const std::int64_t next_unit = which.next >= 0 && grid_.owns_col(which.next) ? which.next / grid_.cols / kUnit : -1;
     (void)k;
     switch (which.part) {
       case TileSelection::Part::all:
@@ -369,8 +367,8 @@ class GpuEngine final : public TileEngine {
       cuda::DeviceBuffer<int> result(1);
       APSP_CUDA_CHECK(cudaMemcpyAsync(result.get(), &largest, sizeof(int), cudaMemcpyHostToDevice, panel_.get()));
       constexpr int kThreads = 256;
-      largest_below<S><<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), cells, kInfinity,
-                                                                                   result.get());
+      largest_below<S>
+          <<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), cells, kInfinity, result.get());
       APSP_CUDA_CHECK_LAUNCH("largest_below");
       APSP_CUDA_CHECK(cudaMemcpyAsync(&largest, result.get(), sizeof(int), cudaMemcpyDeviceToHost, panel_.get()));
       APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
@@ -440,15 +438,15 @@ class GpuEngine final : public TileEngine {
     const std::int64_t cells = rows_ * kTile * width_;
     const GridPlace place{grid_.rows, grid_.row, grid_.cols, grid_.col};
     init_tiles<S><<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), rows_ * kTile, width_,
-                                                                             own_width_, place, kInfinity);
+                                                                              own_width_, place, kInfinity);
     APSP_CUDA_CHECK_LAUNCH("init_tiles");
     if (!mine.empty()) {
       cuda::DeviceBuffer<Edge> edges(mine.size());
-      APSP_CUDA_CHECK(cudaMemcpyAsync(edges.get(), mine.data(), mine.size() * sizeof(Edge), cudaMemcpyHostToDevice,
-                                      panel_.get()));
+      APSP_CUDA_CHECK(
+          cudaMemcpyAsync(edges.get(), mine.data(), mine.size() * sizeof(Edge), cudaMemcpyHostToDevice, panel_.get()));
       const auto count = static_cast<std::int64_t>(mine.size());
-      scatter_local_edges<S><<<blocks_for(count, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), width_,
-                                                                                        edges.get(), count);
+      scatter_local_edges<S>
+          <<<blocks_for(count, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), width_, edges.get(), count);
       APSP_CUDA_CHECK_LAUNCH("scatter_local_edges");
       // The edge buffers (host and device) are freed on return.
       APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
@@ -612,8 +610,7 @@ std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const Proce
   const bool attempt_int16 =
       options.precision == Precision::int16 ||
       (options.precision == Precision::automatic && int16_possible && problem->n > 0 &&
-       cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) <
-           cuda::kernels::kInf16 / 2);
+       cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) < cuda::kernels::kInf16 / 2);
   if (attempt_int16) return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
   return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(problem, grid, options);
 }

@@ -10,10 +10,10 @@
 namespace apsp::dist {
 
 struct ProcessGrid {
-  int rows = 1;  // pr
-  int cols = 1;  // pc
-  int row = 0;   // this rank's process row, rank / pc
-  int col = 0;   // this rank's process column, rank % pc
+  int rows = 1;            // pr
+  int cols = 1;            // pc
+  int row = 0;             // this rank's process row, rank / pc
+  int col = 0;             // this rank's process column, rank % pc
   std::int64_t tiles = 0;  // T
 
   // Tiles of one dimension that a process row (column) `p` of `parts` owns.

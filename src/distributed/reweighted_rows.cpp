@@ -38,8 +38,8 @@ std::string range_problem(std::int32_t v, std::int64_t i, std::int64_t j, const 
 
 }  // namespace
 
-std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid,
-                                     std::int64_t b, std::int64_t n, std::int64_t first, std::int64_t rows,
+std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid, std::int64_t b,
+                                     std::int64_t n, std::int64_t first, std::int64_t rows,
                                      const std::vector<std::int64_t>& h, weight_t max_weight, dist_t* dist) {
   const int pc = grid.cols;
   const std::int64_t limit = std::int64_t{kInf} - max_weight;  // finite values at or above it are not certified

@@ -26,8 +26,8 @@ void widen_part(const S* from, std::size_t count, S infinity, std::int32_t* to);
 // prove it exact) or a real distance outside the int32 output. Every value
 // of the result is converted exactly once on some rank, so the check covers
 // the whole matrix.
-std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid,
-                                     std::int64_t b, std::int64_t n, std::int64_t first, std::int64_t rows,
+std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, const ProcessGrid& grid, std::int64_t b,
+                                     std::int64_t n, std::int64_t first, std::int64_t rows,
                                      const std::vector<std::int64_t>& h, weight_t max_weight, dist_t* dist);
 
 // pred rows [first, first + rows) (n-wide) from their real distances (dist,

@@ -26,8 +26,8 @@ namespace {
 // The name of what the distributed solver runs on `backend`: that backend's
 // distributable registry entry (fw-blocked on the CPU, fw on the GPU).
 const char* distributed_algorithm(Backend backend) {
-  const std::vector<AlgorithmInfo>& entries =
-      backend == Backend::cuda ? cuda::gpu_algorithm_infos() : cpu::detail::cpu_algorithm_infos();
+  const std::vector<AlgorithmInfo>& entries = backend == Backend::cuda ? cuda::gpu_algorithm_infos()
+                                                                       : cpu::detail::cpu_algorithm_infos();
   for (const AlgorithmInfo& a : entries)
     if (a.distributable) return a.name;
   throw Error(std::string("the registry has no distributable entry for the ") + to_string(backend) + " backend");
@@ -82,9 +82,12 @@ void require_same_graph(Communicator& comm, const Graph& normalized) {
   comm.all_reduce(mine, high, 3, ReduceOp::max);
   if (std::equal(low, low + 3, high)) return;
   std::string what = "the ranks hold different graphs";
-  if (low[0] != high[0]) what += ": n from " + std::to_string(low[0]) + " to " + std::to_string(high[0]);
-  else if (low[1] != high[1]) what += ": m from " + std::to_string(low[1]) + " to " + std::to_string(high[1]);
-  else what += " (same n and m, different edges)";
+  if (low[0] != high[0])
+    what += ": n from " + std::to_string(low[0]) + " to " + std::to_string(high[0]);
+  else if (low[1] != high[1])
+    what += ": m from " + std::to_string(low[1]) + " to " + std::to_string(high[1]);
+  else
+    what += " (same n and m, different edges)";
   throw Agreed<InputError>(-1, what);
 }
 
@@ -163,8 +166,8 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
         engine = dist::make_gpu_engine(normalized, grid, gpu_options);
       } else {
         dist::CpuEngineOptions engine_options;
-        engine_options.int32_arithmetic =
-            opts.precision != Precision::int64 && fits_int32_arithmetic(normalized, stats);
+        engine_options.int32_arithmetic = opts.precision != Precision::int64 &&
+                                          fits_int32_arithmetic(normalized, stats);
         engine_options.predecessors = opts.predecessors;
         engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
         engine_options.lookahead = opts.lookahead;
@@ -243,7 +246,8 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     all[at + 1] = mine.communication;
     all[at + 2] = mine.wait;
     comm.all_reduce(all.data(), all.data(), all.size(), ReduceOp::sum);
-    for (std::size_t r = 0; r < ranks; ++r) result.ranks.push_back(RankTimes{all[3 * r], all[3 * r + 1], all[3 * r + 2]});
+    for (std::size_t r = 0; r < ranks; ++r)
+      result.ranks.push_back(RankTimes{all[3 * r], all[3 * r + 1], all[3 * r + 2]});
   } catch (...) {
     sink.discard();
     throw;

@@ -43,7 +43,8 @@ void for_each_index(const ArrayView& a, const char* what, F&& f) {
     } else {
       const T* p = static_cast<const T*>(a.data);
       const std::int64_t stride = a.stride;
-      for (std::int64_t k = 0; k < a.size; ++k) f(static_cast<std::size_t>(k), static_cast<std::int64_t>(p[k * stride]));
+      for (std::int64_t k = 0; k < a.size; ++k)
+        f(static_cast<std::size_t>(k), static_cast<std::int64_t>(p[k * stride]));
     }
   });
 }
@@ -58,16 +59,16 @@ std::vector<std::int64_t> int64_values(const ArrayView& a, const char* what) {
 // The error for stored entry k at (i, j) outside an n x n matrix (out of
 // line: the entry loop stays small enough to inline).
 [[noreturn, gnu::noinline, gnu::cold]] void throw_entry_outside(std::int64_t k, std::int64_t i, std::int64_t j,
-                                                               std::int64_t n) {
+                                                                std::int64_t n) {
   throw InputError("entry " + std::to_string(k) + " (" + std::to_string(i) + ", " + std::to_string(j) +
-                         ") is outside the " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
+                   ") is outside the " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
 }
 
 // InputError unless a graph of n vertices can be numbered by vertex_t.
 void check_vertex_count(std::int64_t n) {
   if (n < 0 || n > std::numeric_limits<vertex_t>::max())
     throw InputError("vertex count " + std::to_string(n) + " is outside 0.." +
-                           std::to_string(std::numeric_limits<vertex_t>::max()));
+                     std::to_string(std::numeric_limits<vertex_t>::max()));
 }
 
 // An edge list built from a sparse matrix, and whether it came out in
@@ -94,20 +95,20 @@ int entry_parts(std::size_t m) {
 
 // What graph_from_entries made of one part of the entries.
 struct BuiltPart {
-  std::int64_t kept = 0;     // edges written
-  bool sorted = true;        // its edges strictly increasing in (src, dst), none a self-loop
+  std::int64_t kept = 0;  // edges written
+  bool sorted = true;     // its edges strictly increasing in (src, dst), none a self-loop
   vertex_t first_src = 0, first_dst = 0, last_src = 0, last_dst = 0;  // its first and last edge, if kept > 0
-  std::exception_ptr error;  // its first bad entry's (the part stops there)
-  bool real = false;         // it stopped at a weight the exact engine does not take (integer attempts)
+  std::exception_ptr error;                                           // its first bad entry's (the part stops there)
+  bool real = false;  // it stopped at a weight the exact engine does not take (integer attempts)
 };
 
 // Whether data of T may hold a weight that is not an int32 one: floats, and
 // the integer types wider than int32 (int64, uint32, uint64). Their builds
 // try int32 weights first.
 template <class T>
-inline constexpr bool kWiderThanInt32 =
-    std::is_floating_point<T>::value ||
-    (std::is_integral<T>::value && !std::is_same<T, bool>::value && sizeof(T) >= 4 && !std::is_same<T, std::int32_t>::value);
+inline constexpr bool kWiderThanInt32 = std::is_floating_point<T>::value ||
+                                        (std::is_integral<T>::value && !std::is_same<T, bool>::value &&
+                                         sizeof(T) >= 4 && !std::is_same<T, std::int32_t>::value);
 
 // A float or wide integer weight as the exact engine's int32 weight, for a
 // build that tries int32 first (a float array of integers, scipy's usual
@@ -137,8 +138,8 @@ bool integer_weight(T value, std::int64_t i, std::int64_t j, weight_t& w, bool& 
 // them in registers (through references it reloaded each one after every
 // edge it stored).
 template <class W, bool directed, bool unweighted, bool kTryInteger, class T, class Walk>
-BuiltPart build_part(BasicEdge<W>* const first, const std::int64_t n, const T* const weights,
-                     const std::int64_t stride, Walk&& walk) {
+BuiltPart build_part(BasicEdge<W>* const first, const std::int64_t n, const T* const weights, const std::int64_t stride,
+                     Walk&& walk) {
   BasicEdge<W>* out = first;
   vertex_t last_src = -1, last_dst = -1;  // the last edge written; (-1, -1), below every edge, before the first
   bool sorted = true;
@@ -266,15 +267,14 @@ BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vecto
 std::vector<std::int64_t> equal_cuts(std::size_t m) {
   const int parts = entry_parts(m);
   std::vector<std::int64_t> cuts(static_cast<std::size_t>(parts) + 1);
-  for (int p = 0; p <= parts; ++p)
-    cuts[static_cast<std::size_t>(p)] = static_cast<std::int64_t>(m) * p / parts;
+  for (int p = 0; p <= parts; ++p) cuts[static_cast<std::size_t>(p)] = static_cast<std::int64_t>(m) * p / parts;
   return cuts;
 }
 
 // A COO matrix's entries for graph_from_entries: row[k] -> col[k].
 template <class W, bool kTryInteger>
 BuiltGraph<W> coo_entries(std::int64_t n, const std::vector<std::int64_t>& row, const std::vector<std::int64_t>& col,
-                             const ArrayView& data, bool directed, bool unweighted) {
+                          const ArrayView& data, bool directed, bool unweighted) {
   if (static_cast<std::int64_t>(row.size()) != data.size || static_cast<std::int64_t>(col.size()) != data.size)
     throw InputError("the sparse matrix's index and data arrays differ in length");
   const std::vector<std::int64_t> cuts = equal_cuts(row.size());
@@ -283,7 +283,8 @@ BuiltGraph<W> coo_entries(std::int64_t n, const std::vector<std::int64_t>& row, 
       [&](std::int64_t p, auto&& entry) {
         const std::int64_t* const from = row.data();  // locals in the loop (see build_part)
         const std::int64_t* const to = col.data();
-        for (std::int64_t k = cuts[static_cast<std::size_t>(p)], end = cuts[static_cast<std::size_t>(p) + 1]; k < end; ++k)
+        for (std::int64_t k = cuts[static_cast<std::size_t>(p)], end = cuts[static_cast<std::size_t>(p) + 1]; k < end;
+             ++k)
           if (!entry(k, from[k], to[k])) return;
       },
       data, directed, unweighted);
@@ -316,8 +317,7 @@ BuiltGraph<W> csr_entries(std::int64_t n, const ArrayView& indptr, const ArrayVi
   for (int p = 1; p <= parts; ++p) {
     const std::int64_t share = static_cast<std::int64_t>(nnz) * p / parts;
     row_cuts[static_cast<std::size_t>(p)] =
-        p == parts ? n
-                   : std::lower_bound(starts.begin(), starts.end() - 1, share) - starts.begin();
+        p == parts ? n : std::lower_bound(starts.begin(), starts.end() - 1, share) - starts.begin();
     cuts[static_cast<std::size_t>(p)] = starts[static_cast<std::size_t>(row_cuts[static_cast<std::size_t>(p)])];
   }
   const auto rows = [&](const auto* column, std::int64_t stride) {
@@ -329,7 +329,8 @@ BuiltGraph<W> csr_entries(std::int64_t n, const ArrayView& indptr, const ArrayVi
           const std::int64_t col_stride = stride;
           const std::int64_t* const start = starts.data();
           const bool swap = transposed;
-          for (std::int64_t r = row_cuts[static_cast<std::size_t>(p)]; r < row_cuts[static_cast<std::size_t>(p) + 1]; ++r)
+          for (std::int64_t r = row_cuts[static_cast<std::size_t>(p)]; r < row_cuts[static_cast<std::size_t>(p) + 1];
+               ++r)
             for (std::int64_t k = start[r], end = start[r + 1]; k < end; ++k) {
               const auto c = static_cast<std::int64_t>(col[k * col_stride]);
               if (!(swap ? entry(k, c, r) : entry(k, r, c))) return;

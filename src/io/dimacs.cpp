@@ -61,9 +61,8 @@ namespace {
 
 template <class W>
 void write_dimacs_typed(const std::string& path, const BasicGraph<W>& g) {
-  write_edge_file(path, g,
-                  "c written by apsp\np sp " + std::to_string(g.n) + " " + std::to_string(g.edges.size()) + "\n",
-                  "a ", 1);
+  write_edge_file(
+      path, g, "c written by apsp\np sp " + std::to_string(g.n) + " " + std::to_string(g.edges.size()) + "\n", "a ", 1);
 }
 
 }  // namespace

@@ -30,8 +30,8 @@ std::optional<std::int64_t> vertices_comment(std::string_view comment, const Lin
 vertex_t checked_id(std::int64_t id, const LineLocation& location) {
   if (id < 0) throw InputError("negative vertex id " + std::to_string(id), location);
   if (id > kLargestId)
-    throw InputError("vertex id " + std::to_string(id) + " exceeds the largest allowed id " + std::to_string(kLargestId),
-                     location);
+    throw InputError(
+        "vertex id " + std::to_string(id) + " exceeds the largest allowed id " + std::to_string(kLargestId), location);
   return static_cast<vertex_t>(id);
 }
 

@@ -125,7 +125,9 @@ const std::string& host_name() {
 
 // The start of the hidden names this host gives temporaries of `target`:
 // ".NAME.apsp-HOST-"; the writing process's pid follows, then "-".
-std::string hidden_prefix(const std::string& target) { return "." + base_name_of(target) + ".apsp-" + host_name() + "-"; }
+std::string hidden_prefix(const std::string& target) {
+  return "." + base_name_of(target) + ".apsp-" + host_name() + "-";
+}
 
 // A fresh hidden name beside `target` (".NAME.apsp-HOST-PID-N-ATTEMPT"):
 // for linking the finished file before the rename, or for a named
@@ -256,8 +258,10 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
     for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
       const std::string name = hidden_name(target_, attempt);
       fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd_ >= 0) temporary_ = name;
-      else if (errno != EEXIST) break;
+      if (fd_ >= 0)
+        temporary_ = name;
+      else if (errno != EEXIST)
+        break;
     }
     if (fd_ < 0) throw ResourceError("cannot open " + path + " for writing: " + reason(errno));
     mode_ = Mode::named;
@@ -325,8 +329,10 @@ void OutputFile::rename_over_target(ReplacedFile* replaced) {
     } else if (S_ISREG(info.st_mode)) {
       for (int attempt = 0; attempt < 100 && replaced->previous_.empty(); ++attempt) {
         const std::string name = hidden_name(target_, attempt) + "-previous";
-        if (::link(target_.c_str(), name.c_str()) == 0) replaced->previous_ = name;
-        else if (errno != EEXIST) break;
+        if (::link(target_.c_str(), name.c_str()) == 0)
+          replaced->previous_ = name;
+        else if (errno != EEXIST)
+          break;
       }
       replaced->kept_ = !replaced->previous_.empty();
     }
@@ -407,8 +413,8 @@ std::unique_ptr<OutputFile> OutputFile::join(const std::string& path, const std:
   const std::string& name = shared_name.empty() ? path : shared_name;
   file->fd_ = ::open(name.c_str(), O_WRONLY | O_CLOEXEC);
   if (file->fd_ < 0)
-    throw ResourceError("cannot open " + name + " for writing: " + reason(errno) +
-                     " (the processes writing " + path + " must share its file system)");
+    throw ResourceError("cannot open " + name + " for writing: " + reason(errno) + " (the processes writing " + path +
+                        " must share its file system)");
   if (!shared_name.empty()) {
     file->mode_ = Mode::joined;
     file->temporary_ = shared_name;
@@ -455,7 +461,8 @@ std::string resolved_output(const std::string& path) {
 }  // namespace
 
 bool same_output_file(const std::string& a, const std::string& b) {
-  struct stat x {}, y {};
+  struct stat x {
+  }, y{};
   const bool a_exists = ::stat(a.c_str(), &x) == 0, b_exists = ::stat(b.c_str(), &y) == 0;
   if ((a_exists && !S_ISREG(x.st_mode)) || (b_exists && !S_ISREG(y.st_mode))) return false;
   if (a_exists && b_exists && x.st_dev == y.st_dev && x.st_ino == y.st_ino) return true;

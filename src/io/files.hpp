@@ -19,7 +19,8 @@ class InputFile {
   explicit InputFile(const std::string& path);
   // Views `bytes`, which the caller keeps alive, named `name` in messages:
   // input that is already in memory (the fuzz harnesses feed the readers so).
-  InputFile(std::string name, std::string_view bytes) : path_(std::move(name)), data_(bytes.data()), size_(bytes.size()) {}
+  InputFile(std::string name, std::string_view bytes)
+      : path_(std::move(name)), data_(bytes.data()), size_(bytes.size()) {}
   ~InputFile();
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
@@ -97,8 +98,8 @@ class OutputFile {
   // The creator's last step: the named temporary over the target.
   void rename_over_target(ReplacedFile* replaced);
 
-  std::string path_;    // as given, for messages
-  std::string target_;  // what close() renames over: path_, or where its symlink points
+  std::string path_;       // as given, for messages
+  std::string target_;     // what close() renames over: path_, or where its symlink points
   std::string temporary_;  // Mode::named: the hidden file's path
   Mode mode_ = Mode::direct;
   int fd_ = -1;
@@ -134,7 +135,7 @@ class ReplacedFile {
   friend class OutputFile;
   std::string target_;
   std::string previous_;  // the hidden link to the replaced file; empty: none
-  bool kept_ = false;      // the target was new, or previous_ holds its old file
+  bool kept_ = false;     // the target was new, or previous_ holds its old file
   bool armed_ = false;
 };
 

@@ -25,7 +25,8 @@ template void check_graph_for_output(const GraphF64&, const std::string&);
 
 void reserve_declared_edges(GraphBuilder& g, std::int64_t declared, std::uint64_t file_bytes,
                             std::uint64_t min_bytes_per_edge, const std::string& path) {
-  const std::uint64_t count = std::min<std::uint64_t>(static_cast<std::uint64_t>(declared), file_bytes / min_bytes_per_edge);
+  const std::uint64_t count =
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(declared), file_bytes / min_bytes_per_edge);
   try {
     g.reserve(static_cast<std::size_t>(count));
   } catch (const std::bad_alloc&) {
@@ -35,8 +36,8 @@ void reserve_declared_edges(GraphBuilder& g, std::int64_t declared, std::uint64_
 }
 
 template <class W>
-void write_edge_file(const std::string& path, const BasicGraph<W>& g, const std::string& header, std::string_view prefix,
-                     int base) {
+void write_edge_file(const std::string& path, const BasicGraph<W>& g, const std::string& header,
+                     std::string_view prefix, int base) {
   check_graph_for_output(g, path);
   write_text_file(path, [&](TextWriter& text) {
     text.text(header);
@@ -71,8 +72,8 @@ std::vector<Cell> dense_cells_for_output(const BasicGraph<W>& g, const std::stri
   try {
     cells.assign(n * n, no_edge);
   } catch (const std::bad_alloc&) {
-    throw ResourceError("cannot allocate " + std::to_string(n * n * sizeof(Cell)) +
-                        " bytes for the dense matrix of " + path);
+    throw ResourceError("cannot allocate " + std::to_string(n * n * sizeof(Cell)) + " bytes for the dense matrix of " +
+                        path);
   }
   for (std::size_t v = 0; v < n; ++v) cells[v * n + v] = 0;
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
@@ -89,8 +90,7 @@ std::vector<Cell> dense_cells_for_output(const BasicGraph<W>& g, const std::stri
 
 template std::vector<double> dense_cells_for_output(const Graph&, const std::string&, std::int64_t, double);
 template std::vector<double> dense_cells_for_output(const GraphF64&, const std::string&, std::int64_t, double);
-template std::vector<std::int32_t> dense_cells_for_output(const Graph&, const std::string&, std::int64_t,
-                                                          std::int32_t);
+template std::vector<std::int32_t> dense_cells_for_output(const Graph&, const std::string&, std::int64_t, std::int32_t);
 
 void refuse_dense_no_edge_weight(const std::string& path, const std::string& which) {
   throw UsageError("cannot write " + path + " as a text matrix: " + which +

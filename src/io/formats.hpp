@@ -43,7 +43,7 @@ void write_dimacs(const std::string& path, const GraphF64& g);
 void read_matrix_market(const InputFile& file, GraphBuilder& g, const std::function<void(const std::string&)>& note);
 // The network repository's coordinate list: "n n m", then m lines "i j [w]", 1-based.
 void read_coordinate(const InputFile& file, GraphBuilder& g);
-void write_matrix_market(const std::string& path, const Graph& g);  // field integer
+void write_matrix_market(const std::string& path, const Graph& g);     // field integer
 void write_matrix_market(const std::string& path, const GraphF64& g);  // field real
 
 void read_edge_list(const InputFile& file, GraphBuilder& g);
@@ -79,8 +79,7 @@ std::string npy_header(std::int64_t n, const char* descr);
 // weights, and a weight range that holds -1 up front.
 void read_text_matrix_graph(const InputFile& file, std::optional<std::int64_t> no_edge_value, GraphBuilder& g);
 void write_text_matrix_graph(const std::string& path, const Graph& g);
-void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight,
-                                    weight_t max_weight);
+void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight);
 // Result matrices as text: n rows of n values. T = std::int32_t: integers
 // and "INF" (kInf) for unreachable; a real token is an InputError. T = float
 // / double: numbers parsed as T (so the shortest text of a float reads back
@@ -118,8 +117,8 @@ void reserve_declared_edges(GraphBuilder& g, std::int64_t declared, std::uint64_
 // prefix, src + base, dst + base, w (real weights as the shortest text that
 // reads back as the same double).
 template <class W>
-void write_edge_file(const std::string& path, const BasicGraph<W>& g, const std::string& header, std::string_view prefix,
-                     int base);
+void write_edge_file(const std::string& path, const BasicGraph<W>& g, const std::string& header,
+                     std::string_view prefix, int base);
 
 // Throws UsageError when a dense graph of n vertices exceeds a format's
 // max_vertices; the dense writers and check_graph_output share it.

@@ -64,9 +64,10 @@ class GraphBuilder {
       return;
     }
     if (!real_)
-      become_real(InputError("weight " + quoted(text) +
-                                 " is not an integer inside int32; real weights need the float32 or float64 weight type",
-                             where));
+      become_real(
+          InputError("weight " + quoted(text) +
+                         " is not an integer inside int32; real weights need the float32 or float64 weight type",
+                     where));
     reals_.edges.push_back(EdgeF64{src, dst, w});
   }
 

@@ -20,18 +20,30 @@ namespace apsp::io {
 namespace {
 
 constexpr std::pair<std::string_view, Format> kFormatNames[] = {
-    {"auto", Format::automatic},          {"bin", Format::nthu_bin},       {"nthu", Format::nthu_bin},
-    {"dimacs", Format::dimacs},           {"gr", Format::dimacs},          {"mtx", Format::matrix_market},
-    {"matrix-market", Format::matrix_market}, {"edges", Format::edge_list}, {"edgelist", Format::edge_list},
-    {"el", Format::edge_list},            {"txt", Format::edge_list},      {"npy", Format::npy},
-    {"text-matrix", Format::text_matrix}, {"mat", Format::text_matrix},    {"dense", Format::text_matrix},
-    {"bin-f32", Format::bin_f32},         {"bin-f64", Format::bin_f64},   {"coordinate", Format::coordinate},
+    {"auto", Format::automatic},
+    {"bin", Format::nthu_bin},
+    {"nthu", Format::nthu_bin},
+    {"dimacs", Format::dimacs},
+    {"gr", Format::dimacs},
+    {"mtx", Format::matrix_market},
+    {"matrix-market", Format::matrix_market},
+    {"edges", Format::edge_list},
+    {"edgelist", Format::edge_list},
+    {"el", Format::edge_list},
+    {"txt", Format::edge_list},
+    {"npy", Format::npy},
+    {"text-matrix", Format::text_matrix},
+    {"mat", Format::text_matrix},
+    {"dense", Format::text_matrix},
+    {"bin-f32", Format::bin_f32},
+    {"bin-f64", Format::bin_f64},
+    {"coordinate", Format::coordinate},
 };
 
 constexpr std::pair<std::string_view, Format> kExtensions[] = {
-    {"bin", Format::nthu_bin},   {"gr", Format::dimacs},  {"mtx", Format::matrix_market},
-    {"txt", Format::edge_list},  {"el", Format::edge_list}, {"edges", Format::edge_list},
-    {"npy", Format::npy},        {"mat", Format::text_matrix}, {"dense", Format::text_matrix},
+    {"bin", Format::nthu_bin},  {"gr", Format::dimacs},       {"mtx", Format::matrix_market},
+    {"txt", Format::edge_list}, {"el", Format::edge_list},    {"edges", Format::edge_list},
+    {"npy", Format::npy},       {"mat", Format::text_matrix}, {"dense", Format::text_matrix},
 };
 
 Format resolve(Format format, const std::string& path) {
@@ -159,9 +171,8 @@ void write_matrix(const std::string& path, Span<const std::int32_t> m, std::int6
   check_square(m, n, path);
   writer.begin(n, Element::int32);
   try {
-    put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t), [&](std::int64_t first, std::int64_t rows) {
-      writer.put(first, rows, n, m.data() + first * n);
-    });
+    put_in_blocks(n, static_cast<std::size_t>(n) * sizeof(std::int32_t),
+                  [&](std::int64_t first, std::int64_t rows) { writer.put(first, rows, n, m.data() + first * n); });
     writer.commit();
   } catch (...) {
     writer.discard();
@@ -236,7 +247,7 @@ namespace {
 
 // The type of the values a raw binary matrix format holds.
 WeightType raw_binary_type(Format format) {
-  return format == Format::bin_f32 ? WeightType::float32
+  return format == Format::bin_f32   ? WeightType::float32
          : format == Format::bin_f64 ? WeightType::float64
                                      : WeightType::int32;
 }

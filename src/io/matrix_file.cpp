@@ -41,9 +41,7 @@ MatrixFileWriter::MatrixFileWriter(std::string path, io::Format format, std::opt
 
 MatrixFileWriter::~MatrixFileWriter() = default;
 
-bool MatrixFileWriter::text() const {
-  return format_ == io::Format::edge_list || format_ == io::Format::text_matrix;
-}
+bool MatrixFileWriter::text() const { return format_ == io::Format::edge_list || format_ == io::Format::text_matrix; }
 
 void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm) {
   // One rank shares with nobody: its temporary stays unnamed, so that even a
@@ -52,7 +50,8 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
   comm_ = comm;
   if (comm_ != nullptr) {
     if (text())
-      throw UsageError("cannot write " + path_ + " from several ranks: the text formats are written in row order by "
+      throw UsageError("cannot write " + path_ +
+                       " from several ranks: the text formats are written in row order by "
                        "one process; use .bin or .npy");
     // Rank 0 alone creates the file; the others join it by the name it shares.
     std::string shared;
@@ -99,13 +98,13 @@ std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t n, Element element) co
   const bool raw_real = format_ == io::Format::bin_f32 || format_ == io::Format::bin_f64;
   if (format_ == io::Format::nthu_bin && element != Element::int32)
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
-                         ": the NTHU .bin format holds int32 values; name the format " +
-                         (element == Element::float32 ? "bin-f32" : "bin-f64") + " for raw " +
-                         apsp::to_string(element) + ", or write .npy or text");
+                     ": the NTHU .bin format holds int32 values; name the format " +
+                     (element == Element::float32 ? "bin-f32" : "bin-f64") + " for raw " + apsp::to_string(element) +
+                     ", or write .npy or text");
   if (raw_real && element != (format_ == io::Format::bin_f32 ? Element::float32 : Element::float64))
-    throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ + " as " +
-                         io::to_string(format_) + ", which holds " +
-                         (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values");
+    throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
+                     " as " + io::to_string(format_) + ", which holds " +
+                     (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values");
   if (text()) {
     io::detail::refuse_large_text(path_, n);
     return 2 * cells;  // at least one digit and a separator per value

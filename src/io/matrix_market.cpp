@@ -29,7 +29,8 @@ constexpr std::uint64_t kShortestEntryLine = 4;
 
 std::string lower(std::string_view word) {
   std::string out(word);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 

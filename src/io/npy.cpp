@@ -115,8 +115,8 @@ class HeaderParser {
     const std::string type = string_literal();
     const auto size = type.size() >= 3 ? to_int64(std::string_view(type).substr(2)) : std::nullopt;
     const bool known_kind = type.size() >= 3 && (type[1] == 'i' || type[1] == 'u' || type[1] == 'f');
-    const bool known_size = size && (type[1] == 'f' ? (*size == 4 || *size == 8)
-                                                     : (*size == 1 || *size == 2 || *size == 4 || *size == 8));
+    const bool known_size =
+        size && (type[1] == 'f' ? (*size == 4 || *size == 8) : (*size == 1 || *size == 2 || *size == 4 || *size == 8));
     if (!known_kind || !known_size) {
       at_ = where;
       fail("unsupported dtype " + quoted(type) + " (expected integers or float32/float64)");
@@ -162,13 +162,15 @@ class HeaderParser {
 
 NpyArray parse_npy(const InputFile& file) {
   const std::string_view bytes = file.bytes();
-  if (bytes.substr(0, kMagic.size()) != kMagic) throw InputError("not an NPY file (no \\x93NUMPY magic)", file.at_byte(0));
+  if (bytes.substr(0, kMagic.size()) != kMagic)
+    throw InputError("not an NPY file (no \\x93NUMPY magic)", file.at_byte(0));
   if (bytes.size() < kPreludeBytes + 2) throw InputError("truncated NPY prelude", file.at_byte(bytes.size()));
   const auto major = static_cast<unsigned char>(bytes[6]);
   std::uint64_t header_length = 0;
   std::uint64_t header_start = 0;
   if (major == 1) {
-    header_length = static_cast<unsigned char>(bytes[8]) | static_cast<unsigned>(static_cast<unsigned char>(bytes[9])) << 8;
+    header_length = static_cast<unsigned char>(bytes[8]) | static_cast<unsigned>(static_cast<unsigned char>(bytes[9]))
+                                                               << 8;
     header_start = kPreludeBytes + 2;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < kPreludeBytes + 4) throw InputError("truncated NPY prelude", file.at_byte(bytes.size()));
@@ -213,8 +215,8 @@ void visit_stored_cells_as(const InputFile& file, const NpyArray& array, Visit& 
       const std::uint64_t offset = array.data_offset + index * sizeof(T);
       if constexpr (std::is_unsigned_v<T>)
         if (cell > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-          throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " +
-                               std::to_string(cell) + " exceeds int64",
+          throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) +
+                               ") = " + std::to_string(cell) + " exceeds int64",
                            file.at_byte(offset));
       visit(row, column, cell, offset);
     }
@@ -252,8 +254,8 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
       if (!(std::isinf(cell) && cell > 0)) {
         value = integral_value(static_cast<double>(cell));
         if (!value)
-          throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " +
-                               std::to_string(static_cast<double>(cell)) + " is not an integer",
+          throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) +
+                               ") = " + std::to_string(static_cast<double>(cell)) + " is not an integer",
                            file.at_byte(offset));
       }
     } else {
@@ -263,8 +265,8 @@ void visit_cells(const InputFile& file, const NpyArray& array, Visit visit) {
   });
 }
 
-[[noreturn]] void cell_outside_int32(const InputFile& file, std::int64_t row, std::int64_t column,
-                                     std::int64_t value, std::uint64_t offset) {
+[[noreturn]] void cell_outside_int32(const InputFile& file, std::int64_t row, std::int64_t column, std::int64_t value,
+                                     std::uint64_t offset) {
   throw InputError("cell (" + std::to_string(row) + ", " + std::to_string(column) + ") = " + std::to_string(value) +
                        " is outside int32",
                    file.at_byte(offset));
@@ -370,19 +372,20 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
   try {
     m.resize(cells);
   } catch (const std::bad_alloc&) {
-    throw ResourceError("cannot allocate " + std::to_string(cells * sizeof(std::int32_t)) + " bytes for the matrix in " +
-                        file.path());
+    throw ResourceError("cannot allocate " + std::to_string(cells * sizeof(std::int32_t)) +
+                        " bytes for the matrix in " + file.path());
   }
   if (stored_as<std::int32_t>(array) && !array.fortran_order) {
     if (cells > 0) std::memcpy(m.data(), file.bytes().data() + array.data_offset, cells * sizeof(std::int32_t));
   } else {
-    visit_cells(file, array, [&](std::int64_t row, std::int64_t column, std::optional<std::int64_t> value,
-                                 std::uint64_t offset) {
-      const std::int64_t cell = value ? *value : kInf;
-      if (cell < std::numeric_limits<std::int32_t>::min() || cell > std::numeric_limits<std::int32_t>::max())
-        cell_outside_int32(file, row, column, cell, offset);
-      m[static_cast<std::size_t>(row * array.rows + column)] = static_cast<std::int32_t>(cell);
-    });
+    visit_cells(file, array,
+                [&](std::int64_t row, std::int64_t column, std::optional<std::int64_t> value, std::uint64_t offset) {
+                  const std::int64_t cell = value ? *value : kInf;
+                  if (cell < std::numeric_limits<std::int32_t>::min() ||
+                      cell > std::numeric_limits<std::int32_t>::max())
+                    cell_outside_int32(file, row, column, cell, offset);
+                  m[static_cast<std::size_t>(row * array.rows + column)] = static_cast<std::int32_t>(cell);
+                });
   }
   n = array.rows;
   return m;
@@ -407,8 +410,7 @@ namespace {
 
 // Writes the header of an n x n array of dtype `descr`, then the n*n cells of
 // `cell_bytes` bytes each at `cells`.
-void write_npy(const std::string& path, const char* descr, const void* cells, std::size_t cell_bytes,
-               std::int64_t n) {
+void write_npy(const std::string& path, const char* descr, const void* cells, std::size_t cell_bytes, std::int64_t n) {
   const std::string header = npy_header(n, descr);
   OutputFile out(path);
   out.write(header.data(), header.size());

@@ -54,7 +54,8 @@ Graph read_nthu_bin(const InputFile& file) {
     throw ResourceError("cannot allocate " + std::to_string(kEdgeBytes * static_cast<std::uint64_t>(m)) +
                         " bytes for the " + std::to_string(m) + " edges of " + file.path());
   }
-  if (m > 0) std::memcpy(g.edges.data(), file.bytes().data() + kHeaderBytes, kEdgeBytes * static_cast<std::uint64_t>(m));
+  if (m > 0)
+    std::memcpy(g.edges.data(), file.bytes().data() + kHeaderBytes, kEdgeBytes * static_cast<std::uint64_t>(m));
   for (std::size_t e = 0; e < g.edges.size(); ++e) {
     const Edge& x = g.edges[e];
     const bool src_ok = x.src >= 0 && x.src < n;

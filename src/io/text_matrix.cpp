@@ -132,8 +132,7 @@ void write_text_matrix_graph(const std::string& path, const Graph& g) {
   });
 }
 
-void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight,
-                                    weight_t max_weight) {
+void check_text_matrix_graph_output(const std::string& path, std::int64_t n, weight_t min_weight, weight_t max_weight) {
   check_dense_size(path, n, kTextMaxVertices);
   if (min_weight <= kDefaultIntegerNoEdge && kDefaultIntegerNoEdge <= max_weight)
     refuse_dense_no_edge_weight(path, "weights " + std::to_string(min_weight) + ":" + std::to_string(max_weight) +
@@ -207,8 +206,7 @@ std::vector<T> read_text_matrix(const InputFile& file, std::int64_t& n) {
     ++rows;
   }
   if (rows != n)
-    throw InputError("found " + std::to_string(rows) + " rows, expected n = " + std::to_string(n),
-                     text.at_last_line());
+    throw InputError("found " + std::to_string(rows) + " rows, expected n = " + std::to_string(n), text.at_last_line());
   return m;
 }
 template std::vector<std::int32_t> read_text_matrix<std::int32_t>(const InputFile&, std::int64_t&);

@@ -64,8 +64,8 @@ void FileSink::begin(const SinkLayout& layout) {
     std::vector<resources::DiskNeed> needs;
     for (int p = 0; p < 2; ++p)
       if (writers_[p])
-        needs.push_back({targets_[p].path, writers_[p]->bytes_needed(layout.n, element(p)),
-                         writers_[p]->described(layout.n)});
+        needs.push_back(
+            {targets_[p].path, writers_[p]->bytes_needed(layout.n, element(p)), writers_[p]->described(layout.n)});
     resources::require_disk_space(needs);
   };
   if (comm_ == nullptr)
@@ -81,7 +81,8 @@ void FileSink::begin(const SinkLayout& layout) {
 void FileSink::put(const RowBlock& block) {
   if (!ledger_) throw UsageError("a row block arrived before begin()");
   ledger_->record(block);
-  if (auto& writer = writers_[index_of(block.plane)]) writer->put(block.first_row, block.rows, block.row_stride, block.data);
+  if (auto& writer = writers_[index_of(block.plane)])
+    writer->put(block.first_row, block.rows, block.row_stride, block.data);
 }
 
 void FileSink::commit() {
@@ -103,8 +104,8 @@ void FileSink::commit() {
         const auto wrong = std::find_if(all.begin(), all.end(), [](std::int32_t times) { return times != 1; });
         if (wrong != all.end())
           throw Error("the ranks delivered " + std::to_string(delivered) + " rows of the " + sink::to_string(plane) +
-                      " for a matrix of " + std::to_string(layout_.n) + ": row " +
-                      std::to_string(wrong - all.begin()) + " arrived " + std::to_string(*wrong) + " times");
+                      " for a matrix of " + std::to_string(layout_.n) + ": row " + std::to_string(wrong - all.begin()) +
+                      " arrived " + std::to_string(*wrong) + " times");
       });
     }
   }
@@ -119,7 +120,8 @@ void FileSink::commit() {
   io::detail::ReplacedFile previous;
   writers_[1]->commit(&previous);
   try {
-    if (sink::failing_between_renames()) throw ResourceError("cannot rename " + targets_[0].path + ": injected failure");
+    if (sink::failing_between_renames())
+      throw ResourceError("cannot rename " + targets_[0].path + ": injected failure");
     writers_[0]->commit();
   } catch (const std::exception& e) {
     const bool restored = previous.restore();

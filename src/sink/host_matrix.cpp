@@ -23,7 +23,8 @@ void allocate(HostVector<T>& v, std::int64_t rows, std::int64_t n, const char* w
     v.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
   } catch (const std::bad_alloc&) {
     throw ResourceError(std::string("cannot allocate the ") + std::to_string(rows) + " x " + std::to_string(n) + " " +
-                        what + " (" + resources::describe_bytes(static_cast<std::uint64_t>(rows) * n * sizeof(T)) + ")");
+                        what + " (" + resources::describe_bytes(static_cast<std::uint64_t>(rows) * n * sizeof(T)) +
+                        ")");
   }
 }
 
@@ -44,11 +45,11 @@ void HostMatrixSink::begin(const SinkLayout& layout) {
   layout_ = layout;
   const std::int64_t rows = layout.row_count();
   const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(layout.n);
-  const std::uint64_t bytes =
-      cells * (element_bytes(layout.distance_element) + (layout.predecessors ? sizeof(vertex_t) : 0));
-  resources::require_memory(bytes, "the " + std::to_string(rows) + " x " + std::to_string(layout.n) +
-                                       (layout.predecessors ? " distance and predecessor matrices"
-                                                            : " distance matrix"));
+  const std::uint64_t bytes = cells *
+                              (element_bytes(layout.distance_element) + (layout.predecessors ? sizeof(vertex_t) : 0));
+  resources::require_memory(bytes,
+                            "the " + std::to_string(rows) + " x " + std::to_string(layout.n) +
+                                (layout.predecessors ? " distance and predecessor matrices" : " distance matrix"));
   switch (layout.distance_element) {
     case Element::int32: allocate(dist_, rows, layout.n, "distance matrix"); break;
     case Element::float32: allocate(dist_f32_, rows, layout.n, "distance matrix"); break;
@@ -117,7 +118,8 @@ void HostMatrixSink::put(const RowBlock& block) {
 void HostMatrixSink::adopt(HostVector<dist_t>&& dist, HostVector<vertex_t>&& pred) {
   if (!ledger_) throw UsageError("planes were adopted before begin()");
   if (layout_.distance_element != Element::int32)
-    throw UsageError(std::string("int32 distances were adopted into a layout of ") + to_string(layout_.distance_element));
+    throw UsageError(std::string("int32 distances were adopted into a layout of ") +
+                     to_string(layout_.distance_element));
   const std::int64_t rows = layout_.row_count();
   const auto cells = static_cast<std::size_t>(rows) * static_cast<std::size_t>(layout_.n);
   if (dist.size() != cells || pred.size() != (layout_.predecessors ? cells : 0))

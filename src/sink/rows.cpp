@@ -63,7 +63,8 @@ std::vector<std::int32_t> RowLedger::arrivals(Plane plane) const {
   const int p = plane == Plane::distances ? 0 : 1;
   std::vector<std::int32_t> arrived(static_cast<std::size_t>(std::max<std::int64_t>(0, layout_.row_count())), 0);
   if (!arrived_[p]) return arrived;
-  for (std::size_t r = 0; r < arrived.size(); ++r) arrived[r] = static_cast<std::int32_t>(arrived_[p][r / 64].load() >> (r % 64) & 1);
+  for (std::size_t r = 0; r < arrived.size(); ++r)
+    arrived[r] = static_cast<std::int32_t>(arrived_[p][r / 64].load() >> (r % 64) & 1);
   return arrived;
 }
 

@@ -135,18 +135,16 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
   c.sssp_seconds = sssp_estimate(p, kSssp);
   c.sssp_nearfar_seconds = sssp_estimate(p, kSsspNearFar);
   char line[256];
-  const char* forced = opts.precision == Precision::int16 ? "int16 is a mode of fw"
+  const char* forced = opts.precision == Precision::int16         ? "int16 is a mode of fw"
                        : (opts.block.x != 0 || opts.block.y != 0) ? "a block shape was given"
-                                                                   : nullptr;
+                                                                  : nullptr;
   if (forced != nullptr) {
     c.algorithm = "fw";
     c.why = std::string("auto picked fw: ") + forced;
     return c;
   }
   const double best_sparse = std::min(c.sssp_seconds, c.sssp_nearfar_seconds);
-  c.algorithm = best_sparse >= c.fw_seconds               ? "fw"
-                : c.sssp_nearfar_seconds < c.sssp_seconds ? "sssp-nearfar"
-                                                          : "sssp";
+  c.algorithm = best_sparse >= c.fw_seconds ? "fw" : c.sssp_nearfar_seconds < c.sssp_seconds ? "sssp-nearfar" : "sssp";
   std::snprintf(line, sizeof line,
                 "auto picked %s: model %.3g s for sssp (%.3g s for sssp-nearfar) against %.3g s for fw%s%s (m/n "
                 "= %.1f, %.0f%% of edges on vertices of degree >= %d, hop depth %lld)",

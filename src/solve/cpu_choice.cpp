@@ -77,7 +77,8 @@ CpuCosts cpu_costs(std::int64_t vertices, std::int64_t edges, bool negative) {
   CpuCosts c;
   const double n = static_cast<double>(vertices);
   c.degree = n > 0 ? static_cast<double>(edges) / n : 0;
-  c.search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, c.degree))) * (negative ? kJohnsonFactor : 1.0);
+  c.search = (kSearchBase + kSearchPerDoubling * std::log2(std::max(1.0, c.degree))) *
+             (negative ? kJohnsonFactor : 1.0);
   c.fw = kFwPerRelaxation * n;
   return c;
 }
@@ -129,8 +130,8 @@ CpuChoice choose_with_reason(const BasicGraph<W>& normalized, const BasicWeightS
   std::snprintf(line, sizeof line,
                 "%s model %.3g ns per pair for supernodal against %.3g for %s (hop depth %lld, top separator %lld, "
                 "nnz(L)/n = %.1f)",
-                pays ? "auto picked supernodal:" : ";", estimate, std::min(costs.search, costs.fw), choice.algorithm.c_str(),
-                static_cast<long long>(depth), static_cast<long long>(sym.top_separator),
+                pays ? "auto picked supernodal:" : ";", estimate, std::min(costs.search, costs.fw),
+                choice.algorithm.c_str(), static_cast<long long>(depth), static_cast<long long>(sym.top_separator),
                 sym.solve_ops_per_source / vertices);
   if (pays)
     choice = CpuChoice{"supernodal", line};
@@ -148,7 +149,8 @@ std::string reason_by_model(std::int64_t n, std::int64_t m, bool negative) {
   const CpuCosts c = cpu_costs(n, m, negative);
   const std::string search = negative ? "johnson" : "dijkstra";
   char line[200];
-  std::snprintf(line, sizeof line, "auto picked %s: model %.3g ns per pair for %s against %.3g for fw-blocked (m/n = %.1f)",
+  std::snprintf(line, sizeof line,
+                "auto picked %s: model %.3g ns per pair for %s against %.3g for fw-blocked (m/n = %.1f)",
                 choose_by_model(n, m, negative).c_str(), c.search, search.c_str(), c.fw, c.degree);
   return line;
 }

@@ -152,10 +152,10 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
       out.note = cpu::choice_reason(normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
                                     weight_stats(normalized).has_negative());
   }
-  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
+  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts,
+                           algorithm_registry());
   ProgressMeter meter(opts.progress);
-  const SinkLayout layout{normalized.n,
-                          weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
+  const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
                           opts.predecessors, rows_of(opts)};
   run_into_sink(sink, layout, clock, meter, [&] {
     if (out.backend == Backend::cpu)
@@ -214,7 +214,8 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cuda && opts.precision == Precision::int64)
     throw UsageError("int64 is a CPU mode; the GPU computes in int32 or int16", "precision");
-  if (out.backend == Backend::cuda && !cuda::compiled_in()) throw ResourceError("this build of apsp has no CUDA backend");
+  if (out.backend == Backend::cuda && !cuda::compiled_in())
+    throw ResourceError("this build of apsp has no CUDA backend");
   if (out.backend == Backend::cpu) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
   }
@@ -286,8 +287,7 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   } else {
     out.backend = resolve_backend(shape, opts);
   }
-  const std::string algorithm =
-      out.backend == Backend::cpu ? cpu::resolve_algorithm(v.n, scan, opts) : std::string();
+  const std::string algorithm = out.backend == Backend::cpu ? cpu::resolve_algorithm(v.n, scan, opts) : std::string();
   if (out.backend != Backend::cpu || !cpu::reads_dense(algorithm, opts)) {
     // The edge path: the view becomes a normalized edge list, solved as any graph.
     AnyGraph g = core::dense_edges(v, scan, row_edges);

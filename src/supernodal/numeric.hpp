@@ -158,7 +158,8 @@ void factor_supernode(const Symbolic& s, std::int32_t K, const BasicCsr<W>& out,
     }
     if (negative_pivot >= 0) break;
     std::int64_t first_bad = -1;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && (w - (p1 - p0)) * w * (p1 - p0) >= (1 << 18))
+#pragma omp parallel for num_threads(threads) \
+    schedule(static) if (threads > 1 && (w - (p1 - p0)) * w * (p1 - p0) >= (1 << 18))
     for (std::int64_t i = 0; i < w; ++i) {
       if (i >= p0 && i < p1) continue;
       D* row = F + i * w;
@@ -207,8 +208,8 @@ void factor_supernode(const Symbolic& s, std::int32_t K, const BasicCsr<W>& out,
 // thread (it may throw to cancel). Throws NegativeCycleError naming a vertex
 // (an original id) on a negative cycle.
 template <class D, class W, class Progress>
-Factor<D> factor(const Symbolic& s, const BasicCsr<W>& out, const BasicCsr<W>& in, D inf, D negative_below,
-                 int threads, Progress progress) {
+Factor<D> factor(const Symbolic& s, const BasicCsr<W>& out, const BasicCsr<W>& in, D inf, D negative_below, int threads,
+                 Progress progress) {
   Factor<D> f;
   f.diag.resize(static_cast<std::size_t>(s.diag_offset.back()));
   f.lower.resize(static_cast<std::size_t>(s.panel_offset.back()));

@@ -197,8 +197,10 @@ Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* 
   std::vector<std::int32_t> fund_first{0};
   for (std::int32_t j = 1; j < n; ++j)
     if (!(col_parent[j - 1] == j && cc[j - 1] == cc[j] + 1)) fund_first.push_back(j);
-  if (n > 0) fund_first.push_back(static_cast<std::int32_t>(n));
-  else fund_first.assign(1, 0);
+  if (n > 0)
+    fund_first.push_back(static_cast<std::int32_t>(n));
+  else
+    fund_first.assign(1, 0);
   const auto fund_count = static_cast<std::int32_t>(fund_first.size()) - 1;
   std::vector<std::int32_t> fund_of(static_cast<std::size_t>(n));
   for (std::int32_t K = 0; K < fund_count; ++K)
@@ -233,8 +235,8 @@ Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* 
       const double stored = merged_k * merged_k + 2 * merged_k * group_s;
       const double truth = group_true + kc * kc + 2 * kc * sc;
       const bool small = kc < Traits::small_columns && group_k < Traits::small_columns;
-      const bool sparse_enough =
-          (stored - truth) <= Traits::max_extra_fraction * stored && merged_k <= Traits::max_merged_columns;
+      const bool sparse_enough = (stored - truth) <= Traits::max_extra_fraction * stored &&
+                                 merged_k <= Traits::max_merged_columns;
       if (parent_inside && (small || sparse_enough)) {
         joins_next[c] = 1;
         a = c;
@@ -390,14 +392,18 @@ void check_invariants(const Symbolic& s) {
     if (P == -1 && s.structure_size(K) != 0) fail("root " + std::to_string(K) + " has a structure");
     for (std::int64_t e = s.struct_ptr[K]; e < s.struct_ptr[K + 1]; ++e) {
       const std::int32_t i = s.struct_idx[e];
-      if (i < s.first[K + 1] || i >= n) fail("S_" + std::to_string(K) + " holds " + std::to_string(i) + ", not above K");
+      if (i < s.first[K + 1] || i >= n)
+        fail("S_" + std::to_string(K) + " holds " + std::to_string(i) + ", not above K");
       if (e > s.struct_ptr[K] && s.struct_idx[e - 1] >= i) fail("S_" + std::to_string(K) + " is not sorted");
       if (!is_ancestor(s.supernode_of[i], K)) fail("S_" + std::to_string(K) + " holds a non-ancestor column");
       const std::int32_t rel = s.struct_rel[e];
-      const bool rel_ok = rel >= 0 && (rel < s.columns(P) ? s.first[P] + rel == i
-                                                            : rel - s.columns(P) < s.structure_size(P) &&
-                                                                  s.struct_idx[s.struct_ptr[P] + rel - s.columns(P)] == i);
-      if (!rel_ok) fail("struct_rel of S_" + std::to_string(K) + " does not place " + std::to_string(i) + " in the parent's front");
+      const bool rel_ok = rel >= 0 &&
+                          (rel < s.columns(P) ? s.first[P] + rel == i
+                                              : rel - s.columns(P) < s.structure_size(P) &&
+                                                    s.struct_idx[s.struct_ptr[P] + rel - s.columns(P)] == i);
+      if (!rel_ok)
+        fail("struct_rel of S_" + std::to_string(K) + " does not place " + std::to_string(i) +
+             " in the parent's front");
     }
   }
   std::vector<char> seen(static_cast<std::size_t>(s.count), 0);

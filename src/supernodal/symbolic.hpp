@@ -67,10 +67,10 @@ struct Symbolic {
   std::vector<std::int32_t> perm;   // n: perm[new] = old vertex
   std::vector<std::int32_t> iperm;  // n: iperm[old] = new id
 
-  std::int32_t count = 0;                 // number of supernodes
-  std::vector<std::int32_t> first;        // count + 1: K owns columns [first[K], first[K + 1])
-  std::vector<std::int32_t> parent;       // count: parent supernode (> K), -1 for a root
-  std::vector<std::int32_t> supernode_of; // n: the supernode owning new-order column j
+  std::int32_t count = 0;                  // number of supernodes
+  std::vector<std::int32_t> first;         // count + 1: K owns columns [first[K], first[K + 1])
+  std::vector<std::int32_t> parent;        // count: parent supernode (> K), -1 for a root
+  std::vector<std::int32_t> supernode_of;  // n: the supernode owning new-order column j
 
   // Structures S_K (see the header comment), sorted ascending.
   std::vector<std::int64_t> struct_ptr;  // count + 1

@@ -47,8 +47,10 @@ Entries random_entries(std::int64_t n, std::size_t m, bool fractional, std::uint
     const std::int64_t i = vertex(rng), j = unit(rng) < 0.02 ? i : vertex(rng);
     const double u = unit(rng);
     double w = weight(rng) + (fractional ? 0.5 : 0.0);
-    if (u < 0.01) w = kInfinity;
-    else if (u < 0.02) w = std::nan("");
+    if (u < 0.01)
+      w = kInfinity;
+    else if (u < 0.02)
+      w = std::nan("");
     e.row.push_back(i);
     e.col.push_back(j);
     e.data.push_back(i == j ? std::fabs(w) : w);
@@ -136,15 +138,15 @@ TEST(ArrayGraph, ANormalizedCsrComesBackAsIs) {
   const Entries e = random_entries(300, 9000, false, 9);
   const GraphF64 want = reference(e, true, false);
   const Csr csr = to_csr(std::get<Graph>(convert_weights(AnyGraph(want), WeightType::int32)));
-  const AnyGraph g = graph_from_csr(csr.n, view_of(csr.row_start), view_of(csr.col), view_of(csr.weight), true,
-                                    false, false);
+  const AnyGraph g =
+      graph_from_csr(csr.n, view_of(csr.row_start), view_of(csr.col), view_of(csr.weight), true, false, false);
   expect_same(g, want);
 }
 
 TEST(ArrayGraph, TheFirstBadEntryIsNamedWhateverPartHoldsIt) {
   Entries e = random_entries(300, 12000, false, 10);
   for (double& x : e.data)
-    if (!std::isfinite(x)) x = 1;  // every entry an edge
+    if (!std::isfinite(x)) x = 1;                            // every entry an edge
   const std::size_t early = 2048 + 17, late = 4 * 2048 + 5;  // in the second part and in the fifth
   Entries bad = e;
   bad.col[early] = 300;
@@ -196,8 +198,7 @@ TEST(ArrayGraph, TheAutoWeightTypeTriesInt32FirstAndHoldsTheAnswer) {
             WeightType::float64);
   // The bound: 3 * 357913940 < kInf is int32; 3 * 357913941 = kInf is float64.
   std::vector<std::int32_t> ints = {1, 357913940, 5};
-  EXPECT_EQ(weight_type(graph_from_coo(4, view_of(row), view_of(col), view_of(ints), true, false)),
-            WeightType::int32);
+  EXPECT_EQ(weight_type(graph_from_coo(4, view_of(row), view_of(col), view_of(ints), true, false)), WeightType::int32);
   ints[1] = 357913941;
   EXPECT_EQ(weight_type(graph_from_coo(4, view_of(row), view_of(col), view_of(ints), true, false)),
             WeightType::float64);

@@ -116,7 +116,8 @@ TEST(AutoChoice, ModelMatchesTheH100Measurements) {
     p.hop_depth = r.hops;
     p.max_weight = 100;
     const choice::GpuChoice c = choice::choose_gpu_algorithm(p, {});
-    for (const auto& [estimate, measured] : {std::pair{c.sssp_seconds, r.sssp_ms}, std::pair{c.sssp_nearfar_seconds, r.nearfar_ms}}) {
+    for (const auto& [estimate, measured] :
+         {std::pair{c.sssp_seconds, r.sssp_ms}, std::pair{c.sssp_nearfar_seconds, r.nearfar_ms}}) {
       EXPECT_GT(estimate * 1e3 / measured, 1 / 1.25) << c.why;
       EXPECT_LT(estimate * 1e3 / measured, 1.25) << c.why;
     }
@@ -204,7 +205,7 @@ TEST(AutoChoice, RealWeightsUseTheirTypesRates) {
   const choice::GpuChoice c32 = choice::choose_gpu_algorithm(p32, SolveOptions{});
   const choice::GpuChoice c64 = choice::choose_gpu_algorithm(p64, SolveOptions{});
   EXPECT_EQ(c_int.why.find(" in int32"), std::string::npos) << c_int.why;
-  EXPECT_GT(c32.fw_seconds, c_int.fw_seconds);  // int16 likely for int32 weights 1..100; never for floats
+  EXPECT_GT(c32.fw_seconds, c_int.fw_seconds);    // int16 likely for int32 weights 1..100; never for floats
   EXPECT_GT(c64.fw_seconds, 3 * c32.fw_seconds);  // 3.00 against 11.95 T/s
   EXPECT_GT(c64.sssp_seconds, c32.sssp_seconds);  // 8-byte cells
   EXPECT_DOUBLE_EQ(c32.sssp_seconds, c_int.sssp_seconds);

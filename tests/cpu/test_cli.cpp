@@ -133,9 +133,9 @@ TEST_F(Cli, NetworkRepositoryCoordinateFilesAreReadWithANote) {
   std::int64_t n = 0;
   const std::vector<std::int32_t> d = io::read_matrix(path("d.txt"), n);
   ASSERT_EQ(n, 4);
-  EXPECT_EQ(d[0 * 4 + 2], 6);    // 1 -> 2 -> 3: 5 + 1
-  EXPECT_EQ(d[3 * 4 + 2], 8);    // 4 -> 1 -> 2 -> 3
-  EXPECT_EQ(d[2 * 4 + 0], kInf); // nothing leaves 3
+  EXPECT_EQ(d[0 * 4 + 2], 6);     // 1 -> 2 -> 3: 5 + 1
+  EXPECT_EQ(d[3 * 4 + 2], 8);     // 4 -> 1 -> 2 -> 3
+  EXPECT_EQ(d[2 * 4 + 0], kInf);  // nothing leaves 3
   write_text("road.edges", text);
   expect_ok("solve road.edges --format coordinate -o e.txt");
   EXPECT_EQ(read_text("d.txt"), read_text("e.txt"));
@@ -156,7 +156,8 @@ TEST_F(Cli, RelabelCompactsSparseIdsAndPathReadsTheMapBack) {
   EXPECT_EQ(d[2 * 4 + 0], kInf);  // nothing leaves 99
   EXPECT_EQ(io::read_id_map(path("d.txt.ids")), (std::vector<vertex_t>{0, 17, 99, 3352}));
   EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
-  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99 --predecessors p.bin"), "0 -> 3352 -> 17 -> 99\nweight 7\n");
+  EXPECT_EQ(expect_ok("path snap.txt d.txt --from 0 --to 99 --predecessors p.bin"),
+            "0 -> 3352 -> 17 -> 99\nweight 7\n");
   EXPECT_EQ(expect_ok("path snap.txt d.txt --from 99 --to 0"), "unreachable\n");
   EXPECT_NE(expect_ok("verify snap.txt d.txt").find("ok"), std::string::npos);
   expect_error("path snap.txt d.txt --from 5 --to 99", 2, "--from 5 is not in the id map");
@@ -255,7 +256,8 @@ TEST_F(Cli, NegativeCycleIsExit2AndNamesAVertex) {
   // The cycle is n/3 -> n/2 -> n-2 -> n/3 (tests/support/cases.cpp).
   for (const char* algo : {"auto", "fw-seq", "fw-blocked", "bellman-ford", "johnson"}) {
     SCOPED_TRACE(std::string(c.name) + " " + algo);
-    const CliRun r = expect_error(std::string("solve negcycle.bin --algo ") + algo, 2, "negative cycle through vertex ");
+    const CliRun r =
+        expect_error(std::string("solve negcycle.bin --algo ") + algo, 2, "negative cycle through vertex ");
     const auto at = r.err.find("vertex ");
     ASSERT_NE(at, std::string::npos) << r;
     EXPECT_GE(std::stoll(r.err.substr(at + 7)), 0) << r;
@@ -341,13 +343,16 @@ TEST_F(Cli, TheReadmeExitCodeTableMatchesTheCode) {
   std::map<int, std::string> rows;  // code -> meaning
   bool in_table = false;
   for (std::string line; std::getline(readme, line);) {
-    if (line == "| Code | Meaning |") in_table = true;
-    else if (in_table && line.rfind("| ---", 0) == 0) continue;
+    if (line == "| Code | Meaning |")
+      in_table = true;
+    else if (in_table && line.rfind("| ---", 0) == 0)
+      continue;
     else if (in_table && line.rfind("| ", 0) == 0) {
       const std::size_t bar = line.find(" | ", 2);
       ASSERT_NE(bar, std::string::npos) << line;
       rows[std::stoi(line.substr(2, bar - 2))] = line.substr(bar + 3);
-    } else if (in_table) break;
+    } else if (in_table)
+      break;
   }
   const std::map<int, std::string> expected = {{static_cast<int>(ExitCode::ok), "success"},
                                                {static_cast<int>(ExitCode::usage), "usage"},
@@ -532,10 +537,10 @@ TEST_F(Cli, SolveMatchesTheReferenceWithEveryAlgorithmAndNegativeWeights) {
 TEST_F(Cli, SummaryNamesSizesAlgorithmAndEveryStage) {
   expect_ok("gen grid -n 100 --seed 2 -o g.bin");
   const std::string summary = expect_ok("solve g.bin --algo fw-seq --backend cpu");
-  for (const char* words : {"n                100", "m                360 after normalization (360 as read)",
-                            "algorithm        fw-seq", "backend          cpu", "precision", "read", "normalize",
-                            "initialize", "compute", "store", "commit", "other", "total", "updates/s",
-                            "peak host memory"})
+  for (const char* words :
+       {"n                100", "m                360 after normalization (360 as read)", "algorithm        fw-seq",
+        "backend          cpu", "precision", "read", "normalize", "initialize", "compute", "store", "commit", "other",
+        "total", "updates/s", "peak host memory"})
     EXPECT_NE(summary.find(words), std::string::npos) << "missing '" << words << "' in\n" << summary;
   EXPECT_EQ(summary.find("verify"), std::string::npos) << summary;
   EXPECT_LE(std::count(summary.begin(), summary.end(), '\n'), 24) << summary;
@@ -563,7 +568,8 @@ TEST_F(Cli, SummaryPrintsThePrecisionActuallyUsed) {
   std::int64_t n = 0;
   EXPECT_EQ(io::read_matrix(path("d.bin"), n)[2], 500000000);
   expect_error("solve small.txt --backend cuda --precision int64", 1, "--precision: int64 is a CPU mode");
-  expect_error("solve small.txt --precision int16 --backend cpu", 1, "--precision: the CPU backend computes in int32 or wider only");
+  expect_error("solve small.txt --precision int16 --backend cpu", 1,
+               "--precision: the CPU backend computes in int32 or wider only");
 }
 
 TEST_F(Cli, UndirectedAndDenseInputOptions) {
@@ -729,7 +735,8 @@ class CliRealDistances : public Cli {
 GraphF64 real_case_with_negative_weights() {
   for (const test::Case& c : test::standard_cases()) {
     if (c.graph.n != 65) continue;
-    const bool negative = std::any_of(c.graph.edges.begin(), c.graph.edges.end(), [](const Edge& e) { return e.w < 0; });
+    const bool negative =
+        std::any_of(c.graph.edges.begin(), c.graph.edges.end(), [](const Edge& e) { return e.w < 0; });
     if (negative) return test::with_real_weights(c.graph);
   }
   ADD_FAILURE() << "no standard case of 65 vertices with negative weights";
@@ -805,7 +812,8 @@ void write_real_npy(const fs::path& file, const std::vector<W>& cells, std::int6
 // solve -> verify -> path in one real type: .npy (its dtype names the type),
 // text (the type named) and the raw bin-f32 / bin-f64 (the format named).
 template <class W>
-void solve_verify_path_round_trip(const CliRealDistances& cli, const GraphF64& g64, const std::string& type, const char* raw) {
+void solve_verify_path_round_trip(const CliRealDistances& cli, const GraphF64& g64, const std::string& type,
+                                  const char* raw) {
   SCOPED_TRACE(type);
   const std::int64_t n = g64.n;
   const std::string raw_format = std::string(" --dist-format ") + raw;
@@ -826,8 +834,9 @@ void solve_verify_path_round_trip(const CliRealDistances& cli, const GraphF64& g
 
   const std::string ok = std::string("ok (within ");
   const std::string states = "relative: n * epsilon(" + type + "))\n";
-  for (const std::string& args : std::vector<std::string>{"verify g.el d.npy", "verify g.el d.npy --weights " + type,
-                                 "verify g.el d.txt --weights " + type, "verify g.el d.raw" + raw_format}) {
+  for (const std::string& args :
+       std::vector<std::string>{"verify g.el d.npy", "verify g.el d.npy --weights " + type,
+                                "verify g.el d.txt --weights " + type, "verify g.el d.raw" + raw_format}) {
     const std::string out = cli.expect_ok(args);
     EXPECT_EQ(out.rfind(ok, 0), 0u) << args << ": " << out;
     EXPECT_NE(out.find(states), std::string::npos) << args << ": " << out;
@@ -837,8 +846,7 @@ void solve_verify_path_round_trip(const CliRealDistances& cli, const GraphF64& g
   BasicGraph<W> g;
   g.n = n;
   for (const EdgeF64& e : g64.edges) g.edges.push_back({e.src, e.dst, static_cast<W>(e.w)});
-  const double tolerance = test::test_relative_tolerance<W>(n) *
-                           std::max(test::max_abs_weight(g64), [&] {
+  const double tolerance = test::test_relative_tolerance<W>(n) * std::max(test::max_abs_weight(g64), [&] {
                              double m = 0;
                              for (const double v : as_double)
                                if (std::isfinite(v)) m = std::max(m, std::fabs(v));
@@ -947,8 +955,9 @@ TEST_F(CliRealDistances, VerifyAndPathRefuseMismatchedWeightTypes) {
   // int32 distances of a real-valued graph (the sizes differ too, but the
   // types are named first).
   write_text("real4.el", "0 1 0.5\n1 2 -0.25\n# vertices: 4\n");
-  expect_error("verify real4.el int.bin", 2, "int.bin: the distance matrix holds int32 values but the graph has real "
-                                             "weights (float64)");
+  expect_error("verify real4.el int.bin", 2,
+               "int.bin: the distance matrix holds int32 values but the graph has real "
+               "weights (float64)");
   expect_error("path real4.el int.bin --from 0 --to 1", 2, "holds int32 values but the graph has real weights");
   // Text stores no type: real text read as the int32 of an integer graph.
   expect_error("verify int.el f64.txt", 2, "is a real value, not an int32 distance");
@@ -978,7 +987,8 @@ TEST_F(Cli, GenIsDeterministicAndWritesWhatItSays) {
   EXPECT_NE(read_text("a.bin"), read_text("c.bin"));
   for (const char* kind : {"random", "scale-free", "rmat", "grid", "dense"}) {
     SCOPED_TRACE(kind);
-    const std::string out = expect_ok(std::string("gen ") + kind + " -n 40 --density 0.3 --degree 2 --weights=-5:20 --seed 1 -o k.gr");
+    const std::string out =
+        expect_ok(std::string("gen ") + kind + " -n 40 --density 0.3 --degree 2 --weights=-5:20 --seed 1 -o k.gr");
     EXPECT_NE(out.find("n = 40"), std::string::npos) << out;
     const Graph g = io::read_graph(path("k.gr"));
     EXPECT_EQ(g.n, 40);
@@ -1014,8 +1024,8 @@ TEST_F(Cli, GenWithWeightMinusOneRoundTripsThroughNpy) {
 
 TEST_F(Cli, InfoListsBackendsAlgorithmsAndThreads) {
   const std::string info = expect_ok("info");
-  for (const char* words : {"apsp ", "backends: cpu", "devices:", "algorithms (cpu): fw-seq", "johnson",
-                            "openmp max threads: "})
+  for (const char* words :
+       {"apsp ", "backends: cpu", "devices:", "algorithms (cpu): fw-seq", "johnson", "openmp max threads: "})
     EXPECT_NE(info.find(words), std::string::npos) << "missing '" << words << "' in\n" << info;
 }
 

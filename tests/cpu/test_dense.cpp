@@ -48,9 +48,12 @@ Matrix random_matrix(std::int64_t n, double density, int lo, int hi, bool fracti
     for (std::int64_t j = 0; j < n; ++j) {
       const double u = unit(rng);
       double w = 0;
-      if (u < density) w = weight(rng) + (fractional ? 0.25 : 0.0);
-      else if (u < density + 0.01) w = kNaN;
-      else if (u < density + 0.02) w = kInfinity;
+      if (u < density)
+        w = weight(rng) + (fractional ? 0.25 : 0.0);
+      else if (u < density + 0.01)
+        w = kNaN;
+      else if (u < density + 0.02)
+        w = kInfinity;
       if (i == j && w < 0) w = -w;
       m.at(i, j) = w;
     }
@@ -130,8 +133,10 @@ void expect_same_as_edges(const DenseView& v, const GraphF64& reference, const S
     ASSERT_EQ(sink.distances_f64().size(), r.dist.size());
     for (std::size_t x = 0; x < r.dist.size(); ++x) {
       const double a = sink.distances_f64()[x], b = r.dist[x];
-      if (std::isinf(b)) ASSERT_EQ(a, b) << "cell " << x;
-      else ASSERT_NEAR(a, b, 1e-9 * (1 + std::fabs(b))) << "cell " << x;
+      if (std::isinf(b))
+        ASSERT_EQ(a, b) << "cell " << x;
+      else
+        ASSERT_NEAR(a, b, 1e-9 * (1 + std::fabs(b))) << "cell " << x;
     }
   }
 }
@@ -193,9 +198,11 @@ TEST(DenseView, StridedAndFortranViewsAndIntegerCells) {
       std::vector<double> doubles;
       std::vector<std::int64_t> longs;
       std::vector<std::int32_t> ints;
-      for (DenseView v : {lay_out(cells, layout, doubles), lay_out(cells, layout, longs), lay_out(cells, layout, ints)}) {
+      for (DenseView v :
+           {lay_out(cells, layout, doubles), lay_out(cells, layout, longs), lay_out(cells, layout, ints)}) {
         v.undirected = undirected;
-        for (const char* algorithm : {"fw-blocked", "fw-seq", "johnson"}) expect_same_as_edges(v, reference, cpu(algorithm));
+        for (const char* algorithm : {"fw-blocked", "fw-seq", "johnson"})
+          expect_same_as_edges(v, reference, cpu(algorithm));
       }
     }
   }
@@ -275,7 +282,8 @@ TEST(DenseView, MinusInfinityAndCellsWithin1e8OfZeroAreNoEdge) {
   std::vector<double> storage;
   for (const Layout layout : {Layout::row_major, Layout::fortran}) {
     const DenseView v = lay_out(m, layout, storage);
-    for (const char* algorithm : {"fw-blocked", "dijkstra"}) expect_same_as_edges(v, reference_graph(expected, false, false), cpu(algorithm));
+    for (const char* algorithm : {"fw-blocked", "dijkstra"})
+      expect_same_as_edges(v, reference_graph(expected, false, false), cpu(algorithm));
   }
   std::vector<float> narrow;
   const DenseView f32 = lay_out(m, Layout::row_major, narrow);

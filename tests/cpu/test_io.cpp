@@ -156,22 +156,30 @@ void expect_error(const std::function<void()>& action, const std::vector<std::st
 }
 
 TEST(IoFormatNames, ParseAndExtensions) {
-  const std::pair<const char*, Format> names[] = {
-      {"auto", Format::automatic}, {"bin", Format::nthu_bin},  {"nthu", Format::nthu_bin},
-      {"dimacs", Format::dimacs},  {"gr", Format::dimacs},     {"mtx", Format::matrix_market},
-      {"matrix-market", Format::matrix_market}, {"edges", Format::edge_list}, {"edgelist", Format::edge_list},
-      {"txt", Format::edge_list},  {"npy", Format::npy},       {"text-matrix", Format::text_matrix},
-      {"mat", Format::text_matrix}};
+  const std::pair<const char*, Format> names[] = {{"auto", Format::automatic},
+                                                  {"bin", Format::nthu_bin},
+                                                  {"nthu", Format::nthu_bin},
+                                                  {"dimacs", Format::dimacs},
+                                                  {"gr", Format::dimacs},
+                                                  {"mtx", Format::matrix_market},
+                                                  {"matrix-market", Format::matrix_market},
+                                                  {"edges", Format::edge_list},
+                                                  {"edgelist", Format::edge_list},
+                                                  {"txt", Format::edge_list},
+                                                  {"npy", Format::npy},
+                                                  {"text-matrix", Format::text_matrix},
+                                                  {"mat", Format::text_matrix}};
   for (const auto& [name, format] : names) {
     EXPECT_EQ(io::parse_format(name), format) << name;
     EXPECT_EQ(io::parse_format(io::to_string(format)), format) << name;
   }
   expect_error<UsageError>([] { io::parse_format("csv"); }, {"unknown format 'csv'"});
 
-  const std::pair<const char*, Format> paths[] = {
-      {"g.bin", Format::nthu_bin}, {"dir.x/g.GR", Format::dimacs}, {"g.mtx", Format::matrix_market},
-      {"g.txt", Format::edge_list}, {"g.el", Format::edge_list},   {"g.edges", Format::edge_list},
-      {"g.npy", Format::npy},      {"g.mat", Format::text_matrix}, {"g.dense", Format::text_matrix}};
+  const std::pair<const char*, Format> paths[] = {{"g.bin", Format::nthu_bin},      {"dir.x/g.GR", Format::dimacs},
+                                                  {"g.mtx", Format::matrix_market}, {"g.txt", Format::edge_list},
+                                                  {"g.el", Format::edge_list},      {"g.edges", Format::edge_list},
+                                                  {"g.npy", Format::npy},           {"g.mat", Format::text_matrix},
+                                                  {"g.dense", Format::text_matrix}};
   for (const auto& [p, format] : paths) EXPECT_EQ(io::format_from_path(p), format) << p;
   for (const char* unknown : {"g.csv", "graph", "dir.bin/graph"})
     expect_error<UsageError>([&] { io::format_from_path(unknown); }, {unknown, "extension"});
@@ -224,7 +232,8 @@ TEST_F(IoTest, NpyGraphOutputIsFloat64WithInfinityForNoEdge) {
   const Graph g{3, {{0, 1, -1}, {1, 2, 7}, {2, 2, -4}, {0, 1, 3}}};
   io::write_graph(path("g.npy"), g);
   const double inf = std::numeric_limits<double>::infinity();
-  const std::string expected = npy_file("<f8", false, "(3, 3)", raw_bytes<double>({0, -1, inf, inf, 0, 7, inf, inf, -4}));
+  const std::string expected =
+      npy_file("<f8", false, "(3, 3)", raw_bytes<double>({0, -1, inf, inf, 0, 7, inf, inf, -4}));
   std::ifstream written(path("g.npy"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
   ASSERT_GE(bytes.size(), 9 * sizeof(double));
@@ -386,13 +395,14 @@ TEST_F(IoTest, NpyInteroperatesWithNumpy) {
   const Graph& g = cases[20].graph;
   const std::vector<dist_t> d = test::reference_distances(g);
   io::write_matrix(path("ours.npy"), d, g.n);
-  write_file("convert.py",
-             "import sys\nimport numpy as np\nd = sys.argv[1]\na = np.load(d + '/ours.npy')\n"
-             "assert a.dtype == np.int32 and a.shape == (" + std::to_string(g.n) + ", " + std::to_string(g.n) + ")\n"
-             "a.astype('<i4').tofile(d + '/numpy.bin')\n"
-             "np.save(d + '/i64.npy', a.astype(np.int64))\n"
-             "np.save(d + '/fortran.npy', np.asfortranarray(a))\n"
-             "np.save(d + '/f64.npy', np.where(a == 1073741823, np.inf, a).astype(np.float64))\n");
+  write_file("convert.py", "import sys\nimport numpy as np\nd = sys.argv[1]\na = np.load(d + '/ours.npy')\n"
+                           "assert a.dtype == np.int32 and a.shape == (" +
+                               std::to_string(g.n) + ", " + std::to_string(g.n) +
+                               ")\n"
+                               "a.astype('<i4').tofile(d + '/numpy.bin')\n"
+                               "np.save(d + '/i64.npy', a.astype(np.int64))\n"
+                               "np.save(d + '/fortran.npy', np.asfortranarray(a))\n"
+                               "np.save(d + '/f64.npy', np.where(a == 1073741823, np.inf, a).astype(np.float64))\n");
   ASSERT_EQ(std::system(("python3 " + path("convert.py") + " " + path("")).c_str()), 0);
   for (const char* name : {"numpy.bin", "i64.npy", "fortran.npy", "f64.npy"}) {
     SCOPED_TRACE(name);
@@ -449,8 +459,7 @@ TEST_F(IoTest, MalformedMatrixMarket) {
       {"no_banner_extra.mtx", "3 3 1\n1 2 3 4\n", ":2", "unexpected extra token '4'"},
       {"array.mtx", "%%MatrixMarket matrix array integer general\n2 2\n1\n2\n3\n4\n", ":1", "'array'"},
       {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 0\n", ":1", "complex"},
-      {"hermitian.mtx", "%%MatrixMarket matrix coordinate integer hermitian\n1 1 0\n", ":1",
-       "symmetry 'hermitian'"},
+      {"hermitian.mtx", "%%MatrixMarket matrix coordinate integer hermitian\n1 1 0\n", ":1", "symmetry 'hermitian'"},
       {"fraction.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n", ":3",
        "weight '2.5' is not an integer inside int32; real weights need the float32 or float64 weight type"},
       {"int_field.mtx", general + "2 2 1\n1 2 2.0\n", ":3",
@@ -584,8 +593,7 @@ TEST_F(IoTest, MalformedNpy) {
       {"wide.npy", wide, at(wide.size() - 24), "weight 3000000000 is outside int32"},
       {"version.npy", version4, "@6", "unsupported NPY format version 4"},
   });
-  expect_input_errors({{"rectangular_matrix.npy", rectangular, at(rectangular.find("(2, 3)") + 6), "(2, 3)"}},
-                      true);
+  expect_input_errors({{"rectangular_matrix.npy", rectangular, at(rectangular.find("(2, 3)") + 6), "(2, 3)"}}, true);
 }
 
 // Real weights in every format that holds them, read in the weight type as
@@ -654,7 +662,7 @@ TEST_F(IoTest, RealGraphsRoundTripExactly) {
   o.w_hi = 20;
   o.seed = 9;
   GraphF64 g = generate_real(o, 4);
-  g.edges.push_back({0, 1, 0.1 + 0.2});   // 0.30000000000000004: 17 significant digits
+  g.edges.push_back({0, 1, 0.1 + 0.2});  // 0.30000000000000004: 17 significant digits
   g.edges.push_back({1, 2, 1e-300});
   const GraphF64 expected = normalize(g);
   for (const char* file : {"r.gr", "r.mtx", "r.txt", "r.npy"}) {
@@ -716,17 +724,18 @@ TEST_F(IoTest, MalformedTextMatrixGraph) {
 }
 
 TEST_F(IoTest, MalformedMatrices) {
-  expect_input_errors({
-                          {"odd.bin", "123456", "@4", "size 6 bytes is not a whole number of int32 values"},
-                          {"rectangular.bin", int32_bytes({1, 2, 3}), "@12", "3 int32 values do not form a square matrix"},
-                          {"short_row.txt", "0 1\n2\n", ":2", "row 2 has 1 values, expected 2"},
-                          {"more_rows.txt", "0\n1\n", ":2", "more than the n = 1 rows"},
-                          {"fewer_rows.mat", "0 1 2\n1 0 2\n", ":2", "found 2 rows, expected n = 3"},
-                          {"token.txt", "0 z\n1 0\n", ":1", "expected an integer matrix entry or INF, found 'z'"},
-                          {"real.txt", "0 inf\n1 0.5\n", ":1", "entry 'inf' is a real value, not an int32 distance"},
-                          {"range.txt", "0 2147483648\n1 0\n", ":1", "entry 2147483648 is outside int32"},
-                      },
-                      true);
+  expect_input_errors(
+      {
+          {"odd.bin", "123456", "@4", "size 6 bytes is not a whole number of int32 values"},
+          {"rectangular.bin", int32_bytes({1, 2, 3}), "@12", "3 int32 values do not form a square matrix"},
+          {"short_row.txt", "0 1\n2\n", ":2", "row 2 has 1 values, expected 2"},
+          {"more_rows.txt", "0\n1\n", ":2", "more than the n = 1 rows"},
+          {"fewer_rows.mat", "0 1 2\n1 0 2\n", ":2", "found 2 rows, expected n = 3"},
+          {"token.txt", "0 z\n1 0\n", ":1", "expected an integer matrix entry or INF, found 'z'"},
+          {"real.txt", "0 inf\n1 0.5\n", ":1", "entry 'inf' is a real value, not an int32 distance"},
+          {"range.txt", "0 2147483648\n1 0\n", ":1", "entry 2147483648 is outside int32"},
+      },
+      true);
 }
 
 // Bug 10: the text matrix reader reserved n x n cells as soon as it saw the
@@ -740,8 +749,7 @@ TEST_F(IoTest, TextMatrixWithOneLongRowReportsTheMissingRows) {
 
 TEST_F(IoTest, UnreadableFiles) {
   const std::string absent = path("absent.gr");
-  expect_error<InputError>([&] { io::read_graph(absent); },
-                           {"cannot open " + absent + ": No such file or directory"});
+  expect_error<InputError>([&] { io::read_graph(absent); }, {"cannot open " + absent + ": No such file or directory"});
   fs::create_directory(path("folder.bin"));
   expect_error<InputError>([&] { io::read_graph(path("folder.bin")); }, {path("folder.bin"), "Is a directory"});
   std::int64_t n = 0;
@@ -759,12 +767,15 @@ TEST_F(IoTest, WriteErrors) {
   if (fs::exists("/dev/full")) {
     expect_error<ResourceError>([&] { io::write_graph("/dev/full", g, Format::edge_list); },
                                 {"cannot write /dev/full: No space left on device"});
-    expect_error<ResourceError>([&] { io::write_matrix("/dev/full", std::vector<std::int32_t>(1 << 20), 1 << 10,
-                                                       Format::nthu_bin); },
-                                {"/dev/full"});
+    expect_error<ResourceError>(
+        [&] { io::write_matrix("/dev/full", std::vector<std::int32_t>(1 << 20), 1 << 10, Format::nthu_bin); },
+        {"/dev/full"});
   }
-  expect_error<InputError>([&] { io::write_graph(path("bad.gr"), Graph{2, {{0, 5, 1}}}); },
-                           {"bad.gr", "edge 0 (0 -> 5) has a vertex outside 0..1"});
+  expect_error<InputError>(
+      [&] {
+        io::write_graph(path("bad.gr"), Graph{2, {{0, 5, 1}}});
+      },
+      {"bad.gr", "edge 0 (0 -> 5) has a vertex outside 0..1"});
   expect_error<UsageError>([&] { io::write_matrix(path("m.bin"), {0, 1, 2}, 2); }, {"3 values", "n = 2"});
   expect_error<UsageError>([&] { io::write_matrix(path("m.gr"), {0}, 1); }, {"not as dimacs"});
   std::int64_t n = 0;

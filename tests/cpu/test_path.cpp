@@ -60,7 +60,8 @@ std::string path_problem(const EdgeWeights& lightest, const std::vector<dist_t>&
   const dist_t expected = d[i * n + j];
   if (expected == kInf) return path.empty() ? "" : "a path for an unreachable pair";
   if (path.empty()) return "no path for d = " + std::to_string(expected);
-  if (path.front() != i || path.back() != j) return "path runs from " + std::to_string(path.front()) + " to " + std::to_string(path.back());
+  if (path.front() != i || path.back() != j)
+    return "path runs from " + std::to_string(path.front()) + " to " + std::to_string(path.back());
   if (static_cast<std::int64_t>(path.size()) > n) return "path repeats a vertex";
   std::int64_t total = 0;
   for (std::size_t k = 0; k + 1 < path.size(); ++k) {

@@ -128,15 +128,16 @@ TEST(Registry, ReadmeKernelTableMatchesTheRegistry) {
       ADD_FAILURE() << "README's kernel table lacks " << a.name << " on " << to_string(a.backend);
       continue;
     }
-    const std::vector<std::string> expected = {to_string(a.backend), to_string(a.work), to_string(a.role),
-                                               yes_no(a.takes_predecessors), yes_no(a.takes_int16),
-                                               yes_no(a.takes_block), yes_no(a.takes_real),
-                                               yes_no(a.distributable)};
+    const std::vector<std::string> expected = {to_string(a.backend),  to_string(a.work),
+                                               to_string(a.role),     yes_no(a.takes_predecessors),
+                                               yes_no(a.takes_int16), yes_no(a.takes_block),
+                                               yes_no(a.takes_real),  yes_no(a.distributable)};
     ASSERT_GE(row->second.size(), expected.size());
     EXPECT_EQ(std::vector<std::string>(row->second.begin(), row->second.begin() + expected.size()), expected);
     rows.erase(row);
   }
-  for (const auto& extra : rows) ADD_FAILURE() << "README's kernel table lists " << extra.first << ", not in the registry";
+  for (const auto& extra : rows)
+    ADD_FAILURE() << "README's kernel table lists " << extra.first << ", not in the registry";
 }
 
 // An option the algorithm cannot honour is a UsageError naming the option,

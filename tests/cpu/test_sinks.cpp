@@ -89,8 +89,7 @@ void put_shuffled(Sink& sink, Plane plane, const std::vector<std::int32_t>& m, s
         for (std::size_t k = static_cast<std::size_t>(t); k < firsts.size(); k += static_cast<std::size_t>(threads)) {
           const std::int64_t first = firsts[k], rows = std::min(block, n - first);
           std::vector<std::int32_t> padded(static_cast<std::size_t>(rows * stride), 77);
-          for (std::int64_t r = 0; r < rows; ++r)
-            std::copy_n(&m[(first + r) * n], n, &padded[r * stride]);
+          for (std::int64_t r = 0; r < rows; ++r) std::copy_n(&m[(first + r) * n], n, &padded[r * stride]);
           sink.put(RowBlock{plane, Element::int32, first, rows, stride, padded.data()});
         }
       } catch (const std::exception& e) {
@@ -198,14 +197,22 @@ TEST_F(SinkTest, EverySinkChecksItsRows) {
     sink->begin(SinkLayout{n, Element::int32, false});
     const RowBlock first{Plane::distances, Element::int32, 0, 30, n, d.data()};
     sink->put(first);
-    expect_usage([&] { sink->put(RowBlock{Plane::distances, Element::int32, 29, 2, n, &d[29 * n]}); },
-                 "row 29 of the distances arrived twice");
-    expect_usage([&] { sink->put(RowBlock{Plane::predecessors, Element::int32, 40, 1, n, d.data()}); },
-                 "not told that predecessors come");
-    expect_usage([&] { sink->put(RowBlock{Plane::distances, Element::float32, 40, 1, n, d.data()}); },
-                 "holds float32");
-    expect_usage([&] { sink->put(RowBlock{Plane::distances, Element::int32, 60, 11, n, d.data()}); },
-                 "rows [60, 71) are outside the 70 rows");
+    expect_usage(
+        [&] {
+          sink->put(RowBlock{Plane::distances, Element::int32, 29, 2, n, &d[29 * n]});
+        },
+        "row 29 of the distances arrived twice");
+    expect_usage(
+        [&] {
+          sink->put(RowBlock{Plane::predecessors, Element::int32, 40, 1, n, d.data()});
+        },
+        "not told that predecessors come");
+    expect_usage([&] { sink->put(RowBlock{Plane::distances, Element::float32, 40, 1, n, d.data()}); }, "holds float32");
+    expect_usage(
+        [&] {
+          sink->put(RowBlock{Plane::distances, Element::int32, 60, 11, n, d.data()});
+        },
+        "rows [60, 71) are outside the 70 rows");
     expect_usage([&] { sink->put(RowBlock{Plane::distances, Element::int32, 40, 1, n - 1, d.data()}); }, "stride 69");
     sink->put(RowBlock{Plane::distances, Element::int32, 31, n - 31, n, &d[31 * n]});
     try {
@@ -364,8 +371,7 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
       }
       std::int64_t read_n = 0;
       EXPECT_EQ(test::first_difference(d, io::read_matrix(path(name), read_n), n), "");
-      EXPECT_EQ(fs::status(path(name)).permissions() & fs::perms::all,
-                fs::perms::owner_read | fs::perms::owner_write);
+      EXPECT_EQ(fs::status(path(name)).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
       EXPECT_EQ(files(), std::set<std::string>{name});
       fs::remove(path(name));
     }
@@ -566,8 +572,8 @@ TEST_F(SinkTest, CpuAlgorithmsHandEveryRowToTheSinkOnce) {
     for (const std::string algorithm : list_algorithms(Backend::cpu))
       for (const bool expose : {false, true})
         for (const int threads : {1, 3}) {
-          SCOPED_TRACE(c.name + " " + algorithm + (expose ? " in the sink's memory" : " staged") + " threads=" +
-                       std::to_string(threads));
+          SCOPED_TRACE(c.name + " " + algorithm + (expose ? " in the sink's memory" : " staged") +
+                       " threads=" + std::to_string(threads));
           if (negative && algorithm == "dijkstra") continue;
           SolveOptions o;
           o.backend = Backend::cpu;
@@ -660,10 +666,9 @@ TEST_F(SinkTest, TwoOutputsOnOneDiskAreCheckedAsASum) {
       ADD_FAILURE() << "no ResourceError";
     } catch (const ResourceError& e) {
       const std::string text = e.what();
-      for (const std::string& words :
-           {"the 100 x 100 distance matrix in " + path("d.bin") + " and the 100 x 100 predecessor matrix in " +
-                path("p.bin") + " needs",
-            std::string("(80000 bytes)"), std::string("(61440 bytes) free")})
+      for (const std::string& words : {"the 100 x 100 distance matrix in " + path("d.bin") +
+                                           " and the 100 x 100 predecessor matrix in " + path("p.bin") + " needs",
+                                       std::string("(80000 bytes)"), std::string("(61440 bytes) free")})
         EXPECT_NE(text.find(words), std::string::npos) << "missing '" << words << "' in " << text;
     }
   }
@@ -700,8 +705,7 @@ TEST_F(SinkTest, TheTextLimitIsCheckedBeforeSolving) {
     solve(g, o, sink);
     ADD_FAILURE() << "no UsageError";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("5000 vertices exceed the text limit of 4096"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("5000 vertices exceed the text limit of 4096"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(progress.empty());
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);

@@ -50,7 +50,8 @@ std::string path_problem(const std::vector<std::int64_t>& w, std::int64_t n, ver
     weight += w[u * n + v];
     v = u;
   }
-  return weight == expected ? std::string() : "path weight " + std::to_string(weight) + " != " + std::to_string(expected);
+  return weight == expected ? std::string()
+                            : "path weight " + std::to_string(weight) + " != " + std::to_string(expected);
 }
 
 class SourcesOf : public ::testing::TestWithParam<std::string> {};
@@ -101,13 +102,12 @@ TEST_P(SourcesOf, EmptySourceListMeansEveryVertex) {
   EXPECT_EQ(test::first_difference(test::reference_distances(c.graph), r.dist, c.graph.n), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(PerSourceAlgorithms, SourcesOf, ::testing::ValuesIn(kPerSource),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(PerSourceAlgorithms, SourcesOf, ::testing::ValuesIn(kPerSource), [](const auto& info) {
+  std::string name = info.param;
+  for (char& ch : name)
+    if (ch == '-') ch = '_';
+  return name;
+});
 
 TEST(Sources, AutoPicksAPerSourceAlgorithmOnTheCpu) {
   const Graph positive = test::generated(GraphKind::dense, 300, 0, 1, 9, 4);

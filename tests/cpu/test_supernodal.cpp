@@ -29,7 +29,7 @@ namespace {
 
 bool metis_built() { return supernodal::ordering_available(); }
 
-#define REQUIRE_METIS()                                                       \
+#define REQUIRE_METIS() \
   if (!metis_built()) GTEST_SKIP() << "this build has no METIS (APSP_WITH_METIS)"
 
 // The generator's graph (m = its default for the kind) with weights in [lo, hi].
@@ -48,7 +48,8 @@ Graph with_potentials(Graph g) {
 Graph path_graph(std::int64_t n, weight_t w) {
   Graph g;
   g.n = n;
-  for (std::int64_t v = 0; v + 1 < n; ++v) g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>(v + 1), w});
+  for (std::int64_t v = 0; v + 1 < n; ++v)
+    g.edges.push_back({static_cast<vertex_t>(v), static_cast<vertex_t>(v + 1), w});
   return g;
 }
 
@@ -219,7 +220,8 @@ TEST(Supernodal, RealWeightsMatchTheReference) {
     o.predecessors = true;
     const SolveResultF64 d = solve(g, o);
     const double scale = test::max_abs_weight(g);
-    EXPECT_EQ(test::first_real_difference(expected, d.dist, g.n, scale, test::test_relative_tolerance<double>(g.n)), "");
+    EXPECT_EQ(test::first_real_difference(expected, d.dist, g.n, scale, test::test_relative_tolerance<double>(g.n)),
+              "");
     EXPECT_EQ(test::check_predecessors(g, d.dist, d.pred, scale * test::test_relative_tolerance<double>(g.n)), "");
     const SolveResultF32 f = solve(test::to_float32(g), o);
     const std::vector<double> expected32 = test::reference_distances(test::to_float64(test::to_float32(g)));

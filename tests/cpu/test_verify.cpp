@@ -79,12 +79,11 @@ TEST(Verify, AcceptsReferenceDistancesOfEveryCase) {
   }
 }
 
-std::string dcell(std::int64_t i, std::int64_t j) {
-  return "d[" + std::to_string(i) + "][" + std::to_string(j) + "]";
-}
+std::string dcell(std::int64_t i, std::int64_t j) { return "d[" + std::to_string(i) + "][" + std::to_string(j) + "]"; }
 
 // (i, j) with d[i][j] = INF and d[i][x] finite for every edge j->x; (-1, -1) if none.
-std::pair<std::int64_t, std::int64_t> inf_entry_with_finite_out_neighbours(const Graph& g, const std::vector<dist_t>& d) {
+std::pair<std::int64_t, std::int64_t> inf_entry_with_finite_out_neighbours(const Graph& g,
+                                                                           const std::vector<dist_t>& d) {
   const std::int64_t n = g.n;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
@@ -107,9 +106,10 @@ TEST(Verify, RejectsEachCorruptionOfEveryCase) {
     const Graph g = normalize(c.graph);
     const auto good = test::reference_distances(c.graph);
     const auto last = n - 1;
-    auto expect_rejected = [&](const char* what, std::int64_t i, std::int64_t j, dist_t value, const std::string& words) {
-      SCOPED_TRACE(c.name + ": " + what + " at d[" + std::to_string(i) + "][" + std::to_string(j) + "] = " +
-                   std::to_string(value));
+    auto expect_rejected = [&](const char* what, std::int64_t i, std::int64_t j, dist_t value,
+                               const std::string& words) {
+      SCOPED_TRACE(c.name + ": " + what + " at d[" + std::to_string(i) + "][" + std::to_string(j) +
+                   "] = " + std::to_string(value));
       auto d = good;
       ASSERT_NE(d[i * n + j], value);
       d[i * n + j] = value;
@@ -209,7 +209,8 @@ TEST(VerifyPredecessors, RejectsEachCorruption) {
   const auto ref = reference_with_predecessors(g);
   const std::int64_t n = g.n;
   ASSERT_TRUE(verify(g, ref.dist).ok);
-  ASSERT_TRUE(verify_predecessors(g, ref.dist, ref.pred).ok) << verify_predecessors(g, ref.dist, ref.pred).first_violation;
+  ASSERT_TRUE(verify_predecessors(g, ref.dist, ref.pred).ok)
+      << verify_predecessors(g, ref.dist, ref.pred).first_violation;
   auto expect_rejected = [&](std::int64_t j, vertex_t p, const std::string& words) {
     SCOPED_TRACE("pred[0][" + std::to_string(j) + "] = " + std::to_string(p));
     auto pred = ref.pred;

@@ -134,11 +134,16 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
     std::string options;
   };
   const Launch launches[] = {
-      {1, "--distribution rows"},         {2, "--distribution rows"},
-      {2, "--distribution 2d"},           {3, "--distribution 2d --grid 1x3 --no-lookahead"},
-      {3, ""},                            {4, "--distribution 2d"},
-      {4, "--distribution rows --no-lookahead"}, {6, "--distribution 2d --grid 2x3 --verify"},
-      {6, "--distribution 2d --grid 3x2 --no-lookahead"}, {6, "--distribution rows"},
+      {1, "--distribution rows"},
+      {2, "--distribution rows"},
+      {2, "--distribution 2d"},
+      {3, "--distribution 2d --grid 1x3 --no-lookahead"},
+      {3, ""},
+      {4, "--distribution 2d"},
+      {4, "--distribution rows --no-lookahead"},
+      {6, "--distribution 2d --grid 2x3 --verify"},
+      {6, "--distribution 2d --grid 3x2 --no-lookahead"},
+      {6, "--distribution rows"},
   };
   for (const Launch& l : launches) {
     const ProcessRun r = mpirun(l.ranks, "solve g.bin " + l.options + " --threads 1 -o d.bin --predecessors p.bin");
@@ -150,7 +155,8 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
     for (const char* row : {"  grid ", "  compute ", "  communication ", "  wait ", "min / median / max"})
       EXPECT_NE(r.out.find(row), std::string::npos) << row << r;
     EXPECT_EQ(r.err, "") << r;
-    if (l.options.find("--verify") != std::string::npos) EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
+    if (l.options.find("--verify") != std::string::npos)
+      EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
     fs::remove(dir_ / "d.bin");
     fs::remove(dir_ / "p.bin");
   }
@@ -203,9 +209,10 @@ TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
   }
   // Ranks 0 and 1 read the graph, rank 2 a truncated copy (an MPMD launch).
   const ProcessRun r = shell("mpirun -np 2 apsp solve g.bin : -np 1 apsp solve bad.bin",
-                      std::string(kMpiEnvironment) + "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' 2 '" APSP_CLI_PATH
-                      "' solve g.bin --distribution rows -o d.bin : -np 1 '" APSP_CLI_PATH
-                      "' solve bad.bin --distribution rows -o d.bin");
+                             std::string(kMpiEnvironment) +
+                                 "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' 2 '" APSP_CLI_PATH
+                                 "' solve g.bin --distribution rows -o d.bin : -np 1 '" APSP_CLI_PATH
+                                 "' solve bad.bin --distribution rows -o d.bin");
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
   EXPECT_NE(r.err.find("apsp: rank 2: bad.bin@20: truncated"), std::string::npos) << r;
@@ -218,7 +225,7 @@ TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
   make_graph_and_reference();
   for (const char* layout : {"rows", "2d"}) {
     const ProcessRun r = mpirun(3, std::string("solve g.bin --distribution ") + layout + " --threads 1 -o d.bin",
-                         "env APSP_TEST_FAIL_RANK=1");
+                                "env APSP_TEST_FAIL_RANK=1");
     EXPECT_NE(r.status, 0) << r;
     EXPECT_NE(r.status, 124) << "timed out" << r;
     EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
@@ -374,8 +381,8 @@ TEST_F(DistributedCli, GpuRanksWriteTheCpuResult) {
   SKIP_WITHOUT_MPIRUN();
   if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
   make_graph_and_reference();
-  for (const std::string& args : {std::string("--comm mpi --distribution rows"),
-                                  std::string("--comm mpi --distribution 2d --no-lookahead")}) {
+  for (const std::string& args :
+       {std::string("--comm mpi --distribution rows"), std::string("--comm mpi --distribution 2d --no-lookahead")}) {
     const ProcessRun r = mpirun(2, "solve g.bin --backend cuda " + args + " -o d.bin --verify");
     ASSERT_EQ(r.status, 0) << r;
     EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;

@@ -78,7 +78,8 @@ TEST_F(DistributedFileSink, WritesTheSingleProcessMatrices) {
   o.predecessors = true;
   for (const std::string ext : {".bin", ".npy"}) {
     SCOPED_TRACE(ext);
-    FileSink reference(MatrixFileTarget{(dir_ / ("ref" + ext)).string()}, MatrixFileTarget{(dir_ / ("refp" + ext)).string()});
+    FileSink reference(MatrixFileTarget{(dir_ / ("ref" + ext)).string()},
+                       MatrixFileTarget{(dir_ / ("refp" + ext)).string()});
     solve(g, o, reference);
     solve_into(g, (dir_ / ("d" + ext)).string(), (dir_ / ("p" + ext)).string());
     EXPECT_EQ(slurp(dir_ / ("d" + ext)), slurp(dir_ / ("ref" + ext)));
@@ -102,7 +103,9 @@ TEST_F(DistributedFileSink, FloatRowsFromEveryRank) {
     SCOPED_TRACE(name);
     const void* data = element == Element::float32 ? static_cast<const void*>(f32.data()) : f64.data();
     const std::size_t row_bytes = static_cast<std::size_t>(n) * element_bytes(element);
-    auto row = [&](std::int64_t r) { return static_cast<const char*>(data) + r * static_cast<std::int64_t>(row_bytes); };
+    auto row = [&](std::int64_t r) {
+      return static_cast<const char*>(data) + r * static_cast<std::int64_t>(row_bytes);
+    };
     SinkLayout layout{n, element, false};
     {
       FileSink one(MatrixFileTarget{(dir_ / ("ref_" + name + ".npy")).string()});

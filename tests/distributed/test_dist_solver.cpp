@@ -70,9 +70,9 @@ INSTANTIATE_TEST_SUITE_P(Grids, DistributedSolver, ::testing::ValuesIn(all_setup
 // that split both ways.
 TEST(DistributedSolverTiles, TileCasesOnSquareAndWideGrids) {
   const std::vector<test::Case> cases = test::tile_cases();
-  for (const test::DistConfig& config : {test::DistConfig{Distribution::grid, 2, 2, true},
-                                         test::DistConfig{Distribution::grid, 2, 3, false},
-                                         test::DistConfig{Distribution::rows, 0, 0, true}}) {
+  for (const test::DistConfig& config :
+       {test::DistConfig{Distribution::grid, 2, 2, true}, test::DistConfig{Distribution::grid, 2, 3, false},
+        test::DistConfig{Distribution::rows, 0, 0, true}}) {
     const int ranks = config.distribution == Distribution::rows ? 3 : config.grid_rows * config.grid_cols;
     on_threads(ranks, [&](Communicator& comm) {
       for (std::size_t i = 0; i < cases.size(); ++i) test::check_matches_fw_blocked(comm, cases[i], config, i % 2 == 0);
@@ -85,8 +85,8 @@ TEST(DistributedSolverTiles, TileCasesOnSquareAndWideGrids) {
 // tight-edge trees as fw-blocked's are (the check verifies every delivered
 // row and compares it with fw-blocked's), at tile-straddling sizes.
 TEST(DistributedSolverTiles, PredecessorsStayTreesAcrossZeroWeightCycles) {
-  for (const test::DistConfig& config : {test::DistConfig{Distribution::grid, 2, 2, true},
-                                         test::DistConfig{Distribution::rows, 0, 0, false}}) {
+  for (const test::DistConfig& config :
+       {test::DistConfig{Distribution::grid, 2, 2, true}, test::DistConfig{Distribution::rows, 0, 0, false}}) {
     const int ranks = config.distribution == Distribution::rows ? 3 : config.grid_rows * config.grid_cols;
     on_threads(ranks, [&](Communicator& comm) {
       for (const std::int64_t n : {63, 64, 65, 130, 200}) {
@@ -135,8 +135,8 @@ TEST(DistributedSolverPrecision, ReportsTheArithmeticAsTheSingleProcessSolveDoes
 // the first error is the one that comes out.
 TEST(DistributedSolverErrors, OneRankFailingMidSolveStopsEveryRank) {
   const test::Case c{"random_n600", test::generated(GraphKind::random, 600, 3000, 1, 50, 17)};
-  for (const test::DistConfig& config : {test::DistConfig{Distribution::rows, 0, 0, true},
-                                         test::DistConfig{Distribution::grid, 2, 2, false}}) {
+  for (const test::DistConfig& config :
+       {test::DistConfig{Distribution::rows, 0, 0, true}, test::DistConfig{Distribution::grid, 2, 2, false}}) {
     SCOPED_TRACE(config.name());
     std::atomic<int> discarded{0}, committed{0};
     const auto start = std::chrono::steady_clock::now();

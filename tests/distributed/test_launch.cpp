@@ -45,10 +45,14 @@ class ScopedEnv {
 // The variables of every launcher node_place() and launched_by_mpi() read,
 // cleared: this process as if started by hand.
 struct NoLauncher {
-  ScopedEnv vars[8] = {{"OMPI_COMM_WORLD_LOCAL_RANK", nullptr}, {"MPI_LOCALRANKID", nullptr},
-                       {"SLURM_LOCALID", nullptr},              {"OMPI_COMM_WORLD_LOCAL_SIZE", nullptr},
-                       {"MPI_LOCALNRANKS", nullptr},            {"OMPI_COMM_WORLD_SIZE", nullptr},
-                       {"PMI_SIZE", nullptr},                   {"PMIX_RANK", nullptr}};
+  ScopedEnv vars[8] = {{"OMPI_COMM_WORLD_LOCAL_RANK", nullptr},
+                       {"MPI_LOCALRANKID", nullptr},
+                       {"SLURM_LOCALID", nullptr},
+                       {"OMPI_COMM_WORLD_LOCAL_SIZE", nullptr},
+                       {"MPI_LOCALNRANKS", nullptr},
+                       {"OMPI_COMM_WORLD_SIZE", nullptr},
+                       {"PMI_SIZE", nullptr},
+                       {"PMIX_RANK", nullptr}};
 };
 
 void expect_usage_error(const std::function<void()>& f, const std::string& option, const std::string& words) {

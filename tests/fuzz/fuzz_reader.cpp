@@ -45,7 +45,8 @@ void check_graph(const apsp::io::detail::ReadGraph& read) {
         if (g.n < 0 || g.n > std::numeric_limits<apsp::vertex_t>::max())
           contract_broken("vertex count outside 0..int32 max");
         for (const auto& e : g.edges) {
-          if (e.src < 0 || e.src >= g.n || e.dst < 0 || e.dst >= g.n) contract_broken("edge with a vertex outside 0..n-1");
+          if (e.src < 0 || e.src >= g.n || e.dst < 0 || e.dst >= g.n)
+            contract_broken("edge with a vertex outside 0..n-1");
           if constexpr (std::is_floating_point<W>::value)
             if (!std::isfinite(e.w)) contract_broken("real weight that is not finite");
         }

@@ -33,7 +33,8 @@ template <typename T>
 cuda::DeviceBuffer<T> upload_padded(const std::vector<T>& host, std::int64_t n, std::int64_t ld, T pad) {
   std::vector<T> padded(static_cast<std::size_t>(ld * ld), pad);
   for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) padded[static_cast<std::size_t>(i * ld + j)] = host[static_cast<std::size_t>(i * n + j)];
+    for (std::int64_t j = 0; j < n; ++j)
+      padded[static_cast<std::size_t>(i * ld + j)] = host[static_cast<std::size_t>(i * n + j)];
   cuda::DeviceBuffer<T> device(padded.size());
   if (!padded.empty())
     APSP_CUDA_CHECK(cudaMemcpy(device.get(), padded.data(), padded.size() * sizeof(T), cudaMemcpyHostToDevice));

@@ -18,8 +18,8 @@
 namespace apsp {
 namespace {
 
-using cuda::DeviceRows;
 using cuda::DevicePotentials;
+using cuda::DeviceRows;
 using cuda::DownloadOptions;
 using cuda::Int16Widening;
 using test::RecordingSink;
@@ -66,7 +66,9 @@ std::vector<std::int16_t> synthetic_int16(std::int64_t n, std::uint64_t seed) {
 // holds a value no download may deliver).
 struct Int32Matrix {
   Int32Matrix(std::int64_t order, std::uint64_t seed)
-      : n(order), ld(round_up(order, 128)), host(synthetic_int32(order, seed)),
+      : n(order),
+        ld(round_up(order, 128)),
+        host(synthetic_int32(order, seed)),
         device(test::upload_padded<dist_t>(host, n, ld, -7)) {}
   DeviceRows rows() const { return DeviceRows::of_int32(device.get(), n, ld); }
   std::int64_t n, ld;
@@ -76,7 +78,9 @@ struct Int32Matrix {
 
 struct Int16Matrix {
   Int16Matrix(std::int64_t order, std::uint64_t seed)
-      : n(order), ld(round_up(order, 256)), host(synthetic_int16(order, seed)),
+      : n(order),
+        ld(round_up(order, 256)),
+        host(synthetic_int16(order, seed)),
         device(test::upload_padded<std::int16_t>(host, n, ld, 5)) {}
   DeviceRows rows() const { return DeviceRows::of_int16(device.get(), n, ld, kInf16); }
   std::int64_t n, ld;
@@ -86,21 +90,23 @@ struct Int16Matrix {
 
 // What the sink must receive for a stored matrix and potentials h (empty: none).
 template <typename S>
-std::vector<dist_t> expected_distances(const std::vector<S>& stored, std::int64_t n, const std::vector<std::int64_t>& h) {
+std::vector<dist_t> expected_distances(const std::vector<S>& stored, std::int64_t n,
+                                       const std::vector<std::int64_t>& h) {
   std::vector<dist_t> d(stored.size());
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       const std::int32_t v = stored[static_cast<std::size_t>(i * n + j)];
       const bool unreachable = sizeof(S) == 2 ? v >= kInf16 : v == kInf;
-      d[static_cast<std::size_t>(i * n + j)] =
-          unreachable ? kInf : static_cast<dist_t>(v - (h.empty() ? 0 : h[i] - h[j]));
+      d[static_cast<std::size_t>(i * n + j)] = unreachable ? kInf
+                                                           : static_cast<dist_t>(v - (h.empty() ? 0 : h[i] - h[j]));
     }
   return d;
 }
 
 std::vector<std::int64_t> small_potentials(std::int64_t n, std::uint64_t seed) {
   std::vector<std::int64_t> h(static_cast<std::size_t>(n));
-  for (std::int64_t v = 0; v < n; ++v) h[static_cast<std::size_t>(v)] = static_cast<std::int64_t>(mix(seed + v) % 2001) - 1000;
+  for (std::int64_t v = 0; v < n; ++v)
+    h[static_cast<std::size_t>(v)] = static_cast<std::int64_t>(mix(seed + v) % 2001) - 1000;
   return h;
 }
 
@@ -115,10 +121,8 @@ void expect_download(const DeviceRows& rows, const std::vector<dist_t>& expected
   const cuda::DownloadStats stats = cuda::download_to_sink(rows, Plane::distances, h, sink, options, stream);
   EXPECT_EQ(sink.delivery_problem(Plane::distances, 0, rows.n), "");
   EXPECT_EQ(test::first_difference(expected, sink.values(Plane::distances), rows.n), "");
-  const std::int64_t link_element = rows.stored == cuda::Stored::int16 && h.empty() &&
-                                            options.int16_widening == Int16Widening::host
-                                        ? 2
-                                        : 4;
+  const std::int64_t link_element =
+      rows.stored == cuda::Stored::int16 && h.empty() && options.int16_widening == Int16Widening::host ? 2 : 4;
   EXPECT_EQ(stats.link_bytes, rows.n * rows.n * link_element);
 }
 
@@ -236,7 +240,8 @@ TEST(CudaDownload, PredecessorsThroughTheSinkWithPatch) {
       const cuda::DeviceBuffer<vertex_t> device_pred = test::upload_padded<vertex_t>(pred, n, ld, -9);
       const std::int64_t patched_row = n / 2;
       std::vector<vertex_t> expected = pred;
-      for (std::int64_t j = 0; j < n; ++j) expected[static_cast<std::size_t>(patched_row * n + j)] = static_cast<vertex_t>(j);
+      for (std::int64_t j = 0; j < n; ++j)
+        expected[static_cast<std::size_t>(patched_row * n + j)] = static_cast<vertex_t>(j);
       RecordingSink sink(expose);
       SinkLayout layout;
       layout.n = n;
@@ -302,7 +307,8 @@ TEST(CudaDownload, RowRangeDeliversOnlyThoseRows) {
   EXPECT_EQ(sink.delivery_problem(Plane::distances, 100, 37), "");
   for (std::int64_t x = 100 * n; x < 137 * n; ++x)
     ASSERT_EQ(sink.values(Plane::distances)[static_cast<std::size_t>(x)], m.host[static_cast<std::size_t>(x)]) << x;
-  EXPECT_EQ(cuda::download_distance_row(m.rows(), {}, 299, stream.get()), std::vector<dist_t>(m.host.end() - n, m.host.end()));
+  EXPECT_EQ(cuda::download_distance_row(m.rows(), {}, 299, stream.get()),
+            std::vector<dist_t>(m.host.end() - n, m.host.end()));
   options.rows = 201;
   EXPECT_THROW(cuda::download_to_sink(m.rows(), Plane::distances, {}, sink, options, stream.get()), UsageError);
 }

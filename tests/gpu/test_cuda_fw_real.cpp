@@ -56,12 +56,12 @@ TEST(CudaFwReal, Float32PhaseThreeVariantsGiveTheProductionResultSanitize) {
   const std::vector<float> production = solved(cuda::RealFwVariant::production);
   std::int64_t finite = 0, unreachable = 0;
   for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) (std::isinf(production[static_cast<std::size_t>(i * n_pad + j)]) ? unreachable : finite)++;
+    for (std::int64_t j = 0; j < n; ++j)
+      (std::isinf(production[static_cast<std::size_t>(i * n_pad + j)]) ? unreachable : finite)++;
   EXPECT_GT(finite, n);
   EXPECT_GT(unreachable, n);
-  for (const cuda::RealFwVariant variant :
-       {cuda::RealFwVariant::load_c_first, cuda::RealFwVariant::one_block_per_sm, cuda::RealFwVariant::fold_c,
-        cuda::RealFwVariant::fold_c_l1}) {
+  for (const cuda::RealFwVariant variant : {cuda::RealFwVariant::load_c_first, cuda::RealFwVariant::one_block_per_sm,
+                                            cuda::RealFwVariant::fold_c, cuda::RealFwVariant::fold_c_l1}) {
     SCOPED_TRACE(static_cast<int>(variant));
     const std::vector<float> got = solved(variant);
     std::int64_t differing = 0;

@@ -62,7 +62,8 @@ void expect_same_verdict(const Graph& g, const std::vector<dist_t>& x, const std
   const cuda::DeviceBuffer<std::int16_t> device16 = test::upload_padded<std::int16_t>(stored16, n, ld, -3);
   for (RowPlacement placement : {RowPlacement::automatic, RowPlacement::global_memory}) {
     const char* where = placement == RowPlacement::automatic ? "row in shared memory" : "row in global memory";
-    const VerifyReport gpu32 = verifier.verify(DeviceRows::of_int32(device32.get(), n, ld), potentials, stream, placement);
+    const VerifyReport gpu32 =
+        verifier.verify(DeviceRows::of_int32(device32.get(), n, ld), potentials, stream, placement);
     EXPECT_EQ(gpu32.ok, cpu.ok) << "int32, " << where;
     EXPECT_EQ(gpu32.first_violation, cpu.first_violation) << "int32, " << where;
     if (!fits16) continue;
@@ -76,8 +77,9 @@ void expect_same_verdict(const Graph& g, const std::vector<dist_t>& x, const std
 // The first entry (i, j), rows scanned from n / 2 on and then from 0, that
 // satisfies `wanted`; {-1, -1} if none. Starting mid-matrix makes the
 // lowest failing row one that many blocks race past.
-std::pair<std::int64_t, std::int64_t> find_entry(const std::vector<dist_t>& x, std::int64_t n,
-                                                 const std::function<bool(std::int64_t, std::int64_t, dist_t)>& wanted) {
+std::pair<std::int64_t, std::int64_t> find_entry(
+    const std::vector<dist_t>& x, std::int64_t n,
+    const std::function<bool(std::int64_t, std::int64_t, dist_t)>& wanted) {
   for (std::int64_t k = 0; k < n; ++k) {
     const std::int64_t i = (n / 2 + k) % n;
     for (std::int64_t j = 0; j < n; ++j)

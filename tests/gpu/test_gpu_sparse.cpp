@@ -341,7 +341,7 @@ TEST(GpuSparse, RealVerifyAcceptsTheResult) {
     expect_real_both_placements(test::real_case<double>(c), "sssp", false, /*verify=*/true);
   }
   test::Case grid{"grid_n400_and_one_isolated", test::generated(GraphKind::grid, 400, 0, -3, 20, 8)};
-  grid.graph.n = 401;  // vertex 400 reaches nothing and nothing reaches it
+  grid.graph.n = 401;                // vertex 400 reaches nothing and nothing reaches it
   BudgetHook budget(50 * 401 * 12);  // 50 rows of float64 distances and predecessors per chunk
   const std::int64_t chunks_before = cuda::testing::hooks.sparse_chunks;
   expect_real_both_placements(test::real_case<double>(grid), "sssp", true, /*verify=*/true);
@@ -421,7 +421,8 @@ TEST_F(GpuSparseRealStreaming, RowsStreamInChunksInTheirType) {
     test::expect_real_matches_reference(c32, test::on_gpu("sssp", Precision::automatic, true));
     EXPECT_GE(cuda::testing::hooks.sparse_chunks - chunks_before, (n + 6) / 7);
     FileSink files(MatrixFileTarget{path("d.npy")}, MatrixFileTarget{path("p.npy")});
-    const SolveSummary s = solve(test::real_case<double>(c).graph, test::on_gpu("sssp", Precision::automatic, true), files);
+    const SolveSummary s =
+        solve(test::real_case<double>(c).graph, test::on_gpu("sssp", Precision::automatic, true), files);
     EXPECT_EQ(s.weights, WeightType::float64);
     EXPECT_EQ(s.algorithm, "sssp");
   }

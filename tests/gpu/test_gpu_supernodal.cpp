@@ -148,9 +148,10 @@ Graph with_isolated_vertex(Graph g) {
 
 TEST(GpuSupernodal, RealFamilies) {
   SKIP_WITHOUT_GPU();
-  for (const test::Case& c : {test::Case{"grid_n900", with_isolated_vertex(test::generated(GraphKind::grid, 900, 0, -2, 30, 8))},
-                              test::Case{"geometric_n800", test::generated(GraphKind::geometric, 800, 0, 1, 90, 9)},
-                              test::Case{"rmat_n512", test::generated(GraphKind::rmat, 512, 4096, 0, 30, 10)}}) {
+  for (const test::Case& c :
+       {test::Case{"grid_n900", with_isolated_vertex(test::generated(GraphKind::grid, 900, 0, -2, 30, 8))},
+        test::Case{"geometric_n800", test::generated(GraphKind::geometric, 800, 0, 1, 90, 9)},
+        test::Case{"rmat_n512", test::generated(GraphKind::rmat, 512, 4096, 0, 30, 10)}}) {
     test::expect_real_matches_reference(test::real_case<float>(c), test::on_gpu(kAlgo, Precision::automatic, true));
     test::expect_real_matches_reference(test::real_case<double>(c), test::on_gpu(kAlgo, Precision::automatic, true));
   }

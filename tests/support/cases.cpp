@@ -41,8 +41,7 @@ Graph decorate(Graph g, std::uint64_t seed) {
   // the edge 0 -> 1 below must stay), so every case has unreachable pairs.
   const vertex_t last = static_cast<vertex_t>(n - 1);
   const vertex_t unreached = n == 2 ? 0 : last;
-  g.edges.erase(std::remove_if(g.edges.begin(), g.edges.end(),
-                               [&](const Edge& e) { return e.dst == unreached; }),
+  g.edges.erase(std::remove_if(g.edges.begin(), g.edges.end(), [&](const Edge& e) { return e.dst == unreached; }),
                 g.edges.end());
   if (n > 2) g.edges.push_back(Edge{last, 0, 7});
   const std::size_t original = g.edges.size();
@@ -95,7 +94,8 @@ std::vector<Case> standard_cases() {
     Graph g = generate(o);
     g.n = n;
     Graph other = generate(o);
-    for (Edge e : other.edges) g.edges.push_back(Edge{e.src + static_cast<vertex_t>(n / 2), e.dst + static_cast<vertex_t>(n / 2), e.w});
+    for (Edge e : other.edges)
+      g.edges.push_back(Edge{e.src + static_cast<vertex_t>(n / 2), e.dst + static_cast<vertex_t>(n / 2), e.w});
     cases.push_back(Case{"two-parts_n" + std::to_string(n), decorate(g, seed)});
   }
   return cases;
@@ -132,8 +132,7 @@ Case negative_cycle_case(std::int64_t n, std::uint64_t seed) {
   o.m = 2 * n;
   o.seed = seed;
   Graph g = generate(o);
-  const vertex_t a = static_cast<vertex_t>(n / 3), b = static_cast<vertex_t>(n / 2),
-                 c = static_cast<vertex_t>(n - 2);
+  const vertex_t a = static_cast<vertex_t>(n / 3), b = static_cast<vertex_t>(n / 2), c = static_cast<vertex_t>(n - 2);
   g.edges.push_back(Edge{a, b, 1});
   g.edges.push_back(Edge{b, c, -10});
   g.edges.push_back(Edge{c, a, 2});
@@ -172,8 +171,7 @@ std::vector<dist_t> reference_distances(const Graph& g) {
   return out;
 }
 
-std::string first_difference(Span<const dist_t> expected, Span<const dist_t> actual,
-                             std::int64_t n) {
+std::string first_difference(Span<const dist_t> expected, Span<const dist_t> actual, std::int64_t n) {
   if (expected.size() != actual.size()) {
     std::ostringstream s;
     s << "size " << actual.size() << " != expected " << expected.size();
@@ -194,7 +192,10 @@ EntryCounts count_entries(Span<const dist_t> d, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       if (i == j) continue;
-      if (d[i * n + j] == kInf) ++c.unreachable; else ++c.finite_off_diagonal;
+      if (d[i * n + j] == kInf)
+        ++c.unreachable;
+      else
+        ++c.finite_off_diagonal;
     }
   return c;
 }
@@ -227,7 +228,8 @@ std::string check_predecessors(const Graph& g, Span<const dist_t> d, Span<const 
       std::int64_t v = j, steps = 0;
       while (v != i) {
         const vertex_t u = pred[i * n + v];
-        if (u < 0 || u >= n) return where.str() + ": chain hits " + std::to_string(u) + " at vertex " + std::to_string(v);
+        if (u < 0 || u >= n)
+          return where.str() + ": chain hits " + std::to_string(u) + " at vertex " + std::to_string(v);
         if (w[u * n + v] == std::numeric_limits<std::int64_t>::max())
           return where.str() + ": chain uses a missing edge " + std::to_string(u) + "->" + std::to_string(v);
         total += w[u * n + v];
@@ -307,7 +309,10 @@ EntryCounts count_entries(Span<const double> d, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       if (i == j) continue;
-      if (d[i * n + j] == std::numeric_limits<double>::infinity()) ++c.unreachable; else ++c.finite_off_diagonal;
+      if (d[i * n + j] == std::numeric_limits<double>::infinity())
+        ++c.unreachable;
+      else
+        ++c.finite_off_diagonal;
     }
   return c;
 }
@@ -333,7 +338,8 @@ std::string check_predecessors(const GraphF64& g, Span<const double> d, Span<con
       std::int64_t v = j, steps = 0;
       while (v != i) {
         const vertex_t u = pred[i * n + v];
-        if (u < 0 || u >= n) return where.str() + ": chain hits " + std::to_string(u) + " at vertex " + std::to_string(v);
+        if (u < 0 || u >= n)
+          return where.str() + ": chain hits " + std::to_string(u) + " at vertex " + std::to_string(v);
         if (w[u * n + v] == inf)
           return where.str() + ": chain uses a missing edge " + std::to_string(u) + "->" + std::to_string(v);
         total += w[u * n + v];

@@ -47,8 +47,7 @@ bool lies_on_negative_cycle(const Graph& g, vertex_t v);
 std::vector<dist_t> reference_distances(const Graph& g);
 
 // Empty string when equal; else the first differing (i, j) and both values.
-std::string first_difference(Span<const dist_t> expected, Span<const dist_t> actual,
-                             std::int64_t n);
+std::string first_difference(Span<const dist_t> expected, Span<const dist_t> actual, std::int64_t n);
 
 // Counts of finite off-diagonal and unreachable entries.
 struct EntryCounts {

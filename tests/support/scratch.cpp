@@ -9,8 +9,8 @@ namespace apsp::test {
 
 void ScratchDirTest::SetUp() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  dir_ = std::filesystem::temp_directory_path() / ("apsp_" + std::string(info->test_suite_name()) + "_" +
-                                                   info->name() + "_" + std::to_string(static_cast<long>(getpid())));
+  dir_ = std::filesystem::temp_directory_path() / ("apsp_" + std::string(info->test_suite_name()) + "_" + info->name() +
+                                                   "_" + std::to_string(static_cast<long>(getpid())));
   std::filesystem::remove_all(dir_);
   std::filesystem::create_directories(dir_);
 }

@@ -44,7 +44,7 @@ struct GraphInput {
   std::string format = "auto";
   bool undirected = false;
   std::optional<std::int64_t> no_edge;  // unset: the readers' default (io::ReadOptions)
-  bool relabel = false;  // compact the vertices an edge touches to 0..k-1 (apsp::compact_vertices)
+  bool relabel = false;                 // compact the vertices an edge touches to 0..k-1 (apsp::compact_vertices)
 };
 // Registers GRAPH (positional, named `positional_name`), --format, --undirected and --no-edge.
 void add_graph_input_options(CLI::App& cmd, GraphInput& in, const std::string& positional_name);
@@ -65,7 +65,7 @@ struct LoadedAnyGraph {
   std::int64_t edges_as_read = 0;
   std::int64_t vertices_as_read = 0;
   std::vector<vertex_t> ids;  // with GraphInput::relabel: the original id of each vertex
-  StageTimes times;  // "read" (with the file's bytes), "normalize" and "relabel"
+  StageTimes times;           // "read" (with the file's bytes), "normalize" and "relabel"
 };
 LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights);
 
@@ -123,7 +123,7 @@ struct DistributedArgs {
   std::string distribution;  // rows or 2d; empty = not asked
   std::string grid;          // RxC for 2d
   bool no_lookahead = false;
-  std::string devices;       // GPUs: one process over them, or the ranks of a node in turn
+  std::string devices;        // GPUs: one process over them, or the ranks of a node in turn
   std::string comm = "auto";  // under mpirun: auto, mpi or nccl
 };
 void add_distributed_options(CLI::App& cmd, DistributedArgs& args);

@@ -92,8 +92,8 @@ LoadedGraph load_graph(const GraphInput& in) { return load_with<LoadedGraph>(in,
 
 LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) {
   if (weights == "int32") return load_with<LoadedAnyGraph>(in, io::read_graph);
-  const std::optional<WeightType> wanted =
-      weights == "auto" ? std::nullopt : std::optional<WeightType>(parse_weight_type(weights));
+  const std::optional<WeightType> wanted = weights == "auto" ? std::nullopt
+                                                             : std::optional<WeightType>(parse_weight_type(weights));
   LoadedAnyGraph loaded =
       load_with<LoadedAnyGraph>(in, [&](const std::string& path, const io::ReadOptions& opts) -> AnyGraph {
         AnyGraph read = io::read_any_graph(path, opts);
@@ -109,9 +109,8 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
 
 LoadedGraph load_distributed_graph(const GraphInput& in, const std::string& weights) {
   if (weights != "auto" && weights != "int32")
-    throw UsageError("the distributed solver takes int32 weights only, not " + weights + "; " +
-                         kRealWeightsInOneProcess,
-                     "weights");
+    throw UsageError(
+        "the distributed solver takes int32 weights only, not " + weights + "; " + kRealWeightsInOneProcess, "weights");
   LoadedAnyGraph any = load_any_graph(in, "auto");
   if (!std::holds_alternative<Graph>(any.normalized))
     throw UsageError("the distributed solver takes int32 weights only, and " + in.path +
@@ -140,8 +139,8 @@ template std::unique_ptr<io::BasicMatrixFile<std::int32_t>> open_square_matrix(c
                                                                                const char*, io::Format);
 template std::unique_ptr<io::BasicMatrixFile<float>> open_square_matrix(const std::string&, std::int64_t, const char*,
                                                                         io::Format);
-template std::unique_ptr<io::BasicMatrixFile<double>> open_square_matrix(const std::string&, std::int64_t,
-                                                                         const char*, io::Format);
+template std::unique_ptr<io::BasicMatrixFile<double>> open_square_matrix(const std::string&, std::int64_t, const char*,
+                                                                         io::Format);
 
 void add_distances_input_options(CLI::App& cmd, DistancesInput& d) {
   cmd.add_option("DIST", d.path, "Distance matrix (.bin .npy .txt)")->required();
@@ -176,7 +175,8 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
                      map_path);
   const WeightType type = weight_type(loaded.normalized);
   // int32 reads the integer cells of a float .npy (io::MatrixFile).
-  const bool converts = type == WeightType::int32 && (format == io::Format::automatic ? io::format_from_path(d.path) : format) == io::Format::npy;
+  const bool converts = type == WeightType::int32 &&
+                        (format == io::Format::automatic ? io::format_from_path(d.path) : format) == io::Format::npy;
   if (stored && *stored != type && !converts)
     throw InputError(std::string("the distance matrix holds ") + to_string(*stored) + " values but " +
                          (named ? std::string("--weights is ") + to_string(type)

@@ -72,8 +72,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
   }
   opts.lookahead = !s.distributed.no_lookahead;
   opts.backend = parse_backend(s.backend);
-  if (opts.backend == Backend::automatic)
-    opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
+  if (opts.backend == Backend::automatic) opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
   if (s.algorithm != "auto") {
     const AlgorithmInfo* named = find_algorithm(s.algorithm);
     if (named == nullptr || !named->distributable)
@@ -110,11 +109,11 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_row("algorithm", r.algorithm);
   print_row("backend", to_string(r.backend));
   print_row("precision", to_string(r.precision));
-  print_row("communicator", std::string(comm.kind()) + ", " + std::to_string(comm.size()) +
-                                (comm.size() == 1 ? " rank" : " ranks"));
+  print_row("communicator",
+            std::string(comm.kind()) + ", " + std::to_string(comm.size()) + (comm.size() == 1 ? " rank" : " ranks"));
   print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
-                        (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
-                        (s.distributed.no_lookahead ? "off" : "on"));
+                        (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
+                        ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup_s);
   print_stage("read", read_s);
@@ -169,8 +168,8 @@ bool on_gpu(const DistributedSolve& s) {
 // devices (or all of the node's) in turn (apsp::rank_device). -1 on the CPU.
 int rank_device(const DistributedSolve& s) {
   if (!on_gpu(s)) return -1;
-  const std::vector<int> listed =
-      s.distributed.devices.empty() ? std::vector<int>{} : parse_device_list(s.distributed.devices);
+  const std::vector<int> listed = s.distributed.devices.empty() ? std::vector<int>{}
+                                                                : parse_device_list(s.distributed.devices);
   std::vector<int> node_devices;
   if (listed.empty())
     for (const auto& d : cuda::devices()) node_devices.push_back(d.ordinal);

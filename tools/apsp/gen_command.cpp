@@ -78,10 +78,10 @@ Command add_gen_command(CLI::App& app) {
   cmd->add_option("KIND", args->kind, "random (or uniform), scale-free, rmat, grid, dense or geometric")->required();
   cmd->add_option("-n", args->opts.n, "Vertices")->required()->check(CLI::NonNegativeNumber);
   cmd->add_option("-m", args->opts.m, "Edges for random and rmat (default 8n)");
-  cmd->add_option("--degree", args->opts.degree, "Edges per new vertex (scale-free); nearest neighbours (geometric)")->capture_default_str();
-  cmd->add_option("--density", args->opts.density, "Edge probability (dense)")->capture_default_str();
-  cmd->add_option("--weights", args->weights, "Weight range LO:HI, e.g. -20:50")
+  cmd->add_option("--degree", args->opts.degree, "Edges per new vertex (scale-free); nearest neighbours (geometric)")
       ->capture_default_str();
+  cmd->add_option("--density", args->opts.density, "Edge probability (dense)")->capture_default_str();
+  cmd->add_option("--weights", args->weights, "Weight range LO:HI, e.g. -20:50")->capture_default_str();
   cmd->add_option("--real", args->real_decimals,
                   "Real weights in the --weights range with this many decimals (0..6), e.g. --real 3")
       ->check(CLI::Range(0, 6));

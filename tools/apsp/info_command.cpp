@@ -24,8 +24,10 @@ void run_info() {
   std::printf("apsp %s\n", APSP_VERSION);
   std::printf("backends: cpu%s\n", cuda::compiled_in() ? ", cuda" : " (built without CUDA)");
   const auto& devices = cuda::devices();
-  if (devices.empty()) std::printf("devices: none\n");
-  else std::printf("devices: %zu\n", devices.size());
+  if (devices.empty())
+    std::printf("devices: none\n");
+  else
+    std::printf("devices: %zu\n", devices.size());
   for (const auto& dev : devices)
     std::printf("  device %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", dev.ordinal, dev.name.c_str(), dev.sm_major,
                 dev.sm_minor, dev.multiprocessors, static_cast<double>(dev.total_memory) / (1u << 30));

@@ -104,16 +104,16 @@ HostVector<W>& host_distances(HostMatrixSink& host) {
 
 template <class W>
 Element element_of() {
-  return std::is_same<W, float>::value ? Element::float32 : std::is_same<W, double>::value ? Element::float64
-                                                                                            : Element::int32;
+  return std::is_same<W, float>::value    ? Element::float32
+         : std::is_same<W, double>::value ? Element::float64
+                                          : Element::int32;
 }
 
 // Solves the loaded graph `g` (normalized, weight type W) into the files,
 // verifies when asked, and prints the summary.
 template <class W>
-void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSink>& files,
-                  const LoadedAnyGraph& loaded, const BasicGraph<W>& g,
-                  std::chrono::steady_clock::time_point start) {
+void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSink>& files, const LoadedAnyGraph& loaded,
+                  const BasicGraph<W>& g, std::chrono::steady_clock::time_point start) {
   Stages stages;
   stages.append(loaded.times);
   const std::int64_t n = g.n;
@@ -178,7 +178,8 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   print_row("weights", to_string(result.weights));
   if (result.weights == WeightType::int32) print_row("precision", to_string(result.precision));
   if (!result.note.empty()) print_row("note", result.note);
-  if (result.backend == Backend::cpu) print_row("threads", std::to_string(a.threads > 0 ? a.threads : omp_get_max_threads()));
+  if (result.backend == Backend::cpu)
+    print_row("threads", std::to_string(a.threads > 0 ? a.threads : omp_get_max_threads()));
   for (const Stage& stage : stages.times().stages) print_stage(stage.name, stage.seconds, stage.bytes);
   const double other = total - stages.times().total();
   print_stage("other", std::max(0.0, other), 0);
@@ -186,7 +187,8 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   const double compute = result.times.seconds("compute");
   if (is_floyd_warshall_type(result.algorithm) && compute > 0) {
     char rate[32];
-    std::snprintf(rate, sizeof rate, "%12.4g", static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / compute);
+    std::snprintf(rate, sizeof rate, "%12.4g",
+                  static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / compute);
     print_row("updates/s", rate);
   }
   print_row("peak host memory", peak_host_memory());
@@ -212,8 +214,8 @@ void run_solve(const SolveArgs& a) {
       distributed.devices = std::to_string(*a.device);
     }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
-                                                  a.backend, a.precision, a.block, a.threads, a.verify,
-                                                  distributed, a.weights});
+                                                  a.backend, a.precision, a.block, a.threads, a.verify, distributed,
+                                                  a.weights});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
@@ -280,7 +282,8 @@ Command add_solve_command(CLI::App& app) {
                 "Number the vertices an edge touches 0..k-1 (ids that run high, as in SNAP edge lists) and write "
                 "the original ids beside the result (OUT.ids), which path and verify read back");
   add_weights_option(*cmd, args->weights);
-  cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")->capture_default_str();
+  cmd->add_option("--precision", args->precision, "Arithmetic: auto, int32, int16 (GPU) or int64 (CPU)")
+      ->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(count_up_to(std::numeric_limits<int>::max()));
   add_distributed_options(*cmd, args->distributed);

@@ -31,8 +31,8 @@ void broadcast_typed(Communicator& comm) {
       comm.broadcast(data.data(), count, root);
       for (std::size_t i = 0; i < count; ++i)
         if (data[i] != value_of<T>(root, i)) {
-          ADD_FAILURE() << "rank " << comm.rank() << ": broadcast of " << count << " " << to_string(DataTypeOf<T>::value)
-                        << " from root " << root << " differs at " << i;
+          ADD_FAILURE() << "rank " << comm.rank() << ": broadcast of " << count << " "
+                        << to_string(DataTypeOf<T>::value) << " from root " << root << " differs at " << i;
           break;
         }
     }
@@ -51,7 +51,7 @@ void all_reduce_typed(Communicator& comm) {
         T expected = value_of<T>(0, i);
         for (int r = 1; r < comm.size(); ++r) {
           const T v = value_of<T>(r, i);
-          expected = op == ReduceOp::min ? std::min(expected, v)
+          expected = op == ReduceOp::min   ? std::min(expected, v)
                      : op == ReduceOp::max ? std::max(expected, v)
                                            : static_cast<T>(expected + v);
         }

@@ -42,8 +42,8 @@ void expect_rows(Communicator& comm, const RowCollector& sink, const HostVector<
       if (j != row) ++counts[static_cast<std::size_t>(n) + (values[static_cast<std::size_t>(j)] == kInf ? 1 : 0)];
     for (std::int64_t j = 0; j < n && mismatch.empty(); ++j)
       if (values[static_cast<std::size_t>(j)] != expected[static_cast<std::size_t>(row * n + j)])
-        mismatch = "d[" + std::to_string(row) + "][" + std::to_string(j) + "] = " +
-                   std::to_string(values[static_cast<std::size_t>(j)]) + ", expected " +
+        mismatch = "d[" + std::to_string(row) + "][" + std::to_string(j) +
+                   "] = " + std::to_string(values[static_cast<std::size_t>(j)]) + ", expected " +
                    std::to_string(expected[static_cast<std::size_t>(row * n + j)]);
   }
   EXPECT_EQ(mismatch, "");
@@ -165,8 +165,7 @@ void check_gpu_output_range(Communicator& comm, const DistConfig& config) {
     o.device = device_of(comm);
     RowCollector sink;
     const auto [message, origin] = expect_agreed<OverflowError>([&] { solve_distributed(comm, chain, o, sink); });
-    EXPECT_NE(message.find(w > 0 ? "beyond the GPU's int32 range" : "does not fit the int32 output"),
-              std::string::npos)
+    EXPECT_NE(message.find(w > 0 ? "beyond the GPU's int32 range" : "does not fit the int32 output"), std::string::npos)
         << message;
     EXPECT_GE(origin, -1);
     EXPECT_EQ(sink.commits, 0);
@@ -199,7 +198,8 @@ Graph int16_overflowing_graph(std::int64_t n) {
   // far past 16383) with some random shortcuts that still weigh more.
   Graph g = generated(GraphKind::random, n, 2 * n, 3000, 4000, static_cast<std::uint64_t>(n) + 1);
   for (std::int64_t v = 0; v + 1 < n; ++v)
-    g.edges.push_back(Edge{static_cast<vertex_t>(v), static_cast<vertex_t>(v + 1), static_cast<weight_t>(100 + (v * 37) % 200)});
+    g.edges.push_back(
+        Edge{static_cast<vertex_t>(v), static_cast<vertex_t>(v + 1), static_cast<weight_t>(100 + (v * 37) % 200)});
   g.n += 37;
   return g;
 }
@@ -247,7 +247,8 @@ void check_gpu_matches_single_gpu(Communicator& comm, std::int64_t n, const Dist
   expect_rows(comm, sink, expected.dist, n);
   if (comm.rank() == 0)
     std::printf("[ timing ] n=%lld %s P=%d: single-GPU fw compute %.3f s, distributed rounds %.3f s\n",
-                static_cast<long long>(n), config.name().c_str(), comm.size(), expected.times.seconds("compute"), r.rounds_seconds);
+                static_cast<long long>(n), config.name().c_str(), comm.size(), expected.times.seconds("compute"),
+                r.rounds_seconds);
 }
 
 }  // namespace apsp::test

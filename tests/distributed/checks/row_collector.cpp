@@ -15,8 +15,8 @@ void RowCollector::put(const RowBlock& block) {
   if ((block.element != Element::int32 || block.row_stride < layout.n || block.first_row < 0 ||
        block.first_row + block.rows > layout.n) &&
       problem.empty())
-    problem = "bad block: rows " + std::to_string(block.first_row) + " + " + std::to_string(block.rows) +
-              ", stride " + std::to_string(block.row_stride);
+    problem = "bad block: rows " + std::to_string(block.first_row) + " + " + std::to_string(block.rows) + ", stride " +
+              std::to_string(block.row_stride);
   auto& plane = block.plane == Plane::distances ? distances : predecessors;
   const auto* data = static_cast<const std::int32_t*>(block.data);
   for (std::int64_t r = 0; r < block.rows; ++r) {

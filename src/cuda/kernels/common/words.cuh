@@ -34,7 +34,9 @@ struct Int32Words {
   static constexpr int kPerWord = 1;
   static constexpr bool kTagged = false;
   static constexpr std::int32_t kInfinity = kInf;
-  __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) { return __viaddmin_s32(a, b, c); }
+  __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
+    return __viaddmin_s32(a, b, c);
+  }
   // The A operand word for one distance: the distance itself.
   __device__ static std::int32_t broadcast(std::int32_t v) { return v; }
   __device__ static std::int32_t to_word(std::int32_t v) { return v; }
@@ -48,7 +50,8 @@ struct Int16Words {
   static constexpr bool kTagged = false;
   static constexpr std::int32_t kInfinity = kInf16;
   __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
-    return static_cast<std::int32_t>(__viaddmin_s16x2(static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c)));
+    return static_cast<std::int32_t>(
+        __viaddmin_s16x2(static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c)));
   }
   // The A operand word for one distance: the distance in both halves.
   __device__ static std::int32_t broadcast(std::int32_t v) {
@@ -80,9 +83,7 @@ struct Float32Words {
   // int32 and int16 have VIADDMNMX and need no pairing.
   __device__ static std::int32_t add_min(std::int32_t a, std::int32_t b, std::int32_t c) {
     std::int32_t r;
-    asm("{\n\t.reg .f32 t;\n\tadd.rn.f32 t, %1, %2;\n\tmin.f32 %0, t, %3;\n\t}"
-        : "=r"(r)
-        : "r"(a), "r"(b), "r"(c));
+    asm("{\n\t.reg .f32 t;\n\tadd.rn.f32 t, %1, %2;\n\tmin.f32 %0, t, %3;\n\t}" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;
   }
   // +inf's bits, and the smaller of two words (FoldCTraits' start and fold).
@@ -101,7 +102,8 @@ static_assert(2 * (std::int64_t{kInfTagged} << kTagBits) + kTagMask < (std::int6
 // In predecessor mode, strips the tag of c and records the improving k:
 // mid[at] = k0 + tag - 1. No-op otherwise.
 template <class W>
-__device__ __forceinline__ std::int32_t settle_tag(std::int32_t c, std::int32_t* mid, std::int64_t at, std::int64_t k0) {
+__device__ __forceinline__ std::int32_t settle_tag(std::int32_t c, std::int32_t* mid, std::int64_t at,
+                                                   std::int64_t k0) {
   if constexpr (W::kTagged) {
     const std::int32_t tag = c & kTagMask;
     if (tag != 0) mid[at] = static_cast<std::int32_t>(k0 + tag - 1);

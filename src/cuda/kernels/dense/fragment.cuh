@@ -21,8 +21,14 @@ __device__ inline int fragment_row(int ty, int r) {
 __device__ __forceinline__ void load_words8(const std::int32_t* lo, const std::int32_t* hi, std::int32_t (&out)[8]) {
   const int4 a = *reinterpret_cast<const int4*>(lo);
   const int4 b = *reinterpret_cast<const int4*>(hi);
-  out[0] = a.x; out[1] = a.y; out[2] = a.z; out[3] = a.w;
-  out[4] = b.x; out[5] = b.y; out[6] = b.z; out[7] = b.w;
+  out[0] = a.x;
+  out[1] = a.y;
+  out[2] = a.z;
+  out[3] = a.w;
+  out[4] = b.x;
+  out[5] = b.y;
+  out[6] = b.z;
+  out[7] = b.w;
 }
 
 // c[r][x] = add_min(a[r], b[x], c[r][x]): one k-step on a thread's 8x8 fragment.

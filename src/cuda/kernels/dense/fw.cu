@@ -64,9 +64,11 @@ using Wide = kernels::WideRegisterTraits;
 using FoldC = kernels::FoldCTraits;
 using FoldCL1 = kernels::FoldCL1Traits;
 
-constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 *
+                                               Traits::kTile;
 constexpr std::size_t kPersistentSharedBytes =
-    sizeof(std::int32_t) * (Persistent::kStages * Persistent::kChunk * 2 * Persistent::kTile + Persistent::kTile * Persistent::kTile);
+    sizeof(std::int32_t) *
+    (Persistent::kStages * Persistent::kChunk * 2 * Persistent::kTile + Persistent::kTile * Persistent::kTile);
 // int16 C tiles span two column tiles, so its matrix is padded to 256.
 constexpr std::int64_t kInt16Pad = 2 * Traits::kTile;
 constexpr std::size_t kPivotSharedBytes = sizeof(std::int32_t) * 2 * Traits::kTile * Traits::kPivotStride;
@@ -115,15 +117,15 @@ void configure_kernels() {
 // Phase 3 of round kb with FoldCTraits (FoldCL1Traits when `l1`): float32
 // only (Float32Words' infinity and min); other word types never ask for it.
 template <class W>
-void launch_fold_c(bool l1, dim3 grid, typename W::storage_t* d, const std::int32_t* panel_t, const std::int32_t* b_rows,
-                   std::int64_t n_pad, int kb, cudaStream_t stream) {
+void launch_fold_c(bool l1, dim3 grid, typename W::storage_t* d, const std::int32_t* panel_t,
+                   const std::int32_t* b_rows, std::int64_t n_pad, int kb, cudaStream_t stream) {
   if constexpr (std::is_same<W, kernels::Float32Words>::value) {
     if (l1)
-      kernels::update_rest<FoldCL1, W><<<grid, FoldCL1::kThreads, kUpdateRestSharedBytes, stream>>>(
-          d, panel_t, b_rows, n_pad, kb, nullptr);
+      kernels::update_rest<FoldCL1, W>
+          <<<grid, FoldCL1::kThreads, kUpdateRestSharedBytes, stream>>>(d, panel_t, b_rows, n_pad, kb, nullptr);
     else
-      kernels::update_rest<FoldC, W><<<grid, FoldC::kThreads, kUpdateRestSharedBytes, stream>>>(d, panel_t, b_rows,
-                                                                                                 n_pad, kb, nullptr);
+      kernels::update_rest<FoldC, W>
+          <<<grid, FoldC::kThreads, kUpdateRestSharedBytes, stream>>>(d, panel_t, b_rows, n_pad, kb, nullptr);
   } else {
     throw Error("the fold-C phase 3 is float32 only");
   }
@@ -155,8 +157,8 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
     kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, stream>>>(d, n_pad, kb, mid);
     APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
-      kernels::update_panels<Traits, W><<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, stream>>>(
-          d, panel_t, n_pad, kb, nb, mid, row_tagged);
+      kernels::update_panels<Traits, W>
+          <<<2 * (nb - 1), Traits::kThreads, kPivotSharedBytes, stream>>>(d, panel_t, n_pad, kb, nb, mid, row_tagged);
       APSP_CUDA_CHECK_LAUNCH("update_panels");
     }
     const int tiles_x = W::kPerWord == 1 ? nb - 1 : nb / 2;
@@ -166,13 +168,13 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
                                               : reinterpret_cast<const std::int32_t*>(d) +
                                                     std::int64_t{kb} * Traits::kTile * (n_pad / W::kPerWord);
       if (phase3 == Phase3::tile_per_block_wide)
-        kernels::update_rest<Wide, W><<<grid, Wide::kThreads, kUpdateRestSharedBytes, stream>>>(
-            d, panel_t, b_rows, n_pad, kb, mid);
+        kernels::update_rest<Wide, W>
+            <<<grid, Wide::kThreads, kUpdateRestSharedBytes, stream>>>(d, panel_t, b_rows, n_pad, kb, mid);
       else if (phase3 == Phase3::tile_per_block_fold_c || phase3 == Phase3::tile_per_block_fold_c_l1)
         launch_fold_c<W>(phase3 == Phase3::tile_per_block_fold_c_l1, grid, d, panel_t, b_rows, n_pad, kb, stream);
       else
-        kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(
-            d, panel_t, b_rows, n_pad, kb, mid);
+        kernels::update_rest<Traits, W>
+            <<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(d, panel_t, b_rows, n_pad, kb, mid);
       APSP_CUDA_CHECK_LAUNCH("update_rest");
     } else if (nb > 1) {
       if constexpr (!W::kTagged) {  // the persistent kernel has no predecessor mode (the registry says so)
@@ -203,7 +205,8 @@ bool try_int16(const GpuProblem& p, Phase3 phase3) {
   require_device_memory(static_cast<std::size_t>(cells) * sizeof(std::int16_t), "the int16 copy of the matrix");
   DeviceBuffer<std::int16_t> narrow(static_cast<std::size_t>(cells));
   constexpr int kThreads = 256;
-  kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(), n_pad16);
+  kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(),
+                                                                                 n_pad16);
   APSP_CUDA_CHECK_LAUNCH("narrow_to_int16");
   run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p.stream, p.progress, phase3);
   const RangeView<std::int16_t> view{narrow.get(), p.n, n_pad16, 0, kernels::kInf16};
@@ -238,7 +241,7 @@ bool try_predecessor_mode(const GpuProblem& p) {
   kernels::pack_tagged<<<grid, kThreads, 0, p.stream>>>(p.dist, tagged.get(), p.pred, cells);
   APSP_CUDA_CHECK_LAUNCH("pack_tagged");
   run_rounds<kernels::TaggedWords>(tagged.get(), p.n_pad, p.stream, p.progress, Phase3::tile_per_block, p.pred,
-                                  row_tagged.get());
+                                   row_tagged.get());
   const RangeView<std::int32_t> view{tagged.get(), p.n, p.n_pad, kernels::kTagBits, kernels::kInfTagged};
   if (testing::hooks.fail_tagged_range || !p.certificate->holds(view)) return false;
   kernels::unpack_tagged<<<grid, kThreads, 0, p.stream>>>(tagged.get(), p.dist, p.pred, p.n_pad);
@@ -247,7 +250,8 @@ bool try_predecessor_mode(const GpuProblem& p) {
   // suffice for any int32 n. More means the midpoints form a cycle.
   DeviceBuffer<int> changed(1);
   for (int pass = 0;; ++pass) {
-    if (pass == 40) throw DeviceError("predecessor reconstruction", "midpoint chains did not converge", __FILE__, __LINE__);
+    if (pass == 40)
+      throw DeviceError("predecessor reconstruction", "midpoint chains did not converge", __FILE__, __LINE__);
     APSP_CUDA_CHECK(cudaMemsetAsync(changed.get(), 0, sizeof(int), p.stream));
     kernels::jump_links<<<grid_for(p.n * p.n, kThreads), kThreads, 0, p.stream>>>(p.pred, p.n, p.n_pad, changed.get());
     APSP_CUDA_CHECK_LAUNCH("jump_links");
@@ -274,8 +278,8 @@ void run_predecessors_from_tight_edges(const GpuProblem& p) {
   DeviceBuffer<std::int64_t> rows(in_edges.row_start.size());
   DeviceBuffer<vertex_t> cols(std::max<std::size_t>(1, in_edges.col.size()));
   DeviceBuffer<weight_t> weights(std::max<std::size_t>(1, in_edges.weight.size()));
-  APSP_CUDA_CHECK(cudaMemcpyAsync(rows.get(), in_edges.row_start.data(), in_edges.row_start.size() * sizeof(std::int64_t),
-                                  cudaMemcpyHostToDevice, p.stream));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(rows.get(), in_edges.row_start.data(),
+                                  in_edges.row_start.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice, p.stream));
   if (!in_edges.col.empty()) {
     APSP_CUDA_CHECK(cudaMemcpyAsync(cols.get(), in_edges.col.data(), in_edges.col.size() * sizeof(vertex_t),
                                     cudaMemcpyHostToDevice, p.stream));
@@ -329,9 +333,9 @@ void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressS
   if (n_pad % Traits::kTile != 0)
     throw UsageError("the float32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
   const Phase3 phase3 = variant == RealFwVariant::one_block_per_sm ? Phase3::tile_per_block_wide
-                        : variant == RealFwVariant::fold_c      ? Phase3::tile_per_block_fold_c
-                        : variant == RealFwVariant::fold_c_l1   ? Phase3::tile_per_block_fold_c_l1
-                                                                : Phase3::tile_per_block;
+                        : variant == RealFwVariant::fold_c         ? Phase3::tile_per_block_fold_c
+                        : variant == RealFwVariant::fold_c_l1      ? Phase3::tile_per_block_fold_c_l1
+                                                                   : Phase3::tile_per_block;
   run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3, nullptr, nullptr, pivot_rounds, workspace);
 }
 

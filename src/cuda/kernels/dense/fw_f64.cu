@@ -31,8 +31,8 @@ void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, Progress
     APSP_CUDA_CHECK_LAUNCH("f64_close_diagonal");
     if (nb > 1) {
       kernels::f64_update_panels<F64>
-          <<<static_cast<unsigned>(2 * (nb - 1)), F64::kThreads, F64::kProductSharedBytes, stream>>>(d, n_pad, kb,
-                                                                                                    static_cast<int>(nb));
+          <<<static_cast<unsigned>(2 * (nb - 1)), F64::kThreads, F64::kProductSharedBytes, stream>>>(
+              d, n_pad, kb, static_cast<int>(nb));
       APSP_CUDA_CHECK_LAUNCH("f64_update_panels");
       const dim3 grid(static_cast<unsigned>(nb - 1), static_cast<unsigned>(nb - 1));
       kernels::f64_update_rest<F64><<<grid, F64::kThreads, F64::kProductSharedBytes, stream>>>(d, n_pad, kb);

@@ -67,7 +67,8 @@ __device__ __forceinline__ void f64_load_tile(double* dst, int stride, const dou
 
 template <class T>
 __device__ __forceinline__ double* f64_cell(double* d, std::int64_t ld, int ti, int tj, int tx, int ty, int r, int c) {
-  return d + (std::int64_t{ti} * T::kTile + ty * T::kRows + r) * ld + std::int64_t{tj} * T::kTile + tx + T::kThreadsX * c;
+  return d + (std::int64_t{ti} * T::kTile + ty * T::kRows + r) * ld + std::int64_t{tj} * T::kTile + tx +
+         T::kThreadsX * c;
 }
 
 // Phase 1: one block closes tile (kb, kb) in shared memory, one k per step:
@@ -111,9 +112,10 @@ __global__ void __launch_bounds__(T::kThreads) f64_close_diagonal(double* __rest
 // the rest column-panel tiles (i, kb), j and i skipping kb. Each is a single
 // product with the closed diagonal D*, read before anything is written.
 template <class T>
-__global__ void __launch_bounds__(T::kThreads) f64_update_panels(double* __restrict__ d, std::int64_t ld, int kb, int nb) {
+__global__ void __launch_bounds__(T::kThreads)
+    f64_update_panels(double* __restrict__ d, std::int64_t ld, int kb, int nb) {
   extern __shared__ double shared_f64[];
-  double* const a = shared_f64;                       // kTile x kAStride
+  double* const a = shared_f64;                           // kTile x kAStride
   double* const b = shared_f64 + T::kTile * T::kAStride;  // kTile x kTile
   const int tid = threadIdx.x, tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
   const bool row_panel = static_cast<int>(blockIdx.x) < nb - 1;

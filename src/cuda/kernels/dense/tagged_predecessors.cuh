@@ -14,7 +14,8 @@ namespace apsp::cuda::kernels {
 // << kTagBits and mid[x] = -1. Grid-stride over count.
 static __global__ void pack_tagged(const std::int32_t* __restrict__ dist, std::int32_t* __restrict__ tagged,
                                    std::int32_t* __restrict__ mid, std::int64_t count) {
-  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < count; x += std::int64_t{gridDim.x} * blockDim.x) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < count;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
     tagged[x] = min(dist[x], kInfTagged) << kTagBits;
     mid[x] = -1;
   }

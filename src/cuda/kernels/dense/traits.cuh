@@ -7,18 +7,18 @@
 namespace apsp::cuda::kernels {
 
 struct ProductionTraits {
-  static constexpr int kTile = 128;       // pivot block edge = C tile edge
+  static constexpr int kTile = 128;  // pivot block edge = C tile edge
   static constexpr int kThreadsX = 16;
   static constexpr int kThreadsY = 16;
   static constexpr int kThreads = kThreadsX * kThreadsY;
   static constexpr int kRowsPerThread = kTile / kThreadsY;  // 8: two groups of 4
   static constexpr int kWordsPerThread = 8;                 // two int4 per row
-  static constexpr int kChunk = 32;       // k rows per shared-memory stage
+  static constexpr int kChunk = 32;                         // k rows per shared-memory stage
   static constexpr int kStages = 2;
-  static constexpr int kMinBlocksPerSm = 2;  // caps registers at 128 per thread
+  static constexpr int kMinBlocksPerSm = 2;       // caps registers at 128 per thread
   static constexpr int kPivotStride = kTile + 4;  // words; 16-byte aligned rows, spreads column reads over banks
-  static constexpr bool kFoldC = false;  // C loaded before the k-chunks (FoldCTraits: folded in after them)
-  static constexpr bool kPrefetchL1 = false;  // FoldCL1Traits: old C into L1 during the last k-chunk
+  static constexpr bool kFoldC = false;           // C loaded before the k-chunks (FoldCTraits: folded in after them)
+  static constexpr bool kPrefetchL1 = false;      // FoldCL1Traits: old C into L1 during the last k-chunk
 
   static_assert(kRowsPerThread == 8, "the fragment code holds rows as two groups of four");
   static_assert(kTile % kChunk == 0, "k-chunks must tile the pivot block");

@@ -77,8 +77,14 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
       const std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
       const int4 lo = *reinterpret_cast<const int4*>(row + tx * 4);
       const int4 hi = *reinterpret_cast<const int4*>(row + kRowWords / 2 + tx * 4);
-      c[r][0] = lo.x; c[r][1] = lo.y; c[r][2] = lo.z; c[r][3] = lo.w;
-      c[r][4] = hi.x; c[r][5] = hi.y; c[r][6] = hi.z; c[r][7] = hi.w;
+      c[r][0] = lo.x;
+      c[r][1] = lo.y;
+      c[r][2] = lo.z;
+      c[r][3] = lo.w;
+      c[r][4] = hi.x;
+      c[r][5] = hi.y;
+      c[r][6] = hi.z;
+      c[r][7] = hi.w;
     }
   }
 

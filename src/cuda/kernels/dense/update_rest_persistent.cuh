@@ -64,8 +64,14 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
       const std::int32_t* row = c_next + fragment_row<T>(ty, r) * T::kTile;
       const int4 lo = *reinterpret_cast<const int4*>(row + tx * 4);
       const int4 hi = *reinterpret_cast<const int4*>(row + T::kTile / 2 + tx * 4);
-      c[r][0] = lo.x; c[r][1] = lo.y; c[r][2] = lo.z; c[r][3] = lo.w;
-      c[r][4] = hi.x; c[r][5] = hi.y; c[r][6] = hi.z; c[r][7] = hi.w;
+      c[r][0] = lo.x;
+      c[r][1] = lo.y;
+      c[r][2] = lo.z;
+      c[r][3] = lo.w;
+      c[r][4] = hi.x;
+      c[r][5] = hi.y;
+      c[r][6] = hi.z;
+      c[r][7] = hi.w;
     }
     __syncthreads();  // c_next is free for the next tile's prefetch
     prefetch_c(tile + gridDim.x);
@@ -77,9 +83,15 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
         copy_stage<T>(stages + ((chunk + 1) % T::kStages) * kStageWords, a_src, ld, b_src, ld_words,
                       (chunk + 1) * T::kChunk, tid);
         cp_async_commit();
-        if (chunk == 0) cp_async_wait<2>(); else cp_async_wait<1>();
+        if (chunk == 0)
+          cp_async_wait<2>();
+        else
+          cp_async_wait<1>();
       } else {
-        if (chunk == 0) cp_async_wait<1>(); else cp_async_wait<0>();
+        if (chunk == 0)
+          cp_async_wait<1>();
+        else
+          cp_async_wait<0>();
       }
       __syncthreads();
       const std::int32_t* a_stage = stages + (chunk % T::kStages) * kStageWords;

@@ -104,8 +104,8 @@ template <class Policy, class D = typename Policy::dist_type>
 __device__ __forceinline__ void relax_edge(const BasicDeviceCsr<D>& g, std::int64_t e, D du, D threshold,
                                            const RowState<D>& row) {
   const vertex_t v = g.col[e];
-  const D candidate = du + g.weight[e];  // int32: both < 2^30, no overflow; real: >= +0.0
-  if (candidate >= read(row.dist + v)) return;    // a stale read only costs the atomic below
+  const D candidate = du + g.weight[e];         // int32: both < 2^30, no overflow; real: >= +0.0
+  if (candidate >= read(row.dist + v)) return;  // a stale read only costs the atomic below
   if (candidate >= Policy::atomic_min(row.dist + v, candidate)) return;
   if (candidate < threshold) {
     if (claim(row.queued, v)) append(row.next, &row.st->next_count, v);
@@ -121,8 +121,8 @@ __device__ __forceinline__ void relax_edge(const BasicDeviceCsr<D>& g, std::int6
 // search over the lanes' inclusive degree sums; else each lane walks its own
 // vertex's edges.
 template <class Policy, class Traits, bool kGather, class D = typename Policy::dist_type>
-__device__ __forceinline__ void relax_frontier(const BasicDeviceCsr<D>& g, const vertex_t* frontier, int count, D threshold,
-                                               const RowState<D>& row) {
+__device__ __forceinline__ void relax_frontier(const BasicDeviceCsr<D>& g, const vertex_t* frontier, int count,
+                                               D threshold, const RowState<D>& row) {
   constexpr unsigned kAll = 0xffffffffu;
   const int lane = static_cast<int>(threadIdx.x) % Traits::kWarp;
   for (int base = static_cast<int>(threadIdx.x) - lane; base < count; base += Traits::kThreads) {
@@ -159,7 +159,10 @@ __device__ __forceinline__ void relax_frontier(const BasicDeviceCsr<D>& g, const
         int lo = 0, hi = Traits::kWarp - 1;
         for (int step = 0; step < 5; ++step) {
           const int mid = (lo + hi) / 2;
-          if (__shfl_sync(kAll, inclusive, mid) > k) hi = mid; else lo = mid + 1;
+          if (__shfl_sync(kAll, inclusive, mid) > k)
+            hi = mid;
+          else
+            lo = mid + 1;
         }
         const std::int64_t owner_begin = __shfl_sync(kAll, begin, lo);
         const int owner_exclusive = __shfl_sync(kAll, exclusive, lo);
@@ -188,7 +191,8 @@ __global__ void __launch_bounds__(SparseTraits<kSharedRow>::kThreads)
     sparse_rows(BasicSparseRowsLaunch<typename Policy::dist_type> a) {
   using Traits = SparseTraits<kSharedRow>;
   using dist_type = typename Policy::dist_type;
-  extern __shared__ __align__(16) unsigned char shared_bytes[];  // the row of D (8-byte aligned for double), then bitmaps
+  extern __shared__ __align__(
+      16) unsigned char shared_bytes[];  // the row of D (8-byte aligned for double), then bitmaps
   __shared__ SparseBlockState<dist_type> st;
   const std::int64_t n = a.out.n;
   const std::int64_t words = sparse_bitmap_words(n);
@@ -422,9 +426,9 @@ void launch_sparse_rows(const BasicSparseRowsLaunch<D>& a, cudaStream_t stream) 
 }
 
 // The entry points for distance type D, instantiated once per type (sssp.cu, sssp_real.cu).
-#define APSP_SPARSE_ROWS_INSTANTIATE(D)                                                        \
-  template bool sparse_shared_row_fits<D>(std::int64_t);                                      \
-  template int sparse_resident_blocks<D>(SparseVariant, bool, std::int64_t);                  \
+#define APSP_SPARSE_ROWS_INSTANTIATE(D)                                      \
+  template bool sparse_shared_row_fits<D>(std::int64_t);                     \
+  template int sparse_resident_blocks<D>(SparseVariant, bool, std::int64_t); \
   template void launch_sparse_rows<D>(const BasicSparseRowsLaunch<D>&, cudaStream_t);
 
 }  // namespace apsp::cuda

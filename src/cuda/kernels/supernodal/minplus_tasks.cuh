@@ -12,9 +12,9 @@
 
 namespace apsp::cuda::kernels::supernodal {
 
-inline constexpr int kTileM = 64;    // rows of C per block
-inline constexpr int kTileN = 64;    // columns of C per block
-inline constexpr int kTileK = 16;    // inner indices per shared-memory stage
+inline constexpr int kTileM = 64;     // rows of C per block
+inline constexpr int kTileN = 64;     // columns of C per block
+inline constexpr int kTileK = 16;     // inner indices per shared-memory stage
 inline constexpr int kThreads = 256;  // 16 x 16 threads, 4 x 4 entries of C each
 static_assert(kTileM == 4 * 16 && kTileN == 4 * 16 && kThreads == 16 * 16, "each thread holds 4 x 4 entries of C");
 static_assert(kTileM * kTileK % kThreads == 0 && kTileK * kTileN % kThreads == 0, "whole loads per thread");
@@ -59,7 +59,10 @@ __global__ void __launch_bounds__(kThreads)
   int lo = 0, hi = task_count - 1;
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;
-    if (tasks[mid].tile_begin <= tile) lo = mid; else hi = mid - 1;
+    if (tasks[mid].tile_begin <= tile)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   const MinPlusTask<D> task = tasks[lo];
   const int local = static_cast<int>(tile - task.tile_begin);

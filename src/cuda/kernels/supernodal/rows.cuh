@@ -15,7 +15,8 @@ namespace apsp::cuda::kernels::supernodal {
 
 // X[b][j] = 0 for j = sources[b] (new order), +inf otherwise; rows b < rows.
 template <class D>
-__global__ void unit_rows(D* __restrict__ x, std::int64_t n, const std::int32_t* __restrict__ sources, std::int64_t rows) {
+__global__ void unit_rows(D* __restrict__ x, std::int64_t n, const std::int32_t* __restrict__ sources,
+                          std::int64_t rows) {
   const D inf = Arith<D>::infinity();
   for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < rows * n;
        e += std::int64_t{gridDim.x} * blockDim.x) {
