@@ -203,6 +203,10 @@ BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vecto
   built.graph.edges.resize(static_cast<std::size_t>(per_entry) * m);
   BasicEdge<W>* const edges = built.graph.edges.data();
   std::vector<BuiltPart> results(static_cast<std::size_t>(parts));
+  // A plain local pointer, not the forwarding reference: clang's OpenMP
+  // outlining rejects a reference parameter used from a lambda inside the
+  // parallel region of a generic lambda.
+  std::remove_reference_t<Walk>* const walk_ptr = &walk;
   core::visit_dense(data.element, [&](auto zero) {
     using T = decltype(zero);
     const auto* w = static_cast<const T*>(data.data);
@@ -213,7 +217,7 @@ BuiltGraph<W> graph_from_entries(std::int64_t n, std::size_t m, const std::vecto
       BuiltPart& part = results[static_cast<std::size_t>(p)];
       try {
         BasicEdge<W>* const first = edges + per_entry * cuts[static_cast<std::size_t>(p)];
-        const auto part_walk = [&](auto&& entry) { walk(p, entry); };
+        const auto part_walk = [walk_ptr, p](auto&& entry) { (*walk_ptr)(p, entry); };
         if constexpr (kTryInteger) {
           if constexpr (kWiderThanInt32<T>)
             part = directed ? build_part<W, true, false, true>(first, n, w, stride, part_walk)
