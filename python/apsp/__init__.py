@@ -15,6 +15,7 @@ algorithm, precision, dtype, progress, threads).
 from ._csgraph import (
     INF,
     NO_PREDECESSOR,
+    algorithm_traits,
     algorithms,
     bellman_ford,
     cuda_device_count,
@@ -36,6 +37,7 @@ __all__ = [
     "NO_PREDECESSOR",
     "NegativeCycleError",
     "VerifyError",
+    "algorithm_traits",
     "algorithms",
     "bellman_ford",
     "construct_dist_matrix",
