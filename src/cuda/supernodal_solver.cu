@@ -9,6 +9,10 @@
 //             forward, over the ancestors-or-self of the sources' supernodes,
 //             bottom-up: X[:,K] = X[:,K] (x) C_KK; X[:,S_K] min= X[:,K] (x) U_K;
 //             backward, every supernode top-down: X[:,K] min= X[:,S_K] (x) L_K.
+//             X is stored transposed (XT, n x B): S_K's columns of X are then
+//             whole contiguous rows of XT, gathered and scattered coalesced,
+//             and each product is C = (a panel of F_K, transposed) (x) (rows
+//             of XT), k or s rows by B columns (kernels/supernodal/rows.cuh).
 // All fronts live in one device array (kernels/supernodal/fronts.cuh), laid
 // out level by level so that one level's fronts are one range. The fronts of
 // one level are independent: each level is a few launches (kernels that take
@@ -98,22 +102,23 @@ struct TaskLists {
   void add(sn::MinPlusTask<D> t) {
     if (t.m <= 0 || t.n <= 0 || t.k <= 0) return;
     Launch& l = launches.back();
-    t.tiles_n = static_cast<std::int32_t>(ceil_div<std::int64_t>(t.n, sn::kTileN));
+    t.shape = sn::shape_for_rows(t.m);
+    t.tiles_n = static_cast<std::int32_t>(ceil_div<std::int64_t>(t.n, sn::shape_cols(t.shape)));
     t.tile_begin = l.tiles;
-    l.tiles += ceil_div<std::int64_t>(t.m, sn::kTileM) * t.tiles_n;
+    l.tiles += ceil_div<std::int64_t>(t.m, sn::shape_rows(t.shape)) * t.tiles_n;
     ++l.count;
     tasks.push_back(t);
   }
 };
 
 template <class D, bool kAtomic>
-void launch_tasks(const sn::MinPlusTask<D>* device_tasks, const typename TaskLists<D>::Launch& l, int row_limit,
+void launch_tasks(const sn::MinPlusTask<D>* device_tasks, const typename TaskLists<D>::Launch& l, int col_limit,
                   cudaStream_t stream) {
   if (l.count == 0 || l.tiles == 0) return;
   if (l.tiles > INT_MAX || l.count > INT_MAX)
     throw ResourceError("supernodal: a launch of " + std::to_string(l.tiles) + " min-plus tiles exceeds CUDA's grid");
   sn::minplus_tasks<D, kAtomic><<<static_cast<unsigned>(l.tiles), sn::kThreads, 0, stream>>>(
-      device_tasks + l.first, static_cast<int>(l.count), row_limit);
+      device_tasks + l.first, static_cast<int>(l.count), col_limit);
   APSP_CUDA_CHECK_LAUNCH("minplus_tasks");
 }
 
@@ -334,11 +339,12 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
         const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
         if (phase == 0) {
           // L_K = F[S,K] (x) C_KK and U_K = C_KK (x) F[K,S], in place.
-          factor_tasks_.add({f + k * ld, nullptr, ld, f, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0});
-          factor_tasks_.add({f, nullptr, ld, f + k, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0});
+          factor_tasks_.add({f + k * ld, ld, 1, f, nullptr, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0, 0});
+          factor_tasks_.add({f, ld, 1, f + k, nullptr, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0, 0});
         } else {
           // F[S,S] min= L_K (x) U_K.
-          factor_tasks_.add({f + k * ld, nullptr, ld, f + k, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0});
+          factor_tasks_.add(
+              {f + k * ld, ld, 1, f + k, nullptr, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0, 0});
         }
       }
     }
@@ -467,16 +473,19 @@ void SupernodalRows<D>::prepare_solve() {
       DeviceBuffer<sn::MinPlusTask<D>>(std::max<std::size_t>(1, 2 * static_cast<std::size_t>(sym_.count)));
   stamp_.assign(static_cast<std::size_t>(sym_.count), -1);
 
-  // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of the level.
+  // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of
+  // the level, transposed: XT[K rows] min= L_K^T (x) XT[S_K rows], where
+  // L_K^T(r, t) = F_K[(k + t) * ld + r].
+  const std::int64_t ldx = batch_rows_;
   const auto rows32 = static_cast<std::int32_t>(batch_rows_);
   for (std::int32_t l = levels - 1; l >= 0; --l) {
     backward_tasks_.begin_launch();
     for (std::int32_t x = sym_.level_ptr[l]; x < sym_.level_ptr[l + 1]; ++x) {
       const std::int32_t K = sym_.level_idx[x];
       const std::int64_t k = columns(K), ld = front_ld(K);
-      backward_tasks_.add({x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], n_, front(K) + k * ld, ld,
-                           x_.get() + sym_.first[K], nullptr, n_, rows32, static_cast<std::int32_t>(k),
-                           static_cast<std::int32_t>(structure(K)), 0, 0});
+      backward_tasks_.add({front(K) + k * ld, 1, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], ldx,
+                           x_.get() + sym_.first[K] * ldx, nullptr, ldx, static_cast<std::int32_t>(k), rows32,
+                           static_cast<std::int32_t>(structure(K)), 0, 0, 0});
     }
   }
   d_backward_tasks_ = upload(backward_tasks_.tasks, stream_);
@@ -507,8 +516,10 @@ void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, st
   });
   // Forward, bottom level first: per level the closures X[:,K] (x) C_KK in
   // place, then the scatter X[:,S_K] min= X[:,K] (x) U_K (atomic: the
-  // structures of one level's supernodes overlap).
+  // structures of one level's supernodes overlap); transposed,
+  // XT[K rows] = C_KK^T (x) XT[K rows] and XT[S_K rows] min= U_K^T (x) XT[K rows].
   forward_tasks_.clear();
+  const std::int64_t ldx = batch_rows_;
   const auto rows32 = static_cast<std::int32_t>(rows);
   for (std::size_t x = 0; x < active.size();) {
     std::size_t y = x;
@@ -519,12 +530,12 @@ void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, st
         const std::int32_t K = active[z];
         const std::int64_t k = columns(K), ld = front_ld(K);
         const auto k32 = static_cast<std::int32_t>(k);
-        D* xk = x_.get() + sym_.first[K];
+        D* xk = x_.get() + sym_.first[K] * ldx;
         if (phase == 0)
-          forward_tasks_.add({xk, nullptr, n_, front(K), ld, xk, nullptr, n_, rows32, k32, k32, 0, 0});
+          forward_tasks_.add({front(K), 1, ld, xk, nullptr, ldx, xk, nullptr, ldx, k32, rows32, k32, 0, 0, 0});
         else
-          forward_tasks_.add({xk, nullptr, n_, front(K) + k, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], n_,
-                              rows32, static_cast<std::int32_t>(structure(K)), k32, 0, 0});
+          forward_tasks_.add({front(K) + k, 1, ld, xk, nullptr, ldx, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K],
+                              ldx, static_cast<std::int32_t>(structure(K)), rows32, k32, 0, 0, 0});
       }
     }
     x = y;
@@ -542,8 +553,8 @@ void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, st
                                     forward_tasks_.tasks.size() * sizeof(sn::MinPlusTask<D>), cudaMemcpyHostToDevice,
                                     stream_));
 
-  sn::unit_rows<D>
-      <<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(x_.get(), n_, d_batch_new_.get(), rows);
+  sn::unit_rows<D><<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(x_.get(), n_, ldx,
+                                                                                          d_batch_new_.get(), rows);
   APSP_CUDA_CHECK_LAUNCH("unit_rows");
   for (std::size_t l = 0; l < forward_tasks_.launches.size(); l += 2) {
     launch_tasks<D, false>(d_forward_tasks_.get(), forward_tasks_.launches[l], rows32, stream_);
@@ -551,8 +562,10 @@ void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, st
   }
   for (const auto& launch : backward_tasks_.launches)
     launch_tasks<D, false>(d_backward_tasks_.get(), launch, rows32, stream_);
-  sn::rows_to_original<D><<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(
-      x_.get(), n_, d_iperm_.get(), d_batch_slot_.get(), d_batch_old_.get(), rows, d_potentials_.get(), dist, ld);
+  sn::rows_to_original<D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
+                                    ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
+                            dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
+      x_.get(), n_, ldx, d_iperm_.get(), d_batch_slot_.get(), d_batch_old_.get(), rows, d_potentials_.get(), dist, ld);
   APSP_CUDA_CHECK_LAUNCH("rows_to_original");
 }
 

@@ -1,6 +1,9 @@
-// The supernodal solve's row kernels: a batch's working rows X (B x n,
-// new-order columns) start as unit rows, and finished rows go back to the
-// original order in the caller's result rows; the int32 range check of a
+// The supernodal solve's row kernels: a batch's working rows are stored
+// transposed, XT (n x ldx, new-order vertex j's row holds column j of the B
+// sources' rows, entry b for source b < B), so that the solve's products
+// gather and scatter whole contiguous rows of it. They start as unit rows,
+// and finished rows go back to the original order (a transpose through
+// shared memory) in the caller's result rows; the int32 range check of a
 // finished chunk.
 #pragma once
 
@@ -13,31 +16,45 @@
 
 namespace apsp::cuda::kernels::supernodal {
 
-// X[b][j] = 0 for j = sources[b] (new order), +inf otherwise; rows b < rows.
+// XT[j][b] = 0 for j = sources[b] (new order), +inf otherwise; b < rows.
 template <class D>
-__global__ void unit_rows(D* __restrict__ x, std::int64_t n, const std::int32_t* __restrict__ sources,
-                          std::int64_t rows) {
+__global__ void unit_rows(D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
+                          const std::int32_t* __restrict__ sources, std::int64_t rows) {
   const D inf = Arith<D>::infinity();
   for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < rows * n;
        e += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t b = e / n, j = e - b * n;
-    x[e] = j == sources[b] ? D{0} : inf;
+    const std::int64_t j = e / rows, b = e - j * rows;
+    xt[j * ldx + b] = j == sources[b] ? D{0} : inf;
   }
 }
 
-// out[slot[b] * ld + v] = X[b][iperm[v]] for b < rows and every original
+// The transpose's square of vertices x sources per block, and its threads.
+inline constexpr int kTransposeTile = 32;
+inline constexpr int kTransposeRows = 8;  // threads down: blockDim = (32, 8), 4 entries each
+static_assert(kTransposeTile % kTransposeRows == 0, "whole columns of the transpose per thread");
+
+// out[slot[b] * ld + v] = XT[iperm[v]][b] for b < rows and every original
 // vertex v: the row of original source `source[b]`. With potentials (real
 // D), a finite value becomes the graph's distance x - h[source] + h[v].
+// Block (x, y) moves vertices 32x .. 32x + 31 of sources 32y .. 32y + 31:
+// both the read (a row of XT) and the write (a row of out) are contiguous.
 template <class D>
-__global__ void rows_to_original(const D* __restrict__ x, std::int64_t n, const std::int32_t* __restrict__ iperm,
-                                 const std::int64_t* __restrict__ slot, const std::int32_t* __restrict__ source,
-                                 std::int64_t rows, const double* __restrict__ potentials, D* __restrict__ out,
-                                 std::int64_t ld) {
+__global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
+                                 const std::int32_t* __restrict__ iperm, const std::int64_t* __restrict__ slot,
+                                 const std::int32_t* __restrict__ source, std::int64_t rows,
+                                 const double* __restrict__ potentials, D* __restrict__ out, std::int64_t ld) {
+  __shared__ D tile[kTransposeTile][kTransposeTile + 1];  // tile[vertex][source]
   const D inf = Arith<D>::infinity();
-  for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < rows * n;
-       e += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t b = e / n, v = e - b * n;
-    D value = x[b * n + iperm[v]];
+  const std::int64_t v0 = std::int64_t{blockIdx.x} * kTransposeTile, b0 = std::int64_t{blockIdx.y} * kTransposeTile;
+  for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
+    const std::int64_t v = v0 + i, b = b0 + threadIdx.x;
+    if (v < n && b < rows) tile[i][threadIdx.x] = xt[std::int64_t{iperm[v]} * ldx + b];
+  }
+  __syncthreads();
+  for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
+    const std::int64_t b = b0 + i, v = v0 + threadIdx.x;
+    if (v >= n || b >= rows) continue;
+    D value = tile[threadIdx.x][i];
     if (potentials != nullptr && value < inf)
       value = static_cast<D>(static_cast<double>(value) - potentials[source[b]] + potentials[v]);
     out[slot[b] * ld + v] = value;
