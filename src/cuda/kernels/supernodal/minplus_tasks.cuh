@@ -167,24 +167,16 @@ __device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limi
   }
 }
 
-// Runs tasks[0 .. task_count - 1] (sorted by tile_begin, the first at 0),
-// gridDim.x = their total tiles; columns of every task beyond col_limit are
+// Runs a launch's tasks, gridDim.x = their total tiles; tile_task[tile] is
+// the index in `tasks` of the task that tile belongs to; columns of every task beyond col_limit are
 // left alone (the solve's last, narrower batch). kAtomic: C is written with
 // an atomic min (tasks of the launch whose scattered rows may coincide).
 template <class D, bool kAtomic>
 __global__ void __launch_bounds__(kThreads)
-    minplus_tasks(const MinPlusTask<D>* __restrict__ tasks, int task_count, int col_limit) {
+    minplus_tasks(const MinPlusTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task, int col_limit) {
   __shared__ StageMemory<D> stage;
   const std::int64_t tile = blockIdx.x;
-  int lo = 0, hi = task_count - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (tasks[mid].tile_begin <= tile)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  const MinPlusTask<D> task = tasks[lo];
+  const MinPlusTask<D> task = tasks[tile_task[tile]];
   const int local = static_cast<int>(tile - task.tile_begin);
   // The whole block leaves before any barrier when its columns are past the limit.
   if (local % task.tiles_n * shape_cols(task.shape) >= min(task.n, col_limit)) return;

@@ -17,15 +17,13 @@
 namespace apsp::cuda::kernels::supernodal {
 
 // XT[j][b] = 0 for j = sources[b] (new order), +inf otherwise; b < rows.
+// Blocks stride the vertex rows j, threads the sources b (no division).
 template <class D>
 __global__ void unit_rows(D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
                           const std::int32_t* __restrict__ sources, std::int64_t rows) {
   const D inf = Arith<D>::infinity();
-  for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < rows * n;
-       e += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t j = e / rows, b = e - j * rows;
-    xt[j * ldx + b] = j == sources[b] ? D{0} : inf;
-  }
+  for (std::int64_t j = blockIdx.x; j < n; j += gridDim.x)
+    for (std::int64_t b = threadIdx.x; b < rows; b += blockDim.x) xt[j * ldx + b] = j == sources[b] ? D{0} : inf;
 }
 
 // The transpose's square of vertices x sources per block, and its threads.
@@ -62,14 +60,14 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
 }
 
 // *escaped = 1 when a cell of the rows x n chunk (leading dimension ld) is
-// out of the int32 range by the exact rule of range_rule.hpp.
+// out of the int32 range by the exact rule of range_rule.hpp. Blocks stride
+// the rows (y) and the columns (x), threads the columns (no division).
 static __global__ void chunk_escapes_range(RangeView<std::int32_t> view, std::int64_t rows, DeviceCsr out_edges,
                                            weight_t max_weight, int* __restrict__ escaped) {
-  for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < rows * view.n;
-       e += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t i = e / view.n, u = e - i * view.n;
-    if (cell_escapes_range(view, out_edges, max_weight, i, u)) *escaped = 1;
-  }
+  for (std::int64_t i = blockIdx.y; i < rows; i += gridDim.y)
+    for (std::int64_t u = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; u < view.n;
+         u += std::int64_t{gridDim.x} * blockDim.x)
+      if (cell_escapes_range(view, out_edges, max_weight, i, u)) *escaped = 1;
 }
 
 }  // namespace apsp::cuda::kernels::supernodal
