@@ -13,6 +13,10 @@
 //             whole contiguous rows of XT, gathered and scattered coalesced,
 //             and each product is C = (a panel of F_K, transposed) (x) (rows
 //             of XT), k or s rows by B columns (kernels/supernodal/rows.cuh).
+//             Only the active supernodes' rows (and the roots') start as unit
+//             rows; the backward product of any other K overwrites its rows
+//             (they would be +inf), so those rows are written once, not
+//             initialized, read and written again.
 // All fronts live in one device array (kernels/supernodal/fronts.cuh), laid
 // out level by level so that one level's fronts are one range. The fronts of
 // one level are independent: each level is a few launches (kernels that take
@@ -64,8 +68,9 @@ constexpr std::size_t kBatchMemoryShare = 4;
 constexpr int kElementThreads = 256;
 // Row strides (gridDim.y) of the per-front kernels.
 constexpr int kFrontRowBlocks = 32;
-// Blocks of unit_rows (vertex rows, strided), and of the range check (columns x rows, strided).
-constexpr std::int64_t kUnitRowBlocks = 8192;
+// Row strides (gridDim.y) of unit_rows per supernode, and the blocks of the
+// range check (columns x rows, strided).
+constexpr std::int64_t kUnitRowBlocks = 8;
 constexpr std::int64_t kRangeColumnBlocks = 1024;
 constexpr std::int64_t kRangeRowBlocks = 64;
 
@@ -144,11 +149,11 @@ DeviceTasks<D> upload_tasks(const TaskLists<D>& lists, cudaStream_t stream) {
 }
 
 template <class D, bool kAtomic>
-void launch_tasks(const DeviceTasks<D>& device, const typename TaskLists<D>::Launch& l, int col_limit,
+void launch_tasks(const DeviceTasks<D>& device, const typename TaskLists<D>::Launch& l, int col_limit, int stamp,
                   cudaStream_t stream) {
   if (l.count == 0 || l.tiles == 0) return;
   sn::minplus_tasks<D, kAtomic><<<static_cast<unsigned>(l.tiles), sn::kThreads, 0, stream>>>(
-      device.tasks.get() + l.first, device.tile_task.get() + l.tile_first, col_limit);
+      device.tasks.get() + l.first, device.tile_task.get() + l.tile_first, col_limit, stamp);
   APSP_CUDA_CHECK_LAUNCH("minplus_tasks");
 }
 
@@ -182,10 +187,11 @@ class SupernodalRows final : public RowSource<D> {
   void factor();
   // The working rows X and the backward pass's products.
   void prepare_solve();
-  // Plans the forward products of the batch of new-order sources
-  // ids[0 .. rows - 1] into forward_tasks_ (a closure launch and a scatter
-  // launch per level with active supernodes).
-  void plan_forward(const std::int32_t* ids, std::int64_t rows);
+  // Plans the batch of new-order sources ids[0 .. rows - 1]: its forward
+  // products into forward_tasks_ (a closure launch and a scatter launch per
+  // level with active supernodes), and the supernodes whose working rows it
+  // initializes (the active ones and the inactive roots) onto `init`.
+  void plan_batch(const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init);
 
   std::int64_t n_;
   bool predecessors_;
@@ -227,7 +233,12 @@ class SupernodalRows final : public RowSource<D> {
   DeviceTasks<D> d_forward_tasks_;
   std::vector<std::int32_t> stamp_;  // per supernode: the last batch that marked it active
   std::int32_t batch_id_ = 0;
-  DeviceBuffer<std::int32_t> d_run_new_, d_run_old_;
+  std::vector<std::int32_t> roots_;  // supernodes without structure: no backward product writes their rows
+  // Per supernode on the device: the batch stamp that last initialized its
+  // working rows (the backward pass overwrites rows of older stamps).
+  DeviceBuffer<std::int32_t> d_first_, d_row_stamp_;
+  std::int32_t row_stamp_ = 0;
+  DeviceBuffer<std::int32_t> d_run_new_, d_run_old_, d_run_init_;
   DeviceBuffer<std::int64_t> d_run_slot_;
 
   // Rows leave in the original order: real D undoes the potentials there;
@@ -464,8 +475,8 @@ void SupernodalRows<D>::factor() {
       sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
           fronts_.get(), index, lists + small.first);
       APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
-      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l], INT_MAX, stream_);
-      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l + 1], INT_MAX, stream_);
+      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l], INT_MAX, 0, stream_);
+      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l + 1], INT_MAX, 0, stream_);
     }
     for (const std::int32_t K : level_dense_[l]) {
       const std::int64_t k = columns(K), s = structure(K);
@@ -501,6 +512,11 @@ void SupernodalRows<D>::prepare_solve() {
                                                                                std::to_string(n_) + " vertices");
   x_ = DeviceBuffer<D>(static_cast<std::size_t>(batch_rows_ * n_));
   stamp_.assign(static_cast<std::size_t>(sym_.count), -1);
+  for (std::int32_t K = 0; K < sym_.count; ++K)
+    if (structure(K) == 0) roots_.push_back(K);
+  d_first_ = upload(sym_.first, stream_);
+  d_row_stamp_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(std::max<std::int32_t>(1, sym_.count)));
+  APSP_CUDA_CHECK(cudaMemsetAsync(d_row_stamp_.get(), 0, d_row_stamp_.size() * sizeof(std::int32_t), stream_));
 
   // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of
   // the level, transposed: XT[K rows] min= L_K^T (x) XT[S_K rows], where
@@ -514,7 +530,7 @@ void SupernodalRows<D>::prepare_solve() {
       const std::int64_t k = columns(K), ld = front_ld(K);
       backward_tasks_.add({front(K) + k * ld, 1, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], ldx,
                            x_.get() + sym_.first[K] * ldx, nullptr, ldx, static_cast<std::int32_t>(k), rows32,
-                           static_cast<std::int32_t>(structure(K)), 0, 0, 0});
+                           static_cast<std::int32_t>(structure(K)), 0, 0, 0, d_row_stamp_.get() + K});
     }
   }
   d_backward_tasks_ = upload_tasks(backward_tasks_, stream_);
@@ -522,7 +538,7 @@ void SupernodalRows<D>::prepare_solve() {
 }
 
 template <class D>
-void SupernodalRows<D>::plan_forward(const std::int32_t* ids, std::int64_t rows) {
+void SupernodalRows<D>::plan_batch(const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init) {
   // Supernodes whose columns the forward pass touches: the sources' and their ancestors.
   ++batch_id_;
   std::vector<std::int32_t> active;
@@ -534,6 +550,9 @@ void SupernodalRows<D>::plan_forward(const std::int32_t* ids, std::int64_t rows)
   std::sort(active.begin(), active.end(), [&](std::int32_t a, std::int32_t b) {
     return level_of_[a] != level_of_[b] ? level_of_[a] < level_of_[b] : a < b;
   });
+  init.insert(init.end(), active.begin(), active.end());
+  for (const std::int32_t K : roots_)
+    if (stamp_[K] != batch_id_) init.push_back(K);
   // Forward, bottom level first: per level the closures X[:,K] (x) C_KK in
   // place, then the scatter X[:,S_K] min= X[:,K] (x) U_K (atomic: the
   // structures of one level's supernodes overlap); transposed,
@@ -585,18 +604,23 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
     old_ids[r] = sym_.perm[sources[r].first];
     slots[r] = sources[r].second;
   }
+  // Batch b initializes the working rows of supernodes init[batch_init[b] .. batch_init[b + 1] - 1].
   forward_tasks_.clear();
-  std::vector<std::size_t> batch_launches;
+  std::vector<std::size_t> batch_launches, batch_init;
+  std::vector<std::int32_t> init;
   for (std::int64_t b = 0; b < count; b += batch_rows_) {
     batch_launches.push_back(forward_tasks_.launches.size());
-    plan_forward(new_ids.data() + b, std::min(batch_rows_, count - b));
+    batch_init.push_back(init.size());
+    plan_batch(new_ids.data() + b, std::min(batch_rows_, count - b), init);
   }
   batch_launches.push_back(forward_tasks_.launches.size());
+  batch_init.push_back(init.size());
   // Pageable copies return once the host data is staged; a previous run's
   // buffers are freed here (cudaFree waits for the kernels reading them).
   d_run_new_ = upload(new_ids, stream_);
   d_run_old_ = upload(old_ids, stream_);
   d_run_slot_ = upload(slots, stream_);
+  d_run_init_ = upload(init, stream_);
   d_forward_tasks_ = upload_tasks(forward_tasks_, stream_);
 
   const std::int64_t ldx = batch_rows_;
@@ -604,16 +628,24 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
     const std::int64_t b = static_cast<std::int64_t>(batch) * batch_rows_;
     const std::int64_t rows = std::min(batch_rows_, count - b);
     const auto rows32 = static_cast<std::int32_t>(rows);
-    sn::unit_rows<D>
-        <<<grid_of(std::min<std::int64_t>(n_, kUnitRowBlocks), 1, "supernodal"), kElementThreads, 0, stream_>>>(
-            x_.get(), n_, ldx, d_run_new_.get() + b, rows);
-    APSP_CUDA_CHECK_LAUNCH("unit_rows");
+    if (row_stamp_ == INT_MAX) {  // the stamps start over
+      APSP_CUDA_CHECK(cudaMemsetAsync(d_row_stamp_.get(), 0, d_row_stamp_.size() * sizeof(std::int32_t), stream_));
+      row_stamp_ = 0;
+    }
+    const int stamp = ++row_stamp_;
+    const auto inits = static_cast<std::int64_t>(batch_init[batch + 1] - batch_init[batch]);
+    if (inits > 0) {
+      sn::unit_rows<D><<<grid_of(inits, kUnitRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+          x_.get(), ldx, d_first_.get(), d_run_init_.get() + batch_init[batch], d_run_new_.get() + b, rows,
+          d_row_stamp_.get(), stamp);
+      APSP_CUDA_CHECK_LAUNCH("unit_rows");
+    }
     for (std::size_t l = batch_launches[batch]; l < batch_launches[batch + 1]; l += 2) {
-      launch_tasks<D, false>(d_forward_tasks_, forward_tasks_.launches[l], rows32, stream_);
-      launch_tasks<D, true>(d_forward_tasks_, forward_tasks_.launches[l + 1], rows32, stream_);
+      launch_tasks<D, false>(d_forward_tasks_, forward_tasks_.launches[l], rows32, stamp, stream_);
+      launch_tasks<D, true>(d_forward_tasks_, forward_tasks_.launches[l + 1], rows32, stamp, stream_);
     }
     for (const auto& launch : backward_tasks_.launches)
-      launch_tasks<D, false>(d_backward_tasks_, launch, rows32, stream_);
+      launch_tasks<D, false>(d_backward_tasks_, launch, rows32, stamp, stream_);
     sn::rows_to_original<D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
                                       ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
                               dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(

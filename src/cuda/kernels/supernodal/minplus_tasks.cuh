@@ -64,6 +64,10 @@ static_assert(shape_rows(kShapes - 1) == 64 && shape_cols(0) == 1024 && shape_fo
 // closures): every value read is a length of a real path, at least the final
 // value, and min-plus with a closed block is idempotent, so reading a
 // neighbour's updated value early only reaches the result sooner.
+// c_stamp: when set and *c_stamp differs from the launch's stamp, C's old
+// entries are stale (they stand for +inf) and are overwritten, not read: the
+// solve's backward products into working rows that this batch did not
+// initialize.
 template <class D>
 struct MinPlusTask {
   const D* a;
@@ -78,6 +82,7 @@ struct MinPlusTask {
   std::int32_t shape;
   std::int32_t tiles_n;
   std::int64_t tile_begin;
+  const std::int32_t* c_stamp;
 };
 
 // The shared memory of the largest stage over all shapes: A (inner x
@@ -94,7 +99,7 @@ static_assert(TileShape<64>::inner * (64 + 1) <= StageMemory<int>::a_cells &&
 
 // The block's tile `local` of `task`, columns beyond col_limit left alone.
 template <class D, bool kAtomic, class Shape>
-__device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limit, StageMemory<D>& stage) {
+__device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limit, int stamp, StageMemory<D>& stage) {
   using A = Arith<D>;
   constexpr int kRows = Shape::rows, kCols = Shape::cols, kInner = Shape::inner;
   D(*a_tile)[kRows + 1] = reinterpret_cast<D(*)[kRows + 1]>(stage.a);  // a_tile[t][r], padded against bank conflicts
@@ -149,6 +154,7 @@ __device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limi
     __syncthreads();
   }
 
+  const bool stale = task.c_stamp != nullptr && *task.c_stamp != stamp;
 #pragma unroll
   for (int i = 0; i < kThreadRows; ++i) {
     const int r = row0 + ty + Shape::row_threads * i;
@@ -160,7 +166,7 @@ __device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limi
       if (c >= n) continue;
       if constexpr (kAtomic) {
         if (acc[i][j] < inf) A::atomic_min(row + c, acc[i][j]);
-      } else if (acc[i][j] < row[c]) {
+      } else if (stale || acc[i][j] < row[c]) {
         row[c] = acc[i][j];
       }
     }
@@ -169,11 +175,12 @@ __device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limi
 
 // Runs a launch's tasks, gridDim.x = their total tiles; tile_task[tile] is
 // the index in `tasks` of the task that tile belongs to; columns of every task beyond col_limit are
-// left alone (the solve's last, narrower batch). kAtomic: C is written with
+// left alone (the solve's last, narrower batch); `stamp`: see c_stamp. kAtomic: C is written with
 // an atomic min (tasks of the launch whose scattered rows may coincide).
 template <class D, bool kAtomic>
 __global__ void __launch_bounds__(kThreads)
-    minplus_tasks(const MinPlusTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task, int col_limit) {
+    minplus_tasks(const MinPlusTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task, int col_limit,
+                  int stamp) {
   __shared__ StageMemory<D> stage;
   const std::int64_t tile = blockIdx.x;
   const MinPlusTask<D> task = tasks[tile_task[tile]];
@@ -181,11 +188,11 @@ __global__ void __launch_bounds__(kThreads)
   // The whole block leaves before any barrier when its columns are past the limit.
   if (local % task.tiles_n * shape_cols(task.shape) >= min(task.n, col_limit)) return;
   switch (task.shape) {
-    case 0: minplus_tile<D, kAtomic, TileShape<4>>(task, local, col_limit, stage); break;
-    case 1: minplus_tile<D, kAtomic, TileShape<8>>(task, local, col_limit, stage); break;
-    case 2: minplus_tile<D, kAtomic, TileShape<16>>(task, local, col_limit, stage); break;
-    case 3: minplus_tile<D, kAtomic, TileShape<32>>(task, local, col_limit, stage); break;
-    default: minplus_tile<D, kAtomic, TileShape<64>>(task, local, col_limit, stage); break;
+    case 0: minplus_tile<D, kAtomic, TileShape<4>>(task, local, col_limit, stamp, stage); break;
+    case 1: minplus_tile<D, kAtomic, TileShape<8>>(task, local, col_limit, stamp, stage); break;
+    case 2: minplus_tile<D, kAtomic, TileShape<16>>(task, local, col_limit, stamp, stage); break;
+    case 3: minplus_tile<D, kAtomic, TileShape<32>>(task, local, col_limit, stamp, stage); break;
+    default: minplus_tile<D, kAtomic, TileShape<64>>(task, local, col_limit, stamp, stage); break;
   }
 }
 

@@ -1,10 +1,10 @@
 // The supernodal solve's row kernels: a batch's working rows are stored
 // transposed, XT (n x ldx, new-order vertex j's row holds column j of the B
 // sources' rows, entry b for source b < B), so that the solve's products
-// gather and scatter whole contiguous rows of it. They start as unit rows,
-// and finished rows go back to the original order (a transpose through
-// shared memory) in the caller's result rows; the int32 range check of a
-// finished chunk.
+// gather and scatter whole contiguous rows of it. The rows the forward pass
+// touches start as unit rows, and finished rows go back to the original
+// order (a transpose through shared memory) in the caller's result rows; the
+// int32 range check of a finished chunk.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +16,18 @@
 
 namespace apsp::cuda::kernels::supernodal {
 
-// XT[j][b] = 0 for j = sources[b] (new order), +inf otherwise; b < rows.
-// Blocks stride the vertex rows j, threads the sources b (no division).
+// XT[j][b] = 0 for j = sources[b] (new order), +inf otherwise, b < rows,
+// for the vertex rows j of supernodes[blockIdx.x] (columns first[K] ..
+// first[K + 1] - 1), and stamps[K] = stamp: those rows now hold this
+// batch's values. Rows stride gridDim.y, threads the sources.
 template <class D>
-__global__ void unit_rows(D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
-                          const std::int32_t* __restrict__ sources, std::int64_t rows) {
+__global__ void unit_rows(D* __restrict__ xt, std::int64_t ldx, const std::int32_t* __restrict__ first,
+                          const std::int32_t* __restrict__ supernodes, const std::int32_t* __restrict__ sources,
+                          std::int64_t rows, std::int32_t* __restrict__ stamps, int stamp) {
   const D inf = Arith<D>::infinity();
-  for (std::int64_t j = blockIdx.x; j < n; j += gridDim.x)
+  const std::int32_t K = supernodes[blockIdx.x];
+  if (blockIdx.y == 0 && threadIdx.x == 0) stamps[K] = stamp;
+  for (std::int64_t j = first[K] + blockIdx.y; j < first[K + 1]; j += gridDim.y)
     for (std::int64_t b = threadIdx.x; b < rows; b += blockDim.x) xt[j * ldx + b] = j == sources[b] ? D{0} : inf;
 }
 
