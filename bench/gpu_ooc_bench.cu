@@ -149,8 +149,8 @@ void report(const Row& r, const std::string& csv) {
   std::printf("%s %s n=%lld order=%lld width=%lld blocks=%lld: %.2f s, %.3f T updates/s; in-core at n=%.0f %.3f T/s "
               "-> %.1f%%; %s\n",
               r.mode.c_str(), r.precision.c_str(), static_cast<long long>(r.n), static_cast<long long>(r.order),
-              static_cast<long long>(r.width), static_cast<long long>(r.blocks), r.seconds, r.rate * 1e-12,
-              r.in_core_n, r.in_core_rate * 1e-12, percent, r.check.c_str());
+              static_cast<long long>(r.width), static_cast<long long>(r.blocks), r.seconds, r.rate * 1e-12, r.in_core_n,
+              r.in_core_rate * 1e-12, percent, r.check.c_str());
   std::fflush(stdout);
   if (csv.empty()) return;
   const bool fresh = !std::ifstream(csv).good();

@@ -63,13 +63,13 @@ struct SuperShape {
 
 // What choose_super_shape weighs.
 struct SuperShapeInputs {
-  std::int64_t n = 0;               // vertices
-  std::int64_t granule = 128;       // width is a multiple of it (the kernels' tile; 256 for packed int16)
-  std::int64_t cell_bytes = 4;      // bytes of one stored distance
-  double link_bytes_per_second = 0; // one direction of the host link
-  double updates_per_second = 0;    // the in-core kernel rate (cell updates)
-  std::uint64_t device_bytes = 0;   // device memory the executor may use
-  std::int64_t forced_width = 0;    // > 0: this width (a multiple of granule), memory still checked
+  std::int64_t n = 0;                // vertices
+  std::int64_t granule = 128;        // width is a multiple of it (the kernels' tile; 256 for packed int16)
+  std::int64_t cell_bytes = 4;       // bytes of one stored distance
+  double link_bytes_per_second = 0;  // one direction of the host link
+  double updates_per_second = 0;     // the in-core kernel rate (cell updates)
+  std::uint64_t device_bytes = 0;    // device memory the executor may use
+  std::int64_t forced_width = 0;     // > 0: this width (a multiple of granule), memory still checked
 };
 
 // Device bytes the GPU executor holds for a shape: the pivot super-row and

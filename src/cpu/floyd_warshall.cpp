@@ -495,17 +495,22 @@ class CpuSuperExecutor final : public core::SuperRoundExecutor {
   using BlockAt = std::function<Block<D>(std::int64_t, std::int64_t)>;
   CpuSuperExecutor(StepFunction<D> step, BlockAt block, std::int64_t m, std::int64_t tiles, D negative_below,
                    int threads, std::function<D(std::int64_t)> diagonal, std::function<void(double)> report)
-      : step_(step), block_(std::move(block)), m_(m), tiles_(tiles), negative_below_(negative_below),
-        threads_(threads), diagonal_(std::move(diagonal)), report_(std::move(report)),
-        old_d_(static_cast<std::size_t>(m * m * kTileCells)), old_p_(kPred ? old_d_.size() : 0) {}
+      : step_(step),
+        block_(std::move(block)),
+        m_(m),
+        tiles_(tiles),
+        negative_below_(negative_below),
+        threads_(threads),
+        diagonal_(std::move(diagonal)),
+        report_(std::move(report)),
+        old_d_(static_cast<std::size_t>(m * m * kTileCells)),
+        old_p_(kPred ? old_d_.size() : 0) {}
 
   void run(const core::SuperJob& job) override {
     using Super = core::SuperJob::Step;
     const std::int64_t k0 = job.round * m_, i0 = job.row * m_, j0 = job.col * m_;
     switch (job.step) {
-      case Super::diagonal:
-        close_diagonal(k0);
-        break;
+      case Super::diagonal: close_diagonal(k0); break;
       case Super::row_panel:  // (K, J) <- D*(K, K) (x) old (K, J)
         save(i0, j0);
         products([&](std::int64_t a, std::int64_t c, std::int64_t b) {

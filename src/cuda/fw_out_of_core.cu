@@ -85,9 +85,9 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
  public:
   GpuSuperExecutor(S* host, const core::SuperShape& shape)
       : host_(host), width_(shape.width), order_(shape.order()), cells_(static_cast<std::size_t>(width_ * width_)) {
-    require_device_memory(core::super_device_bytes(shape, sizeof(S)), "out-of-core fw (" +
-                                                                          std::to_string(shape.blocks) + " x " +
-                                                                          std::to_string(shape.width) + " super-tiles)");
+    require_device_memory(core::super_device_bytes(shape, sizeof(S)),
+                          "out-of-core fw (" + std::to_string(shape.blocks) + " x " + std::to_string(shape.width) +
+                              " super-tiles)");
     rows_ = DeviceBuffer<S>(cells_ * static_cast<std::size_t>(shape.blocks));
     columns_t_ = DeviceBuffer<std::int32_t>(cells_ * static_cast<std::size_t>(shape.blocks));
     for (auto& buffer : ring_) buffer = DeviceBuffer<S>(cells_);

@@ -22,10 +22,10 @@ using core::SuperJob;
 using Step = SuperJob::Step;
 
 std::string text(const SuperJob& j) {
-  const char* step = j.step == Step::diagonal      ? "D"
-                     : j.step == Step::row_panel   ? "R"
+  const char* step = j.step == Step::diagonal       ? "D"
+                     : j.step == Step::row_panel    ? "R"
                      : j.step == Step::column_panel ? "C"
-                                                   : "U";
+                                                    : "U";
   return std::string(step) + std::to_string(j.row) + std::to_string(j.col);
 }
 

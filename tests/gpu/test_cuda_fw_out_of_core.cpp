@@ -90,7 +90,8 @@ std::vector<dist_t> distances(const std::vector<T>& m, std::int64_t n, std::int6
 template <class T>
 void expect_out_of_core_matches(std::int64_t n, std::int64_t width, std::int32_t infinity, weight_t max_weight) {
   const Graph g = seeded_graph(n, max_weight, 20261126 + static_cast<std::uint64_t>(n));
-  const core::SuperShape shape{width, std::max<std::int64_t>(1, test::round_up(std::max<std::int64_t>(n, 1), width) / width)};
+  const core::SuperShape shape{width,
+                               std::max<std::int64_t>(1, test::round_up(std::max<std::int64_t>(n, 1), width) / width)};
   const std::int64_t order = shape.order();
   const std::vector<T> input = matrix_of<T>(g, order, infinity);
   const std::vector<T> expected = in_core(input, order);
@@ -123,8 +124,7 @@ TEST(CudaFwOutOfCore, Int32AtTileBoundaries) {
 
 TEST(CudaFwOutOfCore, Int16MatchesInCoreBitForBit) {
   SKIP_WITHOUT_GPU();
-  for (const std::int64_t n : {1, 255, 256, 257, 600})
-    expect_out_of_core_matches<std::int16_t>(n, 256, kInf16, 20);
+  for (const std::int64_t n : {1, 255, 256, 257, 600}) expect_out_of_core_matches<std::int16_t>(n, 256, kInf16, 20);
 }
 
 // The round-boundary hook: a copy of the host matrix taken after round 1,
@@ -148,7 +148,7 @@ TEST(CudaFwOutOfCore, ContinuesFromARoundBoundary) {
   cuda::fw_out_of_core(whole.get(), shape, run);
   EXPECT_EQ(boundaries, (std::vector<std::int64_t>{1, 2, 3, 4}));
   ASSERT_EQ(after_one.size(), input.size());
-  EXPECT_NE(after_one, input);  // round 0 changed something
+  EXPECT_NE(after_one, input);                    // round 0 changed something
   std::vector<std::int32_t> resumed = after_one;  // pageable: registered for the run
   cuda::OutOfCoreRun rest;
   rest.first_round = 1;
