@@ -223,6 +223,7 @@ void large(std::int64_t n, std::int64_t in_core_n, const std::string& precision,
            std::int32_t max_weight, int samples, const std::string& csv) {
   const apsp::Precision p = sizeof(T) == 2 ? apsp::Precision::int16 : apsp::Precision::int32;
   const double in_rate = in_core_n > 0 ? in_core_rate<T>(in_core_n, infinity, max_weight, 1) : 0;
+  std::printf("in-core rate at n = %lld: %.3f T updates/s\n", static_cast<long long>(in_core_n), in_rate * 1e-12);
   const apsp::cuda::OutOfCoreRates rates = apsp::cuda::measure_out_of_core_rates(p);
   std::printf("link %.1f GB/s, phase-3 kernel %.3f T updates/s\n", rates.link_bytes_per_second * 1e-9,
               rates.updates_per_second * 1e-12);
@@ -237,10 +238,17 @@ void large(std::int64_t n, std::int64_t in_core_n, const std::string& precision,
   fill_matrix(host.get(), order, edges, infinity);
   std::printf("host matrix: %.1f GiB, filled in %.1f s\n", static_cast<double>(cells * sizeof(T)) / (1 << 30),
               seconds_since(start));
+  // Page-locked here, outside the timed run (fw_out_of_core would register
+  // it itself, inside): pinning 84 GiB takes tens of seconds.
+  start = Clock::now();
+  APSP_CUDA_CHECK(cudaHostRegister(host.get(), cells * sizeof(T), cudaHostRegisterDefault));
+  std::printf("registered with CUDA in %.1f s; shape %lld x %lld\n", seconds_since(start),
+              static_cast<long long>(shape.blocks), static_cast<long long>(shape.width));
   start = Clock::now();
   apsp::cuda::fw_out_of_core(host.get(), shape);
   Row row{"large", precision, n, order, shape.width, shape.blocks};
   row.seconds = seconds_since(start);
+  APSP_CUDA_CHECK(cudaHostUnregister(host.get()));
   row.rate = cube(n) / row.seconds;
   row.in_core_n = static_cast<double>(in_core_n);
   row.in_core_rate = in_rate;
@@ -281,6 +289,7 @@ int main(int argc, char** argv) {
   big->add_option("--in-core-n", in_core_n, "n of the in-core rate measured alongside (0: none)");
   big->add_option("--samples", samples, "sources whose rows are checked against Dijkstra");
   CLI11_PARSE(app, argc, argv);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line as it comes (a run cut short still says how far it got)
   try {
     const bool narrow = precision == "int16";
     if (*cmp) {
