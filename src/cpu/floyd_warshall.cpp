@@ -482,6 +482,36 @@ void fw_seq_typed(const BasicJob<W>& job) {
   clock.lap("store", result_bytes(job));
 }
 
+// Round r of fw-blocked over tiles first .. first + count - 1 of each
+// dimension (r among them): the diagonal step, then the panels and the
+// updates in parallel. Throws NegativeCycleError naming the pivot whose
+// diagonal step made a diagonal entry fall below negative_below.
+template <class D, class BlockAt>
+void blocked_round(StepFunction<D> step, const BlockAt& block, std::int64_t first, std::int64_t count, std::int64_t r,
+                   D negative_below, int threads) {
+  const Block<D> diag = block(r, r);
+  const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
+  if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
+  const std::int64_t others = count - 1, own = r - first;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < 2 * others; ++x) {
+      const std::int64_t c = first + (x / 2 < own ? x / 2 : x / 2 + 1);
+      if (x % 2 == 0)
+        step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag});
+      else
+        step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag});
+    }
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < others * others; ++x) {
+      const std::int64_t a = first + (x / others < own ? x / others : x / others + 1);
+      const std::int64_t c = first + (x % others < own ? x % others : x % others + 1);
+      step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c)});
+    }
+  }
+}
+
 // The out-of-core schedule (core/super_rounds.hpp) on fw-blocked's
 // tile-major matrix: super-tile (I, J) is tiles (I*m .. I*m+m-1) x
 // (J*m .. J*m+m-1), m = width / kTile. This is the host's model of the GPU
@@ -541,27 +571,7 @@ class CpuSuperExecutor final : public core::SuperRoundExecutor {
   // fw-blocked's rounds on the m x m tiles of the diagonal super-tile at tile k0.
   void close_diagonal(std::int64_t k0) {
     for (std::int64_t r = k0; r < k0 + m_; ++r) {
-      const Block<D> diag = block_(r, r);
-      const std::int64_t pivot = step_(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below_});
-      if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
-      const std::int64_t others = m_ - 1;
-#pragma omp parallel num_threads(threads_)
-      {
-#pragma omp for schedule(static)
-        for (std::int64_t x = 0; x < 2 * others; ++x) {
-          const std::int64_t c = k0 + (x / 2 < r - k0 ? x / 2 : x / 2 + 1);
-          if (x % 2 == 0)
-            step_(StepArgs<D>{Step::row_panel, block_(r, c), diag, diag});
-          else
-            step_(StepArgs<D>{Step::column_panel, block_(c, r), diag, diag});
-        }
-#pragma omp for schedule(static)
-        for (std::int64_t x = 0; x < others * others; ++x) {
-          const std::int64_t a = k0 + (x / others < r - k0 ? x / others : x / others + 1);
-          const std::int64_t c = k0 + (x % others < r - k0 ? x % others : x % others + 1);
-          step_(StepArgs<D>{Step::update, block_(a, c), block_(a, r), block_(r, c)});
-        }
-      }
+      blocked_round(step_, block_, k0, m_, r, negative_below_, threads_);
       // As fw-blocked after each round, within the super-tile.
       for (std::int64_t v = k0 * kTile; v < (k0 + m_) * kTile; ++v)
         if (diagonal_(v) < negative_below_) throw NegativeCycleError(v);
@@ -649,27 +659,7 @@ void fw_blocked_typed(const BasicJob<W>& job, std::int64_t super_width = 0) {
     core::run_super_rounds(executor, N / super_width, 0, nullptr);
   }
   for (std::int64_t r = 0; r < tiles && super_width == 0; ++r) {
-    const Block<D> diag = block(r, r);
-    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
-    if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
-    const std::int64_t others = tiles - 1;
-#pragma omp parallel num_threads(job.threads)
-    {
-#pragma omp for schedule(static)
-      for (std::int64_t x = 0; x < 2 * others; ++x) {
-        const std::int64_t c = x / 2 < r ? x / 2 : x / 2 + 1;
-        if (x % 2 == 0)
-          step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag});
-        else
-          step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag});
-      }
-#pragma omp for schedule(static)
-      for (std::int64_t x = 0; x < others * others; ++x) {
-        const std::int64_t a = x / others < r ? x / others : x / others + 1;
-        const std::int64_t c = x % others < r ? x % others : x % others + 1;
-        step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c)});
-      }
-    }
+    blocked_round(step, block, 0, tiles, r, negative_below, job.threads);
     for (std::int64_t v = 0; v < N; ++v)
       if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
