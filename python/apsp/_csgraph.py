@@ -8,6 +8,7 @@ result dtype, progress display and threads.
 
 from __future__ import annotations
 
+import functools
 import operator
 import sys
 import threading
@@ -214,6 +215,7 @@ def _request(
     return request
 
 
+@functools.lru_cache(maxsize=None)
 def _production_algorithm(backend: str, work: str) -> str:
     """The name of ``backend``'s production algorithm whose work grows as ``work`` (registry traits, not names)."""
     for entry in _apsp.registry():
