@@ -1,12 +1,14 @@
 // Private to src/distributed: handing a rank's rows to its sink, shared by the
 // engines. Tile row I (local row a of process row I mod pr) is spread over
 // the pc ranks of its process row; rank a mod pc of that row gathers it,
-// converts it to int32 rows and puts them. A rank's part of a tile row is
+// converts it to rows of the output type (int32, float or double: the
+// solve's weight type) and puts them. A rank's part of a tile row is
 // b rows of its columns' tiles side by side: b x (C_c * b) values, row-major,
 // where C_c is the number of tile columns of process column c.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -25,13 +27,24 @@ struct TileRowParts {
   std::vector<std::vector<vertex_t>> p;
 };
 
+// The sink element of output values of type Out (int32, float, double).
+template <class Out>
+constexpr Element output_element() {
+  static_assert(std::is_same<Out, dist_t>::value || std::is_same<Out, float>::value || std::is_same<Out, double>::value,
+                "the output is int32, float or double");
+  return std::is_same<Out, float>::value    ? Element::float32
+         : std::is_same<Out, double>::value ? Element::float64
+                                            : Element::int32;
+}
+
 // fill(a, d, p) writes this rank's part of its local tile row a (p null
 // unless tile_predecessors: the tiles hold a predecessor plane that is
 // gathered too); to_rows(first, rows, parts, dist, pred) converts rows
 // [first, first + rows) of a gathered tile row into n-wide int32 rows (pred
 // null without predecessors; with them but without tile_predecessors it
-// computes them). Collective over `process_row` (null when pc == 1).
-template <class D, class Fill, class ToRows>
+// computes them): n-wide rows of Out. Collective over `process_row` (null
+// when pc == 1).
+template <class D, class Out, class Fill, class ToRows>
 void deliver_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t b, bool predecessors, bool tile_predecessors,
                   Communicator* process_row, Fill&& fill, ToRows&& to_rows, Sink& sink, const RowCheck& check) {
   const std::int64_t T = grid.tiles;
@@ -44,7 +57,7 @@ void deliver_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t b, bool 
     parts.d.emplace_back(size);
     parts.p.emplace_back(tile_predecessors ? size : 0);
   }
-  std::vector<dist_t> dist_rows(static_cast<std::size_t>(b * n));
+  std::vector<Out> dist_rows(static_cast<std::size_t>(b * n));
   std::vector<vertex_t> pred_rows(predecessors ? dist_rows.size() : 0);
   for (std::int64_t a = 0; a < grid.local_rows(); ++a) {
     const int gatherer = static_cast<int>(a % grid.cols);
@@ -68,7 +81,7 @@ void deliver_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t b, bool 
     if (rows <= 0) continue;  // a tile row of padding only
     to_rows(first, rows, parts, dist_rows.data(), predecessors ? pred_rows.data() : nullptr);
     if (check) check(first, rows, dist_rows.data(), predecessors ? pred_rows.data() : nullptr);
-    sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n, dist_rows.data()});
+    sink.put(RowBlock{Plane::distances, output_element<Out>(), first, rows, n, dist_rows.data()});
     if (predecessors) sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred_rows.data()});
   }
 }
