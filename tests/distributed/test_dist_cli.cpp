@@ -422,7 +422,7 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
 // Issue 22: a real-weighted graph under mpirun (refused until then) is
 // solved in its own type, rows and 2d, predecessors included, and the files
 // are those of the single-process fw-blocked byte for byte (the same tile
-// kernels in the same order). The GPU backend refuses it once, clearly.
+// kernels in the same order).
 TEST_F(DistributedCli, RealWeightsUnderMpirunEqualOneProcess) {
   SKIP_WITHOUT_MPIRUN();
   ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --real 3 --seed 6 -o real.gr").status, 0);
@@ -442,10 +442,6 @@ TEST_F(DistributedCli, RealWeightsUnderMpirunEqualOneProcess) {
       EXPECT_EQ(slurp(dir_ / "p.npy"), slurp(dir_ / "refp.npy")) << layout;
     }
   }
-  const ProcessRun gpu = mpirun(2, "solve real.gr --threads 1 --backend cuda --weights float64");
-  EXPECT_EQ(gpu.status, 1) << gpu;
-  EXPECT_EQ(count_lines_starting(gpu.err, "apsp: "), 1) << gpu;
-  EXPECT_NE(gpu.err.find("the distributed GPU solver takes int32 weights, not float64"), std::string::npos) << gpu;
 }
 
 // Issue 20, defect 13: --device is the ranks' GPU (as --devices) or refused

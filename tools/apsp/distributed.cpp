@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <memory>
 #include <regex>
 #include <string>
@@ -259,14 +260,20 @@ void run_distributed_solve(const DistributedSolve& s) {
   std::unique_ptr<Communicator> comm;
   int device = -1;
   // Where startup goes: the node's GPUs (CUDA's initialization), then the
-  // communicator (MPI's, and NCCL's communicator with its warm-up).
+  // communicator (MPI's, and NCCL's communicator with its warm-up), with the
+  // rank's CUDA context created on a helper thread meanwhile: MPI's start
+  // needs no GPU, so the two overlap (NCCL's needs the context, and waits
+  // for it inside the driver).
   StageTimes startup;
   try {
     device = rank_device(s);
     startup.add("devices", seconds_since(start));
     const auto comm_start = std::chrono::steady_clock::now();
+    std::future<void> context;
+    if (device >= 0) context = std::async(std::launch::async, [device] { cuda::create_context(device); });
     comm = make_communicator(s, device);
-    startup.add("communicator", seconds_since(comm_start));
+    if (context.valid()) context.get();
+    startup.add(device >= 0 ? "communicator and context" : "communicator", seconds_since(comm_start));
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
     throw ExitStatus{report_current_exception()};
