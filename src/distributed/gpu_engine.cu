@@ -454,24 +454,21 @@ class GpuEngine final : public TileEngine {
   void check_output_range() override {}
 
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
-    const bool pred = problem_->predecessors;
     range_problem_.clear();
     if constexpr (kReal) {
       // float32 rows as they are, the diagonal 0 (checked already), and
       // predecessors as tight-edge trees within the tolerance.
-      deliver_rows<float, float>(
-          grid_, n_, kTile, pred, false, process_row, [&](std::int64_t a, float* d, vertex_t*) { download_row(a, d); },
-          [&](std::int64_t first, std::int64_t rows, const TileRowParts<float>& parts, float* dist,
-              vertex_t* pred_rows) {
-            real_parts_to_rows(parts, grid_, kTile, n_, first, rows, dist);
-            if (pred_rows)
-              tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows, problem_->tolerance);
-          },
-          sink, check);
+      deliver_parts<float, float>(process_row, sink, check,
+                                  [&](std::int64_t first, std::int64_t rows, const TileRowParts<float>& parts,
+                                      float* dist, vertex_t* pred_rows) {
+                                    real_parts_to_rows(parts, grid_, kTile, n_, first, rows, dist);
+                                    if (pred_rows)
+                                      tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows,
+                                                                  problem_->tolerance);
+                                  });
     } else {
-      deliver_rows<std::int32_t, dist_t>(
-          grid_, n_, kTile, pred, false, process_row,
-          [&](std::int64_t a, std::int32_t* d, vertex_t*) { download_row(a, d); },
+      deliver_parts<std::int32_t, dist_t>(
+          process_row, sink, check,
           [&](std::int64_t first, std::int64_t rows, const TileRowParts<std::int32_t>& parts, dist_t* dist,
               vertex_t* pred_rows) {
             const std::string found = reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows,
@@ -481,10 +478,11 @@ class GpuEngine final : public TileEngine {
             // Rows that failed the check are discarded with the sink: no trees for them.
             if (pred_rows && found.empty())
               tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows);
-          },
-          sink, check);
+          });
     }
     for (auto& buffer : staged_) buffer.reset();
+    gathered_.clear();
+    gathered_host_.clear();
   }
 
   void check_delivered_range() override {
@@ -541,6 +539,73 @@ class GpuEngine final : public TileEngine {
       APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
     }
     APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+
+  // The rows this rank delivers, its parts on the host as P (int32 for the
+  // integer policies, float32), to_rows converting gathered tile rows. With
+  // one process column a rank's rows are its own (download_row, through the
+  // pinned double buffer); with several, each part goes from its rank's
+  // device to the gatherer's (gather_on_device), never through the hosts.
+  template <class P, class Out, class ToRows>
+  void deliver_parts(Communicator* process_row, Sink& sink, const RowCheck& check, ToRows&& to_rows) {
+    const bool pred = problem_->predecessors;
+    if (grid_.cols == 1) {
+      deliver_rows<P, Out>(
+          grid_, n_, kTile, pred, false, process_row, [&](std::int64_t a, P* d, vertex_t*) { download_row(a, d); },
+          to_rows, sink, check);
+      return;
+    }
+    deliver_gathered_rows<P, Out>(
+        grid_, n_, kTile, pred, false,
+        [&](std::int64_t a, TileRowParts<P>* parts) { gather_on_device(*process_row, a, parts); }, to_rows, sink,
+        check);
+    // The sends are ordered on the panel stream: done once it drains (their
+    // gatherers have received them), before the tiles may be freed.
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+
+  // Local tile row a over the process row (pc > 1), collective: the
+  // gatherer (rank a mod pc) receives every other rank's b x L_c block of
+  // the tile row into a device buffer (L_c that rank's leading dimension),
+  // downloads each part's C_c * b real columns once and converts them into
+  // `parts`; every other rank sends its block from its tiles (parts null).
+  // The communicator moves device buffers itself: NCCL device to device,
+  // the others through their staging.
+  template <class P>
+  void gather_on_device(Communicator& process_row, std::int64_t a, TileRowParts<P>* parts) {
+    const int pc = grid_.cols;
+    if (parts == nullptr) {
+      const Message m = message(own(a, 0), static_cast<std::size_t>(kTile * width_));
+      process_row.send(m.data, m.count, m.type, static_cast<int>(a % pc), Memory::device, panel_.get());
+      return;
+    }
+    const auto columns = [&](int c) { return ProcessGrid::count(grid_.tiles, pc, c) * kTile; };  // C_c * b
+    const auto width = [&](int c) { return round_up(ProcessGrid::count(grid_.tiles, pc, c), kUnit) * kTile; };
+    if (gathered_.empty())
+      for (int c = 0; c < pc; ++c) {
+        gathered_.push_back(
+            std::make_unique<cuda::DeviceBuffer<S>>(c == grid_.col ? 0 : static_cast<std::size_t>(kTile * width(c))));
+        gathered_host_.push_back(std::make_unique<cuda::PinnedBuffer<S>>(static_cast<std::size_t>(kTile * columns(c))));
+      }
+    for (int c = 0; c < pc; ++c) {
+      const std::size_t at = static_cast<std::size_t>(c);
+      const S* from = c == grid_.col ? own(a, 0) : gathered_[at]->get();
+      if (c != grid_.col) {
+        const Message m = message(gathered_[at]->get(), static_cast<std::size_t>(kTile * width(c)));
+        process_row.receive(m.data, m.count, m.type, c, Memory::device, panel_.get());
+      }
+      if (columns(c) > 0)
+        APSP_CUDA_CHECK(cudaMemcpy2DAsync(gathered_host_[at]->get(), columns(c) * sizeof(S), from, width(c) * sizeof(S),
+                                          columns(c) * sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
+    }
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    for (int c = 0; c < pc; ++c) {
+      const std::size_t at = static_cast<std::size_t>(c), count = static_cast<std::size_t>(kTile * columns(c));
+      if constexpr (kReal)
+        std::memcpy(parts->d[at].data(), gathered_host_[at]->get(), count * sizeof(S));
+      else
+        widen_part<S>(gathered_host_[at]->get(), count, kInfinity, parts->d[at].data());
+    }
   }
 
   // This rank's part of local tile row a as b x (C*b) values, row-major:
@@ -679,6 +744,11 @@ class GpuEngine final : public TileEngine {
   std::optional<cuda::PinnedBuffer<S>> staged_[2];
   cuda::Event staged_ready_[2];
   std::int64_t staged_row_[2] = {-1, -1};
+  // Delivery with several process columns (gather_on_device), by process
+  // column: the b x L_c block received from it (none for this rank's own),
+  // and the pinned b x (C_c * b) download of each part.
+  std::vector<std::unique_ptr<cuda::DeviceBuffer<S>>> gathered_;
+  std::vector<std::unique_ptr<cuda::PinnedBuffer<S>>> gathered_host_;
   std::string range_problem_;  // the first value out of range that delivery found on this rank
 };
 
