@@ -97,8 +97,8 @@ struct DistributedResult {
   std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)
   double setup_seconds = 0;      // this rank: checks, agreement, building its tiles
   // setup_seconds split: normalize, same graph (the ranks' agreement on it),
-  // split communicators, build tiles (the GPU engine's device and context
-  // included), begin sink.
+  // split comms (the process rows' and columns' communicators), build tiles
+  // (the GPU engine's device and context included), begin sink.
   StageTimes setup_stages;
   double rounds_seconds = 0;     // this rank: the rounds
   double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included

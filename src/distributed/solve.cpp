@@ -211,7 +211,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
                                                                                     : nullptr;
     Communicator* const process_row = grid.cols == 1 ? nullptr : grid.rows == 1 ? &comm : own_row.get();
     Communicator* const process_column = grid.rows == 1 ? nullptr : grid.cols == 1 ? &comm : own_column.get();
-    setup.lap("split communicators");
+    setup.lap("split comms");
     std::unique_ptr<dist::TileEngine> engine;
     dist::GpuEngineOptions gpu_options;
     gpu_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());

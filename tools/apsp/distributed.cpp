@@ -102,9 +102,9 @@ void print_spread(const char* label, const std::vector<RankTimes>& ranks, double
   print_row(label, text);
 }
 
-// A stage's parts, each on a line of its own under it ("  setup: build tiles").
-void print_parts(const char* stage, const StageTimes& parts) {
-  for (const Stage& part : parts.stages) print_stage(std::string("  ") + stage + ": " + part.name, part.seconds);
+// A stage's parts, each on a line of its own under it, indented.
+void print_parts(const StageTimes& parts) {
+  for (const Stage& part : parts.stages) print_stage("  " + part.name, part.seconds);
 }
 
 void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
@@ -124,10 +124,10 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                         ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.total());
-  print_parts("startup", startup);
+  print_parts(startup);
   print_stage("read", read_s);
   print_stage("setup", r.setup_seconds);
-  print_parts("setup", r.setup_stages);
+  print_parts(r.setup_stages);
   print_stage("rounds", r.rounds_seconds);
   print_stage("output", r.output_seconds);
   if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
@@ -273,7 +273,7 @@ void run_distributed_solve(const DistributedSolve& s) {
     if (device >= 0) context = std::async(std::launch::async, [device] { cuda::create_context(device); });
     comm = make_communicator(s, device);
     if (context.valid()) context.get();
-    startup.add(device >= 0 ? "communicator and context" : "communicator", seconds_since(comm_start));
+    startup.add(device >= 0 ? "comm + context" : "communicator", seconds_since(comm_start));
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
     throw ExitStatus{report_current_exception()};

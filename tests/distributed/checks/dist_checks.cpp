@@ -337,10 +337,14 @@ void check_real_weights(Communicator& comm, const DistConfig& config, Backend ba
     EXPECT_EQ(origin, -1);
     EXPECT_EQ(sink.discards, 1);
   }
+  // On the CPU, float32 and float64 take turns (9 sizes a kind: each size
+  // meets both types over the kinds), and predecessors every other pair.
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const bool predecessors = (i + config.lookahead) % 2 == 0;
-    check_real_case<float>(comm, cases[i], config, backend, predecessors);
-    if (backend == Backend::cpu) check_real_case<double>(comm, cases[i], config, backend, !predecessors);
+    const bool predecessors = (i / 2 + config.lookahead) % 2 == 0;
+    if (backend == Backend::cuda || i % 2 == 0)
+      check_real_case<float>(comm, cases[i], config, backend, predecessors);
+    else
+      check_real_case<double>(comm, cases[i], config, backend, predecessors);
   }
 }
 

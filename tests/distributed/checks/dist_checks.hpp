@@ -60,8 +60,8 @@ void check_matches_fw_blocked(Communicator& comm, const Case& c, const DistConfi
 // discarded.
 void check_negative_cycles(Communicator& comm, const DistConfig& config);
 
-// Real weights, float32 and float64 (the standard cases with every weight
-// scaled by kRealScale), with and without predecessors: rows of the weight
+// Real weights, float32 and float64 in turn (the standard cases with every
+// weight scaled by kRealScale), with and without predecessors: rows of the weight
 // type, every row at exactly one rank, within the tests' tolerance of the
 // independent long-double reference, predecessor chains that weigh the
 // distance within it, finite and unreachable entries both present. On the
