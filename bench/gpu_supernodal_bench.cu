@@ -126,7 +126,8 @@ int main(int argc, char** argv) {
   app.add_option("--geometric-sizes", geometric_sizes)->delimiter(',');
   app.add_option("--grid3d-sizes", grid3d_sizes, "n, rounded to a cube")->delimiter(',');
   app.add_option("--sizes", sizes, "n for rmat and uniform (m = 8n)")->delimiter(',');
-  app.add_option("--methods", methods, "GPU algorithms: supernodal, sssp, fw, auto (the method column names its pick)")->delimiter(',');
+  app.add_option("--methods", methods, "GPU algorithms: supernodal, sssp, fw, auto (the method column names its pick)")
+      ->delimiter(',');
   app.add_option("--fw-max-n", fw_max_n, "above this n fw is estimated, not run");
   app.add_option("--max-reps-n", max_reps_n, "above this n one timed solve only");
   app.add_option("--reps", reps);

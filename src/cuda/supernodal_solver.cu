@@ -670,8 +670,8 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
     sn::chunk_escapes_range<<<grid_of(std::min<std::int64_t>(ceil_div<std::int64_t>(n_, kElementThreads),
                                                              kRangeColumnBlocks),
                                       std::min<std::int64_t>(count, kRangeRowBlocks), "supernodal"),
-                              kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_, d_largest_finite_.get(),
-                                                              d_escaped_.get());
+                              kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_,
+                                                             d_largest_finite_.get(), d_escaped_.get());
     APSP_CUDA_CHECK_LAUNCH("chunk_escapes_range");
   }
 }

@@ -24,6 +24,17 @@ std::string gpu_pick(const Graph& g, const SolveOptions& opts = {}) {
   return choice::choose_gpu_algorithm(core::probe_graph(g), opts).algorithm;
 }
 
+// The probe of a measured benchmark graph as its row records it (weights 1..100).
+core::GraphProbe measured_probe(std::int64_t n, std::int64_t m, double heavy, std::int64_t hops) {
+  core::GraphProbe p;
+  p.n = n;
+  p.m = m;
+  p.heavy_edge_fraction = heavy;
+  p.hop_depth = hops;
+  p.max_weight = 100;
+  return p;
+}
+
 TEST(AutoChoice, ProbeSeesSizesSpreadAndDepth) {
   Graph path;
   path.n = 100;
@@ -196,12 +207,7 @@ TEST(AutoChoice, GpuSupernodalWhereSeparatorsPay) {
   };
   for (const Measured& r : rows) {
     SCOPED_TRACE(std::string(r.graph) + " n=" + std::to_string(r.n));
-    core::GraphProbe p;
-    p.n = r.n;
-    p.m = r.m;
-    p.heavy_edge_fraction = r.heavy;
-    p.hop_depth = r.hops;
-    p.max_weight = 100;
+    const core::GraphProbe p = measured_probe(r.n, r.m, r.heavy, r.hops);
     int analyses = 0;
     const choice::GpuChoice c = choice::choose_gpu_algorithm(p, {}, [&] {
       ++analyses;
@@ -292,12 +298,7 @@ TEST(AutoChoice, ModelMatchesTheH100Measurements) {
   };
   for (const Measured& r : rows) {
     SCOPED_TRACE(std::string(r.graph) + " n=" + std::to_string(r.n));
-    core::GraphProbe p;
-    p.n = r.n;
-    p.m = r.m;
-    p.heavy_edge_fraction = r.heavy;
-    p.hop_depth = r.hops;
-    p.max_weight = 100;
+    const core::GraphProbe p = measured_probe(r.n, r.m, r.heavy, r.hops);
     const choice::GpuChoice c = choice::choose_gpu_algorithm(p, {});
     for (const auto& [estimate, measured] :
          {std::pair{c.sssp_seconds, r.sssp_ms}, std::pair{c.sssp_nearfar_seconds, r.nearfar_ms}}) {

@@ -53,7 +53,8 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
                                  int* __restrict__ largest_finite) {
   __shared__ D tile[kTransposeTile][kTransposeTile + 1];  // tile[vertex][source]
   const D inf = Arith<D>::infinity();
-  [[maybe_unused]] int largest = -1;  // int32 D: the largest finite value this thread wrote (the rows are reweighted, >= 0)
+  [[maybe_unused]] int largest =
+      -1;  // int32 D: the largest finite value this thread wrote (the rows are reweighted, >= 0)
   const std::int64_t v0 = std::int64_t{blockIdx.x} * kTransposeTile, b0 = std::int64_t{blockIdx.y} * kTransposeTile;
   for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
     const std::int64_t v = v0 + i, b = b0 + threadIdx.x;
@@ -72,7 +73,8 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
   }
   if constexpr (std::is_same<D, std::int32_t>::value) {
     // Every lane of the warp (one threadIdx.y row of 32) reaches here.
-    for (int offset = 16; offset > 0; offset /= 2) largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
+    for (int offset = 16; offset > 0; offset /= 2)
+      largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
     if (largest_finite != nullptr && threadIdx.x == 0 && largest >= 0) atomicMax(largest_finite, largest);
   }
 }
