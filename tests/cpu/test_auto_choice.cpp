@@ -24,16 +24,22 @@ std::string gpu_pick(const Graph& g, const SolveOptions& opts = {}) {
   return choice::choose_gpu_algorithm(core::probe_graph(g), opts).algorithm;
 }
 
-// The probe of a measured benchmark graph as its row records it (weights 1..100).
-core::GraphProbe measured_probe(std::int64_t n, std::int64_t m, double heavy, std::int64_t hops) {
-  core::GraphProbe p;
-  p.n = n;
-  p.m = m;
-  p.heavy_edge_fraction = heavy;
-  p.hop_depth = hops;
-  p.max_weight = 100;
-  return p;
-}
+// A measured benchmark graph as the probe sees it (weights 1..100).
+struct ProbedGraph {
+  const char* graph;
+  std::int64_t n, m;
+  double heavy;  // share of edges on vertices of degree >= kHeavyDegree
+  std::int64_t hops;
+  core::GraphProbe probe() const {
+    core::GraphProbe p;
+    p.n = n;
+    p.m = m;
+    p.heavy_edge_fraction = heavy;
+    p.hop_depth = hops;
+    p.max_weight = 100;
+    return p;
+  }
+};
 
 TEST(AutoChoice, ProbeSeesSizesSpreadAndDepth) {
   Graph path;
@@ -120,94 +126,28 @@ TEST(AutoChoice, TinyGraphsDoNotPayFwsFixedCost) {
 // best measured method.
 TEST(AutoChoice, GpuSupernodalWhereSeparatorsPay) {
   struct Measured {
-    const char* graph;
-    std::int64_t n, m;
-    double heavy;
-    std::int64_t hops;
+    ProbedGraph g;
     choice::SeparatorFigures figures;
     double supernodal_s, fw_s, sssp_s, nearfar_s;  // 0: not measured
     const char* pick;
     bool analysed;
   };
+  // One measured graph a line.
+  // clang-format off
   const Measured rows[] = {
-      {"grid",
-       16384,
-       65024,
-       0,
-       254,
-       {4.76525e7, 1.67248e10 / 16384, 128},
-       0.0941,
-       0.168,
-       0.0984,
-       0.0856,
-       "sssp-nearfar",
-       false},
-      {"grid",
-       65536,
-       261120,
-       0,
-       510,
-       {4.04184e8, 3.17247e11 / 65536, 256},
-       0.518,
-       10.0,
-       0.6465,
-       0.6625,
-       "supernodal",
-       true},
-      {"grid", 262144, 1046528, 0, 1022, {2.72643e9, 5.63934e12 / 262144, 512}, 5.16, 0, 0, 0, "supernodal", true},
-      {"geometric",
-       16384,
-       79460,
-       0,
-       183,
-       {9.08059e6, 7.92121e9 / 16384, 100},
-       0.0936,
-       0.168,
-       0.0979,
-       0.0980,
-       "sssp-nearfar",
-       false},
-      {"geometric",
-       126146,
-       611988,
-       0,
-       515,
-       {1.03053e8, 5.16226e11 / 126146, 300},
-       1.183,
-       71.4,
-       2.0829,
-       2.4521,
-       "supernodal",
-       true},
-      {"grid3d", 32768, 190464, 0, 93, {6.09951e9, 4.18289e11 / 32768, 1024}, 0.469, 1.22, 0.154, 0, "sssp", false},
-      {"rmat",
-       32768,
-       243738,
-       0.69,
-       6,
-       {2.21648e10, 5.56681e11 / 32768, 2000},
-       0.65,
-       1.2543,
-       0.1056,
-       0.1139,
-       "sssp",
-       false},
-      {"uniform",
-       32768,
-       262109,
-       0,
-       8,
-       {4.98e12, 1.67176e13 / 32768, 9000},
-       8.67,
-       1.2538,
-       0.1409,
-       0.2981,
-       "sssp",
-       false},
+      {{"grid", 16384, 65024, 0, 254}, {4.76525e7, 1.67248e10 / 16384, 128}, 0.0941, 0.168, 0.0984, 0.0856, "sssp-nearfar", false},
+      {{"grid", 65536, 261120, 0, 510}, {4.04184e8, 3.17247e11 / 65536, 256}, 0.518, 10.0, 0.6465, 0.6625, "supernodal", true},
+      {{"grid", 262144, 1046528, 0, 1022}, {2.72643e9, 5.63934e12 / 262144, 512}, 5.16, 0, 0, 0, "supernodal", true},
+      {{"geometric", 16384, 79460, 0, 183}, {9.08059e6, 7.92121e9 / 16384, 100}, 0.0936, 0.168, 0.0979, 0.0980, "sssp-nearfar", false},
+      {{"geometric", 126146, 611988, 0, 515}, {1.03053e8, 5.16226e11 / 126146, 300}, 1.183, 71.4, 2.0829, 2.4521, "supernodal", true},
+      {{"grid3d", 32768, 190464, 0, 93}, {6.09951e9, 4.18289e11 / 32768, 1024}, 0.469, 1.22, 0.154, 0, "sssp", false},
+      {{"rmat", 32768, 243738, 0.69, 6}, {2.21648e10, 5.56681e11 / 32768, 2000}, 0.65, 1.2543, 0.1056, 0.1139, "sssp", false},
+      {{"uniform", 32768, 262109, 0, 8}, {4.98e12, 1.67176e13 / 32768, 9000}, 8.67, 1.2538, 0.1409, 0.2981, "sssp", false},
   };
+  // clang-format on
   for (const Measured& r : rows) {
-    SCOPED_TRACE(std::string(r.graph) + " n=" + std::to_string(r.n));
-    const core::GraphProbe p = measured_probe(r.n, r.m, r.heavy, r.hops);
+    SCOPED_TRACE(std::string(r.g.graph) + " n=" + std::to_string(r.g.n));
+    const core::GraphProbe p = r.g.probe();
     int analyses = 0;
     const choice::GpuChoice c = choice::choose_gpu_algorithm(p, {}, [&] {
       ++analyses;
@@ -277,28 +217,25 @@ TEST(AutoChoice, GpuSupernodalWhereSeparatorsPay) {
 // sssp-nearfar (the rule for auto).
 TEST(AutoChoice, ModelMatchesTheH100Measurements) {
   struct Measured {
-    const char* graph;
-    std::int64_t n, m;
-    double heavy;
-    std::int64_t hops;
+    ProbedGraph g;
     double fw_ms, sssp_ms, nearfar_ms;
   };
   const Measured rows[] = {
-      {"rmat", 4096, 28644, 0.59, 5, 6.25, 3.421, 3.703},
-      {"uniform", 4096, 32734, 0, 7, 6.27, 3.875, 4.139},
-      {"dense-half", 4096, 8385746, 1, 2, 6.35, 221.27, 218.84},
-      {"grid", 16384, 65024, 0, 254, 168.0, 98.41, 85.60},
-      {"geometric", 16384, 79460, 0, 183, 168.1, 97.87, 97.96},
-      {"rmat", 16384, 119812, 0.576, 6, 168.1, 31.79, 35.43},
-      {"uniform", 16384, 131031, 0, 7, 168.0, 40.18, 59.79},
-      {"rmat", 32768, 243738, 0.69, 6, 1254.3, 105.56, 113.86},
-      {"uniform", 32768, 262109, 0, 8, 1253.8, 140.86, 298.13},
-      {"grid", 65536, 261120, 0, 510, 10017, 646.5, 662.5},
-      {"geometric", 126146, 611988, 0, 515, 71436, 2082.9, 2452.1},
+      {{"rmat", 4096, 28644, 0.59, 5}, 6.25, 3.421, 3.703},
+      {{"uniform", 4096, 32734, 0, 7}, 6.27, 3.875, 4.139},
+      {{"dense-half", 4096, 8385746, 1, 2}, 6.35, 221.27, 218.84},
+      {{"grid", 16384, 65024, 0, 254}, 168.0, 98.41, 85.60},
+      {{"geometric", 16384, 79460, 0, 183}, 168.1, 97.87, 97.96},
+      {{"rmat", 16384, 119812, 0.576, 6}, 168.1, 31.79, 35.43},
+      {{"uniform", 16384, 131031, 0, 7}, 168.0, 40.18, 59.79},
+      {{"rmat", 32768, 243738, 0.69, 6}, 1254.3, 105.56, 113.86},
+      {{"uniform", 32768, 262109, 0, 8}, 1253.8, 140.86, 298.13},
+      {{"grid", 65536, 261120, 0, 510}, 10017, 646.5, 662.5},
+      {{"geometric", 126146, 611988, 0, 515}, 71436, 2082.9, 2452.1},
   };
   for (const Measured& r : rows) {
-    SCOPED_TRACE(std::string(r.graph) + " n=" + std::to_string(r.n));
-    const core::GraphProbe p = measured_probe(r.n, r.m, r.heavy, r.hops);
+    SCOPED_TRACE(std::string(r.g.graph) + " n=" + std::to_string(r.g.n));
+    const core::GraphProbe p = r.g.probe();
     const choice::GpuChoice c = choice::choose_gpu_algorithm(p, {});
     for (const auto& [estimate, measured] :
          {std::pair{c.sssp_seconds, r.sssp_ms}, std::pair{c.sssp_nearfar_seconds, r.nearfar_ms}}) {
