@@ -24,6 +24,7 @@ from ._csgraph import (
     last_solve_info,
     read_graph,
     shortest_path,
+    sparse_distances,
     verify,
 )
 from ._errors import NegativeCycleError, VerifyError
@@ -48,5 +49,6 @@ __all__ = [
     "read_graph",
     "reconstruct_path",
     "shortest_path",
+    "sparse_distances",
     "verify",
 ]
