@@ -28,7 +28,7 @@ from ._csgraph import (
     verify,
 )
 from ._errors import NegativeCycleError, VerifyError
-from ._paths import construct_dist_matrix, path, reconstruct_path
+from ._paths import construct_dist_matrix, path, paths, reconstruct_path
 
 __version__ = "0.1.0"
 
@@ -46,6 +46,7 @@ __all__ = [
     "johnson",
     "last_solve_info",
     "path",
+    "paths",
     "read_graph",
     "reconstruct_path",
     "shortest_path",

@@ -101,3 +101,22 @@ def test_bad_part_arguments_are_value_errors():
     with pytest.raises(ValueError, match="min_only"):
         apsp.dijkstra(a, min_only=True, targets=[1])
     assert apsp.sparse_distances(a, indices=[], limit=3).shape == (0, 10)
+
+
+def test_paths_of_many_pairs_follow_the_predecessors():
+    a = random_dense(30, 0.15, 1, 9, seed=4)
+    dist, pred = apsp.shortest_path(a, return_predecessors=True)
+    pairs = [(0, 1), (0, 29), (29, 0), (5, 5), (-1, 3)]
+    got = apsp.paths(pred, pairs)
+    assert got == [apsp.path(pred, s, t) for s, t in pairs]
+    for (s, t), vertices in zip(pairs, got):
+        if np.isinf(dist[s, t]):
+            assert vertices == []
+        else:
+            assert vertices[0] == s % 30 and vertices[-1] == t % 30
+            assert sum(a[u, v] for u, v in zip(vertices, vertices[1:])) == dist[s, t]
+    assert any(v == [] for v in got) and any(len(v) > 2 for v in got)
+    with pytest.raises(ValueError, match="shape"):
+        apsp.paths(pred, [0, 1])
+    with pytest.raises(ValueError, match="outside"):
+        apsp.paths(pred, [(0, 30)])
