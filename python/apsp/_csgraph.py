@@ -145,7 +145,10 @@ def _targets(targets: Indices, n: int) -> Optional[list[int]]:
     """The target list for the engine (None = every vertex): as ``indices`` (negative count from the end), 1-d."""
     if targets is None:
         return None
-    listed, shape = _sources(targets, n)
+    try:
+        listed, shape = _sources(targets, n)
+    except ValueError as error:
+        raise ValueError(str(error).replace("indices", "targets")) from None
     if shape is not None and len(shape) > 1:
         raise ValueError(f"targets must be a scalar or 1-d, got shape {shape}")
     return listed
@@ -1096,6 +1099,9 @@ def sparse_distances(
         (indptr, kept_columns, data), _, _last.info = _apsp.solve(graph, request)
     finally:
         close()
+    if indptr[-1] < 2**31:
+        # int32 offsets keep scipy from widening the column indices to int64 (4 more bytes a pair).
+        indptr = indptr.astype(np.int32)
     return scipy.sparse.csr_array((data, kept_columns, indptr), shape=(rows, width))
 
 
