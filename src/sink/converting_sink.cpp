@@ -11,11 +11,12 @@
 namespace apsp {
 namespace {
 
-// Whether every finite value of the row fits int32 exactly (an integer
-// below kInf in magnitude) and float32 exactly.
+// Clears int32_exact unless every finite value of the row fits int32
+// exactly (an integer below kInf in magnitude), float32_exact unless every
+// one fits float32 exactly; a flag already false is not asked.
 template <class T>
 void scan_row(const T* row, std::int64_t count, bool& int32_exact, bool& float32_exact) {
-  for (std::int64_t c = 0; c < count; ++c) {
+  for (std::int64_t c = 0; c < count && (int32_exact || float32_exact); ++c) {
     if (row[c] == kUnreachable<T>) continue;
     const auto v = static_cast<double>(row[c]);
     if (int32_exact && !(std::nearbyint(v) == v && std::fabs(v) < kInf)) int32_exact = false;
@@ -76,21 +77,23 @@ void ConvertingSink::begin(const SinkLayout& layout) {
 
 void ConvertingSink::put(const RowBlock& block) {
   if (block.plane != Plane::distances || block.rows == 0) return inner_.put(block);
-  bool int32_exact = all_int32_.load(), float32_exact = all_float32_.load();
+  // Only what is still open is scanned: int32 rows are int32-exact, float32
+  // rows float32-exact, and a scan stops once both answers are known.
+  bool int32_exact = all_int32_.load();
+  bool float32_exact = all_float32_.load();
+  const bool ask_int32 = int32_exact && block.element != Element::int32;
+  const bool ask_float32 = float32_exact && block.element == Element::float64;
   const std::int64_t columns = layout_.column_count();
-  for (std::int64_t r = 0; r < block.rows && (int32_exact || float32_exact); ++r) {
+  for (std::int64_t r = 0; r < block.rows && ((ask_int32 && int32_exact) || (ask_float32 && float32_exact)); ++r) {
     const std::int64_t at = r * block.row_stride;
-    switch (block.element) {
-      case Element::int32:
-        scan_row(static_cast<const std::int32_t*>(block.data) + at, columns, int32_exact, float32_exact);
-        break;
-      case Element::float32:
-        scan_row(static_cast<const float*>(block.data) + at, columns, int32_exact, float32_exact);
-        break;
-      case Element::float64:
-        scan_row(static_cast<const double*>(block.data) + at, columns, int32_exact, float32_exact);
-        break;
-    }
+    bool row_float32 = ask_float32 && float32_exact;
+    bool row_int32 = ask_int32 && int32_exact;
+    if (block.element == Element::float32)
+      scan_row(static_cast<const float*>(block.data) + at, columns, row_int32, row_float32);
+    else
+      scan_row(static_cast<const double*>(block.data) + at, columns, row_int32, row_float32);
+    if (ask_int32) int32_exact = row_int32;
+    if (ask_float32) float32_exact = row_float32;
   }
   if (!int32_exact) all_int32_ = false;
   if (!float32_exact) all_float32_ = false;
