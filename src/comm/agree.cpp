@@ -81,6 +81,28 @@ void broadcast_text(Communicator& comm, std::string& text, int root) {
 
 }  // namespace
 
+void agree_from(Communicator& comm, int root, const std::function<void()>& step) {
+  Failure failure;
+  std::int64_t failed = 0;
+  if (comm.rank() == root) {
+    try {
+      step();
+    } catch (...) {
+      failure = describe_current_exception();
+      failed = 1;
+    }
+  }
+  comm.broadcast(&failed, 1, root);
+  if (failed == 0) return;
+  std::int64_t header[2] = {static_cast<std::int64_t>(failure.kind), failure.vertex};
+  comm.broadcast(header, 2, root);
+  failure.kind = static_cast<Kind>(header[0]);
+  failure.vertex = header[1];
+  broadcast_text(comm, failure.message, root);
+  broadcast_text(comm, failure.option, root);
+  throw_agreed(failure, -1);
+}
+
 void agree(Communicator& comm, const std::function<void()>& step) {
   Failure failure;
   bool failed = false;
