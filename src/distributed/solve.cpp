@@ -18,6 +18,8 @@
 #include "cuda/algorithm.hpp"
 #include "distributed/cpu_engine.hpp"
 #include "distributed/gpu_engine.hpp"
+#include "distributed/rank_threads.hpp"
+#include "distributed/same_graph.hpp"
 #include "distributed/schedule.hpp"
 
 namespace apsp {
@@ -68,29 +70,6 @@ dist::ProcessGrid choose_grid(const Communicator& comm, const DistributedOptions
   return g;
 }
 
-// Every rank must hold the same graph: n, m and an order-dependent hash of
-// the normalized edges agree, or every rank throws.
-void require_same_graph(Communicator& comm, const Graph& normalized) {
-  std::uint64_t hash = 1469598103934665603ull;
-  for (const Edge& e : normalized.edges)
-    for (std::int64_t v : {std::int64_t{e.src}, std::int64_t{e.dst}, std::int64_t{e.w}})
-      hash = (hash ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
-  const std::int64_t mine[3] = {normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
-                                static_cast<std::int64_t>(hash >> 1)};
-  std::int64_t low[3], high[3];
-  comm.all_reduce(mine, low, 3, ReduceOp::min);
-  comm.all_reduce(mine, high, 3, ReduceOp::max);
-  if (std::equal(low, low + 3, high)) return;
-  std::string what = "the ranks hold different graphs";
-  if (low[0] != high[0])
-    what += ": n from " + std::to_string(low[0]) + " to " + std::to_string(high[0]);
-  else if (low[1] != high[1])
-    what += ": m from " + std::to_string(low[1]) + " to " + std::to_string(high[1]);
-  else
-    what += " (same n and m, different edges)";
-  throw Agreed<InputError>(-1, what);
-}
-
 }  // namespace
 
 const char* to_string(Distribution d) { return d == Distribution::rows ? "rows" : "2d"; }
@@ -101,31 +80,12 @@ Distribution parse_distribution(const std::string& s) {
   throw UsageError("unknown distribution '" + s + "' (expected rows or 2d)", "distribution");
 }
 
-namespace {
-
-// opts.threads for the OpenMP regions of the calling thread (a rank), for the
-// scope's life; the caller's setting comes back after.
-class RankThreads {
- public:
-  explicit RankThreads(int threads) : previous_(omp_get_max_threads()) {
-    if (threads > 0) omp_set_num_threads(threads);
-  }
-  RankThreads(const RankThreads&) = delete;
-  RankThreads& operator=(const RankThreads&) = delete;
-  ~RankThreads() { omp_set_num_threads(previous_); }
-
- private:
-  int previous_;
-};
-
-}  // namespace
-
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink) {
   const auto start = std::chrono::steady_clock::now();
   DistributedResult result;
   // Before the team size changes: a count OpenMP cannot start crashes it.
   require_thread_count(opts.threads);
-  const RankThreads rank_threads(opts.threads);
+  const dist::RankThreads rank_threads(opts.threads);
   try {
     Graph normalized;
     WeightStats stats;
@@ -144,7 +104,7 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
       stats = weight_stats(normalized);
       grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
     });
-    require_same_graph(comm, normalized);
+    dist::require_same_graph(comm, normalized);
     result.n = normalized.n;
     result.grid_rows = grid.rows;
     result.grid_cols = grid.cols;

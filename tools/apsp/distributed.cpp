@@ -16,6 +16,8 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -63,6 +65,27 @@ std::string distributable_names() {
   return list;
 }
 
+// True when --algorithm names an algorithm whose rows are independent (one
+// search per source, or supernodal): the row split runs it
+// (solve_distributed_rows) instead of the distributed Floyd-Warshall.
+bool runs_row_split(const DistributedSolve& s) {
+  if (s.algorithm == "auto") return false;
+  const AlgorithmInfo* named = find_algorithm(s.algorithm);
+  return named != nullptr && (named->work == Work::per_source || named->work == Work::separators);
+}
+
+// True when "auto" chooses between the row split and Floyd-Warshall
+// (choose_distributed): no --distribution or --grid names fw's layout.
+bool auto_chooses(const DistributedSolve& s) {
+  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty();
+}
+
+// True when `algorithm` (a registry name, as run) is a row split's.
+bool is_row_algorithm(const std::string& algorithm) {
+  const AlgorithmInfo* named = find_algorithm(algorithm);
+  return named != nullptr && (named->work == Work::per_source || named->work == Work::separators);
+}
+
 DistributedOptions options_of(const DistributedSolve& s) {
   DistributedOptions opts;
   opts.distribution = parse_distribution(s.distributed.distribution.empty() ? "rows" : s.distributed.distribution);
@@ -73,11 +96,15 @@ DistributedOptions options_of(const DistributedSolve& s) {
   opts.lookahead = !s.distributed.no_lookahead;
   opts.backend = parse_backend(s.backend);
   if (opts.backend == Backend::automatic) opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
-  if (s.algorithm != "auto") {
+  if (runs_row_split(s)) {
+    if (opts.distribution != Distribution::rows)
+      throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
+                       "distribution");
+  } else if (s.algorithm != "auto") {
     const AlgorithmInfo* named = find_algorithm(s.algorithm);
     if (named == nullptr || !named->distributable)
-      throw UsageError("the distributed solver runs blocked Floyd-Warshall (" + distributable_names() + "), not '" +
-                       s.algorithm + "'");
+      throw UsageError("the distributed solver runs blocked Floyd-Warshall (" + distributable_names() +
+                       ") or a per-source algorithm's row split, not '" + s.algorithm + "'");
   }
   opts.precision = parse_precision(s.precision);
   if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
@@ -100,25 +127,32 @@ void print_spread(const char* label, const std::vector<RankTimes>& ranks, double
   print_row(label, text);
 }
 
-void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedGraph& loaded,
-                   const DistributedResult& r, int threads, double startup_s, double read_s, double total_s) {
+void print_summary(const DistributedSolve& s, const Communicator& comm, std::int64_t edges_normalized,
+                   std::int64_t edges_as_read, const DistributedResult& r, const std::string& why, int threads,
+                   double startup_s, double read_s, double total_s) {
+  const bool row_split = is_row_algorithm(r.algorithm);
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
   print_row("n", std::to_string(r.n));
-  print_row("m", std::to_string(loaded.normalized.edges.size()) + " after normalization (" +
-                     std::to_string(loaded.edges_as_read) + " as read)");
+  print_row("m",
+            std::to_string(edges_normalized) + " after normalization (" + std::to_string(edges_as_read) + " as read)");
   print_row("algorithm", r.algorithm);
+  if (!why.empty()) print_row("auto", why);
   print_row("backend", to_string(r.backend));
   print_row("precision", to_string(r.precision));
   print_row("communicator",
             std::string(comm.kind()) + ", " + std::to_string(comm.size()) + (comm.size() == 1 ? " rank" : " ranks"));
-  print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
-                        (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
-                        ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
+  if (row_split)
+    print_row("layout", "row split over " + std::to_string(r.grid_rows) + " ranks, chunks of up to " +
+                            std::to_string(r.tile) + " rows drawn on demand");
+  else
+    print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
+                          (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
+                          ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup_s);
   print_stage("read", read_s);
   print_stage("setup", r.setup_seconds);
-  print_stage("rounds", r.rounds_seconds);
+  print_stage(row_split ? "rows" : "rounds", r.rounds_seconds);
   print_stage("output", r.output_seconds);
   if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
   print_stage("total", total_s);
@@ -126,7 +160,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_spread("compute", r.ranks, &RankTimes::compute);
   print_spread("communication", r.ranks, &RankTimes::communication);
   print_spread("wait", r.ranks, &RankTimes::wait);
-  if (r.rounds_seconds > 0) {
+  if (r.rounds_seconds > 0 && !row_split) {
     char rate[32];
     const double n = static_cast<double>(r.n);
     std::snprintf(rate, sizeof rate, "%12.4g", n * n * n / r.rounds_seconds);
@@ -190,6 +224,40 @@ std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
                                     MatrixFileTarget{s.predecessors_path, io::Format::automatic});
 }
 
+// The graph as the distributed solve of `s` takes it: any weight type for
+// the row split, int32 for Floyd-Warshall (load_distributed_graph).
+LoadedAnyGraph load_graph_of(const DistributedSolve& s) {
+  if (runs_row_split(s) || auto_chooses(s)) return load_any_graph(s.input, s.weights);
+  LoadedGraph integer = load_distributed_graph(s.input, s.weights);
+  LoadedAnyGraph loaded;
+  loaded.normalized = std::move(integer.normalized);
+  loaded.edges_as_read = integer.edges_as_read;
+  loaded.times = std::move(integer.times);
+  return loaded;
+}
+
+std::int64_t edges_of(const AnyGraph& g) {
+  return std::visit([](const auto& graph) { return static_cast<std::int64_t>(graph.edges.size()); }, g);
+}
+
+// This rank's part of the solve: the row split of --algorithm's rows, or
+// the distributed Floyd-Warshall (int32 weights: load_graph_of), or for
+// "auto" without a layout what choose_distributed picks (its reason in
+// *why). Collective.
+DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const AnyGraph& graph,
+                           const DistributedOptions& opts, Sink& sink, std::string* why) {
+  return std::visit(
+      [&](const auto& g) {
+        DistributedChoice choice{s.algorithm, runs_row_split(s), {}};
+        if (auto_chooses(s)) agree(comm, [&] { choice = choose_distributed(g, opts.backend, comm.size()); });
+        *why = choice.why;
+        if constexpr (std::is_same<std::decay_t<decltype(g)>, Graph>::value)
+          if (!choice.row_split) return solve_distributed(comm, g, opts, sink);
+        return solve_distributed_rows(comm, g, choice.algorithm, opts, sink);
+      },
+      graph);
+}
+
 // --devices without mpirun: one rank per GPU, each a thread of this process
 // over a local communicator group (NCCL between distinct GPUs).
 void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::time_point start) {
@@ -201,16 +269,20 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
       make_local_communicators(static_cast<int>(devices.size()), devices);
   const double startup_s = seconds_since(start);
   const auto read_start = std::chrono::steady_clock::now();
-  const LoadedGraph loaded = load_distributed_graph(s.input, s.weights);
+  const LoadedAnyGraph loaded = load_graph_of(s);
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
+  std::string why;
   run_on_threads(group, [&](Communicator& comm) {
     DistributedOptions mine = opts;
     mine.device = comm.device();
     const std::unique_ptr<Sink> sink = make_sink(comm, s);
-    results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
+    std::string rank_why;
+    results[static_cast<std::size_t>(comm.rank())] = solve_on(comm, s, loaded.normalized, mine, *sink, &rank_why);
+    if (comm.rank() == 0) why = rank_why;
   });
-  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup_s, read_s, seconds_since(start));
+  print_summary(s, *group.front(), edges_of(loaded.normalized), loaded.edges_as_read, results.front(), why,
+                opts.threads, startup_s, read_s, seconds_since(start));
 }
 
 bool current_exception_is_agreed() {
@@ -256,19 +328,21 @@ void run_distributed_solve(const DistributedSolve& s) {
   const auto read_start = std::chrono::steady_clock::now();
   try {
     DistributedOptions opts;
-    LoadedGraph loaded;
+    LoadedAnyGraph loaded;
     agree(*comm, [&] {
       opts = options_of(s);
       opts.device = device;
       if (opts.threads == 0) opts.threads = rank_threads(node_place().local_size, false);
-      loaded = load_distributed_graph(s.input, s.weights);
+      loaded = load_graph_of(s);
     });
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
-    const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
+    std::string why;
+    const DistributedResult result = solve_on(*comm, s, loaded.normalized, opts, *sink, &why);
     if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, opts.threads, startup_s, read_s, seconds_since(start));
+      print_summary(s, *comm, edges_of(loaded.normalized), loaded.edges_as_read, result, why, opts.threads, startup_s,
+                    read_s, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)

@@ -1,0 +1,32 @@
+// Checks of the row split across ranks (Communicator::make_counter,
+// solve_distributed_rows), written for every rank of one group: the thread
+// harness (test_row_split.cpp) and the mpirun harness run the same ones.
+// Collective, and no rank skips a collective call when an expectation
+// failed on it.
+#pragma once
+
+#include <string>
+
+#include "apsp/comm.hpp"
+
+namespace apsp::test {
+
+// Four threads per rank draw 1000 values each from one shared counter:
+// every value 0 .. 4000 * ranks - 1 comes out exactly once over all ranks.
+void check_shared_counter(Communicator& comm);
+
+// solve_distributed_rows with `algorithm` (a CPU per-source algorithm or
+// supernodal) on the standard cases (int32, and every fourth also float32
+// and float64; dijkstra skips negative weights): every row reaches exactly
+// one rank's sink and equals the single-process solve's row bit for bit,
+// predecessors included on alternate cases; both finite and unreachable
+// entries occur; each sink sees one begin, one commit, no discard.
+void check_rows_match_one_process(Communicator& comm, const std::string& algorithm);
+
+// The last rank fails halfway through its rows (its progress callback
+// throws, as a device error would): every rank throws the agreed error
+// naming that rank and every sink is discarded. A negative cycle is an
+// agreed NegativeCycleError on every rank.
+void check_row_split_failures(Communicator& comm);
+
+}  // namespace apsp::test

@@ -1,0 +1,22 @@
+// The row split across MPI ranks: the shared counter (an MPI window), every
+// per-source CPU algorithm against one process, and failures (the same
+// checks as the thread harness, tests/distributed/test_row_split.cpp).
+#include <gtest/gtest.h>
+
+#include "distributed/checks/row_split_checks.hpp"
+#include "distributed/mpi/world.hpp"
+
+namespace apsp {
+namespace {
+
+TEST(MpiRowSplit, SharedCounterHandsOutEveryValueOnce) { test::check_shared_counter(test::world()); }
+
+TEST(MpiRowSplit, RowsMatchOneProcess) {
+  for (const char* algorithm : {"dijkstra", "johnson", "bellman-ford", "supernodal"})
+    test::check_rows_match_one_process(test::world(), algorithm);
+}
+
+TEST(MpiRowSplit, AFailingRankStopsEveryRank) { test::check_row_split_failures(test::world()); }
+
+}  // namespace
+}  // namespace apsp
