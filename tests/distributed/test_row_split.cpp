@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "apsp/comm.hpp"
+#include "distributed/checks/gpu_checks.hpp"
 #include "distributed/checks/row_split_checks.hpp"
 
 namespace apsp {
@@ -35,6 +37,16 @@ INSTANTIATE_TEST_SUITE_P(Cpu, RowSplitAlgorithm, ::testing::Values("dijkstra", "
                              if (ch == '-') ch = '_';
                            return name;
                          });
+
+// The GPU's row solvers from ranks sharing device 0 (as --devices 0,0 runs
+// them). Skips without a CUDA device.
+TEST(RowSplitGpu, SsspAndSupernodalRowsFromRanksSharingOneGpu) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
+  for (const char* algorithm : {"sssp", "supernodal"})
+    for (int ranks : {1, 2, 3})
+      run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)),
+                     [&](Communicator& comm) { test::check_gpu_rows_match_one_gpu(comm, algorithm); });
+}
 
 TEST(RowSplitRanks, AFailingRankStopsEveryRank) {
   for (int ranks : {1, 2, 4}) on_threads(ranks, test::check_row_split_failures);

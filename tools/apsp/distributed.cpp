@@ -95,7 +95,12 @@ DistributedOptions options_of(const DistributedSolve& s) {
   }
   opts.lookahead = !s.distributed.no_lookahead;
   opts.backend = parse_backend(s.backend);
-  if (opts.backend == Backend::automatic) opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
+  // A GPU-only algorithm (sssp) names its backend, as --devices does.
+  const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
+  if (opts.backend == Backend::automatic)
+    opts.backend = s.distributed.devices.empty() && (named == nullptr || named->backend == Backend::cpu)
+                       ? Backend::cpu
+                       : Backend::cuda;
   if (runs_row_split(s)) {
     if (opts.distribution != Distribution::rows)
       throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
@@ -195,7 +200,10 @@ void inject_failure(const Communicator& comm, DistributedOptions& opts) {
 }
 
 bool on_gpu(const DistributedSolve& s) {
-  return s.backend == "cuda" || s.backend == "gpu" || (s.backend == "auto" && !s.distributed.devices.empty());
+  const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
+  const bool gpu_only = named != nullptr && named->backend == Backend::cuda;
+  return s.backend == "cuda" || s.backend == "gpu" ||
+         (s.backend == "auto" && (!s.distributed.devices.empty() || gpu_only));
 }
 
 // The GPU of this rank (backend cuda): the node's ranks take the listed

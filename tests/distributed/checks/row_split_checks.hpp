@@ -29,4 +29,10 @@ void check_rows_match_one_process(Communicator& comm, const std::string& algorit
 // agreed NegativeCycleError on every rank.
 void check_row_split_failures(Communicator& comm);
 
+// The GPU's row solvers (`algorithm`: sssp or supernodal) split over the
+// ranks of `comm`, each on its communicator's device (ranks may share one):
+// every row on exactly one rank and equal to one GPU's solve, int32 bit for
+// bit, float32 and float64 within n * epsilon relative. Needs a device.
+void check_gpu_rows_match_one_gpu(Communicator& comm, const std::string& algorithm);
+
 }  // namespace apsp::test
