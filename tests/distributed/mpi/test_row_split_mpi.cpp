@@ -14,7 +14,7 @@ TEST(MpiRowSplit, SharedCounterHandsOutEveryValueOnce) { test::check_shared_coun
 
 TEST(MpiRowSplit, RowsMatchOneProcess) {
   for (const char* algorithm : {"dijkstra", "johnson", "bellman-ford", "supernodal"})
-    test::check_rows_match_one_process(test::world(), algorithm);
+    test::check_rows_match_one_process(test::world(), algorithm, 3);
 }
 
 TEST(MpiRowSplit, AFailingRankStopsEveryRank) { test::check_row_split_failures(test::world()); }
