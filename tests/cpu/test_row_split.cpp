@@ -9,7 +9,9 @@
 #include <thread>
 #include <vector>
 
+#include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
+#include "apsp/generate.hpp"
 #include "apsp/row_split.hpp"
 
 namespace apsp {
@@ -91,6 +93,39 @@ TEST(RowSplit, RefusesMeaninglessArguments) {
   EXPECT_THROW(RowSplit(0, 10, 1, 0, 1, counter), Error);
   EXPECT_THROW(RowSplit(0, 10, 1, 4, 2, counter), Error);
   EXPECT_THROW(RowSplit(10, 0, 1, 1, 1, counter), Error);
+}
+
+// The distributed "auto": sparse graphs take the row split of the
+// one-process choice, dense ones the distributed Floyd-Warshall, real
+// weights always the row split; the reason names the ranks.
+TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
+  GenerateOptions sparse;
+  sparse.kind = GraphKind::rmat;
+  sparse.n = 3000;
+  sparse.seed = 2;
+  const Graph rmat = normalize(generate(sparse));
+  const DistributedChoice rows = choose_distributed(rmat, Backend::cpu, 4);
+  EXPECT_TRUE(rows.row_split) << rows.why;
+  EXPECT_EQ(rows.algorithm, "dijkstra") << rows.why;
+  EXPECT_NE(rows.why.find("its rows split over 4 ranks"), std::string::npos) << rows.why;
+
+  GenerateOptions dense;
+  dense.kind = GraphKind::dense;
+  dense.n = 300;
+  dense.seed = 3;
+  const Graph full = normalize(generate(dense));
+  const DistributedChoice fw = choose_distributed(full, Backend::cpu, 2);
+  EXPECT_FALSE(fw.row_split) << fw.why;
+  EXPECT_EQ(fw.algorithm, "fw-blocked") << fw.why;
+  EXPECT_NE(fw.why.find("distributed Floyd-Warshall over 2 ranks"), std::string::npos) << fw.why;
+
+  GraphF64 real;
+  real.n = full.n;
+  for (const Edge& e : full.edges) real.edges.push_back(BasicEdge<double>{e.src, e.dst, e.w * 0.37});
+  const DistributedChoice split = choose_distributed(normalize(real), Backend::cpu, 2);
+  EXPECT_TRUE(split.row_split) << split.why;
+  EXPECT_EQ(split.algorithm, "dijkstra") << split.why;
+  EXPECT_NE(split.why.find("the distributed fw takes int32 weights"), std::string::npos) << split.why;
 }
 
 }  // namespace
