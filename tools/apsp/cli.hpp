@@ -142,7 +142,7 @@ struct DistributedSolve {
   int threads;
   bool verify;
   const DistributedArgs& distributed;
-  const std::string& weights;  // --weights: auto or int32 (load_distributed_graph refuses the others)
+  const std::string& weights;  // --weights: any for the row split; auto or int32 for fw (load_distributed_graph)
 };
 void run_distributed_solve(const DistributedSolve& s);
 // What the distributed solver's refusals of real weights advise (until it
