@@ -19,7 +19,9 @@
 // the rest of round k's update runs.
 //
 // On the CPU the result is exactly what the single-process fw-blocked gives
-// (the same tile kernels in the same order per tile), predecessors included.
+// (the same tile kernels in the same order per tile), predecessors included,
+// for int32 weights and for float32 and float64 ones (computed and delivered
+// in their own type, negative cycles judged by the same rule).
 // On GPUs the distances are those of the single-GPU fw (int16 attempts
 // certified, as there); predecessors are each row's breadth-first tree over
 // its tight edges.
@@ -94,6 +96,10 @@ struct DistributedResult {
   Precision precision = Precision::int32;
   std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)
   double setup_seconds = 0;      // this rank: checks, agreement, building its tiles
+  // setup_seconds split: normalize, same graph (the ranks' agreement on it),
+  // split comms (the process rows' and columns' communicators), build tiles
+  // (the GPU engine's device and context included), begin sink.
+  StageTimes setup_stages;
   double rounds_seconds = 0;     // this rank: the rounds
   double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included
   double verify_seconds = -1;    // this rank: checking its rows; -1 without verify
@@ -112,7 +118,13 @@ struct DistributedResult {
 // rank as Agreed<E> (E the error's own type, see below). Any other error is
 // thrown on the rank where it happened only; the caller then stops the
 // others with comm.abort().
+//
+// Real weights (float32, float64): the cpu backend (UsageError "backend" on
+// cuda); the sinks get rows of the weight type (Element::float32 / float64).
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed(Communicator& comm, const GraphF32& g, const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed(Communicator& comm, const GraphF64& g, const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed(Communicator& comm, const AnyGraph& g, const DistributedOptions& opts, Sink& sink);
 
 // The row split (design.md): every rank holds the whole graph and runs
 // `algorithm`, a registry entry of opts.backend whose rows are independent
@@ -125,7 +137,9 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
 // straight into its sink: begin() and commit() on every rank, put() for the
 // rows it computed (a FileSink over `comm` writes them in place). Weights
 // int32, float32 or float64; the distances are what one process gives, bit
-// for bit. opts: threads, predecessors, precision, verify (each rank checks
+// for bit for integers and the CPU's searches, within rounding for real
+// supernodal rows (a chunk is another block of sources than one process's)
+// and the GPU's label-correcting kernels. opts: threads, predecessors, precision, verify (each rank checks
 // the distance rows it puts, as verify() would) and progress (the fraction
 // of rows handed out to all ranks) apply; the grid options do not
 // (DistributedResult: grid_rows = ranks, tile = the largest chunk). A
@@ -143,8 +157,8 @@ DistributedResult solve_distributed_rows(Communicator& comm, const GraphF64& g, 
 // or the GPU's between fw and sssp); when that is a per-source algorithm
 // or supernodal (sparse graphs, small separators) its row split
 // (solve_distributed_rows), else the distributed Floyd-Warshall
-// (solve_distributed: dense graphs). Real weights always take the row split
-// (the distributed fw is int32). `why` is the summary's line.
+// (solve_distributed: dense graphs). float64 on cuda takes sssp's row split
+// (the distributed GPU fw is int32 or float32). `why` is the summary's line.
 struct DistributedChoice {
   std::string algorithm;   // a registry name of `backend`
   bool row_split = false;  // solve_distributed_rows, else solve_distributed

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
@@ -13,18 +14,27 @@
 
 namespace apsp::dist {
 
+// A weight's bits (a real weight's IEEE pattern), for the graph hash.
+template <class W>
+std::uint64_t weight_bits(W w) {
+  if constexpr (std::is_floating_point<W>::value) {
+    std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint64_t> bits;
+    std::memcpy(&bits, &w, sizeof bits);
+    return bits;
+  } else {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(w));
+  }
+}
+
 // n, m and an order-dependent hash of the normalized edges (the weights'
 // bit patterns) agree on every rank of `comm`, or every rank throws
 // Agreed<InputError>. Collective.
 template <class W>
 void require_same_graph(Communicator& comm, const BasicGraph<W>& normalized) {
   std::uint64_t hash = 1469598103934665603ull;
-  for (const BasicEdge<W>& e : normalized.edges) {
-    std::uint64_t weight_bits = 0;
-    std::memcpy(&weight_bits, &e.w, sizeof e.w);
-    for (std::uint64_t v : {static_cast<std::uint64_t>(e.src), static_cast<std::uint64_t>(e.dst), weight_bits})
+  for (const BasicEdge<W>& e : normalized.edges)
+    for (std::uint64_t v : {static_cast<std::uint64_t>(e.src), static_cast<std::uint64_t>(e.dst), weight_bits(e.w)})
       hash = (hash ^ v) * 1099511628211ull;
-  }
   const std::int64_t mine[3] = {normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
                                 static_cast<std::int64_t>(hash >> 1)};
   std::int64_t low[3], high[3];

@@ -18,7 +18,7 @@ bool splits_rows(const std::string& name, Backend backend) {
 
 template <class W>
 DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend, int ranks) {
-  constexpr bool kReal = std::is_floating_point<W>::value;
+  constexpr bool kDouble = std::is_same<W, double>::value;
   const std::string over = " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
   DistributedChoice c;
   std::string one_process;
@@ -37,14 +37,15 @@ DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend,
   // Both layouts divide the work by the ranks; Floyd-Warshall's rounds add
   // communication that grows with them (docs/scaling.md) and the row split
   // adds none, so the one-process verdict carries over, and a dense verdict
-  // moves to the row split only where the distributed fw cannot run.
+  // moves to the row split only where the distributed fw cannot run: float64
+  // on GPUs (their fw computes int32 or float32).
   if (splits_rows(c.algorithm, backend)) {
     c.row_split = true;
     c.why = one_process + "; its rows split" + over;
-  } else if (kReal) {
-    c.algorithm = backend == Backend::cuda ? "sssp" : weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
+  } else if (kDouble && backend == Backend::cuda) {
+    c.algorithm = "sssp";
     c.row_split = true;
-    c.why = one_process + "; the distributed fw takes int32 weights, so " + c.algorithm + "'s rows split" + over;
+    c.why = one_process + "; the distributed GPU fw takes no float64, so sssp's rows split" + over;
   } else {
     for (const AlgorithmInfo& a : algorithm_registry())
       if (a.backend == backend && a.distributable) c.algorithm = a.name;

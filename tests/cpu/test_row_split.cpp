@@ -96,8 +96,8 @@ TEST(RowSplit, RefusesMeaninglessArguments) {
 }
 
 // The distributed "auto": sparse graphs take the row split of the
-// one-process choice, dense ones the distributed Floyd-Warshall, real
-// weights always the row split; the reason names the ranks.
+// one-process choice, dense ones the distributed Floyd-Warshall (float64 on
+// GPUs the row split: their fw has none); the reason names the ranks.
 TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
   GenerateOptions sparse;
   sparse.kind = GraphKind::rmat;
@@ -122,10 +122,11 @@ TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
   GraphF64 real;
   real.n = full.n;
   for (const Edge& e : full.edges) real.edges.push_back(BasicEdge<double>{e.src, e.dst, e.w * 0.37});
-  const DistributedChoice split = choose_distributed(normalize(real), Backend::cpu, 2);
-  EXPECT_TRUE(split.row_split) << split.why;
-  EXPECT_EQ(split.algorithm, "dijkstra") << split.why;
-  EXPECT_NE(split.why.find("the distributed fw takes int32 weights"), std::string::npos) << split.why;
+  const DistributedChoice cpu_real = choose_distributed(normalize(real), Backend::cpu, 2);
+  EXPECT_FALSE(cpu_real.row_split) << "the CPU's distributed fw takes real weights: " << cpu_real.why;
+  const DistributedChoice gpu_real = choose_distributed(normalize(real), Backend::cuda, 2);
+  EXPECT_TRUE(gpu_real.row_split) << gpu_real.why;
+  EXPECT_EQ(gpu_real.algorithm, "sssp") << gpu_real.why;
 }
 
 }  // namespace

@@ -13,10 +13,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <memory>
 #include <regex>
 #include <string>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -106,7 +106,6 @@ DistributedOptions options_of(const DistributedSolve& s) {
       throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
                        "distribution");
   } else if (s.algorithm != "auto") {
-    const AlgorithmInfo* named = find_algorithm(s.algorithm);
     if (named == nullptr || !named->distributable)
       throw UsageError("the distributed solver runs blocked Floyd-Warshall (" + distributable_names() +
                        ") or a per-source algorithm's row split, not '" + s.algorithm + "'");
@@ -132,14 +131,20 @@ void print_spread(const char* label, const std::vector<RankTimes>& ranks, double
   print_row(label, text);
 }
 
-void print_summary(const DistributedSolve& s, const Communicator& comm, std::int64_t edges_normalized,
-                   std::int64_t edges_as_read, const DistributedResult& r, const std::string& why, int threads,
-                   double startup_s, double read_s, double total_s) {
+// A stage's parts, each on a line of its own under it, indented.
+void print_parts(const StageTimes& parts) {
+  for (const Stage& part : parts.stages) print_stage("  " + part.name, part.seconds);
+}
+
+void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
+                   const DistributedResult& r, const std::string& why, int threads, const StageTimes& startup,
+                   double read_s, double total_s) {
   const bool row_split = is_row_algorithm(r.algorithm);
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
   print_row("n", std::to_string(r.n));
-  print_row("m",
-            std::to_string(edges_normalized) + " after normalization (" + std::to_string(edges_as_read) + " as read)");
+  const std::size_t m = std::visit([](const auto& g) { return g.edges.size(); }, loaded.normalized);
+  print_row("m", std::to_string(m) + " after normalization (" + std::to_string(loaded.edges_as_read) + " as read)");
+  print_row("weights", to_string(weight_type(loaded.normalized)));
   print_row("algorithm", r.algorithm);
   if (!why.empty()) print_row("auto", why);
   print_row("backend", to_string(r.backend));
@@ -154,9 +159,11 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, std::int
                           (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
                           ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
-  print_stage("startup", startup_s);
+  print_stage("startup", startup.total());
+  print_parts(startup);
   print_stage("read", read_s);
   print_stage("setup", r.setup_seconds);
+  print_parts(r.setup_stages);
   print_stage(row_split ? "rows" : "rounds", r.rounds_seconds);
   print_stage("output", r.output_seconds);
   if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
@@ -232,26 +239,9 @@ std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
                                     MatrixFileTarget{s.predecessors_path, io::Format::automatic});
 }
 
-// The graph as the distributed solve of `s` takes it: any weight type for
-// the row split, int32 for Floyd-Warshall (load_distributed_graph).
-LoadedAnyGraph load_graph_of(const DistributedSolve& s) {
-  if (runs_row_split(s) || auto_chooses(s)) return load_any_graph(s.input, s.weights);
-  LoadedGraph integer = load_distributed_graph(s.input, s.weights);
-  LoadedAnyGraph loaded;
-  loaded.normalized = std::move(integer.normalized);
-  loaded.edges_as_read = integer.edges_as_read;
-  loaded.times = std::move(integer.times);
-  return loaded;
-}
-
-std::int64_t edges_of(const AnyGraph& g) {
-  return std::visit([](const auto& graph) { return static_cast<std::int64_t>(graph.edges.size()); }, g);
-}
-
 // This rank's part of the solve: the row split of --algorithm's rows, or
-// the distributed Floyd-Warshall (int32 weights: load_graph_of), or for
-// "auto" without a layout what choose_distributed picks (its reason in
-// *why). Collective.
+// the distributed Floyd-Warshall, or for "auto" without a layout what
+// choose_distributed picks (its reason in *why). Collective.
 DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const AnyGraph& graph,
                            const DistributedOptions& opts, Sink& sink, std::string* why) {
   return std::visit(
@@ -259,8 +249,7 @@ DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const 
         DistributedChoice choice{s.algorithm, runs_row_split(s), {}};
         if (auto_chooses(s)) agree(comm, [&] { choice = choose_distributed(g, opts.backend, comm.size()); });
         *why = choice.why;
-        if constexpr (std::is_same<std::decay_t<decltype(g)>, Graph>::value)
-          if (!choice.row_split) return solve_distributed(comm, g, opts, sink);
+        if (!choice.row_split) return solve_distributed(comm, g, opts, sink);
         return solve_distributed_rows(comm, g, choice.algorithm, opts, sink);
       },
       graph);
@@ -273,11 +262,15 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
   DistributedOptions opts = options_of(s);
   if (opts.backend != Backend::cuda) throw UsageError("--devices runs the GPU solver; drop --backend cpu", "devices");
   if (opts.threads == 0) opts.threads = rank_threads(static_cast<int>(devices.size()), true);
+  StageTimes startup;
+  startup.add("options", seconds_since(start));
+  const auto group_start = std::chrono::steady_clock::now();
   const std::vector<std::unique_ptr<Communicator>> group =
       make_local_communicators(static_cast<int>(devices.size()), devices);
-  const double startup_s = seconds_since(start);
+  startup.add("communicators", seconds_since(group_start));
   const auto read_start = std::chrono::steady_clock::now();
-  const LoadedAnyGraph loaded = load_graph_of(s);
+  // Every rank reads the input (the ranks are threads of this process here).
+  const LoadedAnyGraph loaded = load_any_graph(s.input, s.weights);
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
   std::string why;
@@ -289,8 +282,7 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
     results[static_cast<std::size_t>(comm.rank())] = solve_on(comm, s, loaded.normalized, mine, *sink, &rank_why);
     if (comm.rank() == 0) why = rank_why;
   });
-  print_summary(s, *group.front(), edges_of(loaded.normalized), loaded.edges_as_read, results.front(), why,
-                opts.threads, startup_s, read_s, seconds_since(start));
+  print_summary(s, *group.front(), loaded, results.front(), why, opts.threads, startup, read_s, seconds_since(start));
 }
 
 bool current_exception_is_agreed() {
@@ -325,14 +317,25 @@ void run_distributed_solve(const DistributedSolve& s) {
   if (!s.distributed.devices.empty() && !launched_by_mpi()) return run_on_local_devices(s, start);
   std::unique_ptr<Communicator> comm;
   int device = -1;
+  // Where startup goes: the node's GPUs (CUDA's initialization), then the
+  // communicator (MPI's, and NCCL's communicator with its warm-up), with the
+  // rank's CUDA context created on a helper thread meanwhile: MPI's start
+  // needs no GPU, so the two overlap (NCCL's needs the context, and waits
+  // for it inside the driver).
+  StageTimes startup;
   try {
     device = rank_device(s);
+    startup.add("devices", seconds_since(start));
+    const auto comm_start = std::chrono::steady_clock::now();
+    std::future<void> context;
+    if (device >= 0) context = std::async(std::launch::async, [device] { cuda::create_context(device); });
     comm = make_communicator(s, device);
+    if (context.valid()) context.get();
+    startup.add(device >= 0 ? "comm + context" : "communicator", seconds_since(comm_start));
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
     throw ExitStatus{report_current_exception()};
   }
-  const double startup_s = seconds_since(start);
   const auto read_start = std::chrono::steady_clock::now();
   try {
     DistributedOptions opts;
@@ -341,7 +344,7 @@ void run_distributed_solve(const DistributedSolve& s) {
       opts = options_of(s);
       opts.device = device;
       if (opts.threads == 0) opts.threads = rank_threads(node_place().local_size, false);
-      loaded = load_graph_of(s);
+      loaded = load_any_graph(s.input, s.weights);
     });
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);
@@ -349,8 +352,7 @@ void run_distributed_solve(const DistributedSolve& s) {
     std::string why;
     const DistributedResult result = solve_on(*comm, s, loaded.normalized, opts, *sink, &why);
     if (comm->rank() == 0)
-      print_summary(s, *comm, edges_of(loaded.normalized), loaded.edges_as_read, result, why, opts.threads, startup_s,
-                    read_s, seconds_since(start));
+      print_summary(s, *comm, loaded, result, why, opts.threads, startup, read_s, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)
