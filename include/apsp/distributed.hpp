@@ -142,7 +142,8 @@ DistributedResult solve_distributed(Communicator& comm, const AnyGraph& g, const
 // and the GPU's label-correcting kernels. opts: threads, predecessors, precision, verify (each rank checks
 // the distance rows it puts, as verify() would) and progress (the fraction
 // of rows handed out to all ranks) apply; the grid options do not
-// (DistributedResult: grid_rows = ranks, tile = the largest chunk). A
+// (DistributedResult: grid_rows = ranks, tile = the largest chunk, setup_stages
+// normalize, same graph, shared counter, begin sink; rounds_seconds the rows). A
 // failure on any rank stops the others from drawing rows and every rank
 // throws it as Agreed<E>. Collective.
 DistributedResult solve_distributed_rows(Communicator& comm, const Graph& g, const std::string& algorithm,

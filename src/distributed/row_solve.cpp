@@ -19,6 +19,7 @@
 #include "apsp/verify.hpp"
 #include "core/algorithm_checks.hpp"
 #include "core/row_blocks.hpp"
+#include "core/stages.hpp"
 #include "apsp/row_split.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/run.hpp"
@@ -93,6 +94,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
   const dist::RankThreads rank_threads(opts.threads);
   const Backend backend = opts.backend == Backend::cuda ? Backend::cuda : Backend::cpu;
   try {
+    StageClock setup(result.setup_stages);
     BasicGraph<W> normalized;
     SolveOptions run;
     agree(comm, [&] {
@@ -110,7 +112,9 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
                                                         : cpu::detail::cpu_algorithm_infos());
       normalized = normalize(g);
     });
+    setup.lap("normalize");
     dist::require_same_graph(comm, normalized);
+    setup.lap("same graph");
     const std::int64_t n = normalized.n;
     // CPU: every thread of every rank is a consumer, and chunks hold at most
     // the rows of a thread's staging (about 1 MiB), the same on every rank.
@@ -130,6 +134,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     }
     const std::unique_ptr<SharedCounter> counter = comm.make_counter();
     RowSplit split(0, n, consumers, min_chunk, max_chunk, *counter);
+    setup.lap("shared counter");
     result.n = n;
     result.grid_rows = comm.size();
     result.grid_cols = 1;
@@ -138,6 +143,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     result.backend = backend;
     constexpr Element element = cpu::detail::BasicJob<W>::element;
     agree(comm, [&] { sink.begin(SinkLayout{n, element, opts.predecessors}); });
+    setup.lap("begin sink");
     std::unique_ptr<BasicRowVerifier<W>> verifier;
     if (opts.verify) verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
     RankShare<W> share(sink, verifier.get());
