@@ -13,6 +13,7 @@
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/row_split.hpp"
+#include "support/cases.hpp"
 
 namespace apsp {
 namespace {
@@ -99,21 +100,13 @@ TEST(RowSplit, RefusesMeaninglessArguments) {
 // one-process choice, dense ones the distributed Floyd-Warshall (float64 on
 // GPUs the row split: their fw has none); the reason names the ranks.
 TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
-  GenerateOptions sparse;
-  sparse.kind = GraphKind::rmat;
-  sparse.n = 3000;
-  sparse.seed = 2;
-  const Graph rmat = normalize(generate(sparse));
+  const Graph rmat = normalize(test::generated(GraphKind::rmat, 3000, -1, 1, 100, 2));
   const DistributedChoice rows = choose_distributed(rmat, Backend::cpu, 4);
   EXPECT_TRUE(rows.row_split) << rows.why;
   EXPECT_EQ(rows.algorithm, "dijkstra") << rows.why;
   EXPECT_NE(rows.why.find("its rows split over 4 ranks"), std::string::npos) << rows.why;
 
-  GenerateOptions dense;
-  dense.kind = GraphKind::dense;
-  dense.n = 300;
-  dense.seed = 3;
-  const Graph full = normalize(generate(dense));
+  const Graph full = normalize(test::generated(GraphKind::dense, 300, -1, 1, 100, 3));
   const DistributedChoice fw = choose_distributed(full, Backend::cpu, 2);
   EXPECT_FALSE(fw.row_split) << fw.why;
   EXPECT_EQ(fw.algorithm, "fw-blocked") << fw.why;
