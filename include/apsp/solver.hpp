@@ -12,6 +12,8 @@
 
 namespace apsp {
 
+class RowSplit;
+
 enum class Backend { automatic, cpu, cuda };
 // Arithmetic width. As a request (SolveOptions::precision): automatic picks;
 // int16 is a GPU mode (two distances per 32-bit word where the result proves
@@ -70,6 +72,14 @@ struct SolveOptions {
   // to these columns as each block arrives, before the sink. A target
   // outside 0..n-1 is a UsageError (option "targets").
   std::vector<vertex_t> targets;
+  // The row split (apsp/row_split.hpp) this solve shares its rows with, or
+  // null (every row is this solve's). When set, only the chunks this solve
+  // draws from it are computed and put into the sink (begin() and commit()
+  // still come): the distributed row path (solve_distributed_rows) gives
+  // each rank one over a counter all ranks share. Honoured by the CPU's
+  // per-source algorithms and supernodal, and the GPU's sssp ladder and
+  // supernodal; any other algorithm is a UsageError (option "algorithm").
+  RowSplit* row_split = nullptr;
 };
 
 // One stage of a solve: what ran, its wall time, and the bytes it moved

@@ -44,6 +44,13 @@ std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, st
   return 2 * core::largest_hop_depth(sorted_edges, n, {0, n / 2}) * std::int64_t{max_weight};
 }
 
+void require_row_split_honoured(const GpuAlgorithm& algo, const SolveOptions& opts) {
+  if (opts.row_split != nullptr && !algo.supernodal && algo.sparse_variant < 0)
+    throw UsageError(std::string(algo.info.name) + " computes the whole matrix at once; a row split is for sssp (and "
+                                                   "its ladder) and supernodal on the GPU",
+                     "algorithm");
+}
+
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
   const std::string wanted = name == "auto" ? gpu_auto_algorithm().info.name : name;
   for (const GpuAlgorithm& a : gpu_algorithm_table())
@@ -154,6 +161,7 @@ std::vector<std::string> algorithms() {
 void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
+  require_row_split_honoured(algo, opts);
   use_device(opts);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
