@@ -60,6 +60,12 @@ struct SolveOptions {
   // algorithms (dijkstra, johnson, bellman-ford; "auto" then picks among
   // them and the CPU); any other algorithm is a UsageError (option "sources").
   std::vector<vertex_t> sources;
+  // Bytes of device memory the GPU's dense solver may use; 0 = the device's
+  // free memory. In-core fw refuses a matrix larger than it (ResourceError);
+  // "auto" then solves out of core (fw-ooc on the GPU: the matrix in host
+  // memory, streamed through the device in super-tiles that fit the budget).
+  // For tests (out of core at small n) and for a GPU shared with others.
+  std::uint64_t memory_budget = 0;
 };
 
 // One stage of a solve: what ran, its wall time, and the bytes it moved

@@ -13,6 +13,8 @@ const std::vector<DeviceInfo>& devices() {
 
 std::vector<std::string> algorithms() { return {}; }
 
+std::string fw_device_shortfall(std::int64_t, const SolveOptions&) { return {}; }
+
 void solve(const Graph&, const SolveOptions&, Sink&, SolveSummary&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }

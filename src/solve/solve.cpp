@@ -207,7 +207,9 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   if (out.backend == Backend::cuda && opts.algorithm == "auto") {
     // "auto" on the GPU: fw or sssp by the cost model (solve/auto_choice.hpp),
     // resolved before the option checks so they name the method that runs.
-    const choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    if (choice.algorithm == "fw" && !opts.predecessors)
+      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
   }
