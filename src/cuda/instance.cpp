@@ -46,8 +46,8 @@ DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool pr
   const std::size_t csr_bytes = algo.needs_csr ? (static_cast<std::size_t>(n_) + 1) * 8 + reweighted_.edges.size() * 8
                                                : 0;
   const std::size_t copies = (keep_pristine ? 2 : 1);
-  require_device_memory(dense_instance_bytes(n_pad_, predecessors, csr_bytes) + (copies - 1) * cells * sizeof(dist_t) *
-                                                                                    (predecessors ? 2 : 1),
+  require_device_memory(dense_instance_bytes(n_pad_, predecessors, csr_bytes) +
+                            (copies - 1) * cells * sizeof(dist_t) * (predecessors ? 2 : 1),
                         "a " + std::to_string(n_) + "-vertex distance matrix" +
                             (predecessors ? " with predecessors" : ""));
   dist_ = DeviceBuffer<dist_t>(cells);

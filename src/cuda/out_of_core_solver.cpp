@@ -164,9 +164,8 @@ bool solve_in_width(const Graph& g, const SolveOptions& opts, const Reweighted& 
     sink.put(RowBlock{Plane::distances, Element::int32, first, count, n, rows.data()});
   }
   out.verified = opts.verify;
-  clock.lap(opts.verify ? "verify and deliver (host)" : "deliver (host)", static_cast<std::uint64_t>(n) *
-                                                                              static_cast<std::uint64_t>(n) *
-                                                                              sizeof(dist_t));
+  clock.lap(opts.verify ? "verify and deliver (host)" : "deliver (host)",
+            static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(dist_t));
   return true;
 }
 
@@ -188,8 +187,7 @@ std::string dense_shortfall(std::int64_t n, const SolveOptions& opts) {
          (opts.memory_budget > 0 && opts.memory_budget <= free_bytes ? " allowed (memory budget)" : " free");
 }
 
-void solve_out_of_core(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
-                       ProgressSpan progress) {
+void solve_out_of_core(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress) {
   if (opts.predecessors)
     throw UsageError("fw-ooc (the GPU's out-of-core fw) does not track predecessors; use fw within device memory",
                      "predecessors");

@@ -14,7 +14,8 @@ namespace apsp::choice {
 // The GPU cost model's verdict: the algorithm, the estimates (seconds of
 // compute on the device) and one line saying why.
 struct GpuChoice {
-  std::string algorithm;  // "fw", "sssp" or "sssp-nearfar" (where rounds, not edges, dominate); "fw-ooc" past device memory
+  std::string
+      algorithm;  // "fw", "sssp" or "sssp-nearfar" (where rounds, not edges, dominate); "fw-ooc" past device memory
   double fw_seconds = 0;
   double sssp_seconds = 0;          // the production sssp (v3)
   double sssp_nearfar_seconds = 0;  // its v2
