@@ -11,6 +11,8 @@ const std::vector<DeviceInfo>& devices() {
   return none;
 }
 
+void create_context(int) {}
+
 std::vector<std::string> algorithms() { return {}; }
 
 std::string fw_device_shortfall(std::int64_t, const SolveOptions&) { return {}; }

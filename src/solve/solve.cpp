@@ -19,6 +19,7 @@
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
+#include "supernodal/symbolic.hpp"
 
 namespace apsp {
 namespace {
@@ -60,6 +61,21 @@ bool cpu_may_take_over(const Graph& normalized, const SolveOptions& opts) {
     return false;
   }
   return !fits_int32_arithmetic(normalized, weight_stats(normalized));
+}
+
+// auto's probe on the GPU: the cost model, given the symbolic analysis to run
+// when supernodal might pay (solve/auto_choice.hpp). The analysis is kept by
+// the caller's supernodal::AnalysisReuse for the supernodal solver.
+template <class W>
+choice::GpuChoice choose_on_gpu(const BasicGraph<W>& normalized, const SolveOptions& opts) {
+  const AlgorithmInfo* supernodal_gpu = find_algorithm("supernodal", Backend::cuda);
+  choice::AnalyseSeparators analyse;
+  if (supernodal_gpu != nullptr && supernodal_gpu->available)
+    analyse = [&normalized] {
+      const supernodal::Symbolic s = supernodal::analyse(to_csr(normalized));
+      return choice::SeparatorFigures{s.factor_ops, s.solve_ops_per_source, s.top_separator};
+    };
+  return choice::choose_gpu_algorithm(core::probe_graph(normalized), opts, analyse);
 }
 
 // The part of the progress bar a GPU attempt covers when the CPU may take
@@ -127,6 +143,8 @@ template <class W>
 SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& sink) {
   SolveSummary out;
   out.weights = weight_type_of<W>;
+  // One symbolic analysis per solve: auto's probe and the supernodal solver share it.
+  const supernodal::AnalysisReuse reuse;
   StageClock clock(out.times);
   BasicGraph<W> copy;
   const bool ready = is_normalized(g);
@@ -140,9 +158,12 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
     // "auto" on the GPU: fw or sssp by the cost model for this weight type
     // (solve/auto_choice.hpp), as for int32 graphs; the GPU backend then
     // refuses integer precision modes for real weights.
-    const choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    choice::GpuChoice choice = choose_on_gpu(normalized, opts);
+    if (choice.algorithm == "fw" && !opts.predecessors)
+      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
+    clock.lap("auto probe");
   }
   require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cpu) {
@@ -194,6 +215,8 @@ Backend choose_backend(const GraphF64& g, const SolveOptions& opts) { return res
 
 SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   SolveSummary out;
+  // One symbolic analysis per solve: auto's probe and the supernodal solver share it.
+  const supernodal::AnalysisReuse reuse;
   StageClock clock(out.times);
   // A graph that is normalized already (the CLI's) is only checked, not copied.
   Graph copy;
@@ -207,11 +230,10 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   if (out.backend == Backend::cuda && opts.algorithm == "auto") {
     // "auto" on the GPU: fw or sssp by the cost model (solve/auto_choice.hpp),
     // resolved before the option checks so they name the method that runs.
-    choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
-    if (choice.algorithm == "fw" && !opts.predecessors)
-      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
+    const choice::GpuChoice choice = choose_on_gpu(normalized, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
+    clock.lap("auto probe");
   }
   require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cuda && opts.precision == Precision::int64)
@@ -220,6 +242,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     throw ResourceError("this build of apsp has no CUDA backend");
   if (out.backend == Backend::cpu) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
+    if (opts.algorithm == "auto") clock.lap("auto probe");
   }
   require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);

@@ -240,16 +240,21 @@ TEST(CudaFwOutOfCoreSolve, Int16EqualsInCoreFw) {
 }
 
 // auto runs fw-ooc only when fw's matrix exceeds the device memory allowed,
-// and says so; an explicit fw beyond the budget is refused.
+// and says so; an explicit fw beyond the budget is refused. int16 makes the
+// cost model's pick fw whatever the graph ("int16 is a mode of fw").
 TEST(CudaFwOutOfCoreSolve, AutoGoesOutOfCoreOnlyPastTheBudget) {
   SKIP_WITHOUT_GPU();
   const Graph g = normalize(test::generated(GraphKind::dense, 1000, -1, 1, 100, 3));
-  const SolveResult within = solve(g, on_gpu("auto"));
+  SolveOptions automatic = on_gpu("auto");
+  automatic.precision = Precision::int16;
+  const SolveResult within = solve(g, automatic);
   EXPECT_EQ(within.algorithm, "fw") << within.note;
   EXPECT_EQ(within.note.find("does not fit"), std::string::npos) << within.note;
   // fw needs 4 MiB of matrix plus 96 MiB of working space.
-  const SolveResult past = solve(g, on_gpu("auto", std::uint64_t{64} << 20));
+  automatic.memory_budget = std::uint64_t{64} << 20;
+  const SolveResult past = solve(g, automatic);
   EXPECT_EQ(past.algorithm, "fw-ooc") << past.note;
+  EXPECT_EQ(past.precision, within.precision);
   EXPECT_NE(past.note.find("in-core fw does not fit (the 1000-vertex matrix needs"), std::string::npos) << past.note;
   EXPECT_NE(past.note.find("out of core: "), std::string::npos) << past.note;
   EXPECT_TRUE(within.dist == past.dist);
@@ -259,12 +264,9 @@ TEST(CudaFwOutOfCoreSolve, AutoGoesOutOfCoreOnlyPastTheBudget) {
   } catch (const ResourceError& e) {
     EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
   }
-  // Predecessors: fw-ooc does not track them, so auto keeps fw (which
-  // refuses beyond the budget) and the name itself is refused.
-  SolveOptions with_predecessors = on_gpu("auto", std::uint64_t{64} << 20);
+  // fw-ooc does not track predecessors (auto's rule: AutoChoice.OutOfCoreOnlyWhenFwDoesNotFit).
+  SolveOptions with_predecessors = on_gpu("fw-ooc", std::uint64_t{64} << 20);
   with_predecessors.predecessors = true;
-  EXPECT_THROW(solve(g, with_predecessors), ResourceError);
-  with_predecessors.algorithm = "fw-ooc";
   EXPECT_THROW(solve(g, with_predecessors), UsageError);
 }
 

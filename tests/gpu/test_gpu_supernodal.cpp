@@ -21,6 +21,7 @@
 #include "apsp/sinks.hpp"
 #include "apsp/verify.hpp"
 #include "cuda/testing.hpp"
+#include "supernodal/symbolic.hpp"
 #include "../../bench/families.hpp"  // the benchmark families' 3D grid
 #include "gpu_support.hpp"
 #include "support/cases.hpp"
@@ -144,6 +145,67 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
 Graph with_isolated_vertex(Graph g) {
   g.n += 1;
   return g;
+}
+
+// Two copies of g side by side (the second's ids shifted by g.n): two
+// components, so two roots of the elimination forest.
+Graph two_copies(const Graph& g) {
+  Graph both;
+  both.n = 2 * g.n;
+  both.edges = g.edges;
+  for (const Edge& e : g.edges)
+    both.edges.push_back({static_cast<vertex_t>(e.src + g.n), static_cast<vertex_t>(e.dst + g.n), e.w});
+  return normalize(both);
+}
+
+// The solve's batch widths around the column tiles of every tile shape (1024,
+// 512, 256, 128 and 64 columns; a run's last batch is narrower, and the tiles
+// past it must leave its columns alone), on two grids (most batches leave
+// one component's root inactive: its rows start as unit rows, every other
+// inactive supernode's rows are overwritten by its backward product) and a
+// geometric graph with negative weights.
+TEST(GpuSupernodal, BatchWidthsAroundEveryTileShape) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = {
+      {"two_grids_n1600", two_copies(test::generated(GraphKind::grid, 1600, 0, 0, 40, 21))},
+      {"geometric_negative_n2100", test::generated(GraphKind::geometric, 2100, 0, -2, 60, 22)},
+  };
+  for (const test::Case& c : cases) {
+    const std::vector<dist_t> reference = test::reference_distances(c.graph);
+    for (const std::int64_t rows : {1, 63, 65, 255, 257, 1023, 1025, 2049}) {
+      SCOPED_TRACE("batches of " + std::to_string(rows));
+      IntHook batches(cuda::testing::hooks.supernodal_batch_rows, rows);
+      expect_exact(c, false, &reference);
+    }
+  }
+}
+
+// auto on the GPU picks supernodal on a grid deep and large enough (n =
+// 40000, hop depth 398: the model's factor and solve about 0.1 s against
+// about 0.4 s for sssp; fw's n^3 far above), orders it once for the probe and
+// the solve, and says why in the note.
+TEST(GpuSupernodal, AutoPicksItOnALargeGridAndOrdersItOnce) {
+  SKIP_WITHOUT_GPU();
+  if (!supernodal::ordering_available()) GTEST_SKIP() << "no METIS in this build";
+  const Graph g = normalize(test::generated(GraphKind::grid, 40000, 0, 1, 100, 31));
+  SolveOptions o;
+  o.backend = Backend::cuda;
+  NullSink sink;
+  const std::int64_t before = supernodal::orderings_run();
+  const SolveSummary s = solve(g, o, sink);
+  EXPECT_EQ(s.algorithm, kAlgo) << s.note;
+  EXPECT_EQ(supernodal::orderings_run() - before, 1);
+  EXPECT_EQ(s.note.rfind("auto picked supernodal:", 0), 0u) << s.note;
+  EXPECT_NE(s.note.find("top separator"), std::string::npos) << s.note;
+  EXPECT_EQ(s.times.seconds("ordering"), 0);  // spent in the auto probe
+  EXPECT_GT(s.times.seconds("auto probe"), 0);
+  // R-MAT of the same size stays on sssp without any analysis.
+  const Graph rmat = normalize(test::generated(GraphKind::rmat, 40000, 8 * 40000, 1, 100, 32));
+  const std::int64_t shallow = supernodal::orderings_run();
+  const SolveSummary r = solve(rmat, o, sink);
+  EXPECT_EQ(r.algorithm.rfind("sssp", 0), 0u) << r.note;
+  EXPECT_EQ(supernodal::orderings_run() - shallow, 0);
+  EXPECT_NE(r.note.find("supernodal not tried"), std::string::npos) << r.note;
 }
 
 TEST(GpuSupernodal, RealFamilies) {
