@@ -3,6 +3,7 @@
 #include <type_traits>
 #include <string>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
+#include "sink/part.hpp"
 #include "supernodal/symbolic.hpp"
 
 namespace apsp {
@@ -94,6 +96,93 @@ SolveOptions reporting_into(const SolveOptions& opts, ProgressSpan span) {
 std::int64_t rows_of(const SolveOptions& opts) {
   return opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size());
 }
+
+// Whether `algorithm` is one of the GPU's row solvers (sssp and its ladder,
+// supernodal): they compute rows 0..k-1 of a graph and no other part.
+bool gpu_row_solver(const std::string& algorithm, Backend backend) {
+  const AlgorithmInfo* a = find_algorithm(algorithm, Backend::cuda);
+  return backend == Backend::cuda && a != nullptr && (a->work == Work::per_source || a->work == Work::separators);
+}
+
+// Where a solve's rows go and what the backend solves: straight to the
+// caller's sink, or through a PartSink when targets were chosen (the
+// backends compute whole rows) or sources were chosen for an algorithm that
+// does not compute them itself. Takes from `run` what the PartSink does
+// instead, so the backend sees the rows it must compute; checks both vertex
+// lists first (UsageError before any work).
+//  - CPU per-source algorithms: compute the chosen rows (run.sources stays).
+//  - GPU row solvers (which compute rows 0..k-1 only): the graph is
+//    renumbered so that the distinct sources come first, in order, the rest
+//    keeping their order (sources 0..k-1 are not moved at all); the backend
+//    computes rows 0..k-1 of that graph, and the PartSink maps rows,
+//    columns and predecessors back.
+//  - every other algorithm: computes every row; the PartSink keeps the chosen ones.
+template <class G>
+class PartRoute {
+ public:
+  PartRoute(SolveOptions& run, const G& normalized, Backend backend, Sink& sink) : graph_(&normalized), sink_(sink) {
+    const std::int64_t n = normalized.n;
+    require_vertices_in_range(run.sources, n, "sources");
+    require_vertices_in_range(run.targets, n, "targets");
+    std::vector<std::int64_t> rows_from;
+    std::vector<vertex_t> columns = std::move(run.targets), names;
+    run.targets.clear();
+    if (!run.sources.empty() && gpu_row_solver(run.algorithm, backend)) {
+      if constexpr (!std::is_same<G, DenseView>::value) renumber(run, normalized, rows_from, columns, names);
+    } else if (!run.sources.empty() && !computes_chosen_rows(run.algorithm, backend, algorithm_registry())) {
+      rows_from.assign(run.sources.begin(), run.sources.end());
+      run.sources.clear();
+    }
+    if (!rows_from.empty() || !columns.empty() || !names.empty())
+      part_.emplace(sink, std::move(rows_from), std::move(columns), std::move(names));
+  }
+  Sink& sink() { return part_ ? static_cast<Sink&>(*part_) : sink_; }
+  // The graph the backend solves: the normalized one, or its renumbering.
+  const G& graph() const { return *graph_; }
+
+ private:
+  // The GPU row solvers' route: sources first (see the class comment).
+  void renumber(SolveOptions& run, const G& normalized, std::vector<std::int64_t>& rows_from,
+                std::vector<vertex_t>& columns, std::vector<vertex_t>& names) {
+    const std::int64_t n = normalized.n;
+    // new_id[v]: v's number in the renumbered graph; names: its inverse.
+    std::vector<vertex_t> new_id(static_cast<std::size_t>(n), -1);
+    vertex_t next = 0;
+    for (const vertex_t s : run.sources)
+      if (new_id[static_cast<std::size_t>(s)] < 0) new_id[static_cast<std::size_t>(s)] = next++;
+    const vertex_t distinct = next;
+    for (std::size_t v = 0; v < new_id.size(); ++v)
+      if (new_id[v] < 0) new_id[v] = next++;
+    for (const vertex_t s : run.sources) rows_from.push_back(new_id[static_cast<std::size_t>(s)]);
+    bool moved = false;
+    for (std::size_t v = 0; v < new_id.size() && !moved; ++v) moved = new_id[v] != static_cast<vertex_t>(v);
+    if (moved) {
+      G renumbered;
+      renumbered.n = n;
+      renumbered.edges = normalized.edges;
+      for (auto& e : renumbered.edges) {
+        e.src = new_id[static_cast<std::size_t>(e.src)];
+        e.dst = new_id[static_cast<std::size_t>(e.dst)];
+      }
+      renumbered_ = normalize(renumbered);
+      graph_ = &renumbered_;
+      names.resize(new_id.size());
+      for (std::size_t v = 0; v < new_id.size(); ++v)
+        names[static_cast<std::size_t>(new_id[v])] = static_cast<vertex_t>(v);
+      if (columns.empty())
+        columns.assign(new_id.begin(), new_id.end());
+      else
+        for (vertex_t& t : columns) t = new_id[static_cast<std::size_t>(t)];
+    }
+    run.sources.resize(static_cast<std::size_t>(distinct));
+    for (vertex_t r = 0; r < distinct; ++r) run.sources[static_cast<std::size_t>(r)] = r;
+  }
+
+  const G* graph_;
+  G renumbered_;
+  Sink& sink_;
+  std::optional<sink::PartSink> part_;
+};
 
 // The sink's side of every solve: begin() with `layout` once the options are
 // checked, compute(), then commit(); on any failure, begin() included,
@@ -173,16 +262,17 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
       out.note = cpu::choice_reason(normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
                                     weight_stats(normalized).has_negative());
   }
-  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts,
-                           algorithm_registry());
+  PartRoute<BasicGraph<W>> route(run, normalized, out.backend, sink);
+  if (out.backend == Backend::cpu)
+    require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
-                          opts.predecessors, rows_of(opts)};
-  run_into_sink(sink, layout, clock, meter, [&] {
+                          opts.predecessors, rows_of(run)};
+  run_into_sink(route.sink(), layout, clock, meter, [&] {
     if (out.backend == Backend::cpu)
-      cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+      cpu::solve(route.graph(), reporting_into(run, meter.whole()), route.sink(), out);
     else
-      solve_on_cuda_real(normalized, reporting_into(run, meter.whole()), sink, out);
+      solve_on_cuda_real(route.graph(), reporting_into(run, meter.whole()), route.sink(), out);
   });
   return out;
 }
@@ -244,24 +334,29 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
     if (opts.algorithm == "auto") clock.lap("auto probe");
   }
-  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
+  PartRoute<Graph> route(run, normalized, out.backend, sink);
+  if (out.backend == Backend::cpu)
+    require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
-  run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)}, clock, meter, [&] {
+  Sink& rows = route.sink();
+  const Graph& solved = route.graph();
+  run_into_sink(rows, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(run)}, clock, meter, [&] {
     if (out.backend == Backend::cpu) {
-      cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+      cpu::solve(solved, reporting_into(run, meter.whole()), rows, out);
     } else if (!cpu_may_take_over(normalized, opts)) {
-      cuda::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+      cuda::solve(solved, reporting_into(run, meter.whole()), rows, out);
     } else {
       try {
-        cuda::solve(normalized, reporting_into(run, meter.whole().part(0, kGpuAttemptShare)), sink, out);
+        cuda::solve(solved, reporting_into(run, meter.whole().part(0, kGpuAttemptShare)), rows, out);
       } catch (const ArithmeticRangeError& refusal) {
         // The GPU refuses before its download: no row has reached the sink.
         SolveSummary cpu_out;
         cpu_out.n = normalized.n;
         cpu_out.times = std::move(out.times);
-        SolveOptions on_cpu = opts;
+        // The rows the GPU was to compute (every row where the PartSink picks them).
+        SolveOptions on_cpu = run;
         on_cpu.algorithm = cpu::resolve_algorithm(normalized, opts);
-        cpu::solve(normalized, reporting_into(on_cpu, meter.whole().rest()), sink, cpu_out);
+        cpu::solve(solved, reporting_into(on_cpu, meter.whole().rest()), rows, cpu_out);
         out = std::move(cpu_out);
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }
@@ -327,10 +422,11 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   if (opts.algorithm == "auto") out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
   SolveOptions run = opts;
   run.algorithm = algorithm;
+  PartRoute<DenseView> route(run, v, Backend::cpu, sink);
   ProgressMeter meter(opts.progress);
-  const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(opts)};
-  run_into_sink(sink, layout, clock, meter,
-                [&] { cpu::solve(v, scan, reporting_into(run, meter.whole()), sink, out); });
+  const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(run)};
+  run_into_sink(route.sink(), layout, clock, meter,
+                [&] { cpu::solve(v, scan, reporting_into(run, meter.whole()), route.sink(), out); });
   return out;
 }
 
