@@ -65,6 +65,12 @@ struct SolveOptions {
   // then slice; no n x n matrix reaches the sink). A source outside 0..n-1
   // is a UsageError (option "sources").
   std::vector<vertex_t> sources;
+  // Bytes of device memory the GPU's dense solver may use; 0 = the device's
+  // free memory. In-core fw refuses a matrix larger than it (ResourceError);
+  // "auto" then solves out of core (fw-ooc on the GPU: the matrix in host
+  // memory, streamed through the device in super-tiles that fit the budget).
+  // For tests (out of core at small n) and for a GPU shared with others.
+  std::uint64_t memory_budget = 0;
   // The target vertices whose columns to keep, in this order (each in
   // 0..n-1; repeats allowed); empty = every vertex. With t targets each row
   // holds t values (column c: the distance to targets[c]; predecessors stay

@@ -26,6 +26,7 @@
 #include "cuda/staging.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
+#include "cuda/out_of_core_solver.hpp"
 #include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
 #include "cuda/supernodal_solver.hpp"
@@ -158,6 +159,11 @@ std::vector<std::string> algorithms() {
   return names;
 }
 
+std::string fw_device_shortfall(std::int64_t n, const SolveOptions& opts) {
+  use_device(opts);
+  return dense_shortfall(n, opts);
+}
+
 void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
@@ -186,6 +192,17 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
     solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());
     meter.finish();
     return;
+  }
+  if (algo.out_of_core) {
+    // The matrix in host memory, streamed through the device in super-rounds.
+    solve_out_of_core(g, opts, sink, out, meter.whole());
+    meter.finish();
+    return;
+  }
+  if (opts.memory_budget > 0) {
+    const std::string shortfall = dense_shortfall(n, opts);
+    if (!shortfall.empty())
+      throw ResourceError(shortfall + "; fw-ooc (--backend cuda) solves it out of core from host memory");
   }
   auto stage_start = std::chrono::steady_clock::now();
   DeviceInstance instance(g, algo, opts.predecessors, stream.get());
