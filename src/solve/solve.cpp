@@ -247,9 +247,7 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
     // "auto" on the GPU: fw or sssp by the cost model for this weight type
     // (solve/auto_choice.hpp), as for int32 graphs; the GPU backend then
     // refuses integer precision modes for real weights.
-    choice::GpuChoice choice = choose_on_gpu(normalized, opts);
-    if (choice.algorithm == "fw" && !opts.predecessors)
-      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
+    const choice::GpuChoice choice = choose_on_gpu(normalized, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
     clock.lap("auto probe");
@@ -319,8 +317,11 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   SolveOptions run = opts;
   if (out.backend == Backend::cuda && opts.algorithm == "auto") {
     // "auto" on the GPU: fw or sssp by the cost model (solve/auto_choice.hpp),
-    // resolved before the option checks so they name the method that runs.
-    const choice::GpuChoice choice = choose_on_gpu(normalized, opts);
+    // resolved before the option checks so they name the method that runs;
+    // fw becomes fw-ooc only when its matrix does not fit the device.
+    choice::GpuChoice choice = choose_on_gpu(normalized, opts);
+    if (choice.algorithm == "fw" && !opts.predecessors)
+      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
     clock.lap("auto probe");

@@ -201,6 +201,10 @@ SolveOptions on_gpu(const std::string& algorithm, std::uint64_t memory_budget = 
 // 2 MiB holds 128-wide super-tiles for these sizes, not one matrix: several
 // super-rounds with every step.
 constexpr std::uint64_t kSmallBudget = std::uint64_t{2} << 20;
+// int16 works in 256-wide granules: at n = 600 (768 padded) a 256-wide
+// super-tile needs about 2.2 MB (core::super_device_bytes), so 3 MiB gives
+// three super-rounds of width 256 and no wider shape fits.
+constexpr std::uint64_t kSmallInt16Budget = std::uint64_t{3} << 20;
 
 TEST(CudaFwOutOfCoreSolve, EqualsInCoreFwBitForBitWithNegativeWeights) {
   SKIP_WITHOUT_GPU();
@@ -231,7 +235,7 @@ TEST(CudaFwOutOfCoreSolve, Int16EqualsInCoreFw) {
   const Graph g = seeded_graph(600, 20, 5);
   SolveOptions in_core = on_gpu("fw");
   in_core.precision = Precision::int16;
-  SolveOptions forced = on_gpu("fw-ooc", kSmallBudget);
+  SolveOptions forced = on_gpu("fw-ooc", kSmallInt16Budget);
   forced.precision = Precision::int16;
   const SolveResult a = solve(g, in_core), b = solve(g, forced);
   EXPECT_EQ(b.precision, Precision::int16);
