@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace apsp {
 
@@ -45,6 +46,21 @@ struct SinkLayout {
   // solve of some sources only (SolveOptions::sources) announces their count.
   std::int64_t rows = -1;
   std::int64_t row_count() const { return rows < 0 ? n : rows; }
+  // Identifies the solve (its normalized graph, algorithm, weights,
+  // precision, predecessors and sources) for a sink that keeps partial rows
+  // (Sink::keeps_partial): 0 from producers that do not say.
+  std::uint64_t solve_key = 0;
+};
+
+// What a sink that keeps partial rows found of an interrupted solve with the
+// same SinkLayout::solve_key (Sink::resumed).
+struct SinkResume {
+  // row_count() flags, true for a row already complete in every announced
+  // plane; empty when nothing was kept. The producer must not put these rows.
+  std::vector<bool> present;
+  // One line for the summary when the kept rows could not all be used
+  // (missing, damaged); empty otherwise.
+  std::string note;
 };
 
 class Sink {
@@ -87,6 +103,14 @@ class Sink {
   // arrival does not wait on first-touch page faults. The default does
   // nothing; a sink must work the same whether or not it is called.
   virtual void prepare() {}
+
+  // Optional, for a sink that keeps the rows of a solve that is killed, for
+  // a later run to resume (FileSink::keep_partial): true asks the producer
+  // to fill SinkLayout::solve_key. After begin(), resumed() says which rows
+  // an interrupted run of the same solve left; the producer puts only the
+  // others. The defaults keep nothing.
+  virtual bool keeps_partial() const { return false; }
+  virtual SinkResume resumed() const { return {}; }
 };
 
 }  // namespace apsp

@@ -21,6 +21,7 @@ namespace apsp {
 class Communicator;
 namespace sink {
 class RowLedger;
+class RowJournal;
 }  // namespace sink
 namespace io::detail {
 class MatrixFileWriter;
@@ -127,12 +128,33 @@ class FileSink : public Sink {
   // Bytes written so far (text: after formatting), for rates.
   std::uint64_t bytes_written() const;
 
+  // Makes the output resumable; call before begin(). The rows go to hidden
+  // partial files beside the targets (".NAME.apsp-partial") that outlive a
+  // failed or killed run, and a journal (".NAME.apsp-journal", beside the
+  // distances, or the predecessors without them) records each row block
+  // with the digest of its bytes. With `resume`, begin() continues the
+  // partial files an interrupted run of the same solve (SinkLayout::
+  // solve_key, n, formats) left, and resumed() names the rows they hold;
+  // a journal of another solve is a UsageError (option "resume"); a
+  // missing or damaged one starts afresh with a note. Without `resume`,
+  // begin() starts afresh. commit() renames the partial files over the
+  // targets, then removes the journal. Binary formats (.bin, .npy) of one
+  // process only (UsageError, option "checkpoint").
+  void keep_partial(bool resume);
+  bool keeps_partial() const override { return keep_; }
+  SinkResume resumed() const override { return resumed_; }
+
  private:
+  void begin_kept();
+  void rename_outputs();
   MatrixFileTarget targets_[2];
   Communicator* comm_ = nullptr;
   SinkLayout layout_;
   std::unique_ptr<io::detail::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
   std::unique_ptr<sink::RowLedger> ledger_;
+  bool keep_ = false, resume_ = false;
+  std::unique_ptr<sink::RowJournal> journal_;
+  SinkResume resumed_;
 };
 
 // Puts every row of an n x n int32 matrix held in host memory (row-major,

@@ -46,6 +46,19 @@ class MatrixFileWriter {
   // rank 0 renames the file over the target. Binary formats only (text rows
   // are written in order by one process). Errors are agreed on every rank.
   void begin(std::int64_t n, Element element, Communicator* comm = nullptr);
+  // As begin() in one process, into a partial file kept for a resumed run
+  // (OutputFile::kept): binary formats only (UsageError for text, whose rows
+  // are appended in order). Fresh (`reopen` false), the file is sized to
+  // the whole matrix at once. Reopened, its rows stay; returns false, and
+  // starts it fresh, when its length is not the matrix's (another matrix,
+  // or a damaged file).
+  bool begin_kept(std::int64_t n, Element element, bool reopen);
+  // The digest (core::Fingerprint) of rows as put() would store them: `rows`
+  // rows of n elements, row r at data + r * stride elements.
+  std::uint64_t digest_of(std::int64_t rows, std::int64_t stride, const void* data) const;
+  // The digest of rows [first_row, first_row + rows) as the file holds them
+  // now (binary formats); nullopt when they cannot be read.
+  std::optional<std::uint64_t> stored_digest(std::int64_t first_row, std::int64_t rows) const;
   // What begin() checks of the format's limits (throwing the same errors),
   // and the bytes the file will take: the least for text formats. No I/O.
   std::uint64_t bytes_needed(std::int64_t n, Element element) const;
@@ -66,6 +79,7 @@ class MatrixFileWriter {
 
   std::uint64_t bytes_written() const { return bytes_written_.load(); }
   const std::string& path() const { return path_; }
+  io::Format format() const { return format_; }
 
  private:
   bool text() const;

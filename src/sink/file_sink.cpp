@@ -5,10 +5,12 @@
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
+#include "core/fingerprint.hpp"
 #include "core/resources.hpp"
 #include "core/row_blocks.hpp"
 #include "io/files.hpp"
 #include "io/matrix_file.hpp"
+#include "sink/row_journal.hpp"
 #include "sink/rows.hpp"
 
 namespace apsp {
@@ -74,15 +76,93 @@ void FileSink::begin(const SinkLayout& layout) {
     agree(*comm_, [&] {
       if (comm_->rank() == 0) check_disk();  // rank 0 creates the files
     });
+  if (keep_) return begin_kept();
   for (int p = 0; p < 2; ++p)
     if (writers_[p]) writers_[p]->begin(layout.n, element(p), comm_);
+}
+
+void FileSink::keep_partial(bool resume) {
+  if (comm_ != nullptr)
+    throw UsageError("the distributed solver does not keep partial output for a resumed run yet", "checkpoint");
+  keep_ = true;
+  resume_ = resume;
+}
+
+void FileSink::begin_kept() {
+  const std::string& primary = targets_[0].path.empty() ? targets_[1].path : targets_[0].path;
+  const std::string journal_path = io::detail::kept_file_name(primary, "journal");
+  core::Fingerprint shape;
+  shape.value(static_cast<int>(layout_.distance_element)).value(layout_.predecessors);
+  for (const MatrixFileTarget& target : targets_)
+    shape.text(target.path.empty() ? "" : io::to_string(io::detail::MatrixFileWriter(target.path, target.format,
+                                                                                    std::nullopt, "matrix")
+                                                             .format()));
+  const sink::JournalHeader header{layout_.solve_key, layout_.n, layout_.row_count(), shape.digest()};
+  sink::JournalContents found;
+  std::string note;
+  if (resume_) {
+    found = sink::read_journal(journal_path);
+    if (found.state == sink::JournalContents::State::missing)
+      note = "no interrupted run of " + primary + " to resume (no " + journal_path + "): started afresh";
+    else if (found.state == sink::JournalContents::State::damaged)
+      note = "the journal " + journal_path + " is damaged: started afresh";
+    else if (!(found.header == header))
+      throw UsageError("cannot resume " + primary + ": the interrupted run that left " + journal_path +
+                           " solved another problem (its graph, algorithm, weights, precision, predecessors or "
+                           "output format differ); run without --resume to start afresh",
+                       "resume");
+  }
+  const bool resuming = found.state == sink::JournalContents::State::ok && found.header == header;
+  const auto element = [&](int p) { return sink::element_of(layout_, p == 0 ? Plane::distances : Plane::predecessors); };
+  for (int p = 0; p < 2; ++p)
+    if (writers_[p]) writers_[p]->begin_kept(layout_.n, element(p), resuming);
+  // A record counts only when the partial file holds the bytes it vouches
+  // for; a row counts when every written plane holds it.
+  const auto rows = static_cast<std::size_t>(layout_.row_count());
+  std::vector<std::uint8_t> planes_holding(rows, 0);
+  std::vector<sink::JournalRecord> kept;
+  std::int64_t damaged = found.damaged_records;
+  for (const sink::JournalRecord& record : found.records) {
+    const auto& writer = writers_[index_of(record.plane)];
+    if (!resuming || !writer) continue;
+    if (writer->stored_digest(record.first_row, record.rows) != record.digest) {
+      ++damaged;
+      continue;
+    }
+    kept.push_back(record);
+    for (std::int64_t r = record.first_row; r < record.first_row + record.rows; ++r)
+      planes_holding[static_cast<std::size_t>(r)] |= static_cast<std::uint8_t>(1u << index_of(record.plane));
+  }
+  const std::uint8_t every_plane = static_cast<std::uint8_t>((writers_[0] ? 1 : 0) | (writers_[1] ? 2 : 0));
+  resumed_.present.assign(rows, false);
+  std::int64_t present = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    if (planes_holding[r] == every_plane) {
+      resumed_.present[r] = true;
+      ++present;
+      for (int p = 0; p < 2; ++p)
+        if (p == 0 || layout_.predecessors)
+          ledger_->mark(p == 0 ? Plane::distances : Plane::predecessors, static_cast<std::int64_t>(r), 1);
+    }
+  if (damaged > 0)
+    note = std::to_string(damaged) + " record(s) of " + journal_path +
+           " did not match the partial output: their rows were computed again";
+  if (resuming)
+    note = "resumed " + primary + ": " + std::to_string(present) + " of " + std::to_string(rows) +
+           " rows kept from the interrupted run" + (note.empty() ? "" : "; " + note);
+  resumed_.note = note;
+  journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
 }
 
 void FileSink::put(const RowBlock& block) {
   if (!ledger_) throw UsageError("a row block arrived before begin()");
   ledger_->record(block);
-  if (auto& writer = writers_[index_of(block.plane)])
+  if (auto& writer = writers_[index_of(block.plane)]) {
     writer->put(block.first_row, block.rows, block.row_stride, block.data);
+    if (journal_ && block.rows > 0)
+      journal_->append(
+          {block.plane, block.first_row, block.rows, writer->digest_of(block.rows, block.row_stride, block.data)});
+  }
 }
 
 void FileSink::commit() {
@@ -109,6 +189,17 @@ void FileSink::commit() {
       });
     }
   }
+  if (journal_) sink::kill_point_for_testing("rename");
+  rename_outputs();
+  if (journal_) {
+    // The outputs are in place: the journal describes nothing any more.
+    sink::kill_point_for_testing("renamed");
+    journal_->remove();
+    journal_.reset();
+  }
+}
+
+void FileSink::rename_outputs() {
   if (!writers_[0] || !writers_[1]) {
     for (auto& writer : writers_)
       if (writer) writer->commit();
@@ -133,6 +224,7 @@ void FileSink::commit() {
 }
 
 void FileSink::discard() noexcept {
+  journal_.reset();  // a kept output's journal stays for a resumed run
   for (auto& writer : writers_) {
     if (writer) writer->discard();
     writer.reset();

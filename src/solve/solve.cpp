@@ -19,6 +19,7 @@
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
+#include "solve/resume.hpp"
 
 namespace apsp {
 namespace {
@@ -80,15 +81,22 @@ std::int64_t rows_of(const SolveOptions& opts) {
 }
 
 // The sink's side of every solve: begin() with `layout` once the options are
-// checked, compute(), then commit(); on any failure, begin() included,
-// discard() and rethrow.
-template <class Compute>
-void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, ProgressMeter& meter, Compute compute) {
+// checked, compute(into, run) (`into`: the sink, or what forwards the rows an
+// interrupted run did not leave to it; `run`: the options, sources narrowed
+// to those rows where `narrow_sources`), then commit(); on any failure,
+// begin() included, discard() and rethrow. `key()` is the solve's
+// resume::solve_key, asked only by a sink that keeps partial rows.
+template <class Key, class Compute>
+void run_into_sink(Sink& sink, SinkLayout layout, const SolveOptions& run, bool narrow_sources, Key key,
+                   SolveSummary& out, StageClock& clock, ProgressMeter& meter, Compute compute) {
   try {
+    if (sink.keeps_partial()) layout.solve_key = key();
     // Options are checked: from here on the sink may hold memory or files.
     sink.begin(layout);
     clock.lap("open output");
-    compute();
+    resume::RowsLeft left = resume::rows_left(sink, layout, run, narrow_sources);
+    if (!left.note.empty()) out.note = out.note.empty() ? left.note : out.note + "; " + left.note;
+    if (!left.nothing_left) compute(left.into ? *left.into : sink, left.run);
     clock.restart();
     meter.finish();
     sink.commit();
@@ -98,6 +106,13 @@ void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, Prog
     throw;
   }
   meter.finish();
+}
+
+// Whether `algorithm` on `backend` computes the rows of chosen sources only
+// (SolveOptions::sources), so that a resumed solve computes only its rows left.
+bool narrows_sources(const std::string& algorithm, Backend backend) {
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  return backend == Backend::cpu && info != nullptr && info->backend == Backend::cpu && takes_sources(*info);
 }
 
 // Real weights: an explicit backend or a named algorithm's backend; under
@@ -157,12 +172,14 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
                           opts.predecessors, rows_of(opts)};
-  run_into_sink(sink, layout, clock, meter, [&] {
-    if (out.backend == Backend::cpu)
-      cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
-    else
-      solve_on_cuda_real(normalized, reporting_into(run, meter.whole()), sink, out);
-  });
+  const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
+  run_into_sink(sink, layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+                [&](Sink& into, const SolveOptions& left) {
+                  if (out.backend == Backend::cpu)
+                    cpu::solve(normalized, reporting_into(left, meter.whole()), into, out);
+                  else
+                    solve_on_cuda_real(normalized, reporting_into(left, meter.whole()), into, out);
+                });
   return out;
 }
 
@@ -221,14 +238,17 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   }
   require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
   ProgressMeter meter(opts.progress);
-  run_into_sink(sink, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)}, clock, meter, [&] {
+  const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
+  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)};
+  run_into_sink(sink, layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+                [&](Sink& into, const SolveOptions& left) {
     if (out.backend == Backend::cpu) {
-      cpu::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+      cpu::solve(normalized, reporting_into(left, meter.whole()), into, out);
     } else if (!cpu_may_take_over(normalized, opts)) {
-      cuda::solve(normalized, reporting_into(run, meter.whole()), sink, out);
+      cuda::solve(normalized, reporting_into(left, meter.whole()), into, out);
     } else {
       try {
-        cuda::solve(normalized, reporting_into(run, meter.whole().part(0, kGpuAttemptShare)), sink, out);
+        cuda::solve(normalized, reporting_into(left, meter.whole().part(0, kGpuAttemptShare)), into, out);
       } catch (const ArithmeticRangeError& refusal) {
         // The GPU refuses before its download: no row has reached the sink.
         SolveSummary cpu_out;
@@ -236,7 +256,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
         cpu_out.times = std::move(out.times);
         SolveOptions on_cpu = opts;
         on_cpu.algorithm = cpu::resolve_algorithm(normalized, opts);
-        cpu::solve(normalized, reporting_into(on_cpu, meter.whole().rest()), sink, cpu_out);
+        cpu::solve(normalized, reporting_into(on_cpu, meter.whole().rest()), into, cpu_out);
         out = std::move(cpu_out);
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }
@@ -304,8 +324,11 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   run.algorithm = algorithm;
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(opts)};
-  run_into_sink(sink, layout, clock, meter,
-                [&] { cpu::solve(v, scan, reporting_into(run, meter.whole()), sink, out); });
+  // The dense CPU algorithms compute every row: a resumed one skips the kept rows' puts only.
+  const auto key = [&] { return resume::solve_key(v, run.algorithm, Backend::cpu, run); };
+  run_into_sink(sink, layout, run, false, key, out, clock, meter, [&](Sink& into, const SolveOptions& left) {
+    cpu::solve(v, scan, reporting_into(left, meter.whole()), into, out);
+  });
   return out;
 }
 
