@@ -7,6 +7,7 @@
 // rows of one plane arrive in any order, from any thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,6 +64,39 @@ struct SinkResume {
   std::string note;
 };
 
+// A dense solver's working state at a round boundary, for RoundCheckpoints.
+// The matrices are the solver's own (fw-blocked's padded tiles, say): bytes
+// to the checkpoint, which `layout` names, so that a checkpoint is restored
+// only into the layout that wrote it.
+struct RoundState {
+  std::string layout;        // the solver, its element types and matrix layout
+  std::int64_t round = 0;    // rounds done
+  std::int64_t rounds = 0;   // of this many
+  struct Plane {
+    void* data;
+    std::size_t bytes;
+  };
+  std::vector<Plane> planes;  // the working matrices (distances, then predecessors)
+};
+
+// Round checkpoints of a dense solver (the CPU's fw-blocked; the hook for
+// the GPU and out-of-core fw too): a solver that finds one on its sink
+// (Sink::round_checkpoints) asks restore() before its first round and calls
+// round_done() after every round; the implementation decides when to save
+// (its interval).
+class RoundCheckpoints {
+ public:
+  virtual ~RoundCheckpoints() = default;
+  // Before the first round: fills state.planes from the last valid
+  // checkpoint of this layout and returns its round, or returns 0; after a
+  // 0 the planes may hold anything, and the solver initializes them.
+  virtual std::int64_t restore(const RoundState& state) = 0;
+  // After each round (state.round rounds done, state.planes their result).
+  virtual void round_done(const RoundState& state) = 0;
+  // One line for the summary about what restore() found; empty if nothing to say.
+  virtual std::string note() const { return {}; }
+};
+
 class Sink {
  public:
   virtual ~Sink() = default;
@@ -111,6 +145,9 @@ class Sink {
   // others. The defaults keep nothing.
   virtual bool keeps_partial() const { return false; }
   virtual SinkResume resumed() const { return {}; }
+  // Optional, with keeps_partial(): where a dense solver keeps its round
+  // checkpoints (valid from begin() to commit() or discard()); nullptr: none.
+  virtual RoundCheckpoints* round_checkpoints() { return nullptr; }
 };
 
 }  // namespace apsp

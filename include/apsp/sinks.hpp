@@ -22,6 +22,7 @@ class Communicator;
 namespace sink {
 class RowLedger;
 class RowJournal;
+class FileRoundCheckpoints;
 }  // namespace sink
 namespace io::detail {
 class MatrixFileWriter;
@@ -140,9 +141,17 @@ class FileSink : public Sink {
   // begin() starts afresh. commit() renames the partial files over the
   // targets, then removes the journal. Binary formats (.bin, .npy) of one
   // process only (UsageError, option "checkpoint").
-  void keep_partial(bool resume);
+  //
+  // A dense solver (fw-blocked on the CPU) also saves its working matrices
+  // at a round boundary once `checkpoint_every` seconds (0: never) have
+  // passed since it began or last saved (round_checkpoints(), in
+  // ".NAME.apsp-checkpoint" beside the journal), and with `resume`
+  // continues from the last valid one.
+  void keep_partial(bool resume, double checkpoint_every = kDefaultCheckpointSeconds);
+  static constexpr double kDefaultCheckpointSeconds = 300;
   bool keeps_partial() const override { return keep_; }
   SinkResume resumed() const override { return resumed_; }
+  RoundCheckpoints* round_checkpoints() override;
 
  private:
   void begin_kept();
@@ -153,7 +162,9 @@ class FileSink : public Sink {
   std::unique_ptr<io::detail::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
   std::unique_ptr<sink::RowLedger> ledger_;
   bool keep_ = false, resume_ = false;
+  double checkpoint_every_ = 0;
   std::unique_ptr<sink::RowJournal> journal_;
+  std::unique_ptr<sink::FileRoundCheckpoints> rounds_;
   SinkResume resumed_;
 };
 

@@ -498,7 +498,22 @@ void fw_blocked_typed(const BasicJob<W>& job) {
   };
   WorkMatrix<D> dist(N, "the working distance matrix");
   WorkMatrix<vertex_t> pred(kPred ? N : 0, "the working predecessor matrix");
-  if (job.dense) {  // no predecessors (BasicJob::dense)
+  // Round checkpoints (a resumable file output): the working matrices as
+  // they are, named by this solver's element types and padded size.
+  RoundCheckpoints* checkpoints = job.sink.round_checkpoints();
+  RoundState state;
+  if (checkpoints != nullptr) {
+    state.layout = std::string("cpu fw-blocked tiles ") + std::to_string(kTile) + " N " + std::to_string(N) +
+                   " distance bytes " + std::to_string(sizeof(D)) + (kPred ? " with predecessors" : "");
+    state.rounds = tiles;
+    const auto bytes = [N](std::size_t cell) { return static_cast<std::size_t>(N * N) * cell; };
+    state.planes.push_back({dist.data(), bytes(sizeof(D))});
+    if (kPred) state.planes.push_back({pred.data(), bytes(sizeof(vertex_t))});
+  }
+  const std::int64_t first_round = checkpoints != nullptr ? checkpoints->restore(state) : 0;
+  if (first_round > 0) {
+    job.report(static_cast<double>(first_round) / static_cast<double>(tiles));
+  } else if (job.dense) {  // no predecessors (BasicJob::dense)
     core::fill_from_dense<D>(*job.dense, N, kTile, at, dist.data(), inf, job.threads);
   } else {
 #pragma omp parallel for num_threads(job.threads) schedule(static)
@@ -517,7 +532,7 @@ void fw_blocked_typed(const BasicJob<W>& job) {
     const std::int64_t start = row * tile_row_cells + col * kTileCells;
     return Block<D>{&dist[start], kPred ? &pred[start] : nullptr};
   };
-  for (std::int64_t r = 0; r < tiles; ++r) {
+  for (std::int64_t r = first_round; r < tiles; ++r) {
     const Block<D> diag = block(r, r);
     const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
     if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
@@ -541,6 +556,10 @@ void fw_blocked_typed(const BasicJob<W>& job) {
     }
     for (std::int64_t v = 0; v < N; ++v)
       if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
+    if (checkpoints != nullptr) {
+      state.round = r + 1;
+      checkpoints->round_done(state);
+    }
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
   confirm_candidate_cycle(job, [&](std::int64_t v) { return dist[at(v, v)]; });

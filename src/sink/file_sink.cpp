@@ -10,6 +10,7 @@
 #include "core/row_blocks.hpp"
 #include "io/files.hpp"
 #include "io/matrix_file.hpp"
+#include "sink/round_checkpoint.hpp"
 #include "sink/row_journal.hpp"
 #include "sink/rows.hpp"
 
@@ -81,12 +82,17 @@ void FileSink::begin(const SinkLayout& layout) {
     if (writers_[p]) writers_[p]->begin(layout.n, element(p), comm_);
 }
 
-void FileSink::keep_partial(bool resume) {
+void FileSink::keep_partial(bool resume, double checkpoint_every) {
   if (comm_ != nullptr)
     throw UsageError("the distributed solver does not keep partial output for a resumed run yet", "checkpoint");
+  if (!(checkpoint_every >= 0))
+    throw UsageError("the checkpoint interval must be 0 (none) or a positive number of seconds", "checkpoint-every");
   keep_ = true;
   resume_ = resume;
+  checkpoint_every_ = checkpoint_every;
 }
+
+RoundCheckpoints* FileSink::round_checkpoints() { return rounds_.get(); }
 
 void FileSink::begin_kept() {
   const std::string& primary = targets_[0].path.empty() ? targets_[1].path : targets_[0].path;
@@ -152,6 +158,9 @@ void FileSink::begin_kept() {
            " rows kept from the interrupted run" + (note.empty() ? "" : "; " + note);
   resumed_.note = note;
   journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
+  // The rounds resume only where the rows do: a journal of this solve.
+  rounds_ = std::make_unique<sink::FileRoundCheckpoints>(io::detail::kept_file_name(primary, "checkpoint"),
+                                                          layout_.solve_key, checkpoint_every_, resuming);
 }
 
 void FileSink::put(const RowBlock& block) {
@@ -192,8 +201,10 @@ void FileSink::commit() {
   if (journal_) sink::kill_point_for_testing("rename");
   rename_outputs();
   if (journal_) {
-    // The outputs are in place: the journal describes nothing any more.
+    // The outputs are in place: the journal and checkpoint describe nothing any more.
     sink::kill_point_for_testing("renamed");
+    if (rounds_) rounds_->remove();
+    rounds_.reset();
     journal_->remove();
     journal_.reset();
   }
@@ -224,7 +235,8 @@ void FileSink::rename_outputs() {
 }
 
 void FileSink::discard() noexcept {
-  journal_.reset();  // a kept output's journal stays for a resumed run
+  journal_.reset();  // a kept output's journal and checkpoint stay for a resumed run
+  rounds_.reset();
   for (auto& writer : writers_) {
     if (writer) writer->discard();
     writer.reset();

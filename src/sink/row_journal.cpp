@@ -17,7 +17,7 @@
 namespace apsp::sink {
 namespace {
 
-constexpr std::uint64_t kMagic = 0x314c4e524a505041ull;  // "APSPJRN1"
+constexpr std::uint64_t kMagic = 0x314e524a50535041ull;  // "APSPJRN1" as little-endian bytes
 constexpr std::uint64_t kVersion = 1;
 constexpr std::size_t kHeaderWords = 7, kRecordWords = 5;
 

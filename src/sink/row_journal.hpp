@@ -78,7 +78,9 @@ class RowJournal {
 // Test hook for kill-and-resume tests: with APSP_TEST_KILL_AT=POINT:COUNT in
 // the environment, the COUNT-th pass through `point` SIGKILLs the process.
 // Points: "journal" (a record written), "rename" (before a resumable
-// output's final renames), "renamed" (after them, before the journal goes).
+// output's final renames), "renamed" (after them, before the journal goes),
+// "checkpoint-write" (half-way through writing a round checkpoint),
+// "checkpoint" (a round checkpoint saved).
 void kill_point_for_testing(const char* point);
 
 }  // namespace apsp::sink

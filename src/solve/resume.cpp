@@ -35,6 +35,7 @@ class RowsLeftSink : public Sink {
 
   void begin(const SinkLayout&) override {}  // `inner` has begun
   void commit() override {}                  // the solve commits `inner`
+  RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
   void put(const RowBlock& block) override {
     const auto* data = static_cast<const unsigned char*>(block.data);
     const std::size_t row_bytes = static_cast<std::size_t>(block.row_stride) * element_bytes(block.element);

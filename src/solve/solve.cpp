@@ -97,6 +97,8 @@ void run_into_sink(Sink& sink, SinkLayout layout, const SolveOptions& run, bool 
     resume::RowsLeft left = resume::rows_left(sink, layout, run, narrow_sources);
     if (!left.note.empty()) out.note = out.note.empty() ? left.note : out.note + "; " + left.note;
     if (!left.nothing_left) compute(left.into ? *left.into : sink, left.run);
+    if (RoundCheckpoints* rounds = sink.round_checkpoints(); rounds != nullptr && !rounds->note().empty())
+      out.note = out.note.empty() ? rounds->note() : out.note + "; " + rounds->note();
     clock.restart();
     meter.finish();
     sink.commit();

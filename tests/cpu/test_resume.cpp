@@ -118,6 +118,46 @@ TEST_F(Resume, PerSourceSolvesComputeOnlyTheRowsLeft) {
   EXPECT_EQ(read_text("d.npy"), read_text("ref.npy"));
 }
 
+// fw-blocked's rounds (16 for 1000 vertices) with a checkpoint at every
+// round boundary (an interval far below a round's time): a run killed after
+// a checkpoint, during the write of the next, or with a damaged checkpoint
+// resumes from the last valid one (or the first round) to the same files.
+TEST_F(Resume, FwBlockedResumesFromItsLastValidRoundCheckpoint) {
+  ok("gen random -n 1000 --seed 11 --weights 0:30 -o g.bin");
+  ok("solve g.bin --threads 2 -o ref.bin --predecessors ref.npy --algo fw-blocked");
+  const std::string args = kSolve + "--algo fw-blocked --checkpoint-every 1e-9";
+  struct Case {
+    const char* kill_at;
+    std::function<void()> damage;
+    const char* note;
+  };
+  const auto checkpoint = [&] { return path(".d.bin.apsp-checkpoint"); };
+  const std::vector<Case> cases = {
+      {"checkpoint:5", [] {}, "resumed from the checkpoint after round 5 of 16"},
+      {"checkpoint-write:7", [] {}, "resumed from the checkpoint after round 6 of 16"},
+      {"checkpoint-write:1", [] {}, "resumed d.bin: 0 of 1000 rows kept"},
+      {"checkpoint:3", [&] { flip_byte(".d.bin.apsp-checkpoint", 200); }, "is damaged: the rounds started afresh"},
+      {"checkpoint:3", [&] { flip_byte(".d.bin.apsp-checkpoint", 3 * 8 + 1); }, "is damaged"},
+      {"checkpoint:3", [&] { fs::resize_file(checkpoint(), fs::file_size(checkpoint()) - 100); }, "is truncated"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.kill_at);
+    killed(args + " --checkpoint", c.kill_at);
+    c.damage();
+    const std::string summary = ok(args + " --resume");
+    EXPECT_NE(summary.find(c.note), std::string::npos) << summary;
+    EXPECT_EQ(read_text("d.bin"), read_text("ref.bin"));
+    EXPECT_EQ(read_text("p.npy"), read_text("ref.npy"));
+    EXPECT_TRUE(hidden().empty());
+  }
+  // Killed while resuming from a checkpoint: the next resume goes on from a later one.
+  killed(args + " --checkpoint", "checkpoint:4");
+  killed(args + " --resume", "checkpoint:6");
+  const std::string summary = ok(args + " --resume");
+  EXPECT_NE(summary.find("after round 10 of 16"), std::string::npos) << summary;
+  EXPECT_EQ(read_text("d.bin"), read_text("ref.bin"));
+}
+
 TEST_F(Resume, AResumeOfAnotherSolveIsRefused) {
   ok("gen random -n 1000 --seed 11 -o g.bin");
   ok("gen random -n 1000 --seed 12 -o other.bin");

@@ -47,6 +47,7 @@ class ProgressSink : public Sink {
   void prepare() override { inner_.prepare(); }
   bool keeps_partial() const override { return inner_.keeps_partial(); }
   SinkResume resumed() const override { return inner_.resumed(); }
+  RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
 
   void writing_started() { writing_ = true; }
 

@@ -43,6 +43,7 @@ struct SolveArgs {
   bool verify = false;
   bool checkpoint = false;  // keep partial rows for --resume
   bool resume = false;
+  double checkpoint_every = FileSink::kDefaultCheckpointSeconds;
   DistributedArgs distributed;
 };
 
@@ -243,7 +244,7 @@ void run_solve(const SolveArgs& a) {
   if (!a.output.empty() || opts.predecessors)
     files = std::make_unique<FileSink>(MatrixFileTarget{a.output, io::parse_format(a.out_format)},
                                        MatrixFileTarget{a.predecessors_path, io::Format::automatic});
-  if (files && (a.checkpoint || a.resume)) files->keep_partial(a.resume);
+  if (files && (a.checkpoint || a.resume)) files->keep_partial(a.resume, a.checkpoint_every);
 
   const LoadedAnyGraph loaded = load_any_graph(a.input, a.weights);
   // --weights int32 asks for int32 distances: refused before the solve where
@@ -294,7 +295,12 @@ Command add_solve_command(CLI::App& app) {
                 "Keep the rows written so far beside the output (.OUT.apsp-partial and its journal) when the run "
                 "fails or is killed, for --resume (.bin and .npy outputs)");
   cmd->add_flag("--resume", args->resume,
-                "Continue the rows an interrupted --checkpoint run of the same solve left (implies --checkpoint)");
+                "Continue the rows (and fw-blocked's rounds) an interrupted --checkpoint run of the same solve left "
+                "(implies --checkpoint)");
+  cmd->add_option("--checkpoint-every", args->checkpoint_every,
+                  "With --checkpoint: seconds between fw-blocked's round checkpoints (0: none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--relabel", args->input.relabel,
                 "Number the vertices an edge touches 0..k-1 (ids that run high, as in SNAP edge lists) and write "
                 "the original ids beside the result (OUT.ids), which path and verify read back");
