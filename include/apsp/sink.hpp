@@ -69,9 +69,9 @@ struct SinkResume {
 // to the checkpoint, which `layout` names, so that a checkpoint is restored
 // only into the layout that wrote it.
 struct RoundState {
-  std::string layout;        // the solver, its element types and matrix layout
-  std::int64_t round = 0;    // rounds done
-  std::int64_t rounds = 0;   // of this many
+  std::string layout;       // the solver, its element types and matrix layout
+  std::int64_t round = 0;   // rounds done
+  std::int64_t rounds = 0;  // of this many
   struct Plane {
     void* data;
     std::size_t bytes;

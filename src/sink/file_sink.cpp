@@ -100,9 +100,10 @@ void FileSink::begin_kept() {
   core::Fingerprint shape;
   shape.value(static_cast<int>(layout_.distance_element)).value(layout_.predecessors);
   for (const MatrixFileTarget& target : targets_)
-    shape.text(target.path.empty() ? "" : io::to_string(io::detail::MatrixFileWriter(target.path, target.format,
-                                                                                    std::nullopt, "matrix")
-                                                             .format()));
+    shape.text(
+        target.path.empty()
+            ? ""
+            : io::to_string(io::detail::MatrixFileWriter(target.path, target.format, std::nullopt, "matrix").format()));
   const sink::JournalHeader header{layout_.solve_key, layout_.n, layout_.row_count(), shape.digest()};
   sink::JournalContents found;
   std::string note;
@@ -119,7 +120,9 @@ void FileSink::begin_kept() {
                        "resume");
   }
   const bool resuming = found.state == sink::JournalContents::State::ok && found.header == header;
-  const auto element = [&](int p) { return sink::element_of(layout_, p == 0 ? Plane::distances : Plane::predecessors); };
+  const auto element = [&](int p) {
+    return sink::element_of(layout_, p == 0 ? Plane::distances : Plane::predecessors);
+  };
   for (int p = 0; p < 2; ++p)
     if (writers_[p]) writers_[p]->begin_kept(layout_.n, element(p), resuming);
   // A record counts only when the partial file holds the bytes it vouches
@@ -160,7 +163,7 @@ void FileSink::begin_kept() {
   journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
   // The rounds resume only where the rows do: a journal of this solve.
   rounds_ = std::make_unique<sink::FileRoundCheckpoints>(io::detail::kept_file_name(primary, "checkpoint"),
-                                                          layout_.solve_key, checkpoint_every_, resuming);
+                                                         layout_.solve_key, checkpoint_every_, resuming);
 }
 
 void FileSink::put(const RowBlock& block) {

@@ -27,13 +27,8 @@ std::uint64_t digest_of_words(const std::array<std::uint64_t, N>& words, std::si
 }
 
 std::array<std::uint64_t, kHeaderWords> header_words(const JournalHeader& h) {
-  std::array<std::uint64_t, kHeaderWords> w = {kMagic,
-                                               kVersion,
-                                               h.key,
-                                               static_cast<std::uint64_t>(h.n),
-                                               static_cast<std::uint64_t>(h.rows),
-                                               h.shape,
-                                               0};
+  std::array<std::uint64_t, kHeaderWords> w = {
+      kMagic, kVersion, h.key, static_cast<std::uint64_t>(h.n), static_cast<std::uint64_t>(h.rows), h.shape, 0};
   w[kHeaderWords - 1] = digest_of_words(w, kHeaderWords - 1);
   return w;
 }
@@ -71,7 +66,8 @@ JournalContents read_journal(const std::string& path) {
   std::array<std::uint64_t, kHeaderWords> header{};
   if (bytes.size() < sizeof header) return contents;
   std::memcpy(header.data(), bytes.data(), sizeof header);
-  if (header[0] != kMagic || header[1] != kVersion || header[kHeaderWords - 1] != digest_of_words(header, kHeaderWords - 1))
+  if (header[0] != kMagic || header[1] != kVersion ||
+      header[kHeaderWords - 1] != digest_of_words(header, kHeaderWords - 1))
     return contents;
   contents.state = JournalContents::State::ok;
   contents.header = {header[2], static_cast<std::int64_t>(header[3]), static_cast<std::int64_t>(header[4]), header[5]};

@@ -107,7 +107,8 @@ RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run
   }
   left.run.sources.clear();
   for (const std::int64_t r : missing)
-    left.run.sources.push_back(run.sources.empty() ? static_cast<vertex_t>(r) : run.sources[static_cast<std::size_t>(r)]);
+    left.run.sources.push_back(run.sources.empty() ? static_cast<vertex_t>(r)
+                                                   : run.sources[static_cast<std::size_t>(r)]);
   left.into = std::make_unique<RowsLeftSink>(sink, std::move(missing),
                                              std::vector<bool>(static_cast<std::size_t>(layout.row_count()), false));
   return left;

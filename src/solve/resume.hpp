@@ -23,8 +23,7 @@ std::uint64_t solve_key(const GraphF32& normalized, const std::string& algorithm
                         const SolveOptions& opts);
 std::uint64_t solve_key(const GraphF64& normalized, const std::string& algorithm, Backend backend,
                         const SolveOptions& opts);
-std::uint64_t solve_key(const DenseView& view, const std::string& algorithm, Backend backend,
-                        const SolveOptions& opts);
+std::uint64_t solve_key(const DenseView& view, const std::string& algorithm, Backend backend, const SolveOptions& opts);
 
 // What is left of a solve once `sink` (begun with `layout`) has said which
 // rows an interrupted run left (Sink::resumed).

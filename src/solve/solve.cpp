@@ -242,8 +242,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   ProgressMeter meter(opts.progress);
   const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
   const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)};
-  run_into_sink(sink, layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
-                [&](Sink& into, const SolveOptions& left) {
+  const auto compute = [&](Sink& into, const SolveOptions& left) {
     if (out.backend == Backend::cpu) {
       cpu::solve(normalized, reporting_into(left, meter.whole()), into, out);
     } else if (!cpu_may_take_over(normalized, opts)) {
@@ -263,7 +262,8 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }
     }
-  });
+  };
+  run_into_sink(sink, layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter, compute);
   return out;
 }
 

@@ -164,11 +164,11 @@ TEST_F(Resume, AResumeOfAnotherSolveIsRefused) {
   killed(kSolve + "--algo dijkstra --checkpoint", "journal:4");
   const std::vector<std::string> others = {
       "solve other.bin --threads 2 -o d.bin --predecessors p.npy --algo dijkstra --resume",  // another graph
-      kSolve + "--algo bellman-ford --resume",                                                // another algorithm
-      "solve g.bin --threads 2 -o d.bin --algo dijkstra --resume",                            // no predecessors
-      kSolve + "--algo dijkstra --weights float64 --resume",                                  // other weights
-      kSolve + "--algo dijkstra --precision int64 --resume",                                  // other precision
-      kSolve + "--algo dijkstra --out-format bin-f32 --resume",                               // other format
+      kSolve + "--algo bellman-ford --resume",                                               // another algorithm
+      "solve g.bin --threads 2 -o d.bin --algo dijkstra --resume",                           // no predecessors
+      kSolve + "--algo dijkstra --weights float64 --resume",                                 // other weights
+      kSolve + "--algo dijkstra --precision int64 --resume",                                 // other precision
+      kSolve + "--algo dijkstra --out-format bin-f32 --resume",                              // other format
   };
   for (const std::string& args : others) {
     const Run r = run(args);
@@ -228,7 +228,8 @@ TEST_F(Resume, OptionsThatCannotKeepRowsAreRefused) {
   ok("gen random -n 50 --seed 1 -o g.bin");
   for (const std::string& args :
        {std::string("solve g.bin -o d.txt --checkpoint"), std::string("solve g.bin --checkpoint"),
-        std::string("solve g.bin -o d.bin --verify --resume"), std::string("solve g.bin -o d.bin --distribution rows --checkpoint")}) {
+        std::string("solve g.bin -o d.bin --verify --resume"),
+        std::string("solve g.bin -o d.bin --distribution rows --checkpoint")}) {
     const Run r = run(args);
     EXPECT_EQ(r.status, 1) << args << "\n" << r.err;
     EXPECT_EQ(r.err.rfind("apsp: ", 0), 0u) << r.err;
