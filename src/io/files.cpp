@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <iterator>
@@ -93,10 +94,6 @@ namespace {
 
 std::atomic<bool> g_unnamed_allowed{true};
 
-std::string directory_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
 
 std::string base_name_of(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
@@ -326,6 +323,22 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(target_of
     slot_ = register_temporary(temporary_);
   }
   if (exists) ::fchmod(fd_, info.st_mode & 07777);
+}
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+void write_fully(int fd, const void* data, std::size_t size, const std::string& path) {
+  const char* next = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t put = ::write(fd, next, std::min<std::size_t>(size, std::size_t{1} << 30));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) throw ResourceError("cannot write " + path + ": " + reason(put < 0 ? errno : EIO));
+    next += put;
+    size -= static_cast<std::size_t>(put);
+  }
 }
 
 OutputFile::~OutputFile() { discard(); }

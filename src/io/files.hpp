@@ -160,6 +160,13 @@ class ReplacedFile {
 // "journal": which rows they are). No other temporary has such a name.
 std::string kept_file_name(const std::string& path, const std::string& what);
 
+// Writes all `size` bytes to the descriptor `fd` (retrying short writes and
+// EINTR); ResourceError "cannot write PATH: <reason>" on failure.
+void write_fully(int fd, const void* data, std::size_t size, const std::string& path);
+
+// The directory part of `path` ("." for a bare name).
+std::string directory_of(const std::string& path);
+
 // Unlinks the named temporaries of this process's open outputs;
 // async-signal-safe (apsp::io::remove_temporaries_on_signal).
 void remove_registered_temporaries() noexcept;

@@ -9,6 +9,7 @@
 
 #include "apsp/error.hpp"
 #include "core/fingerprint.hpp"
+#include "io/files.hpp"
 #include "sink/row_journal.hpp"
 
 namespace apsp::sink {
@@ -33,16 +34,6 @@ struct Fd {
   }
 };
 
-void write_all(int fd, const void* data, std::size_t size, const std::string& path) {
-  const char* next = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t put = ::write(fd, next, std::min<std::size_t>(size, std::size_t{1} << 30));
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) throw ResourceError("cannot write " + path + ": " + std::strerror(put < 0 ? errno : EIO));
-    next += put;
-    size -= static_cast<std::size_t>(put);
-  }
-}
 
 bool read_all(int fd, void* data, std::size_t size) {
   char* next = static_cast<char*>(data);
@@ -56,10 +47,6 @@ bool read_all(int fd, void* data, std::size_t size) {
   return true;
 }
 
-std::string directory_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
 
 }  // namespace
 
@@ -136,11 +123,12 @@ void FileRoundCheckpoints::save(const RoundState& state) {
   Fd file{::open(fresh.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
   if (file.fd < 0) throw ResourceError("cannot open " + fresh + " for writing: " + reason());
   try {
-    write_all(file.fd, h.data(), sizeof h, fresh);
+    io::detail::write_fully(file.fd, h.data(), sizeof h, fresh);
     for (const RoundState::Plane& plane : state.planes) {
-      write_all(file.fd, plane.data, plane.bytes / 2, fresh);
+      io::detail::write_fully(file.fd, plane.data, plane.bytes / 2, fresh);
       if (&plane == &state.planes.front()) kill_point_for_testing("checkpoint-write");  // once per save
-      write_all(file.fd, static_cast<const char*>(plane.data) + plane.bytes / 2, plane.bytes - plane.bytes / 2, fresh);
+      io::detail::write_fully(file.fd, static_cast<const char*>(plane.data) + plane.bytes / 2,
+                              plane.bytes - plane.bytes / 2, fresh);
     }
     if (::fdatasync(file.fd) != 0) throw ResourceError("cannot write " + fresh + ": " + reason());
     if (::rename(fresh.c_str(), path_.c_str()) != 0)
@@ -150,7 +138,7 @@ void FileRoundCheckpoints::save(const RoundState& state) {
     throw;
   }
   // The rename is durable once the directory is.
-  Fd directory{::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  Fd directory{::open(io::detail::directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
   if (directory.fd >= 0) ::fsync(directory.fd);
   ++saves_;
   kill_point_for_testing("checkpoint");

@@ -41,16 +41,6 @@ std::array<std::uint64_t, kRecordWords> record_words(const JournalRecord& r) {
   return w;
 }
 
-void write_all(int fd, const void* data, std::size_t size, const std::string& path) {
-  const char* next = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t put = ::write(fd, next, size);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) throw ResourceError("cannot write " + path + ": " + std::strerror(put < 0 ? errno : EIO));
-    next += put;
-    size -= static_cast<std::size_t>(put);
-  }
-}
 
 }  // namespace
 
@@ -100,7 +90,7 @@ RowJournal::RowJournal(std::string path, const JournalHeader& header, const std:
       const auto w = record_words(r);
       bytes.append(reinterpret_cast<const char*>(w.data()), sizeof w);
     }
-    write_all(fd, bytes.data(), bytes.size(), fresh);
+    io::detail::write_fully(fd, bytes.data(), bytes.size(), fresh);
     if (::rename(fresh.c_str(), path_.c_str()) != 0)
       throw ResourceError("cannot rename " + fresh + " to " + path_ + ": " + std::strerror(errno));
   } catch (...) {
@@ -121,7 +111,7 @@ void RowJournal::append(const JournalRecord& record) {
   const auto words = record_words(record);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    write_all(fd_, words.data(), sizeof words, path_);
+    io::detail::write_fully(fd_, words.data(), sizeof words, path_);
   }
   kill_point_for_testing("journal");
 }
