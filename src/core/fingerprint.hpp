@@ -34,7 +34,10 @@ class Fingerprint {
       std::memcpy(&word, next, 8);  // little-endian hosts only, as every file format here
       mix(word);
     }
-    for (; size > 0; --size) pending_ |= std::uint64_t{*next++} << (8 * pending_bytes_++);
+    // Fewer than 8 bytes are left, and no word is pending (the first loop
+    // ends with one pending only when it used up every byte).
+    for (std::size_t b = 0; b < size && b < 8; ++b) pending_ |= std::uint64_t{next[b]} << (8 * b);
+    if (size > 0) pending_bytes_ = static_cast<int>(size);
     return *this;
   }
   // A value of a trivially copyable type without padding, as its bytes.
