@@ -168,7 +168,7 @@ TEST_F(Resume, AResumeOfAnotherSolveIsRefused) {
       "solve g.bin --threads 2 -o d.bin --algo dijkstra --resume",                           // no predecessors
       kSolve + "--algo dijkstra --weights float64 --resume",                                 // other weights
       kSolve + "--algo dijkstra --precision int64 --resume",                                 // other precision
-      kSolve + "--algo dijkstra --out-format bin-f32 --resume",                              // other format
+      kSolve + "--algo dijkstra --out-format npy --resume",                                  // other format
   };
   for (const std::string& args : others) {
     const Run r = run(args);
