@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct Outcome {
   int status = -1;  // exit code, or 128 + signal
   std::string out, err;
 };
@@ -31,24 +31,24 @@ struct Run {
 class Resume : public test::ScratchDirTest {
  protected:
   // Runs `apsp ARGS` in the scratch directory, with `env` ("NAME=VALUE" or "").
-  Run run(const std::string& args, const std::string& env = "") const {
+  Outcome run(const std::string& args, const std::string& env = "") const {
     const std::string shell = "cd '" + dir_.string() + "' && " + (env.empty() ? "" : "env " + env + " ") +
                               "'" APSP_CLI_PATH "' " + args + " </dev/null >stdout.log 2>stderr.log";
     const int raw = std::system(shell.c_str());
-    Run r;
+    Outcome r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
     r.out = read_text("stdout.log");
     r.err = read_text("stderr.log");
     return r;
   }
   std::string ok(const std::string& args, const std::string& env = "") const {
-    const Run r = run(args, env);
+    const Outcome r = run(args, env);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
     return r.out;
   }
   // Runs with the hook set to kill at `point`; expects SIGKILL (137).
   void killed(const std::string& args, const std::string& point) const {
-    const Run r = run(args, "APSP_TEST_KILL_AT=" + point);
+    const Outcome r = run(args, "APSP_TEST_KILL_AT=" + point);
     ASSERT_EQ(r.status, 128 + 9) << args << " killed at " << point << "\n" << r.out << r.err;
   }
   // The hidden files beside the outputs.
@@ -171,11 +171,11 @@ TEST_F(Resume, AResumeOfAnotherSolveIsRefused) {
       kSolve + "--algo dijkstra --out-format npy --resume",                                  // other format
   };
   for (const std::string& args : others) {
-    const Run r = run(args);
+    const Outcome r = run(args);
     EXPECT_NE(r.status, 0) << args << "\n" << r.out << r.err;
     EXPECT_EQ(r.err.rfind("apsp: ", 0), 0u) << args << "\n" << r.err;
   }
-  const Run r = run(others[0]);
+  const Outcome r = run(others[0]);
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("solved another problem"), std::string::npos) << r.err;
   // The interrupted run's files are untouched by the refusals: it still resumes.
@@ -230,7 +230,7 @@ TEST_F(Resume, OptionsThatCannotKeepRowsAreRefused) {
        {std::string("solve g.bin -o d.txt --checkpoint"), std::string("solve g.bin --checkpoint"),
         std::string("solve g.bin -o d.bin --verify --resume"),
         std::string("solve g.bin -o d.bin --distribution rows --checkpoint")}) {
-    const Run r = run(args);
+    const Outcome r = run(args);
     EXPECT_EQ(r.status, 1) << args << "\n" << r.err;
     EXPECT_EQ(r.err.rfind("apsp: ", 0), 0u) << r.err;
     EXPECT_FALSE(fs::exists(path("d.bin")));
