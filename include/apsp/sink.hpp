@@ -72,11 +72,11 @@ struct RoundState {
   std::string layout;       // the solver, its element types and matrix layout
   std::int64_t round = 0;   // rounds done
   std::int64_t rounds = 0;  // of this many
-  struct Plane {
+  struct Buffer {
     void* data;
     std::size_t bytes;
   };
-  std::vector<Plane> planes;  // the working matrices (distances, then predecessors)
+  std::vector<Buffer> planes;  // the working matrices (distances, then predecessors)
 };
 
 // Round checkpoints of a dense solver (the CPU's fw-blocked; the hook for

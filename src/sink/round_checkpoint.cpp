@@ -79,7 +79,7 @@ std::int64_t FileRoundCheckpoints::restore(const RoundState& state) {
     return 0;
   }
   core::Fingerprint digest;
-  for (const RoundState::Plane& plane : state.planes) {
+  for (const RoundState::Buffer& plane : state.planes) {
     if (!read_all(file.fd, plane.data, plane.bytes)) {
       note_ = "the checkpoint " + path_ + " is truncated: the rounds started afresh";
       return 0;
@@ -124,7 +124,7 @@ void FileRoundCheckpoints::save(const RoundState& state) {
   if (file.fd < 0) throw ResourceError("cannot open " + fresh + " for writing: " + reason());
   try {
     io::detail::write_fully(file.fd, h.data(), sizeof h, fresh);
-    for (const RoundState::Plane& plane : state.planes) {
+    for (const RoundState::Buffer& plane : state.planes) {
       io::detail::write_fully(file.fd, plane.data, plane.bytes / 2, fresh);
       if (&plane == &state.planes.front()) kill_point_for_testing("checkpoint-write");  // once per save
       io::detail::write_fully(file.fd, static_cast<const char*>(plane.data) + plane.bytes / 2,
