@@ -108,19 +108,28 @@ TEST_F(Resume, KilledAtAnyPointAndResumedGivesTheUninterruptedFiles) {
   }
 }
 
-// The per-source solvers compute only the rows the journal does not hold:
-// the summary says how many were kept.
+// The per-source solvers (and supernodal's row solve) compute only the rows
+// the journal does not hold: the summary says how many were kept.
 TEST_F(Resume, PerSourceSolvesComputeOnlyTheRowsLeft) {
   ok("gen random -n 1000 --seed 5 --weights 0:9 -o g.bin");
-  ok("solve g.bin --algo johnson -o ref.npy");
-  killed("solve g.bin --threads 2 --algo johnson -o d.npy --checkpoint", "journal:6");
-  const std::string summary = ok("solve g.bin --threads 2 --algo johnson -o d.npy --resume");
-  const auto at = summary.find("resumed d.npy: ");
-  ASSERT_NE(at, std::string::npos) << summary;
-  const long kept = std::stol(summary.substr(at + 15));
-  EXPECT_GE(kept, 6);
-  EXPECT_LT(kept, 1000);
-  EXPECT_TRUE(same_file("d.npy", "ref.npy"));
+  ok("gen grid -n 1024 --seed 5 -o grid.bin");
+  for (const std::string& solve : {std::string("solve g.bin --algo johnson"),
+                                   std::string("solve grid.bin --algo supernodal --predecessors p.npy")}) {
+    SCOPED_TRACE(solve);
+    ok(solve.substr(0, solve.find(" --predecessors")) + " -o ref.npy" +
+       (solve.find("p.npy") == std::string::npos ? "" : " --predecessors refp.npy"));
+    killed(solve + " --threads 2 -o d.npy --checkpoint", "journal:6");
+    const std::string summary = ok(solve + " --threads 2 -o d.npy --resume");
+    const auto at = summary.find("resumed d.npy: ");
+    ASSERT_NE(at, std::string::npos) << summary;
+    const long kept = std::stol(summary.substr(at + 15));
+    // Six records are six blocks of distances when they come alone.
+    if (solve.find("p.npy") == std::string::npos) EXPECT_GE(kept, 6);
+    EXPECT_LT(kept, 1000);
+    EXPECT_TRUE(same_file("d.npy", "ref.npy"));
+    if (solve.find("p.npy") != std::string::npos) EXPECT_TRUE(same_file("p.npy", "refp.npy"));
+    EXPECT_TRUE(hidden().empty());
+  }
 }
 
 // fw-blocked's rounds (16 for 1000 vertices) with a checkpoint at every
