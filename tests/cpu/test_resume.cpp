@@ -4,7 +4,10 @@
 // an uninterrupted run; a resume of another solve is refused; a damaged
 // journal or partial file is detected and its rows computed again.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -252,6 +255,24 @@ TEST_F(Resume, OptionsThatCannotKeepRowsAreRefused) {
   }
   // Without --checkpoint a killed run keeps nothing, as before.
   ok("solve g.bin -o d.bin");
+  EXPECT_TRUE(hidden().empty());
+}
+
+// A partial file another run holds (its flock, taken here) is not touched:
+// a second --checkpoint run of that output is refused (exit 3).
+TEST_F(Resume, ASecondRunOfAHeldOutputIsRefused) {
+  ok("gen random -n 50 --seed 1 -o g.bin");
+  write_text(".d.bin.apsp-partial", "another run's rows");
+  const int held = ::open(path(".d.bin.apsp-partial").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX | LOCK_NB), 0);
+  const Outcome r = run("solve g.bin -o d.bin --checkpoint");
+  ::close(held);
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("another run holds its partial output"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(".d.bin.apsp-partial"), "another run's rows");
+  EXPECT_FALSE(fs::exists(path("d.bin")));
+  ok("solve g.bin -o d.bin --checkpoint");
   EXPECT_TRUE(hidden().empty());
 }
 
