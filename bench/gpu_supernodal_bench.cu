@@ -8,7 +8,11 @@
 // compute (factor + solve; for fw and sssp their "compute" stage), the wall
 // time end to end into the null sink, and fw int32's time at that n (run up
 // to --fw-max-n, above it estimated as n^3 / 14.8e12 s, the H100 rate of
-// docs/results/2026-11-22-h100), the speedup of the compute over it.
+// docs/results/2026-11-22-h100), the speedup of the compute over it; for
+// supernodal, the symbolic analysis's operation counts (min-plus add-mins:
+// the factor's sum of (k + s)^2 k over all fronts and over the fronts of at
+// least 1024 vertices, the solve's n times nnz(L)-based ops per source, the
+// count fw's n^3 rate compares with) and the rates they give.
 //
 //   apsp_bench_gpu_supernodal_bench --csv supernodal.csv
 //   apsp_bench_gpu_supernodal_bench --families grid,geometric --grid-sizes 65536 --methods supernodal,sssp
@@ -27,6 +31,7 @@
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
 #include "families.hpp"
+#include "supernodal/symbolic.hpp"
 
 namespace {
 
@@ -47,7 +52,22 @@ struct Row {
   double ordering_s = 0, symbolic_s = 0, factor_s = 0, solve_s = 0, compute_s = 0, wall_s = 0;
   double fw_s = 0;
   bool fw_estimated = false;
+  double factor_ops = 0, large_front_ops = 0, solve_ops = 0;  // supernodal only
 };
+
+// The fronts at least this big (k + s vertices) count as the factor's dense work.
+constexpr std::int64_t kLargeFront = 1024;
+
+// The supernodal operation counts of g (its own symbolic analysis, untimed).
+void count_supernodal_ops(const apsp::Graph& g, Row& r) {
+  const apsp::supernodal::Symbolic sym = apsp::supernodal::analyse(apsp::to_csr(g));
+  r.factor_ops = sym.factor_ops;
+  for (std::int32_t K = 0; K < sym.count; ++K) {
+    const double k = sym.columns(K), front = k + static_cast<double>(sym.structure_size(K));
+    if (front >= kLargeFront) r.large_front_ops += front * front * k;
+  }
+  r.solve_ops = static_cast<double>(g.n) * sym.solve_ops_per_source;
+}
 
 // Median stages of `reps` solves of g by `method` on the GPU into a null sink, after one warm-up.
 Row measure(const std::string& family, const apsp::Graph& g, const std::string& method, int reps) {
@@ -126,6 +146,7 @@ int main(int argc, char** argv) {
         for (const std::string& method : methods) {
           if (method == "fw" && g.n > fw_max_n) continue;
           Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
+          if (method == "supernodal") count_supernodal_ops(g, r);
           if (method == "fw") {
             fw_s = r.compute_s;
             fw_estimated = false;
@@ -140,6 +161,13 @@ int main(int argc, char** argv) {
                       r.family.c_str(), static_cast<long long>(r.n), r.method.c_str(), r.ordering_s, r.symbolic_s,
                       r.factor_s, r.solve_s, r.compute_s, r.wall_s, r.fw_estimated ? " (est.)" : "", r.fw_s,
                       r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0);
+          if (r.factor_ops > 0)
+            std::printf("%-10s n=%-7lld %-11s factor %.3g ops (%.0f%% in fronts >= %lld) at %.3g ops/s, "
+                        "solve %.3g ops at %.3g ops/s\n",
+                        r.family.c_str(), static_cast<long long>(r.n), r.method.c_str(), r.factor_ops,
+                        100.0 * r.large_front_ops / r.factor_ops, static_cast<long long>(kLargeFront),
+                        r.factor_s > 0 ? r.factor_ops / r.factor_s : 0.0, r.solve_ops,
+                        r.solve_s > 0 ? r.solve_ops / r.solve_s : 0.0);
           std::fflush(stdout);
           rows.push_back(r);
         }
@@ -151,11 +179,12 @@ int main(int argc, char** argv) {
       if (fresh)
         out << "family,n,m,method,ordering_s,symbolic_s,factor_s,solve_s,compute_s,wall_null_sink_s,fw_int32_s,"
                "fw_estimated,"
-               "speedup_vs_fw\n";
+               "speedup_vs_fw,factor_ops,large_front_ops,solve_ops\n";
       for (const Row& r : rows)
         out << r.family << ',' << r.n << ',' << r.m << ',' << r.method << ',' << r.ordering_s << ',' << r.symbolic_s
             << ',' << r.factor_s << ',' << r.solve_s << ',' << r.compute_s << ',' << r.wall_s << ',' << r.fw_s << ','
-            << (r.fw_estimated ? 1 : 0) << ',' << (r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0) << '\n';
+            << (r.fw_estimated ? 1 : 0) << ',' << (r.compute_s > 0 ? r.fw_s / r.compute_s : 0.0) << ',' << r.factor_ops
+            << ',' << r.large_front_ops << ',' << r.solve_ops << '\n';
       if (!out) throw apsp::ResourceError("cannot write " + csv);
     }
   } catch (const std::exception& e) {

@@ -43,7 +43,7 @@
 
 namespace apsp {
 
-enum class DataType { uint8, int32, int64, float64 };
+enum class DataType { uint8, int32, int64, float32, float64 };
 enum class ReduceOp { min, max, sum };
 enum class Memory { host, device };
 
@@ -63,6 +63,10 @@ struct DataTypeOf<std::int32_t> {
 template <>
 struct DataTypeOf<std::int64_t> {
   static constexpr DataType value = DataType::int64;
+};
+template <>
+struct DataTypeOf<float> {
+  static constexpr DataType value = DataType::float32;
 };
 template <>
 struct DataTypeOf<double> {

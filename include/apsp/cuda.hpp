@@ -25,6 +25,14 @@ bool compiled_in();
 // (never throws for "no device").
 const std::vector<DeviceInfo>& devices();
 
+// Creates `device`'s primary context now (cudaSetDevice, then a no-op
+// cudaFree, on the calling thread), so that the time it takes can overlap
+// other startup work: the distributed CLI creates it on a helper thread
+// while MPI starts. Later calls on any thread reuse the context. UsageError
+// (option "device") for a device that does not exist, DeviceError when the
+// context cannot be created; nothing without CUDA.
+void create_context(int device);
+
 // Kernel names selectable with Backend::cuda (without "auto"); their traits
 // are in the registry (apsp/registry.hpp).
 std::vector<std::string> algorithms();

@@ -19,7 +19,9 @@
 // the rest of round k's update runs.
 //
 // On the CPU the result is exactly what the single-process fw-blocked gives
-// (the same tile kernels in the same order per tile), predecessors included.
+// (the same tile kernels in the same order per tile), predecessors included,
+// for int32 weights and for float32 and float64 ones (computed and delivered
+// in their own type, negative cycles judged by the same rule).
 // On GPUs the distances are those of the single-GPU fw (int16 attempts
 // certified, as there); predecessors are each row's breadth-first tree over
 // its tight edges.
@@ -94,6 +96,10 @@ struct DistributedResult {
   Precision precision = Precision::int32;
   std::vector<RankTimes> ranks;  // every rank's times, on every rank (index = rank)
   double setup_seconds = 0;      // this rank: checks, agreement, building its tiles
+  // setup_seconds split: normalize, same graph (the ranks' agreement on it),
+  // split comms (the process rows' and columns' communicators), build tiles
+  // (the GPU engine's device and context included), begin sink.
+  StageTimes setup_stages;
   double rounds_seconds = 0;     // this rank: the rounds
   double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included
   double verify_seconds = -1;    // this rank: checking its rows; -1 without verify
@@ -112,7 +118,13 @@ struct DistributedResult {
 // rank as Agreed<E> (E the error's own type, see below). Any other error is
 // thrown on the rank where it happened only; the caller then stops the
 // others with comm.abort().
+//
+// Real weights (float32, float64): the cpu backend (UsageError "backend" on
+// cuda); the sinks get rows of the weight type (Element::float32 / float64).
 DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed(Communicator& comm, const GraphF32& g, const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed(Communicator& comm, const GraphF64& g, const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed(Communicator& comm, const AnyGraph& g, const DistributedOptions& opts, Sink& sink);
 
 // Agreed<E>, AgreedFailure and agree(): apsp/comm.hpp.
 

@@ -22,6 +22,7 @@ std::size_t data_type_bytes(DataType t) {
     case DataType::uint8: return 1;
     case DataType::int32: return 4;
     case DataType::int64: return 8;
+    case DataType::float32: return 4;
     case DataType::float64: return 8;
   }
   return 1;
@@ -32,6 +33,7 @@ const char* to_string(DataType t) {
     case DataType::uint8: return "uint8";
     case DataType::int32: return "int32";
     case DataType::int64: return "int64";
+    case DataType::float32: return "float32";
     case DataType::float64: return "float64";
   }
   return "?";

@@ -117,6 +117,7 @@ void reduce(const std::vector<const void*>& inputs, void* out, std::size_t count
     case DataType::uint8: reduce(inputs, static_cast<std::uint8_t*>(out), count, op); break;
     case DataType::int32: reduce(inputs, static_cast<std::int32_t*>(out), count, op); break;
     case DataType::int64: reduce(inputs, static_cast<std::int64_t*>(out), count, op); break;
+    case DataType::float32: reduce(inputs, static_cast<float*>(out), count, op); break;
     case DataType::float64: reduce(inputs, static_cast<double*>(out), count, op); break;
   }
 }

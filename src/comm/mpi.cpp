@@ -39,6 +39,7 @@ MPI_Datatype mpi_type(DataType t) {
     case DataType::uint8: return MPI_UINT8_T;
     case DataType::int32: return MPI_INT32_T;
     case DataType::int64: return MPI_INT64_T;
+    case DataType::float32: return MPI_FLOAT;
     case DataType::float64: return MPI_DOUBLE;
   }
   return MPI_BYTE;

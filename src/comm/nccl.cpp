@@ -41,6 +41,7 @@ ncclDataType_t nccl_type(DataType t) {
     case DataType::uint8: return ncclUint8;
     case DataType::int32: return ncclInt32;
     case DataType::int64: return ncclInt64;
+    case DataType::float32: return ncclFloat32;
     case DataType::float64: return ncclFloat64;
   }
   return ncclUint8;

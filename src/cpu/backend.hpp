@@ -122,6 +122,12 @@ void fw_seq(const JobF64& job);
 void fw_blocked(const Job& job);
 void fw_blocked(const JobF32& job);
 void fw_blocked(const JobF64& job);
+// fw-ooc: fw-blocked's tile steps in the out-of-core super-round schedule
+// (core/super_rounds.hpp), two tiles per super-tile: the host's model of the
+// GPU's out-of-core fw, so that CI runs the schedule.
+void fw_out_of_core(const Job& job);
+void fw_out_of_core(const JobF32& job);
+void fw_out_of_core(const JobF64& job);
 void dijkstra(const Job& job);
 void dijkstra(const JobF32& job);
 void dijkstra(const JobF64& job);

@@ -41,10 +41,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
@@ -52,6 +54,7 @@
 #include "core/negative_cycle.hpp"
 #include "core/tight_edges.hpp"
 #include "core/stages.hpp"
+#include "core/super_rounds.hpp"
 #include "cpu/backend.hpp"
 #include "cpu/deliver.hpp"
 #include "cpu/fw_tiles.hpp"
@@ -479,14 +482,146 @@ void fw_seq_typed(const BasicJob<W>& job) {
   clock.lap("store", result_bytes(job));
 }
 
+// Round r of fw-blocked over tiles first .. first + count - 1 of each
+// dimension (r among them): the diagonal step, then the panels and the
+// updates in parallel. Throws NegativeCycleError naming the pivot whose
+// diagonal step made a diagonal entry fall below negative_below.
+template <class D, class BlockAt>
+void blocked_round(StepFunction<D> step, const BlockAt& block, std::int64_t first, std::int64_t count, std::int64_t r,
+                   D negative_below, int threads) {
+  const Block<D> diag = block(r, r);
+  const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
+  if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
+  const std::int64_t others = count - 1, own = r - first;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < 2 * others; ++x) {
+      const std::int64_t c = first + (x / 2 < own ? x / 2 : x / 2 + 1);
+      if (x % 2 == 0)
+        step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag});
+      else
+        step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag});
+    }
+#pragma omp for schedule(static)
+    for (std::int64_t x = 0; x < others * others; ++x) {
+      const std::int64_t a = first + (x / others < own ? x / others : x / others + 1);
+      const std::int64_t c = first + (x % others < own ? x % others : x % others + 1);
+      step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c)});
+    }
+  }
+}
+
+// The out-of-core schedule (core/super_rounds.hpp) on fw-blocked's
+// tile-major matrix: super-tile (I, J) is tiles (I*m .. I*m+m-1) x
+// (J*m .. J*m+m-1), m = width / kTile. This is the host's model of the GPU
+// executor (src/cuda/fw_out_of_core.cu): the same steps in the same order,
+// each super-tile's product a loop over the m tile products of the pivot
+// block. The panel steps read a copy of the panel they overwrite, as the
+// GPU's do (the tile step takes no aliased operands).
+template <class D, bool kPred>
+class CpuSuperExecutor final : public core::SuperRoundExecutor {
+ public:
+  using BlockAt = std::function<Block<D>(std::int64_t, std::int64_t)>;
+  CpuSuperExecutor(StepFunction<D> step, BlockAt block, std::int64_t m, std::int64_t tiles, D negative_below,
+                   int threads, std::function<D(std::int64_t)> diagonal, std::function<void(double)> report)
+      : step_(step),
+        block_(std::move(block)),
+        m_(m),
+        tiles_(tiles),
+        negative_below_(negative_below),
+        threads_(threads),
+        diagonal_(std::move(diagonal)),
+        report_(std::move(report)),
+        old_d_(static_cast<std::size_t>(m * m * kTileCells)),
+        old_p_(kPred ? old_d_.size() : 0) {}
+
+  void run(const core::SuperJob& job) override {
+    using Super = core::SuperJob::Step;
+    const std::int64_t k0 = job.round * m_, i0 = job.row * m_, j0 = job.col * m_;
+    switch (job.step) {
+      case Super::diagonal: close_diagonal(k0); break;
+      case Super::row_panel:  // (K, J) <- D*(K, K) (x) old (K, J)
+        save(i0, j0);
+        products([&](std::int64_t a, std::int64_t c, std::int64_t b) {
+          step_(StepArgs<D>{Step::update, block_(i0 + a, j0 + c), block_(k0 + a, k0 + b), old(b, c)});
+        });
+        break;
+      case Super::column_panel:  // (I, K) <- old (I, K) (x) D*(K, K)
+        save(i0, j0);
+        products([&](std::int64_t a, std::int64_t c, std::int64_t b) {
+          step_(StepArgs<D>{Step::update, block_(i0 + a, j0 + c), old(a, b), block_(k0 + b, k0 + c)});
+        });
+        break;
+      case Super::update:  // (I, J) <- min((I, J), (I, K) (x) (K, J))
+        products([&](std::int64_t a, std::int64_t c, std::int64_t b) {
+          step_(StepArgs<D>{Step::update, block_(i0 + a, j0 + c), block_(i0 + a, k0 + b), block_(k0 + b, j0 + c)});
+        });
+        break;
+    }
+  }
+
+  void end_round(std::int64_t round) override {
+    for (std::int64_t v = 0; v < tiles_ * kTile; ++v)
+      if (diagonal_(v) < negative_below_) throw NegativeCycleError(v);
+    report_(static_cast<double>(round + 1) / static_cast<double>(tiles_ / m_));
+  }
+
+ private:
+  // fw-blocked's rounds on the m x m tiles of the diagonal super-tile at tile k0.
+  void close_diagonal(std::int64_t k0) {
+    for (std::int64_t r = k0; r < k0 + m_; ++r) {
+      blocked_round(step_, block_, k0, m_, r, negative_below_, threads_);
+      // As fw-blocked after each round, within the super-tile.
+      for (std::int64_t v = k0 * kTile; v < (k0 + m_) * kTile; ++v)
+        if (diagonal_(v) < negative_below_) throw NegativeCycleError(v);
+    }
+  }
+
+  // For every target tile (a, c) of a super-tile, in parallel, the m tile
+  // products b = 0..m-1 of the pivot block in order.
+  template <class Product>
+  void products(const Product& product) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t x = 0; x < m_ * m_; ++x)
+      for (std::int64_t b = 0; b < m_; ++b) product(x / m_, x % m_, b);
+  }
+
+  // Copies the super-tile at tiles (i0, j0) into old_d_ / old_p_.
+  void save(std::int64_t i0, std::int64_t j0) {
+    for (std::int64_t a = 0; a < m_; ++a)
+      for (std::int64_t c = 0; c < m_; ++c) {
+        const Block<D> from = block_(i0 + a, j0 + c), to = old(a, c);
+        std::copy(from.d, from.d + kTileCells, to.d);
+        if (kPred) std::copy(from.p, from.p + kTileCells, to.p);
+      }
+  }
+  Block<D> old(std::int64_t a, std::int64_t c) {
+    const std::int64_t start = (a * m_ + c) * kTileCells;
+    return Block<D>{&old_d_[start], kPred ? &old_p_[start] : nullptr};
+  }
+
+  StepFunction<D> step_;
+  BlockAt block_;
+  std::int64_t m_, tiles_;
+  D negative_below_;
+  int threads_;
+  std::function<D(std::int64_t)> diagonal_;
+  std::function<void(double)> report_;
+  std::vector<D> old_d_;
+  std::vector<vertex_t> old_p_;
+};
+
+// fw-blocked; with super_width > 0 (a multiple of kTile), its rounds are the
+// out-of-core schedule's super-rounds of that width instead (fw-ooc).
 template <class D, bool kPred, class W>
-void fw_blocked_typed(const BasicJob<W>& job) {
+void fw_blocked_typed(const BasicJob<W>& job, std::int64_t super_width = 0) {
   StageClock clock(job.times);
   constexpr D inf = infinity<D>();
   check_dense_range(job, inf / 2);
   const D negative_below = static_cast<D>(-negative_cycle_threshold(job));
   const auto step = pick_step<D, kPred>();
-  const std::int64_t n = job.graph.n, N = round_up(n, kTile), tiles = N / kTile;
+  const std::int64_t n = job.graph.n, N = round_up(n, super_width > 0 ? super_width : kTile), tiles = N / kTile;
   // The padded N x N working matrices, tile by tile: tile (R, C) is a
   // contiguous row-major kTile x kTile block at (R * tiles + C) * kTileCells,
   // so no tile row strides across a power-of-two distance (cache-set
@@ -499,8 +634,9 @@ void fw_blocked_typed(const BasicJob<W>& job) {
   WorkMatrix<D> dist(N, "the working distance matrix");
   WorkMatrix<vertex_t> pred(kPred ? N : 0, "the working predecessor matrix");
   // Round checkpoints (a resumable file output): the working matrices as
-  // they are, named by this solver's element types and padded size.
-  RoundCheckpoints* checkpoints = job.sink.round_checkpoints();
+  // they are, named by this solver's element types and padded size. The
+  // super-rounds of fw-ooc keep none (yet).
+  RoundCheckpoints* checkpoints = super_width == 0 ? job.sink.round_checkpoints() : nullptr;
   RoundState state;
   if (checkpoints != nullptr) {
     state.layout = std::string("cpu fw-blocked tiles ") + std::to_string(kTile) + " N " + std::to_string(N) +
@@ -532,28 +668,14 @@ void fw_blocked_typed(const BasicJob<W>& job) {
     const std::int64_t start = row * tile_row_cells + col * kTileCells;
     return Block<D>{&dist[start], kPred ? &pred[start] : nullptr};
   };
-  for (std::int64_t r = first_round; r < tiles; ++r) {
-    const Block<D> diag = block(r, r);
-    const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
-    if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
-    const std::int64_t others = tiles - 1;
-#pragma omp parallel num_threads(job.threads)
-    {
-#pragma omp for schedule(static)
-      for (std::int64_t x = 0; x < 2 * others; ++x) {
-        const std::int64_t c = x / 2 < r ? x / 2 : x / 2 + 1;
-        if (x % 2 == 0)
-          step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag});
-        else
-          step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag});
-      }
-#pragma omp for schedule(static)
-      for (std::int64_t x = 0; x < others * others; ++x) {
-        const std::int64_t a = x / others < r ? x / others : x / others + 1;
-        const std::int64_t c = x % others < r ? x % others : x % others + 1;
-        step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c)});
-      }
-    }
+  if (super_width > 0) {
+    CpuSuperExecutor<D, kPred> executor(
+        step, block, super_width / kTile, tiles, negative_below, job.threads,
+        [&](std::int64_t v) { return dist[at(v, v)]; }, [&](double fraction) { job.report(fraction); });
+    core::run_super_rounds(executor, N / super_width, 0, nullptr);
+  }
+  for (std::int64_t r = first_round; r < tiles && super_width == 0; ++r) {
+    blocked_round(step, block, 0, tiles, r, negative_below, job.threads);
     for (std::int64_t v = 0; v < N; ++v)
       if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
     if (checkpoints != nullptr) {
@@ -633,5 +755,32 @@ void fw_blocked_real(const BasicJob<W>& job) {
 }
 void fw_blocked(const JobF32& job) { fw_blocked_real(job); }
 void fw_blocked(const JobF64& job) { fw_blocked_real(job); }
+
+// fw-ooc on the host: two tiles per super-tile, so the standard cases
+// (n up to 257) run up to three super-rounds with multi-tile products.
+constexpr std::int64_t kHostSuperWidth = 2 * kTile;
+
+template <class W>
+void fw_out_of_core_typed(const BasicJob<W>& job) {
+  if constexpr (std::is_floating_point<W>::value) {
+    if (job.predecessors)
+      fw_blocked_typed<W, true>(job, kHostSuperWidth);
+    else
+      fw_blocked_typed<W, false>(job, kHostSuperWidth);
+  } else if (job.int32_arithmetic) {
+    if (job.predecessors)
+      fw_blocked_typed<std::int32_t, true>(job, kHostSuperWidth);
+    else
+      fw_blocked_typed<std::int32_t, false>(job, kHostSuperWidth);
+  } else {
+    if (job.predecessors)
+      fw_blocked_typed<std::int64_t, true>(job, kHostSuperWidth);
+    else
+      fw_blocked_typed<std::int64_t, false>(job, kHostSuperWidth);
+  }
+}
+void fw_out_of_core(const Job& job) { fw_out_of_core_typed(job); }
+void fw_out_of_core(const JobF32& job) { fw_out_of_core_typed(job); }
+void fw_out_of_core(const JobF64& job) { fw_out_of_core_typed(job); }
 
 }  // namespace apsp::cpu::detail

@@ -91,6 +91,15 @@ int current_device() {
 
 bool compiled_in() { return true; }
 
+void create_context(int device) {
+  const int count = static_cast<int>(devices().size());
+  if (device < 0 || device >= count)
+    throw UsageError("CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(count) + ")",
+                     "device");
+  APSP_CUDA_CHECK(cudaSetDevice(device));
+  APSP_CUDA_CHECK(cudaFree(nullptr));
+}
+
 const std::vector<DeviceInfo>& devices() {
   // Properties only: enumerating creates no context on any device, and the
   // devices a process sees do not change, so once is enough.

@@ -61,6 +61,11 @@ void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, Progress
 // pivot_rounds as above. Throws UsageError for a bad n_pad.
 void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
                      std::int64_t pivot_rounds = -1, std::int32_t* workspace = nullptr);
+// The same rounds on an int16 matrix (n_pad a multiple of 256, entries
+// non-negative or kernels' kInf16, 0 on the diagonal), all of them: the
+// out-of-core solver's diagonal super-tiles. The caller certifies the range.
+void fw_rounds_int16(std::int16_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
+                     std::int32_t* workspace = nullptr);
 // The words of the int32 / float32 rounds' panel scratch for an n_pad matrix.
 constexpr std::int64_t fw_panel_words(std::int64_t n_pad) { return real_fw_pad<float>() * n_pad; }
 

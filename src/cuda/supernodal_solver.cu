@@ -9,6 +9,14 @@
 //             forward, over the ancestors-or-self of the sources' supernodes,
 //             bottom-up: X[:,K] = X[:,K] (x) C_KK; X[:,S_K] min= X[:,K] (x) U_K;
 //             backward, every supernode top-down: X[:,K] min= X[:,S_K] (x) L_K.
+//             X is stored transposed (XT, n x B): S_K's columns of X are then
+//             whole contiguous rows of XT, gathered and scattered coalesced,
+//             and each product is C = (a panel of F_K, transposed) (x) (rows
+//             of XT), k or s rows by B columns (kernels/supernodal/rows.cuh).
+//             Only the active supernodes' rows (and the roots') start as unit
+//             rows; the backward product of any other K overwrites its rows
+//             (they would be +inf), so those rows are written once, not
+//             initialized, read and written again.
 // All fronts live in one device array (kernels/supernodal/fronts.cuh), laid
 // out level by level so that one level's fronts are one range. The fronts of
 // one level are independent: each level is a few launches (kernels that take
@@ -48,16 +56,23 @@ namespace {
 
 namespace sn = kernels::supernodal;
 
-// Most sources one batch of the solve holds: B x n working rows; more rows
-// reuse each L_K and U_K tile more, and past this the memory is better left
-// to the result rows.
-constexpr std::int64_t kMaxBatchRows = 1024;
+// Most sources one batch of the solve holds: B x n working rows. A batch
+// costs a chain of launches, one per etree level (twice for the forward
+// pass), and the top levels hold few supernodes: B columns of the working
+// rows are what gives their launches enough blocks. Past this the memory is
+// better left to the result rows.
+constexpr std::int64_t kMaxBatchRows = 4096;
 // Share of the device memory free after the factor that the working rows may take.
 constexpr std::size_t kBatchMemoryShare = 4;
 // Threads of the plain element-wise kernels.
 constexpr int kElementThreads = 256;
 // Row strides (gridDim.y) of the per-front kernels.
 constexpr int kFrontRowBlocks = 32;
+// Row strides (gridDim.y) of unit_rows per supernode, and the blocks of the
+// range check (columns x rows, strided).
+constexpr std::int64_t kUnitRowBlocks = 8;
+constexpr std::int64_t kRangeColumnBlocks = 1024;
+constexpr std::int64_t kRangeRowBlocks = 64;
 
 // The dense fw rounds of the width and their tile (the padding of a dense front).
 template <class D>
@@ -82,38 +97,63 @@ void dense_rounds(double* d, std::int64_t n_pad, std::int64_t rounds, std::int32
 template <class D>
 struct TaskLists {
   struct Launch {
-    std::int64_t first = 0;  // index of its first task
-    std::int64_t count = 0;
+    std::int64_t first = 0;       // index of its first task
+    std::int64_t count = 0;       // tasks
+    std::int64_t tile_first = 0;  // index of its first tile in tile_task
     std::int64_t tiles = 0;
   };
   std::vector<sn::MinPlusTask<D>> tasks;
   std::vector<Launch> launches;
+  // Per tile of each launch, the index of its task within the launch (a
+  // block finds its task in one read).
+  std::vector<std::int32_t> tile_task;
 
   void clear() {
     tasks.clear();
     launches.clear();
+    tile_task.clear();
   }
-  void begin_launch() { launches.push_back(Launch{static_cast<std::int64_t>(tasks.size()), 0, 0}); }
+  void begin_launch() {
+    launches.push_back(
+        Launch{static_cast<std::int64_t>(tasks.size()), 0, static_cast<std::int64_t>(tile_task.size()), 0});
+  }
   // Adds `t` to the open launch; an empty product changes nothing and is dropped.
   void add(sn::MinPlusTask<D> t) {
     if (t.m <= 0 || t.n <= 0 || t.k <= 0) return;
     Launch& l = launches.back();
-    t.tiles_n = static_cast<std::int32_t>(ceil_div<std::int64_t>(t.n, sn::kTileN));
+    if (l.count >= INT_MAX)
+      throw ResourceError("supernodal: a launch of more than " + std::to_string(INT_MAX) + " min-plus products");
+    t.shape = sn::shape_for_rows(t.m);
+    t.tiles_n = static_cast<std::int32_t>(ceil_div<std::int64_t>(t.n, sn::shape_cols(t.shape)));
     t.tile_begin = l.tiles;
-    l.tiles += ceil_div<std::int64_t>(t.m, sn::kTileM) * t.tiles_n;
+    const std::int64_t tiles = ceil_div<std::int64_t>(t.m, sn::shape_rows(t.shape)) * t.tiles_n;
+    if (l.tiles + tiles > INT_MAX)
+      throw ResourceError("supernodal: a launch of " + std::to_string(l.tiles + tiles) +
+                          " min-plus tiles exceeds CUDA's grid");
+    l.tiles += tiles;
+    tile_task.insert(tile_task.end(), static_cast<std::size_t>(tiles), static_cast<std::int32_t>(l.count));
     ++l.count;
     tasks.push_back(t);
   }
 };
 
+// TaskLists on the device.
+template <class D>
+struct DeviceTasks {
+  DeviceBuffer<sn::MinPlusTask<D>> tasks;
+  DeviceBuffer<std::int32_t> tile_task;
+};
+template <class D>
+DeviceTasks<D> upload_tasks(const TaskLists<D>& lists, cudaStream_t stream) {
+  return DeviceTasks<D>{upload(lists.tasks, stream), upload(lists.tile_task, stream)};
+}
+
 template <class D, bool kAtomic>
-void launch_tasks(const sn::MinPlusTask<D>* device_tasks, const typename TaskLists<D>::Launch& l, int row_limit,
+void launch_tasks(const DeviceTasks<D>& device, const typename TaskLists<D>::Launch& l, int col_limit, int stamp,
                   cudaStream_t stream) {
   if (l.count == 0 || l.tiles == 0) return;
-  if (l.tiles > INT_MAX || l.count > INT_MAX)
-    throw ResourceError("supernodal: a launch of " + std::to_string(l.tiles) + " min-plus tiles exceeds CUDA's grid");
   sn::minplus_tasks<D, kAtomic><<<static_cast<unsigned>(l.tiles), sn::kThreads, 0, stream>>>(
-      device_tasks + l.first, static_cast<int>(l.count), row_limit);
+      device.tasks.get() + l.first, device.tile_task.get() + l.tile_first, col_limit, stamp);
   APSP_CUDA_CHECK_LAUNCH("minplus_tasks");
 }
 
@@ -147,8 +187,11 @@ class SupernodalRows final : public RowSource<D> {
   void factor();
   // The working rows X and the backward pass's products.
   void prepare_solve();
-  void solve_batch(const std::vector<std::pair<std::int32_t, std::int64_t>>& sources, std::size_t begin,
-                   std::int64_t rows, D* dist, std::int64_t ld);
+  // Plans the batch of new-order sources ids[0 .. rows - 1]: its forward
+  // products into forward_tasks_ (a closure launch and a scatter launch per
+  // level with active supernodes), and the supernodes whose working rows it
+  // initializes (the active ones and the inactive roots) onto `init`.
+  void plan_batch(const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init);
 
   std::int64_t n_;
   bool predecessors_;
@@ -174,22 +217,29 @@ class SupernodalRows final : public RowSource<D> {
   DeviceBuffer<std::int64_t> d_entry_at_;
   DeviceBuffer<D> d_entry_w_;
   TaskLists<D> factor_tasks_;
-  DeviceBuffer<sn::MinPlusTask<D>> d_factor_tasks_;
+  DeviceTasks<D> d_factor_tasks_;
   std::int64_t dense_cells_ = 0;        // the largest padded dense front
   std::int64_t dense_panel_words_ = 0;  // its rounds' panel scratch
 
-  // The solve: B working rows, the backward products (one launch per level,
-  // built once), the forward products of the batch at hand.
+  // The solve: B working rows (transposed), the backward products (one
+  // launch per level, built once), the forward products of every batch of
+  // the run at hand and its sources, planned and uploaded before the first
+  // batch runs (no copy between batches).
   std::int64_t batch_rows_ = 1;
   DeviceBuffer<D> x_;
   TaskLists<D> backward_tasks_;
-  DeviceBuffer<sn::MinPlusTask<D>> d_backward_tasks_;
+  DeviceTasks<D> d_backward_tasks_;
   TaskLists<D> forward_tasks_;
-  DeviceBuffer<sn::MinPlusTask<D>> d_forward_tasks_;
+  DeviceTasks<D> d_forward_tasks_;
   std::vector<std::int32_t> stamp_;  // per supernode: the last batch that marked it active
   std::int32_t batch_id_ = 0;
-  DeviceBuffer<std::int32_t> d_batch_new_, d_batch_old_;
-  DeviceBuffer<std::int64_t> d_batch_slot_;
+  std::vector<std::int32_t> roots_;  // supernodes without structure: no backward product writes their rows
+  // Per supernode on the device: the batch stamp that last initialized its
+  // working rows (the backward pass overwrites rows of older stamps).
+  DeviceBuffer<std::int32_t> d_first_, d_row_stamp_;
+  std::int32_t row_stamp_ = 0;
+  DeviceBuffer<std::int32_t> d_run_new_, d_run_old_, d_run_init_;
+  DeviceBuffer<std::int64_t> d_run_slot_;
 
   // Rows leave in the original order: real D undoes the potentials there;
   // predecessors read tight in-edges; int32 checks the range.
@@ -334,11 +384,12 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
         const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
         if (phase == 0) {
           // L_K = F[S,K] (x) C_KK and U_K = C_KK (x) F[K,S], in place.
-          factor_tasks_.add({f + k * ld, nullptr, ld, f, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0});
-          factor_tasks_.add({f, nullptr, ld, f + k, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0});
+          factor_tasks_.add({f + k * ld, ld, 1, f, nullptr, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0, 0});
+          factor_tasks_.add({f, ld, 1, f + k, nullptr, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0, 0});
         } else {
           // F[S,S] min= L_K (x) U_K.
-          factor_tasks_.add({f + k * ld, nullptr, ld, f + k, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0});
+          factor_tasks_.add(
+              {f + k * ld, ld, 1, f + k, nullptr, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0, 0});
         }
       }
     }
@@ -360,7 +411,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
   d_level_lists_ = upload(lists, stream_);
   d_entry_at_ = upload(entry_at, stream_);
   d_entry_w_ = upload(entry_w, stream_);
-  d_factor_tasks_ = upload(factor_tasks_.tasks, stream_);
+  d_factor_tasks_ = upload_tasks(factor_tasks_, stream_);
 
   // The rows' way out: potentials (real D), in-edges for predecessors
   // (int32: the reweighted ones, as its rows are; real D: the graph's own),
@@ -424,8 +475,8 @@ void SupernodalRows<D>::factor() {
       sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
           fronts_.get(), index, lists + small.first);
       APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
-      launch_tasks<D, false>(d_factor_tasks_.get(), factor_tasks_.launches[2 * l], INT_MAX, stream_);
-      launch_tasks<D, false>(d_factor_tasks_.get(), factor_tasks_.launches[2 * l + 1], INT_MAX, stream_);
+      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l], INT_MAX, 0, stream_);
+      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l + 1], INT_MAX, 0, stream_);
     }
     for (const std::int32_t K : level_dense_[l]) {
       const std::int64_t k = columns(K), s = structure(K);
@@ -460,55 +511,53 @@ void SupernodalRows<D>::prepare_solve() {
                                                                                " supernodal working rows of " +
                                                                                std::to_string(n_) + " vertices");
   x_ = DeviceBuffer<D>(static_cast<std::size_t>(batch_rows_ * n_));
-  d_batch_new_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(batch_rows_));
-  d_batch_old_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(batch_rows_));
-  d_batch_slot_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(batch_rows_));
-  d_forward_tasks_ =
-      DeviceBuffer<sn::MinPlusTask<D>>(std::max<std::size_t>(1, 2 * static_cast<std::size_t>(sym_.count)));
   stamp_.assign(static_cast<std::size_t>(sym_.count), -1);
+  for (std::int32_t K = 0; K < sym_.count; ++K)
+    if (structure(K) == 0) roots_.push_back(K);
+  d_first_ = upload(sym_.first, stream_);
+  d_row_stamp_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(std::max<std::int32_t>(1, sym_.count)));
+  APSP_CUDA_CHECK(cudaMemsetAsync(d_row_stamp_.get(), 0, d_row_stamp_.size() * sizeof(std::int32_t), stream_));
 
-  // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of the level.
+  // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of
+  // the level, transposed: XT[K rows] min= L_K^T (x) XT[S_K rows], where
+  // L_K^T(r, t) = F_K[(k + t) * ld + r].
+  const std::int64_t ldx = batch_rows_;
   const auto rows32 = static_cast<std::int32_t>(batch_rows_);
   for (std::int32_t l = levels - 1; l >= 0; --l) {
     backward_tasks_.begin_launch();
     for (std::int32_t x = sym_.level_ptr[l]; x < sym_.level_ptr[l + 1]; ++x) {
       const std::int32_t K = sym_.level_idx[x];
       const std::int64_t k = columns(K), ld = front_ld(K);
-      backward_tasks_.add({x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], n_, front(K) + k * ld, ld,
-                           x_.get() + sym_.first[K], nullptr, n_, rows32, static_cast<std::int32_t>(k),
-                           static_cast<std::int32_t>(structure(K)), 0, 0});
+      backward_tasks_.add({front(K) + k * ld, 1, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], ldx,
+                           x_.get() + sym_.first[K] * ldx, nullptr, ldx, static_cast<std::int32_t>(k), rows32,
+                           static_cast<std::int32_t>(structure(K)), 0, 0, 0, d_row_stamp_.get() + K});
     }
   }
-  d_backward_tasks_ = upload(backward_tasks_.tasks, stream_);
+  d_backward_tasks_ = upload_tasks(backward_tasks_, stream_);
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 template <class D>
-void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, std::int64_t>>& sources,
-                                    std::size_t begin, std::int64_t rows, D* dist, std::int64_t ld) {
-  // The batch's sources (new ids), their rows in `dist`, their original ids.
-  std::vector<std::int32_t> new_ids(static_cast<std::size_t>(rows)), old_ids(static_cast<std::size_t>(rows));
-  std::vector<std::int64_t> slots(static_cast<std::size_t>(rows));
+void SupernodalRows<D>::plan_batch(const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init) {
   // Supernodes whose columns the forward pass touches: the sources' and their ancestors.
   ++batch_id_;
   std::vector<std::int32_t> active;
-  for (std::int64_t b = 0; b < rows; ++b) {
-    const auto& [id, slot] = sources[begin + static_cast<std::size_t>(b)];
-    new_ids[b] = id;
-    old_ids[b] = sym_.perm[id];
-    slots[b] = slot;
-    for (std::int32_t K = sym_.supernode_of[id]; K >= 0 && stamp_[K] != batch_id_; K = sym_.parent[K]) {
+  for (std::int64_t b = 0; b < rows; ++b)
+    for (std::int32_t K = sym_.supernode_of[ids[b]]; K >= 0 && stamp_[K] != batch_id_; K = sym_.parent[K]) {
       stamp_[K] = batch_id_;
       active.push_back(K);
     }
-  }
   std::sort(active.begin(), active.end(), [&](std::int32_t a, std::int32_t b) {
     return level_of_[a] != level_of_[b] ? level_of_[a] < level_of_[b] : a < b;
   });
+  init.insert(init.end(), active.begin(), active.end());
+  for (const std::int32_t K : roots_)
+    if (stamp_[K] != batch_id_) init.push_back(K);
   // Forward, bottom level first: per level the closures X[:,K] (x) C_KK in
   // place, then the scatter X[:,S_K] min= X[:,K] (x) U_K (atomic: the
-  // structures of one level's supernodes overlap).
-  forward_tasks_.clear();
+  // structures of one level's supernodes overlap); transposed,
+  // XT[K rows] = C_KK^T (x) XT[K rows] and XT[S_K rows] min= U_K^T (x) XT[K rows].
+  const std::int64_t ldx = batch_rows_;
   const auto rows32 = static_cast<std::int32_t>(rows);
   for (std::size_t x = 0; x < active.size();) {
     std::size_t y = x;
@@ -519,41 +568,16 @@ void SupernodalRows<D>::solve_batch(const std::vector<std::pair<std::int32_t, st
         const std::int32_t K = active[z];
         const std::int64_t k = columns(K), ld = front_ld(K);
         const auto k32 = static_cast<std::int32_t>(k);
-        D* xk = x_.get() + sym_.first[K];
+        D* xk = x_.get() + sym_.first[K] * ldx;
         if (phase == 0)
-          forward_tasks_.add({xk, nullptr, n_, front(K), ld, xk, nullptr, n_, rows32, k32, k32, 0, 0});
+          forward_tasks_.add({front(K), 1, ld, xk, nullptr, ldx, xk, nullptr, ldx, k32, rows32, k32, 0, 0, 0});
         else
-          forward_tasks_.add({xk, nullptr, n_, front(K) + k, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], n_,
-                              rows32, static_cast<std::int32_t>(structure(K)), k32, 0, 0});
+          forward_tasks_.add({front(K) + k, 1, ld, xk, nullptr, ldx, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K],
+                              ldx, static_cast<std::int32_t>(structure(K)), rows32, k32, 0, 0, 0});
       }
     }
     x = y;
   }
-  // Pageable copies return once the host data is staged, and run in stream
-  // order after the previous batch's kernels.
-  APSP_CUDA_CHECK(cudaMemcpyAsync(d_batch_new_.get(), new_ids.data(), new_ids.size() * sizeof(std::int32_t),
-                                  cudaMemcpyHostToDevice, stream_));
-  APSP_CUDA_CHECK(cudaMemcpyAsync(d_batch_old_.get(), old_ids.data(), old_ids.size() * sizeof(std::int32_t),
-                                  cudaMemcpyHostToDevice, stream_));
-  APSP_CUDA_CHECK(cudaMemcpyAsync(d_batch_slot_.get(), slots.data(), slots.size() * sizeof(std::int64_t),
-                                  cudaMemcpyHostToDevice, stream_));
-  if (!forward_tasks_.tasks.empty())
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d_forward_tasks_.get(), forward_tasks_.tasks.data(),
-                                    forward_tasks_.tasks.size() * sizeof(sn::MinPlusTask<D>), cudaMemcpyHostToDevice,
-                                    stream_));
-
-  sn::unit_rows<D>
-      <<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(x_.get(), n_, d_batch_new_.get(), rows);
-  APSP_CUDA_CHECK_LAUNCH("unit_rows");
-  for (std::size_t l = 0; l < forward_tasks_.launches.size(); l += 2) {
-    launch_tasks<D, false>(d_forward_tasks_.get(), forward_tasks_.launches[l], rows32, stream_);
-    launch_tasks<D, true>(d_forward_tasks_.get(), forward_tasks_.launches[l + 1], rows32, stream_);
-  }
-  for (const auto& launch : backward_tasks_.launches)
-    launch_tasks<D, false>(d_backward_tasks_.get(), launch, rows32, stream_);
-  sn::rows_to_original<D><<<grid_for(rows * n_, kElementThreads), kElementThreads, 0, stream_>>>(
-      x_.get(), n_, d_iperm_.get(), d_batch_slot_.get(), d_batch_old_.get(), rows, d_potentials_.get(), dist, ld);
-  APSP_CUDA_CHECK_LAUNCH("rows_to_original");
 }
 
 template <class D>
@@ -570,8 +594,65 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
   std::vector<std::pair<std::int32_t, std::int64_t>> sources(static_cast<std::size_t>(count));
   for (std::int64_t r = 0; r < count; ++r) sources[r] = {sym_.iperm[first + r], r};
   std::sort(sources.begin(), sources.end());
-  for (std::int64_t b = 0; b < count; b += batch_rows_)
-    solve_batch(sources, static_cast<std::size_t>(b), std::min(batch_rows_, count - b), dist, ld);
+  // Every batch planned first: the sources (new ids, original ids, rows in
+  // `dist`) and the forward launches; batch b's are launches
+  // batch_launches[b] .. batch_launches[b + 1] - 1.
+  std::vector<std::int32_t> new_ids(static_cast<std::size_t>(count)), old_ids(static_cast<std::size_t>(count));
+  std::vector<std::int64_t> slots(static_cast<std::size_t>(count));
+  for (std::int64_t r = 0; r < count; ++r) {
+    new_ids[r] = sources[r].first;
+    old_ids[r] = sym_.perm[sources[r].first];
+    slots[r] = sources[r].second;
+  }
+  // Batch b initializes the working rows of supernodes init[batch_init[b] .. batch_init[b + 1] - 1].
+  forward_tasks_.clear();
+  std::vector<std::size_t> batch_launches, batch_init;
+  std::vector<std::int32_t> init;
+  for (std::int64_t b = 0; b < count; b += batch_rows_) {
+    batch_launches.push_back(forward_tasks_.launches.size());
+    batch_init.push_back(init.size());
+    plan_batch(new_ids.data() + b, std::min(batch_rows_, count - b), init);
+  }
+  batch_launches.push_back(forward_tasks_.launches.size());
+  batch_init.push_back(init.size());
+  // Pageable copies return once the host data is staged; a previous run's
+  // buffers are freed here (cudaFree waits for the kernels reading them).
+  d_run_new_ = upload(new_ids, stream_);
+  d_run_old_ = upload(old_ids, stream_);
+  d_run_slot_ = upload(slots, stream_);
+  d_run_init_ = upload(init, stream_);
+  d_forward_tasks_ = upload_tasks(forward_tasks_, stream_);
+
+  const std::int64_t ldx = batch_rows_;
+  for (std::size_t batch = 0; batch + 1 < batch_launches.size(); ++batch) {
+    const std::int64_t b = static_cast<std::int64_t>(batch) * batch_rows_;
+    const std::int64_t rows = std::min(batch_rows_, count - b);
+    const auto rows32 = static_cast<std::int32_t>(rows);
+    if (row_stamp_ == INT_MAX) {  // the stamps start over
+      APSP_CUDA_CHECK(cudaMemsetAsync(d_row_stamp_.get(), 0, d_row_stamp_.size() * sizeof(std::int32_t), stream_));
+      row_stamp_ = 0;
+    }
+    const int stamp = ++row_stamp_;
+    const auto inits = static_cast<std::int64_t>(batch_init[batch + 1] - batch_init[batch]);
+    if (inits > 0) {
+      sn::unit_rows<D><<<grid_of(inits, kUnitRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+          x_.get(), ldx, d_first_.get(), d_run_init_.get() + batch_init[batch], d_run_new_.get() + b, rows,
+          d_row_stamp_.get(), stamp);
+      APSP_CUDA_CHECK_LAUNCH("unit_rows");
+    }
+    for (std::size_t l = batch_launches[batch]; l < batch_launches[batch + 1]; l += 2) {
+      launch_tasks<D, false>(d_forward_tasks_, forward_tasks_.launches[l], rows32, stamp, stream_);
+      launch_tasks<D, true>(d_forward_tasks_, forward_tasks_.launches[l + 1], rows32, stamp, stream_);
+    }
+    for (const auto& launch : backward_tasks_.launches)
+      launch_tasks<D, false>(d_backward_tasks_, launch, rows32, stamp, stream_);
+    sn::rows_to_original<D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
+                                      ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
+                              dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
+        x_.get(), n_, ldx, d_iperm_.get(), d_run_slot_.get() + b, d_run_old_.get() + b, rows, d_potentials_.get(), dist,
+        ld);
+    APSP_CUDA_CHECK_LAUNCH("rows_to_original");
+  }
   if (pred != nullptr) {
     kernels::real_predecessors<D><<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
         dist, pred, n_, ld, d_in_rows_.get(), d_in_cols_.get(), d_in_weights_.get(), count, first);
@@ -579,8 +660,10 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
   }
   if constexpr (std::is_integral<D>::value) {
     const RangeView<std::int32_t> view{dist, n_, ld, 0, kInf};
-    sn::chunk_escapes_range<<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
-        view, count, out_edges_, max_weight_, d_escaped_.get());
+    sn::chunk_escapes_range<<<grid_of(std::min<std::int64_t>(ceil_div<std::int64_t>(n_, kElementThreads),
+                                                             kRangeColumnBlocks),
+                                      std::min<std::int64_t>(count, kRangeRowBlocks), "supernodal"),
+                              kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_, d_escaped_.get());
     APSP_CUDA_CHECK_LAUNCH("chunk_escapes_range");
   }
 }

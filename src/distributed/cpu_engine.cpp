@@ -1,5 +1,7 @@
 // The CPU engine of distributed blocked FW: one rank's tiles in host memory,
-// updated with fw-blocked's tile steps (src/cpu/fw_tiles.hpp). Tiles are
+// updated with fw-blocked's tile steps (src/cpu/fw_tiles.hpp), in int32 or
+// int64 for int32 weights and in the weight type itself for float and double
+// (+inf for a missing edge, as fw-blocked). Tiles are
 // b x b row-major blocks, stored tile after tile (local tile (a, b) at
 // (a * C + b) * b^2), so that a rank's part of a tile row is one contiguous
 // message.
@@ -155,10 +157,17 @@ struct Planes {
   }
 };
 
+// The output (and weight) type of distances computed in D: int32 for the
+// integer engines (int64 narrows on delivery), D itself for float and double.
+template <class D>
+using OutputOf = std::conditional_t<std::is_floating_point<D>::value, D, dist_t>;
+
 template <class D, bool kPred>
 class CpuEngine final : public TileEngine {
  public:
-  CpuEngine(const Graph& g, const ProcessGrid& grid, const CpuEngineOptions& options)
+  using W = OutputOf<D>;
+
+  CpuEngine(const BasicGraph<W>& g, const ProcessGrid& grid, const CpuEngineOptions& options)
       : grid_(grid),
         n_(g.n),
         rows_(grid.local_rows()),
@@ -166,7 +175,9 @@ class CpuEngine final : public TileEngine {
         threads_(options.threads),
         overlap_(options.lookahead),
         step_(cpu::detail::tile_step<D, kPred>()),
-        repair_edges_(kPred ? to_csr(g) : Csr{}),
+        negative_below_(static_cast<D>(-options.negative_tolerance)),
+        slack_(options.negative_tolerance),
+        repair_edges_(kPred ? to_csr(g) : BasicCsr<W>{}),
         own_(rows_ * cols_),
         slots_{Slot(rows_, cols_), Slot(rows_, cols_)} {
     if (overlap_) worker_ = std::make_unique<Worker>();
@@ -182,7 +193,7 @@ class CpuEngine final : public TileEngine {
   std::int64_t close_pivot(std::int64_t k) override {
     BusyClock::Scope busy(clock_);
     const Block<D> t = own(k / grid_.rows, k / grid_.cols);
-    const std::int64_t pivot = step_(StepArgs<D>{Step::diagonal, t, t, t});
+    const std::int64_t pivot = step_(StepArgs<D>{Step::diagonal, t, t, t, negative_below_});
     if (pivot >= 0) fill_identity(t, k, k);
     return pivot;
   }
@@ -246,9 +257,22 @@ class CpuEngine final : public TileEngine {
       if (!grid_.owns_col(I)) continue;
       const Block<D> t = own(a, I / grid_.cols);
       for (std::int64_t x = 0; x < kTile; ++x)
-        if (t.d[x * kTile + x] < 0) return I * kTile + x;
+        if (t.d[x * kTile + x] < negative_below_) return I * kTile + x;
     }
     return -1;
+  }
+
+  bool candidate_negative_diagonal() override {
+    if constexpr (std::is_floating_point<D>::value) {
+      for (std::int64_t a = 0; a < rows_; ++a) {
+        const std::int64_t I = grid_.global_row(a);
+        if (!grid_.owns_col(I)) continue;
+        const Block<D> t = own(a, I / grid_.cols);
+        for (std::int64_t x = 0; x < kTile; ++x)
+          if (t.d[x * kTile + x] < 0) return true;
+      }
+    }
+    return false;
   }
 
   double busy_seconds() const override { return clock_.seconds(); }
@@ -279,9 +303,9 @@ class CpuEngine final : public TileEngine {
         }
       }
     };
-    deliver_rows<D>(
+    deliver_rows<D, W>(
         grid_, n_, kTile, kPred, kPred, process_row, fill,
-        [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, dist_t* dist, vertex_t* pred) {
+        [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, W* dist, vertex_t* pred) {
           to_rows(parts, first, rows, dist, pred);
         },
         sink, check);
@@ -333,23 +357,24 @@ class CpuEngine final : public TileEngine {
       }
   }
 
-  void build(const Graph& g) {
+  void build(const BasicGraph<W>& g) {
     run_tiles(rows_ * cols_, true, [&](std::int64_t t) {
       fill_identity(own_.tile(t), grid_.global_row(t / cols_), grid_.global_col(t % cols_));
     });
-    for (const Edge& e : g.edges) {
+    for (const BasicEdge<W>& e : g.edges) {
       const std::int64_t I = e.src / kTile, J = e.dst / kTile;
       if (!grid_.owns_row(I) || !grid_.owns_col(J)) continue;
       own(I / grid_.rows, J / grid_.cols).d[(e.src % kTile) * kTile + e.dst % kTile] = e.w;
     }
   }
 
-  // Rows [first, first + rows) of the int32 output from the gathered tile
-  // row: values above infinity / 2 are unreachable, as in fw-blocked. As in
-  // fw-blocked's store, a predecessor row whose chains loop (ties on
-  // zero-weight cycles in the blocked schedule) is rebuilt as a tight-edge
-  // tree (core::PredecessorRepair), so every delivered row is a tree.
-  void to_rows(const TileRowParts<D>& parts, std::int64_t first, std::int64_t rows, dist_t* dist, vertex_t* pred) {
+  // Rows [first, first + rows) of the output from the gathered tile row:
+  // integer values above infinity / 2 are unreachable, real ones +inf, as in
+  // fw-blocked. As in fw-blocked's store, a predecessor row whose chains loop
+  // (ties on zero-weight cycles in the blocked schedule, or a cycle rounding
+  // made negative) is rebuilt as a tight-edge tree (core::PredecessorRepair,
+  // within the tolerance for real weights), so every delivered row is a tree.
+  void to_rows(const TileRowParts<D>& parts, std::int64_t first, std::int64_t rows, W* dist, vertex_t* pred) {
     const std::int64_t T = grid_.tiles;
     const int pc = grid_.cols;
     FirstError errors;
@@ -361,7 +386,7 @@ class CpuEngine final : public TileEngine {
       for (std::int64_t x = 0; x < rows; ++x) {
         if (errors.stopped()) continue;
         to_row(parts, first + x, T, pc, dist + x * n_, pred ? pred + x * n_ : nullptr);
-        if (pred) repair->row(repair_edges_, dist + x * n_, static_cast<vertex_t>(first + x), pred + x * n_);
+        if (pred) repair->row(repair_edges_, dist + x * n_, static_cast<vertex_t>(first + x), pred + x * n_, slack_);
       }
     }
     errors.rethrow();
@@ -369,9 +394,8 @@ class CpuEngine final : public TileEngine {
 
   // Global row i of the gathered tile row (local row i mod b) into the n
   // entries of dist_row and, when not null, pred_row.
-  void to_row(const TileRowParts<D>& parts, std::int64_t i, std::int64_t T, int pc, dist_t* dist_row,
+  void to_row(const TileRowParts<D>& parts, std::int64_t i, std::int64_t T, int pc, W* dist_row,
               vertex_t* pred_row) const {
-    constexpr D unreachable_above = cpu::detail::infinity<D>() / 2;
     const std::int64_t x = i % kTile;
     for (std::int64_t J = 0; J < T; ++J) {
       const std::size_t c = static_cast<std::size_t>(J % pc);
@@ -380,8 +404,16 @@ class CpuEngine final : public TileEngine {
       for (std::int64_t y = 0; y < kTile && J * kTile + y < n_; ++y) {
         const std::int64_t j = J * kTile + y;
         const D v = parts.d[c][static_cast<std::size_t>(at + y)];
-        const bool reachable = v <= unreachable_above;
-        dist_row[j] = reachable ? static_cast<dist_t>(v) : kInf;
+        bool reachable;
+        if constexpr (std::is_floating_point<D>::value)
+          reachable = v < cpu::detail::infinity<D>();
+        else
+          reachable = v <= cpu::detail::infinity<D>() / 2;
+        // Real weights: rounding may leave a diagonal entry a little below 0
+        // (a cycle the rule judged not negative); the distance is 0.
+        dist_row[j] = !reachable                                   ? kUnreachable<W>
+                      : std::is_floating_point<D>::value && i == j ? W{0}
+                                                                   : static_cast<W>(v);
         if (pred_row) pred_row[j] = reachable && i != j ? parts.p[c][static_cast<std::size_t>(at + y)] : -1;
       }
     }
@@ -393,7 +425,9 @@ class CpuEngine final : public TileEngine {
   const int threads_;
   const bool overlap_;
   const cpu::detail::StepFunction<D> step_;
-  const Csr repair_edges_;  // the graph's CSR, with predecessors (core::PredecessorRepair)
+  const D negative_below_;          // a diagonal entry below it is a negative cycle (0 for integers)
+  const double slack_;              // the predecessor repair's slack: the real weights' tolerance, else 0
+  const BasicCsr<W> repair_edges_;  // the graph's CSR, with predecessors (core::PredecessorRepair)
   Planes<D, kPred> own_;
   Slot slots_[2];
   std::vector<std::int64_t> selected_;  // the tiles of the update in progress
@@ -402,7 +436,8 @@ class CpuEngine final : public TileEngine {
 };
 
 template <class D, bool kPred>
-std::unique_ptr<TileEngine> make(const Graph& g, const ProcessGrid& grid, const CpuEngineOptions& options) {
+std::unique_ptr<TileEngine> make(const BasicGraph<OutputOf<D>>& g, const ProcessGrid& grid,
+                                 const CpuEngineOptions& options) {
   try {
     return std::make_unique<CpuEngine<D, kPred>>(g, grid, options);
   } catch (const std::bad_alloc&) {
@@ -426,6 +461,18 @@ std::unique_ptr<TileEngine> make_cpu_engine(const Graph& normalized, const Proce
                                 : make<std::int32_t, false>(normalized, grid, options);
   return options.predecessors ? make<std::int64_t, true>(normalized, grid, options)
                               : make<std::int64_t, false>(normalized, grid, options);
+}
+
+std::unique_ptr<TileEngine> make_cpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
+                                            const CpuEngineOptions& options) {
+  return options.predecessors ? make<float, true>(normalized, grid, options)
+                              : make<float, false>(normalized, grid, options);
+}
+
+std::unique_ptr<TileEngine> make_cpu_engine(const GraphF64& normalized, const ProcessGrid& grid,
+                                            const CpuEngineOptions& options) {
+  return options.predecessors ? make<double, true>(normalized, grid, options)
+                              : make<double, false>(normalized, grid, options);
 }
 
 }  // namespace apsp::dist

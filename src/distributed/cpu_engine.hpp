@@ -11,7 +11,13 @@
 namespace apsp::dist {
 
 struct CpuEngineOptions {
-  bool int32_arithmetic = true;  // fits_int32_arithmetic, as fw-blocked decides; else int64
+  // Integer weights: fits_int32_arithmetic, as fw-blocked decides; else
+  // int64. Real weights compute in their own type (unused).
+  bool int32_arithmetic = true;
+  // Real weights: how far below 0 rounding alone may push a diagonal entry
+  // (core::distance_tolerance of the weight type over max|w|, as fw-blocked's
+  // negative_cycle_threshold); also the predecessor repair's slack. 0 for int32.
+  double negative_tolerance = 0;
   bool predecessors = false;
   int threads = 1;        // > 0
   bool lookahead = true;  // updates on a worker thread, panel steps here
@@ -20,9 +26,15 @@ struct CpuEngineOptions {
 // b, the tile edge of the CPU engine.
 std::int64_t cpu_tile();
 
-// This rank's tiles of `normalized` (only the edges inside them are read).
+// This rank's tiles of `normalized` (only the edges inside them are read),
+// in the weight type's own arithmetic for float and double (rows delivered
+// in that type), int32 or int64 for int32 weights (rows delivered in int32).
 // ResourceError when they cannot be allocated.
 std::unique_ptr<TileEngine> make_cpu_engine(const Graph& normalized, const ProcessGrid& grid,
+                                            const CpuEngineOptions& options);
+std::unique_ptr<TileEngine> make_cpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
+                                            const CpuEngineOptions& options);
+std::unique_ptr<TileEngine> make_cpu_engine(const GraphF64& normalized, const ProcessGrid& grid,
                                             const CpuEngineOptions& options);
 
 }  // namespace apsp::dist

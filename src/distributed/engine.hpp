@@ -44,8 +44,9 @@ struct TileSelection {
 };
 
 // Sees each block of output rows (n values each, predecessors null when not
-// asked for) before the sink does: --verify.
-using RowCheck = std::function<void(std::int64_t first_row, std::int64_t rows, const dist_t* d, const vertex_t* pred)>;
+// asked for) before the sink does: --verify. `d` holds values of the solve's
+// weight type (int32, float or double: the sink's distance element).
+using RowCheck = std::function<void(std::int64_t first_row, std::int64_t rows, const void* d, const vertex_t* pred)>;
 
 class TileEngine {
  public:
@@ -87,8 +88,13 @@ class TileEngine {
   virtual void finish_update() = 0;
 
   // The smallest vertex v whose d[v][v] is negative in this rank's diagonal
-  // tiles, or -1. Not while an update runs.
+  // tiles (real weights: below minus the rounding tolerance), or -1. Not
+  // while an update runs.
   virtual std::int64_t negative_diagonal() = 0;
+  // After the rounds, real weights: whether some d[v][v] of this rank lies
+  // below 0 but above the tolerance, a candidate negative cycle that the one
+  // rule (core::vertex_on_negative_cycle) judges. Integer weights: false.
+  virtual bool candidate_negative_diagonal() { return false; }
 
   // Seconds during which some kernel of this engine was running.
   virtual double busy_seconds() const = 0;

@@ -6,6 +6,14 @@
 // after the rounds (range_certified on every rank, agreed) and reruns in
 // int32 (widen_gpu_engine) when any rank cannot certify its tiles.
 //
+// float32 weights (Float32Words, phase 3 with the one-GPU fw's production
+// FoldCL1Traits) are taken as they are, as on one GPU (cuda/real_backend.cpp):
+// IEEE +inf absorbs negative weights, so there is no reweighting; a negative
+// cycle is refused before the rounds (Johnson's Bellman-Ford, on every rank)
+// and, for one that rounding alone makes negative, by the diagonal after them
+// (negative_diagonal: below minus the rounding tolerance); the other diagonal
+// entries are 0 up to rounding and are delivered as 0.
+//
 // Storage: the rank's R x C tiles of b = 128 as one row-major matrix of
 // R*b rows and L = round_up(C, w)*b columns (leading dimension L), w the
 // tile columns of one update_rest C tile (1 in int32, 2 in int16: 128 words
@@ -43,7 +51,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -53,9 +63,11 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "apsp/potentials.hpp"
 #include "core/ceil_div.hpp"
 #include "core/csr.hpp"
 #include "core/cuda_check.hpp"
+#include "core/weights.hpp"
 #include "cuda/instance.hpp"
 #include "cuda/range_rule.hpp"
 #include "cuda/kernels/common/words.cuh"
@@ -71,8 +83,29 @@ namespace apsp::dist {
 namespace {
 
 using Traits = cuda::kernels::ProductionTraits;
+using cuda::kernels::Float32Words;
 constexpr std::int64_t kTile = Traits::kTile;
 constexpr std::size_t kUpdateSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
+
+// Phase 3's traits for policy W: float32 takes the one-GPU fw's production
+// variant (old C folded in after the k-chunks, kernels/dense/fw.cu), the
+// integer policies ProductionTraits. Same tile, threads and shared memory.
+template <class W>
+using UpdateTraits = std::conditional_t<std::is_same<W, Float32Words>::value, cuda::kernels::FoldCL1Traits, Traits>;
+static_assert(cuda::kernels::FoldCL1Traits::kTile == kTile &&
+                  cuda::kernels::FoldCL1Traits::kThreads == Traits::kThreads &&
+                  cuda::kernels::FoldCL1Traits::kStages == Traits::kStages &&
+                  cuda::kernels::FoldCL1Traits::kChunk == Traits::kChunk,
+              "the float32 phase 3 must share the integer one's geometry");
+
+// The unreachable value in storage: the integer policies' infinity, +inf for float32.
+template <class W>
+constexpr typename W::storage_t storage_infinity() {
+  if constexpr (std::is_same<W, Float32Words>::value)
+    return std::numeric_limits<float>::infinity();
+  else
+    return static_cast<typename W::storage_t>(W::kInfinity);
+}
 // update_rest skips tile row and column `kb`: none here.
 constexpr int kNoSkip = std::numeric_limits<int>::max();
 
@@ -99,20 +132,20 @@ struct GridPlace {
 // elsewhere, padding columns included. Grid-stride over rows * ld.
 template <class S>
 __global__ void init_tiles(S* __restrict__ d, std::int64_t rows, std::int64_t ld, std::int64_t own_cols,
-                           GridPlace place, std::int32_t infinity) {
+                           GridPlace place, S infinity) {
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * ld;
        x += std::int64_t{gridDim.x} * blockDim.x) {
     const std::int64_t r = x / ld, c = x - r * ld;
     const std::int64_t i = (r / kTile * place.rows + place.row) * kTile + r % kTile;
     const std::int64_t j = (c / kTile * place.cols + place.col) * kTile + c % kTile;
-    d[x] = static_cast<S>(c < own_cols && i == j ? 0 : infinity);
+    d[x] = c < own_cols && i == j ? S{0} : infinity;
   }
 }
 
 // d[src][dst] = w for edges in local coordinates (row and column in this
 // rank's matrix). Normalized edges are unique, so plain stores suffice.
-template <class S>
-__global__ void scatter_local_edges(S* __restrict__ d, std::int64_t ld, const Edge* __restrict__ edges,
+template <class S, class E>
+__global__ void scatter_local_edges(S* __restrict__ d, std::int64_t ld, const E* __restrict__ edges,
                                     std::int64_t count) {
   for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < count;
        e += std::int64_t{gridDim.x} * blockDim.x)
@@ -157,17 +190,32 @@ struct Problem {
   cuda::Reweighted reweighted;
   bool predecessors = false;
   Csr out_edges;  // the normalized graph's CSR, with predecessors
+
+  const std::vector<Edge>& edges() const { return reweighted.edges; }
+};
+
+// The float32 problem: the weights as they are.
+struct RealProblem {
+  std::int64_t n = 0;
+  std::vector<EdgeF32> graph_edges;  // the normalized graph's
+  bool predecessors = false;
+  CsrF32 out_edges;      // the normalized graph's CSR, with predecessors
+  double tolerance = 0;  // core::distance_tolerance<float>: the negative-cycle threshold and the trees' slack
+
+  const std::vector<EdgeF32>& edges() const { return graph_edges; }
 };
 
 template <class W>
 class GpuEngine final : public TileEngine {
  public:
   using S = typename W::storage_t;
+  static constexpr bool kReal = std::is_same<W, Float32Words>::value;
+  using ProblemType = std::conditional_t<kReal, RealProblem, Problem>;
   // Tile columns per update_rest C tile (128 words).
   static constexpr std::int64_t kUnit = W::kPerWord;
-  static constexpr std::int32_t kInfinity = W::kInfinity;
+  static constexpr S kInfinity = storage_infinity<W>();
 
-  GpuEngine(std::shared_ptr<const Problem> problem, const ProcessGrid& grid, const GpuEngineOptions& options)
+  GpuEngine(std::shared_ptr<const ProblemType> problem, const ProcessGrid& grid, const GpuEngineOptions& options)
       : problem_(std::move(problem)),
         grid_(grid),
         n_(problem_->n),
@@ -178,7 +226,7 @@ class GpuEngine final : public TileEngine {
         units_(width_ / (kUnit * kTile)),
         overlap_(options.lookahead),
         device_(select_device(options.device)) {
-    APSP_CUDA_CHECK(cudaFuncSetAttribute(cuda::kernels::update_rest<Traits, W>,
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(cuda::kernels::update_rest<UpdateTraits<W>, W>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kUpdateSharedBytes)));
     const std::size_t cells = static_cast<std::size_t>(rows_ * kTile * width_);
@@ -219,7 +267,7 @@ class GpuEngine final : public TileEngine {
     if (origin_) cudaEventDestroy(origin_);
   }
 
-  const std::shared_ptr<const Problem>& problem() const { return problem_; }
+  const std::shared_ptr<const ProblemType>& problem() const { return problem_; }
 
   Memory memory() const override { return Memory::device; }
   void* stream() const override { return panel_.get(); }
@@ -326,7 +374,28 @@ class GpuEngine final : public TileEngine {
     APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
   }
 
-  std::int64_t negative_diagonal() override { return -1; }
+  // Integer weights are reweighted, non-negative: no diagonal entry goes
+  // negative. float32: the smallest vertex whose diagonal entry lies below
+  // minus the rounding tolerance (or is NaN), read after the rounds.
+  std::int64_t negative_diagonal() override {
+    if constexpr (!kReal) {
+      return -1;
+    } else {
+      std::vector<S> diagonal(static_cast<std::size_t>(kTile));
+      for (std::int64_t a = 0; a < rows_; ++a) {
+        const std::int64_t I = grid_.global_row(a);
+        if (!grid_.owns_col(I)) continue;
+        APSP_CUDA_CHECK(cudaMemcpy2DAsync(diagonal.data(), sizeof(S), own(a, I / grid_.cols), (width_ + 1) * sizeof(S),
+                                          sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
+        APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+        for (std::int64_t x = 0; x < kTile && I * kTile + x < n_; ++x) {
+          const S v = diagonal[static_cast<std::size_t>(x)];
+          if (v < -problem_->tolerance || std::isnan(v)) return I * kTile + x;
+        }
+      }
+      return -1;
+    }
+  }
 
   // The time some kernel ran: the union of the recorded intervals.
   double busy_seconds() const override {
@@ -360,20 +429,23 @@ class GpuEngine final : public TileEngine {
   // which 2d spreads over ranks: where the quick one cannot decide, the
   // attempt reruns in int32.
   bool range_certified() override {
-    if constexpr (std::is_same<S, std::int32_t>::value) return true;  // int32: check_output_range decides
-    const std::int64_t cells = rows_ * kTile * width_;
-    int largest = INT_MIN;
-    if (cells > 0) {
-      cuda::DeviceBuffer<int> result(1);
-      APSP_CUDA_CHECK(cudaMemcpyAsync(result.get(), &largest, sizeof(int), cudaMemcpyHostToDevice, panel_.get()));
-      constexpr int kThreads = 256;
-      largest_below<S>
-          <<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), cells, kInfinity, result.get());
-      APSP_CUDA_CHECK_LAUNCH("largest_below");
-      APSP_CUDA_CHECK(cudaMemcpyAsync(&largest, result.get(), sizeof(int), cudaMemcpyDeviceToHost, panel_.get()));
-      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    if constexpr (!std::is_same<S, std::int16_t>::value) {
+      return true;  // int32: check_output_range decides; float32 has no range to leave
+    } else {
+      const std::int64_t cells = rows_ * kTile * width_;
+      int largest = INT_MIN;
+      if (cells > 0) {
+        cuda::DeviceBuffer<int> result(1);
+        APSP_CUDA_CHECK(cudaMemcpyAsync(result.get(), &largest, sizeof(int), cudaMemcpyHostToDevice, panel_.get()));
+        constexpr int kThreads = 256;
+        largest_below<S>
+            <<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), cells, kInfinity, result.get());
+        APSP_CUDA_CHECK_LAUNCH("largest_below");
+        APSP_CUDA_CHECK(cudaMemcpyAsync(&largest, result.get(), sizeof(int), cudaMemcpyDeviceToHost, panel_.get()));
+        APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+      }
+      return cuda::range_holds_below(largest, kInfinity, problem_->reweighted.max_weight);
     }
-    return cuda::range_holds_below(largest, kInfinity, problem_->reweighted.max_weight);
   }
 
   // The one-GPU certificate and the int32 output range are checked as the
@@ -382,23 +454,35 @@ class GpuEngine final : public TileEngine {
   void check_output_range() override {}
 
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
-    const bool pred = problem_->predecessors;
     range_problem_.clear();
-    deliver_rows<std::int32_t>(
-        grid_, n_, kTile, pred, false, process_row,
-        [&](std::int64_t a, std::int32_t* d, vertex_t*) { download_row(a, d); },
-        [&](std::int64_t first, std::int64_t rows, const TileRowParts<std::int32_t>& parts, dist_t* dist,
-            vertex_t* pred_rows) {
-          const std::string found = reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows,
-                                                             problem_->reweighted.potential,
-                                                             problem_->reweighted.max_weight, dist);
-          if (!found.empty() && range_problem_.empty()) range_problem_ = found;
-          // Rows that failed the check are discarded with the sink: no trees for them.
-          if (pred_rows && found.empty())
-            tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows);
-        },
-        sink, check);
+    if constexpr (kReal) {
+      // float32 rows as they are, the diagonal 0 (checked already), and
+      // predecessors as tight-edge trees within the tolerance.
+      deliver_parts<float, float>(process_row, sink, check,
+                                  [&](std::int64_t first, std::int64_t rows, const TileRowParts<float>& parts,
+                                      float* dist, vertex_t* pred_rows) {
+                                    real_parts_to_rows(parts, grid_, kTile, n_, first, rows, dist);
+                                    if (pred_rows)
+                                      tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows,
+                                                                  problem_->tolerance);
+                                  });
+    } else {
+      deliver_parts<std::int32_t, dist_t>(
+          process_row, sink, check,
+          [&](std::int64_t first, std::int64_t rows, const TileRowParts<std::int32_t>& parts, dist_t* dist,
+              vertex_t* pred_rows) {
+            const std::string found = reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows,
+                                                               problem_->reweighted.potential,
+                                                               problem_->reweighted.max_weight, dist);
+            if (!found.empty() && range_problem_.empty()) range_problem_ = found;
+            // Rows that failed the check are discarded with the sink: no trees for them.
+            if (pred_rows && found.empty())
+              tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows);
+          });
+    }
     for (auto& buffer : staged_) buffer.reset();
+    gathered_.clear();
+    gathered_host_.clear();
   }
 
   void check_delivered_range() override {
@@ -419,20 +503,23 @@ class GpuEngine final : public TileEngine {
   // A panel as a message: int32 as itself, int16 as its bytes (every rank
   // of the collective has the same width, so the counts agree).
   static Message message(S* data, std::size_t count) {
-    if constexpr (std::is_same<S, std::int32_t>::value) return {data, count, DataType::int32};
-    return {data, count * sizeof(S), DataType::uint8};
+    if constexpr (std::is_same<S, std::int16_t>::value)
+      return {data, count * sizeof(S), DataType::uint8};
+    else
+      return {data, count, DataTypeOf<S>::value};
   }
 
   // This rank's tiles on the device: the identity, then its edges (picked
   // out here, reweighted, in local coordinates) scattered in.
   void build() {
     if (rows_ == 0 || cols_ == 0) return;
-    std::vector<Edge> mine;
-    for (const Edge& e : problem_->reweighted.edges) {
+    using E = typename std::decay_t<decltype(problem_->edges())>::value_type;
+    std::vector<E> mine;
+    for (const E& e : problem_->edges()) {
       const std::int64_t I = e.src / kTile, J = e.dst / kTile;
       if (!grid_.owns_row(I) || !grid_.owns_col(J)) continue;
-      mine.push_back(Edge{static_cast<vertex_t>((I / grid_.rows) * kTile + e.src % kTile),
-                          static_cast<vertex_t>((J / grid_.cols) * kTile + e.dst % kTile), e.w});
+      mine.push_back(E{static_cast<vertex_t>((I / grid_.rows) * kTile + e.src % kTile),
+                       static_cast<vertex_t>((J / grid_.cols) * kTile + e.dst % kTile), e.w});
     }
     constexpr int kThreads = 256;
     const std::int64_t cells = rows_ * kTile * width_;
@@ -441,11 +528,11 @@ class GpuEngine final : public TileEngine {
                                                                               own_width_, place, kInfinity);
     APSP_CUDA_CHECK_LAUNCH("init_tiles");
     if (!mine.empty()) {
-      cuda::DeviceBuffer<Edge> edges(mine.size());
+      cuda::DeviceBuffer<E> edges(mine.size());
       APSP_CUDA_CHECK(
-          cudaMemcpyAsync(edges.get(), mine.data(), mine.size() * sizeof(Edge), cudaMemcpyHostToDevice, panel_.get()));
+          cudaMemcpyAsync(edges.get(), mine.data(), mine.size() * sizeof(E), cudaMemcpyHostToDevice, panel_.get()));
       const auto count = static_cast<std::int64_t>(mine.size());
-      scatter_local_edges<S>
+      scatter_local_edges<S, E>
           <<<blocks_for(count, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), width_, edges.get(), count);
       APSP_CUDA_CHECK_LAUNCH("scatter_local_edges");
       // The edge buffers (host and device) are freed on return.
@@ -454,12 +541,81 @@ class GpuEngine final : public TileEngine {
     APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
   }
 
-  // This rank's part of local tile row a as b x (C*b) int32 values
-  // (infinity kInf), row-major. Rows are asked for in order (deliver_rows):
-  // each comes from a pinned staging buffer that the device filled while
-  // the previous row was converted, and the next row's copy starts before
-  // this one's conversion, so the link and the host's threads both stay busy.
-  void download_row(std::int64_t a, std::int32_t* to) {
+  // The rows this rank delivers, its parts on the host as P (int32 for the
+  // integer policies, float32), to_rows converting gathered tile rows. With
+  // one process column a rank's rows are its own (download_row, through the
+  // pinned double buffer); with several, each part goes from its rank's
+  // device to the gatherer's (gather_on_device), never through the hosts.
+  template <class P, class Out, class ToRows>
+  void deliver_parts(Communicator* process_row, Sink& sink, const RowCheck& check, ToRows&& to_rows) {
+    const bool pred = problem_->predecessors;
+    if (grid_.cols == 1) {
+      deliver_rows<P, Out>(
+          grid_, n_, kTile, pred, false, process_row, [&](std::int64_t a, P* d, vertex_t*) { download_row(a, d); },
+          to_rows, sink, check);
+      return;
+    }
+    deliver_gathered_rows<P, Out>(
+        grid_, n_, kTile, pred, false,
+        [&](std::int64_t a, TileRowParts<P>* parts) { gather_on_device(*process_row, a, parts); }, to_rows, sink,
+        check);
+    // The sends are ordered on the panel stream: done once it drains (their
+    // gatherers have received them), before the tiles may be freed.
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+
+  // Local tile row a over the process row (pc > 1), collective: the
+  // gatherer (rank a mod pc) receives every other rank's b x L_c block of
+  // the tile row into a device buffer (L_c that rank's leading dimension),
+  // downloads each part's C_c * b real columns once and converts them into
+  // `parts`; every other rank sends its block from its tiles (parts null).
+  // The communicator moves device buffers itself: NCCL device to device,
+  // the others through their staging.
+  template <class P>
+  void gather_on_device(Communicator& process_row, std::int64_t a, TileRowParts<P>* parts) {
+    const int pc = grid_.cols;
+    if (parts == nullptr) {
+      const Message m = message(own(a, 0), static_cast<std::size_t>(kTile * width_));
+      process_row.send(m.data, m.count, m.type, static_cast<int>(a % pc), Memory::device, panel_.get());
+      return;
+    }
+    const auto columns = [&](int c) { return ProcessGrid::count(grid_.tiles, pc, c) * kTile; };  // C_c * b
+    const auto width = [&](int c) { return round_up(ProcessGrid::count(grid_.tiles, pc, c), kUnit) * kTile; };
+    if (gathered_.empty())
+      for (int c = 0; c < pc; ++c) {
+        gathered_.push_back(
+            std::make_unique<cuda::DeviceBuffer<S>>(c == grid_.col ? 0 : static_cast<std::size_t>(kTile * width(c))));
+        gathered_host_.push_back(std::make_unique<cuda::PinnedBuffer<S>>(static_cast<std::size_t>(kTile * columns(c))));
+      }
+    for (int c = 0; c < pc; ++c) {
+      const std::size_t at = static_cast<std::size_t>(c);
+      const S* from = c == grid_.col ? own(a, 0) : gathered_[at]->get();
+      if (c != grid_.col) {
+        const Message m = message(gathered_[at]->get(), static_cast<std::size_t>(kTile * width(c)));
+        process_row.receive(m.data, m.count, m.type, c, Memory::device, panel_.get());
+      }
+      if (columns(c) > 0)
+        APSP_CUDA_CHECK(cudaMemcpy2DAsync(gathered_host_[at]->get(), columns(c) * sizeof(S), from, width(c) * sizeof(S),
+                                          columns(c) * sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
+    }
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    for (int c = 0; c < pc; ++c) {
+      const std::size_t at = static_cast<std::size_t>(c), count = static_cast<std::size_t>(kTile * columns(c));
+      if constexpr (kReal)
+        std::memcpy(parts->d[at].data(), gathered_host_[at]->get(), count * sizeof(S));
+      else
+        widen_part<S>(gathered_host_[at]->get(), count, kInfinity, parts->d[at].data());
+    }
+  }
+
+  // This rank's part of local tile row a as b x (C*b) values, row-major:
+  // int32 (infinity kInf) for the integer policies, float32 as stored. Rows
+  // are asked for in order (deliver_rows): each comes from a pinned staging
+  // buffer that the device filled while the previous row was converted, and
+  // the next row's copy starts before this one's conversion, so the link and
+  // the host's threads both stay busy.
+  template <class Out>
+  void download_row(std::int64_t a, Out* to) {
     if (own_width_ == 0) return;
     const std::size_t count = static_cast<std::size_t>(kTile * own_width_);
     if (!staged_[0]) {
@@ -478,7 +634,10 @@ class GpuEngine final : public TileEngine {
     APSP_CUDA_CHECK(cudaEventSynchronize(staged_ready_[slot].get()));
     // The other buffer held row a - 1, converted already.
     if (a + 1 < rows_) stage(a + 1);
-    widen_part<S>(staged_[slot]->get(), count, static_cast<S>(kInfinity), to);
+    if constexpr (kReal)
+      std::memcpy(to, staged_[slot]->get(), count * sizeof(S));
+    else
+      widen_part<S>(staged_[slot]->get(), count, kInfinity, to);
     staged_row_[slot] = -1;
   }
 
@@ -524,7 +683,7 @@ class GpuEngine final : public TileEngine {
   void product(S* c, const std::int32_t* a, const S* b, std::int64_t units_x, std::int64_t tiles_y,
                cudaStream_t stream) const {
     if (units_x <= 0 || tiles_y <= 0) return;
-    cuda::kernels::update_rest<Traits, W>
+    cuda::kernels::update_rest<UpdateTraits<W>, W>
         <<<dim3(static_cast<unsigned>(units_x), static_cast<unsigned>(tiles_y)), Traits::kThreads, kUpdateSharedBytes,
            stream>>>(c, a, reinterpret_cast<const std::int32_t*>(b), width_, kNoSkip, nullptr);
     APSP_CUDA_CHECK_LAUNCH("update_rest");
@@ -557,7 +716,7 @@ class GpuEngine final : public TileEngine {
     APSP_CUDA_CHECK(cudaEventRecord(end, stream));
   }
 
-  const std::shared_ptr<const Problem> problem_;
+  const std::shared_ptr<const ProblemType> problem_;
   const ProcessGrid grid_;
   const std::int64_t n_;
   const std::int64_t rows_, cols_;  // local tile rows R and columns C
@@ -585,6 +744,11 @@ class GpuEngine final : public TileEngine {
   std::optional<cuda::PinnedBuffer<S>> staged_[2];
   cuda::Event staged_ready_[2];
   std::int64_t staged_row_[2] = {-1, -1};
+  // Delivery with several process columns (gather_on_device), by process
+  // column: the b x L_c block received from it (none for this rank's own),
+  // and the pinned b x (C_c * b) download of each part.
+  std::vector<std::unique_ptr<cuda::DeviceBuffer<S>>> gathered_;
+  std::vector<std::unique_ptr<cuda::PinnedBuffer<S>>> gathered_host_;
   std::string range_problem_;  // the first value out of range that delivery found on this rank
 };
 
@@ -613,6 +777,20 @@ std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const Proce
        cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) < cuda::kernels::kInf16 / 2);
   if (attempt_int16) return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
   return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(problem, grid, options);
+}
+
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options) {
+  auto problem = std::make_shared<RealProblem>();
+  problem->n = normalized.n;
+  const BasicWeightStats<float> stats = weight_stats(normalized);
+  // A negative cycle is refused before any heavy work, as on one GPU.
+  if (stats.has_negative()) johnson_potentials(to_csr(normalized));
+  problem->graph_edges = normalized.edges;
+  problem->predecessors = options.predecessors;
+  if (options.predecessors) problem->out_edges = to_csr(normalized);
+  problem->tolerance = core::distance_tolerance<float>(normalized.n, static_cast<double>(stats.max_abs));
+  return std::make_unique<GpuEngine<Float32Words>>(problem, grid, options);
 }
 
 std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine> attempt, const ProcessGrid& grid,

@@ -33,6 +33,11 @@ std::int64_t gpu_tile();
 // int16 impossible).
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
                                             const GpuEngineOptions& options);
+// float32 weights as they are (no reweighting; options.precision unused):
+// NegativeCycleError before the tiles are built when the graph has one (a
+// Bellman-Ford on every rank, as on one GPU), ResourceError, UsageError.
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options);
 
 // The int32 engine of the same problem after an int16 attempt (from
 // make_gpu_engine) whose range certificate failed: frees the attempt first,

@@ -89,15 +89,38 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
   return problem;
 }
 
-void tight_edge_predecessor_rows(const Csr& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
-                                 const dist_t* dist, vertex_t* pred) {
+void real_parts_to_rows(const TileRowParts<float>& parts, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
+                        std::int64_t first, std::int64_t rows, float* dist) {
+  const int pc = grid.cols;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t x = 0; x < rows; ++x) {
+    // Row x of tile column J: in part J mod pc, at its (J / pc)-th tile.
+    for (std::int64_t J = 0; J * b < n; ++J) {
+      const std::vector<float>& part = parts.d[static_cast<std::size_t>(J % pc)];
+      const float* from = part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
+      const std::int64_t j0 = J * b, count = std::min(b, n - j0);
+      std::copy(from, from + count, dist + x * n + j0);
+    }
+    dist[x * n + first + x] = 0;
+  }
+}
+
+template <class W>
+void tight_edge_predecessor_rows(const BasicCsr<W>& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
+                                 const W* dist, vertex_t* pred, double slack) {
 #pragma omp parallel
   {
     core::TightEdgeSearch search(n);
 #pragma omp for schedule(dynamic, 4)
     for (std::int64_t x = 0; x < rows; ++x)
-      core::tight_predecessor_row(out_edges, dist + x * n, static_cast<vertex_t>(first + x), pred + x * n, search);
+      core::tight_predecessor_row(out_edges, dist + x * n, static_cast<vertex_t>(first + x), pred + x * n, search,
+                                  slack);
   }
 }
+
+template void tight_edge_predecessor_rows<weight_t>(const Csr&, std::int64_t, std::int64_t, std::int64_t,
+                                                    const weight_t*, vertex_t*, double);
+template void tight_edge_predecessor_rows<float>(const CsrF32&, std::int64_t, std::int64_t, std::int64_t, const float*,
+                                                 vertex_t*, double);
 
 }  // namespace apsp::dist

@@ -1,7 +1,8 @@
 // Private to src/distributed: the host side of the GPU engine's output, in a .cpp
-// so that it runs on the rank's OpenMP threads (predecessors included). Values are Johnson-reweighted
-// int32 distances d' with kInf for unreachable; the real distance is
-// d' - h[i] + h[j] (h empty: no reweighting).
+// so that it runs on the rank's OpenMP threads (predecessors included). Integer values are
+// Johnson-reweighted int32 distances d' with kInf for unreachable; the real
+// distance is d' - h[i] + h[j] (h empty: no reweighting). float32 values are
+// the distances themselves (+inf unreachable).
 #pragma once
 
 #include <cstdint>
@@ -30,11 +31,20 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
                                      std::int64_t n, std::int64_t first, std::int64_t rows,
                                      const std::vector<std::int64_t>& h, weight_t max_weight, dist_t* dist);
 
+// Rows [first, first + rows) of a gathered float32 tile row as n-wide rows:
+// the values as computed (+inf unreachable), the diagonal 0 (rounding may
+// leave it a little below; negative_diagonal refused anything beyond the
+// tolerance), on this rank's OpenMP threads.
+void real_parts_to_rows(const TileRowParts<float>& parts, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
+                        std::int64_t first, std::int64_t rows, float* dist);
+
 // pred rows [first, first + rows) (n-wide) from their real distances (dist,
 // n-wide): row x is the breadth-first tree over the tight out-edges of
 // `out_edges` (the normalized graph's CSR) from source first + x
-// (core::tight_predecessor_row), on this rank's OpenMP threads.
-void tight_edge_predecessor_rows(const Csr& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
-                                 const dist_t* dist, vertex_t* pred);
+// (core::tight_predecessor_row; `slack`: real weights' tolerance), on this
+// rank's OpenMP threads. W = int32 or float.
+template <class W>
+void tight_edge_predecessor_rows(const BasicCsr<W>& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
+                                 const W* dist, vertex_t* pred, double slack = 0);
 
 }  // namespace apsp::dist

@@ -72,10 +72,11 @@ struct PanelPhase {
   }
 };
 
+// Each communicator once: a process row or column may be the world itself.
 double seconds_in_calls(const Communicators& comms) {
   double s = comms.world.seconds_in_calls();
-  if (comms.process_row) s += comms.process_row->seconds_in_calls();
-  if (comms.process_column) s += comms.process_column->seconds_in_calls();
+  if (comms.process_row && comms.process_row != &comms.world) s += comms.process_row->seconds_in_calls();
+  if (comms.process_column && comms.process_column != &comms.world) s += comms.process_column->seconds_in_calls();
   return s;
 }
 

@@ -14,8 +14,10 @@ namespace apsp::dist {
 
 struct Communicators {
   Communicator& world;
-  Communicator* process_row;     // the ranks of this process row; nullptr when pc == 1
-  Communicator* process_column;  // the ranks of this process column; nullptr when pr == 1
+  // The ranks of this process row; nullptr when pc == 1, &world when pr == 1.
+  Communicator* process_row;
+  // The ranks of this process column; nullptr when pr == 1, &world when pc == 1.
+  Communicator* process_column;
 };
 
 struct RoundOptions {

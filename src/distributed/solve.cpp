@@ -6,18 +6,25 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "apsp/distributed.hpp"
 #include "apsp/error.hpp"
 #include "apsp/verify.hpp"
 #include "core/algorithm_checks.hpp"
+#include "core/stages.hpp"
+#include "core/negative_cycle.hpp"
+#include "core/weights.hpp"
 #include "cpu/backend.hpp"
 #include "cuda/algorithm.hpp"
 #include "distributed/cpu_engine.hpp"
 #include "distributed/gpu_engine.hpp"
+#include "distributed/output.hpp"
 #include "distributed/schedule.hpp"
 
 namespace apsp {
@@ -68,13 +75,26 @@ dist::ProcessGrid choose_grid(const Communicator& comm, const DistributedOptions
   return g;
 }
 
+// A weight's bits (a real weight's IEEE pattern), for the graph hash.
+template <class W>
+std::uint64_t weight_bits(W w) {
+  if constexpr (std::is_floating_point<W>::value) {
+    std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint64_t> bits;
+    std::memcpy(&bits, &w, sizeof bits);
+    return bits;
+  } else {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(w));
+  }
+}
+
 // Every rank must hold the same graph: n, m and an order-dependent hash of
 // the normalized edges agree, or every rank throws.
-void require_same_graph(Communicator& comm, const Graph& normalized) {
+template <class W>
+void require_same_graph(Communicator& comm, const BasicGraph<W>& normalized) {
   std::uint64_t hash = 1469598103934665603ull;
-  for (const Edge& e : normalized.edges)
-    for (std::int64_t v : {std::int64_t{e.src}, std::int64_t{e.dst}, std::int64_t{e.w}})
-      hash = (hash ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
+  for (const BasicEdge<W>& e : normalized.edges)
+    for (std::uint64_t v : {static_cast<std::uint64_t>(e.src), static_cast<std::uint64_t>(e.dst), weight_bits(e.w)})
+      hash = (hash ^ v) * 1099511628211ull;
   const std::int64_t mine[3] = {normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
                                 static_cast<std::int64_t>(hash >> 1)};
   std::int64_t low[3], high[3];
@@ -118,20 +138,39 @@ class RankThreads {
   int previous_;
 };
 
-}  // namespace
+// Real weights, after the rounds: a diagonal entry below 0 on some rank (but
+// above the tolerance, else the rounds threw) is a candidate negative cycle,
+// which the one rule judges on the graph's own edges, as fw-blocked does
+// (every rank holds the graph and reaches the same verdict). Collective.
+template <class W>
+void confirm_candidate_cycle(Communicator& comm, dist::TileEngine& engine, const BasicGraph<W>& normalized) {
+  if constexpr (std::is_floating_point<W>::value) {
+    bool candidate = false;
+    agree(comm, [&] { candidate = engine.candidate_negative_diagonal(); });
+    if (comm.all_reduce(std::int64_t{candidate}, ReduceOp::max) == 0) return;
+    std::int64_t on_cycle = -1;
+    agree(comm, [&] { on_cycle = core::vertex_on_negative_cycle(to_csr(normalized)); });
+    if (on_cycle >= 0) throw Agreed<NegativeCycleError>(-1, on_cycle);
+  } else {
+    (void)comm, (void)engine, (void)normalized;
+  }
+}
 
-DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink) {
+template <class W>
+DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const DistributedOptions& opts, Sink& sink) {
+  constexpr bool kReal = std::is_floating_point<W>::value;
   const auto start = std::chrono::steady_clock::now();
   DistributedResult result;
   // Before the team size changes: a count OpenMP cannot start crashes it.
   require_thread_count(opts.threads);
   const RankThreads rank_threads(opts.threads);
   try {
-    Graph normalized;
-    WeightStats stats;
+    BasicGraph<W> normalized;
+    BasicWeightStats<W> stats;
     dist::ProcessGrid grid;
     const bool on_gpu = opts.backend == Backend::cuda;
     const std::int64_t tile = on_gpu ? dist::gpu_tile() : dist::cpu_tile();
+    StageClock setup(result.setup_stages);
     agree(comm, [&] {
       if (!on_gpu && opts.precision == Precision::int16)
         throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
@@ -140,11 +179,20 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
       if (on_gpu && opts.precision == Precision::int64)
         throw UsageError("the distributed GPU solver computes in int32 or int16, not int64; use the cpu backend",
                          "precision");
+      if (std::is_same<W, double>::value && on_gpu)
+        throw UsageError("the distributed GPU solver takes int32 and float32 weights, not float64; use the cpu backend",
+                         "backend");
+      if (kReal && opts.precision != Precision::automatic)
+        throw UsageError(std::string(to_string(weight_type_of<W>)) + " weights compute in their own type; " +
+                             to_string(opts.precision) + " is for int32 weights",
+                         "precision");
       normalized = normalize(g);
       stats = weight_stats(normalized);
       grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
     });
+    setup.lap("normalize");
     require_same_graph(comm, normalized);
+    setup.lap("same graph");
     result.n = normalized.n;
     result.grid_rows = grid.rows;
     result.grid_cols = grid.cols;
@@ -153,8 +201,17 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     result.algorithm = distributed_algorithm(result.backend);
     result.precision = Precision::int32;
 
-    std::unique_ptr<Communicator> process_row = grid.cols > 1 ? comm.split(grid.row, grid.col) : nullptr;
-    std::unique_ptr<Communicator> process_column = grid.rows > 1 ? comm.split(grid.col, grid.row) : nullptr;
+    // A process row (column) that holds every rank, in rank order (a 1 x P
+    // grid's row, a P x 1 grid's column: the rows layout), is `comm` itself:
+    // no split, which on GPUs creates an NCCL communicator (a collective
+    // costing tenths of a second, docs/scaling.md).
+    const std::unique_ptr<Communicator> own_row = grid.cols > 1 && grid.rows > 1 ? comm.split(grid.row, grid.col)
+                                                                                 : nullptr;
+    const std::unique_ptr<Communicator> own_column = grid.rows > 1 && grid.cols > 1 ? comm.split(grid.col, grid.row)
+                                                                                    : nullptr;
+    Communicator* const process_row = grid.cols == 1 ? nullptr : grid.rows == 1 ? &comm : own_row.get();
+    Communicator* const process_column = grid.rows == 1 ? nullptr : grid.cols == 1 ? &comm : own_column.get();
+    setup.lap("split comms");
     std::unique_ptr<dist::TileEngine> engine;
     dist::GpuEngineOptions gpu_options;
     gpu_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
@@ -162,21 +219,28 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     gpu_options.precision = opts.precision;
     gpu_options.predecessors = opts.predecessors;
     agree(comm, [&] {
-      if (on_gpu) {
-        engine = dist::make_gpu_engine(normalized, grid, gpu_options);
-      } else {
+      if constexpr (!std::is_same<W, double>::value) {
+        if (on_gpu) engine = dist::make_gpu_engine(normalized, grid, gpu_options);
+      }
+      if (!on_gpu) {
         dist::CpuEngineOptions engine_options;
-        engine_options.int32_arithmetic = opts.precision != Precision::int64 &&
-                                          fits_int32_arithmetic(normalized, stats);
+        if constexpr (kReal)
+          engine_options.negative_tolerance =
+              core::distance_tolerance<W>(normalized.n, static_cast<double>(stats.max_abs));
+        else
+          engine_options.int32_arithmetic = opts.precision != Precision::int64 &&
+                                            fits_int32_arithmetic(normalized, stats);
         engine_options.predecessors = opts.predecessors;
         engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
         engine_options.lookahead = opts.lookahead;
         engine = dist::make_cpu_engine(normalized, grid, engine_options);
       }
     });
+    setup.lap("build tiles");
     // Apart: a sink's begin() may make collective calls of its own, which no
     // rank may skip because its engine failed.
-    agree(comm, [&] { sink.begin(SinkLayout{normalized.n, Element::int32, opts.predecessors}); });
+    agree(comm, [&] { sink.begin(SinkLayout{normalized.n, dist::output_element<W>(), opts.predecessors}); });
+    setup.lap("begin sink");
     result.setup_seconds = seconds_since(start);
 
     const auto rounds_start = std::chrono::steady_clock::now();
@@ -187,7 +251,7 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     round_options.check_negative_cycles = stats.has_negative() && !on_gpu;
     round_options.tile = tile;
     round_options.padded_order = grid.tiles * tile;
-    const dist::Communicators comms{comm, process_row.get(), process_column.get()};
+    const dist::Communicators comms{comm, process_row, process_column};
     // Every rank attempts int16 or none does (the same graph and options).
     // An attempt covers the first third of the progress (it runs at about
     // twice the int32 rate), a rerun the rest.
@@ -211,26 +275,36 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
         opts.progress(1.0);
       }
     }
+    if constexpr (kReal) {
+      // A diagonal entry below minus the tolerance: the GPU engine's check
+      // (the CPU engine's rounds checked every round already).
+      std::int64_t vertex = -1;
+      agree(comm, [&] { vertex = engine->negative_diagonal(); });
+      const std::int64_t first =
+          comm.all_reduce(vertex < 0 ? std::numeric_limits<std::int64_t>::max() : vertex, ReduceOp::min);
+      if (first != std::numeric_limits<std::int64_t>::max()) throw Agreed<NegativeCycleError>(-1, first);
+    }
+    confirm_candidate_cycle(comm, *engine, normalized);
     result.precision = engine->precision();
     result.rounds_seconds = seconds_since(rounds_start);
 
     const auto output_start = std::chrono::steady_clock::now();
     agree(comm, [&] { engine->check_output_range(); });
-    std::unique_ptr<RowVerifier> verifier;
+    std::unique_ptr<BasicRowVerifier<W>> verifier;
     std::string violation;
     dist::RowCheck check;
     if (opts.verify) {
-      verifier = std::make_unique<RowVerifier>(normalized);
+      verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
       result.verify_seconds = 0;
-      check = [&](std::int64_t first, std::int64_t rows, const dist_t* d, const vertex_t* pred) {
+      check = [&](std::int64_t first, std::int64_t rows, const void* d, const vertex_t* pred) {
         if (!violation.empty()) return;
         const auto verify_start = std::chrono::steady_clock::now();
-        const VerifyReport report = verifier->check(first, rows, d, pred);
+        const VerifyReport report = verifier->check(first, rows, static_cast<const W*>(d), pred);
         if (!report.ok) violation = report.first_violation;
         result.verify_seconds += seconds_since(verify_start);
       };
     }
-    engine->deliver(process_row.get(), sink, check);
+    engine->deliver(process_row, sink, check);
     agree(comm, [&] { engine->check_delivered_range(); });
     agree(comm, [&] {
       if (!violation.empty()) throw Error("verify failed: " + violation);
@@ -253,6 +327,21 @@ DistributedResult solve_distributed(Communicator& comm, const Graph& g, const Di
     throw;
   }
   return result;
+}
+
+}  // namespace
+
+DistributedResult solve_distributed(Communicator& comm, const Graph& g, const DistributedOptions& opts, Sink& sink) {
+  return solve_typed(comm, g, opts, sink);
+}
+DistributedResult solve_distributed(Communicator& comm, const GraphF32& g, const DistributedOptions& opts, Sink& sink) {
+  return solve_typed(comm, g, opts, sink);
+}
+DistributedResult solve_distributed(Communicator& comm, const GraphF64& g, const DistributedOptions& opts, Sink& sink) {
+  return solve_typed(comm, g, opts, sink);
+}
+DistributedResult solve_distributed(Communicator& comm, const AnyGraph& g, const DistributedOptions& opts, Sink& sink) {
+  return std::visit([&](const auto& typed) { return solve_typed(comm, typed, opts, sink); }, g);
 }
 
 }  // namespace apsp

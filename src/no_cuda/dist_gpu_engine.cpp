@@ -11,6 +11,10 @@ std::unique_ptr<TileEngine> make_gpu_engine(const Graph&, const ProcessGrid&, co
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }
 
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32&, const ProcessGrid&, const GpuEngineOptions&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
 std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine>, const ProcessGrid&, const GpuEngineOptions&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }

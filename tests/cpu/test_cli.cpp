@@ -1110,10 +1110,10 @@ TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
   EXPECT_FALSE(fs::exists(dir_ / "d.bin"));
   EXPECT_EQ(run("solve g.txt -o d.bin --out-format bin-f64", nullptr, &err), 0) << err;
   EXPECT_EQ(fs::file_size(dir_ / "d.bin"), 9 * sizeof(double));
-  EXPECT_EQ(run("solve g.txt --weights float64 --distribution rows", nullptr, &err), 1);
-  EXPECT_EQ(err,
-            "apsp: --weights: the distributed solver takes int32 weights only, not float64; solve real weights in one "
-            "process (without mpirun, --distribution or --devices)\n");
+  // The distributed solver takes real weights (issue 22): the same file as one process.
+  EXPECT_EQ(run("solve g.txt --weights float64 -o one.npy", nullptr, &err), 0) << err;
+  EXPECT_EQ(run("solve g.txt --weights float64 --distribution rows -o dd.npy", nullptr, &err), 0) << err;
+  EXPECT_EQ(read_text("dd.npy"), read_text("one.npy"));
 }
 
 }  // namespace

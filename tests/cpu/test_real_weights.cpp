@@ -141,8 +141,8 @@ TEST_P(RealCpuAlgorithm, NegativeCycleIsReported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, RealCpuAlgorithm,
-                         ::testing::Combine(::testing::Values("fw-seq", "fw-blocked", "dijkstra", "bellman-ford",
-                                                              "johnson"),
+                         ::testing::Combine(::testing::Values("fw-seq", "fw-blocked", "fw-ooc", "dijkstra",
+                                                              "bellman-ford", "johnson"),
                                             ::testing::Values(WeightType::float32, WeightType::float64)),
                          [](const auto& info) {
                            std::string name = std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param));

@@ -419,24 +419,40 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
   expect_no_output_files();
 }
 
-// Issue 20, defect 13: a real-weighted graph under mpirun was told to use
-// float32 / float64, which the distributed solver then refused; --device was
-// ignored. Now one refusal says what to do instead, and --device is the
-// ranks' GPU (as --devices) or refused where it cannot be.
-TEST_F(DistributedCli, RealWeightsAndDeviceAreRefusedOnceAndClearly) {
+// Issue 22: a real-weighted graph under mpirun (refused until then) is
+// solved in its own type, rows and 2d, predecessors included, and the files
+// are those of the single-process fw-blocked byte for byte (the same tile
+// kernels in the same order).
+TEST_F(DistributedCli, RealWeightsUnderMpirunEqualOneProcess) {
+  SKIP_WITHOUT_MPIRUN();
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --real 3 --seed 6 -o real.gr").status, 0);
+  for (const char* type : {"float64", "float32"}) {
+    SCOPED_TRACE(type);
+    const std::string weights = std::string(" --weights ") + type;
+    const ProcessRun ref =
+        apsp("solve real.gr --algo fw-blocked --threads 1 -o ref.npy --predecessors refp.npy" + weights);
+    ASSERT_EQ(ref.status, 0) << ref;
+    for (const char* layout : {"rows", "2d"}) {
+      const ProcessRun r =
+          mpirun(4, "solve real.gr --threads 1 -o d.npy --predecessors p.npy --verify --distribution " +
+                        std::string(layout) + weights);
+      ASSERT_EQ(r.status, 0) << r;
+      EXPECT_NE(r.out.find(std::string("weights          ") + type), std::string::npos) << r;
+      // The summary splits startup and setup (issue 22, item 5).
+      for (const char* part : {"    communicator ", "    normalize ", "    same graph ", "    split comms ",
+                               "    build tiles ", "    begin sink "})
+        EXPECT_NE(r.out.find(part), std::string::npos) << part << r;
+      EXPECT_EQ(slurp(dir_ / "d.npy"), slurp(dir_ / "ref.npy")) << layout;
+      EXPECT_EQ(slurp(dir_ / "p.npy"), slurp(dir_ / "refp.npy")) << layout;
+    }
+  }
+}
+
+// Issue 20, defect 13: --device is the ranks' GPU (as --devices) or refused
+// where it cannot be.
+TEST_F(DistributedCli, DeviceIsRefusedOnceAndClearly) {
   SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
-  std::ofstream(dir_ / "real.txt") << "0 1 0.5\n1 2 1\n";
-  for (const char* args : {"solve real.txt", "solve real.txt --weights float64", "solve real.txt --weights float32"}) {
-    const ProcessRun r = mpirun(3, std::string(args) + " --threads 1");
-    EXPECT_EQ(r.status, 1) << r;
-    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
-    EXPECT_NE(r.err.find("the distributed solver takes int32 weights only"), std::string::npos) << r;
-    EXPECT_NE(r.err.find("solve real weights in one process (without mpirun, --distribution or --devices)"),
-              std::string::npos)
-        << r;
-    EXPECT_EQ(r.err.find("float32 or float64 weight type"), std::string::npos) << r;
-  }
   const ProcessRun both = mpirun(3, "solve g.bin --threads 1 --device 0 --devices 0");
   EXPECT_EQ(both.status, 1) << both;
   EXPECT_NE(both.err.find("apsp: --device: both --device and --devices name GPUs"), std::string::npos) << both;
@@ -444,7 +460,7 @@ TEST_F(DistributedCli, RealWeightsAndDeviceAreRefusedOnceAndClearly) {
   EXPECT_EQ(cpu.status, 1) << cpu;
   EXPECT_NE(cpu.err.find("apsp: --device: names a GPU, and the distributed cpu backend uses none"), std::string::npos)
       << cpu;
-  std::filesystem::remove(dir_ / "real.txt");
+  std::filesystem::remove(dir_ / "real.gr");
   expect_no_output_files();
 }
 

@@ -89,5 +89,18 @@ TEST(DistributedGpu, PredecessorsAreTightEdgeTrees) {
       });
 }
 
+// float32 on the GPU engine (issue 22), 1, 2 and 4 ranks sharing device 0:
+// within the tolerance of the long-double reference, predecessors tight-edge
+// trees, negative cycles refused on every rank, float64 refused.
+TEST(DistributedGpu, Float32MatchesTheReferenceAndFloat64IsRefused) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        test::check_real_weights(comm, config, Backend::cuda);
+        test::check_real_negative_cycles(comm, config, Backend::cuda);
+      });
+}
+
 }  // namespace
 }  // namespace apsp

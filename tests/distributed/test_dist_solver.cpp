@@ -57,6 +57,16 @@ TEST_P(DistributedSolver, NegativeCycleOffRankZero) {
   on_threads(s.ranks, [&](Communicator& comm) { test::check_negative_cycles(comm, s.config); });
 }
 
+TEST_P(DistributedSolver, RealWeightsMatchTheReference) {
+  const RankSetup s = GetParam();
+  on_threads(s.ranks, [&](Communicator& comm) { test::check_real_weights(comm, s.config); });
+}
+
+TEST_P(DistributedSolver, RealNegativeCyclesOffRankZero) {
+  const RankSetup s = GetParam();
+  on_threads(s.ranks, [&](Communicator& comm) { test::check_real_negative_cycles(comm, s.config); });
+}
+
 TEST_P(DistributedSolver, LargeWeightsAndOverflow) {
   const RankSetup s = GetParam();
   on_threads(s.ranks, [&](Communicator& comm) { test::check_large_weights(comm, s.config); });

@@ -146,6 +146,39 @@ Graph with_isolated_vertex(Graph g) {
   return g;
 }
 
+// Two copies of g side by side (the second's ids shifted by g.n): two
+// components, so two roots of the elimination forest.
+Graph two_copies(const Graph& g) {
+  Graph both;
+  both.n = 2 * g.n;
+  both.edges = g.edges;
+  for (const Edge& e : g.edges)
+    both.edges.push_back({static_cast<vertex_t>(e.src + g.n), static_cast<vertex_t>(e.dst + g.n), e.w});
+  return normalize(both);
+}
+
+// The solve's batch widths around the column tiles of every tile shape (1024,
+// 512, 256, 128 and 64 columns; a run's last batch is narrower, and the tiles
+// past it must leave its columns alone), on two grids (most batches leave
+// one component's root inactive: its rows start as unit rows, every other
+// inactive supernode's rows are overwritten by its backward product) and a
+// geometric graph with negative weights.
+TEST(GpuSupernodal, BatchWidthsAroundEveryTileShape) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = {
+      {"two_grids_n1600", two_copies(test::generated(GraphKind::grid, 1600, 0, 0, 40, 21))},
+      {"geometric_negative_n2100", test::generated(GraphKind::geometric, 2100, 0, -2, 60, 22)},
+  };
+  for (const test::Case& c : cases) {
+    const std::vector<dist_t> reference = test::reference_distances(c.graph);
+    for (const std::int64_t rows : {1, 63, 65, 255, 257, 1023, 1025, 2049}) {
+      SCOPED_TRACE("batches of " + std::to_string(rows));
+      IntHook batches(cuda::testing::hooks.supernodal_batch_rows, rows);
+      expect_exact(c, false, &reference);
+    }
+  }
+}
+
 TEST(GpuSupernodal, RealFamilies) {
   SKIP_WITHOUT_GPU();
   for (const test::Case& c :

@@ -142,18 +142,10 @@ struct DistributedSolve {
   int threads;
   bool verify;
   const DistributedArgs& distributed;
-  const std::string& weights;  // --weights: auto or int32 (load_distributed_graph refuses the others)
+  const std::string& weights;  // --weights: auto, int32, float32 or float64
 };
 void run_distributed_solve(const DistributedSolve& s);
-// What the distributed solver's refusals of real weights advise (until it
-// takes them): the single-process solve, never a --weights it refuses too.
-inline constexpr const char* kRealWeightsInOneProcess =
-    "solve real weights in one process (without mpirun, --distribution or --devices)";
-// load_graph for the distributed solver: `weights` other than auto or int32,
-// and a file whose weights are not all integers inside int32, are a
-// UsageError saying so (kRealWeightsInOneProcess). Every rank calls it inside
-// agree(), so that rank 0 alone prints the refusal.
-LoadedGraph load_distributed_graph(const GraphInput& in, const std::string& weights);
+
 
 // Prints "apsp: MESSAGE" as one line on stderr (unless `print` is false) and
 // returns the exit code.

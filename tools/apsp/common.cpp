@@ -107,17 +107,6 @@ LoadedAnyGraph load_any_graph(const GraphInput& in, const std::string& weights) 
   return loaded;
 }
 
-LoadedGraph load_distributed_graph(const GraphInput& in, const std::string& weights) {
-  if (weights != "auto" && weights != "int32")
-    throw UsageError(
-        "the distributed solver takes int32 weights only, not " + weights + "; " + kRealWeightsInOneProcess, "weights");
-  LoadedAnyGraph any = load_any_graph(in, "auto");
-  if (!std::holds_alternative<Graph>(any.normalized))
-    throw UsageError("the distributed solver takes int32 weights only, and " + in.path +
-                     " has weights that are not integers inside int32; " + kRealWeightsInOneProcess);
-  return LoadedGraph{std::move(std::get<Graph>(any.normalized)), any.edges_as_read, std::move(any.times)};
-}
-
 void add_weights_option(CLI::App& cmd, std::string& weights) {
   cmd.add_option("--weights", weights,
                  "Weight type: auto (int32 when every weight is an integer inside int32 and (n-1) * max|w| < 2^30 - 1, "

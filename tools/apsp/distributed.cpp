@@ -13,9 +13,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <memory>
 #include <regex>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -100,12 +102,18 @@ void print_spread(const char* label, const std::vector<RankTimes>& ranks, double
   print_row(label, text);
 }
 
-void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedGraph& loaded,
-                   const DistributedResult& r, int threads, double startup_s, double read_s, double total_s) {
+// A stage's parts, each on a line of its own under it, indented.
+void print_parts(const StageTimes& parts) {
+  for (const Stage& part : parts.stages) print_stage("  " + part.name, part.seconds);
+}
+
+void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
+                   const DistributedResult& r, int threads, const StageTimes& startup, double read_s, double total_s) {
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
   print_row("n", std::to_string(r.n));
-  print_row("m", std::to_string(loaded.normalized.edges.size()) + " after normalization (" +
-                     std::to_string(loaded.edges_as_read) + " as read)");
+  const std::size_t m = std::visit([](const auto& g) { return g.edges.size(); }, loaded.normalized);
+  print_row("m", std::to_string(m) + " after normalization (" + std::to_string(loaded.edges_as_read) + " as read)");
+  print_row("weights", to_string(weight_type(loaded.normalized)));
   print_row("algorithm", r.algorithm);
   print_row("backend", to_string(r.backend));
   print_row("precision", to_string(r.precision));
@@ -115,9 +123,11 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                         (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
                         ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
-  print_stage("startup", startup_s);
+  print_stage("startup", startup.total());
+  print_parts(startup);
   print_stage("read", read_s);
   print_stage("setup", r.setup_seconds);
+  print_parts(r.setup_stages);
   print_stage("rounds", r.rounds_seconds);
   print_stage("output", r.output_seconds);
   if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
@@ -197,11 +207,15 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
   DistributedOptions opts = options_of(s);
   if (opts.backend != Backend::cuda) throw UsageError("--devices runs the GPU solver; drop --backend cpu", "devices");
   if (opts.threads == 0) opts.threads = rank_threads(static_cast<int>(devices.size()), true);
+  StageTimes startup;
+  startup.add("options", seconds_since(start));
+  const auto group_start = std::chrono::steady_clock::now();
   const std::vector<std::unique_ptr<Communicator>> group =
       make_local_communicators(static_cast<int>(devices.size()), devices);
-  const double startup_s = seconds_since(start);
+  startup.add("communicators", seconds_since(group_start));
   const auto read_start = std::chrono::steady_clock::now();
-  const LoadedGraph loaded = load_distributed_graph(s.input, s.weights);
+  // Every rank reads the input (the ranks are threads of this process here).
+  const LoadedAnyGraph loaded = load_any_graph(s.input, s.weights);
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
   run_on_threads(group, [&](Communicator& comm) {
@@ -210,7 +224,7 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
     const std::unique_ptr<Sink> sink = make_sink(comm, s);
     results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
   });
-  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup_s, read_s, seconds_since(start));
+  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup, read_s, seconds_since(start));
 }
 
 bool current_exception_is_agreed() {
@@ -245,30 +259,40 @@ void run_distributed_solve(const DistributedSolve& s) {
   if (!s.distributed.devices.empty() && !launched_by_mpi()) return run_on_local_devices(s, start);
   std::unique_ptr<Communicator> comm;
   int device = -1;
+  // Where startup goes: the node's GPUs (CUDA's initialization), then the
+  // communicator (MPI's, and NCCL's communicator with its warm-up), with the
+  // rank's CUDA context created on a helper thread meanwhile: MPI's start
+  // needs no GPU, so the two overlap (NCCL's needs the context, and waits
+  // for it inside the driver).
+  StageTimes startup;
   try {
     device = rank_device(s);
+    startup.add("devices", seconds_since(start));
+    const auto comm_start = std::chrono::steady_clock::now();
+    std::future<void> context;
+    if (device >= 0) context = std::async(std::launch::async, [device] { cuda::create_context(device); });
     comm = make_communicator(s, device);
+    if (context.valid()) context.get();
+    startup.add(device >= 0 ? "comm + context" : "communicator", seconds_since(comm_start));
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
     throw ExitStatus{report_current_exception()};
   }
-  const double startup_s = seconds_since(start);
   const auto read_start = std::chrono::steady_clock::now();
   try {
     DistributedOptions opts;
-    LoadedGraph loaded;
+    LoadedAnyGraph loaded;
     agree(*comm, [&] {
       opts = options_of(s);
       opts.device = device;
       if (opts.threads == 0) opts.threads = rank_threads(node_place().local_size, false);
-      loaded = load_distributed_graph(s.input, s.weights);
+      loaded = load_any_graph(s.input, s.weights);
     });
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
-    if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, opts.threads, startup_s, read_s, seconds_since(start));
+    if (comm->rank() == 0) print_summary(s, *comm, loaded, result, opts.threads, startup, read_s, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)

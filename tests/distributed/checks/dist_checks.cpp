@@ -2,11 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -66,6 +70,128 @@ std::string first_row_difference(const std::vector<std::int32_t>& got, const std
 
 Graph random_graph(std::int64_t n, std::int64_t m, weight_t lo, weight_t hi, std::uint64_t seed) {
   return generated(GraphKind::random, n, m, lo, hi, seed);
+}
+
+// The long-double reference of a real-weighted graph (as solved: float32
+// weights widened), cached per name and shared by the ranks of this process.
+const std::vector<double>& real_reference(const std::string& name, const GraphF64& exact) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<double>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(name);
+  if (it == cache.end()) it = cache.emplace(name, reference_distances(exact)).first;
+  return it->second;
+}
+
+// The whole n x n result on every rank: each rank adds the rows it was given
+// (every other entry 0), so a row that arrived at one rank arrives
+// everywhere; `counts[i]` becomes how many ranks were given row i.
+void assemble(Communicator& comm, const RowCollector& sink, std::int64_t n, std::vector<double>& d,
+              std::vector<std::int32_t>& pred, std::vector<std::int64_t>& counts) {
+  const auto cells = static_cast<std::size_t>(n * n);
+  d.assign(cells, 0.0);
+  pred.assign(cells, 0);
+  counts.assign(static_cast<std::size_t>(n), 0);
+  for (const auto& [row, values] : sink.real_distances) {
+    if (row < 0 || row >= n) continue;  // RowCollector reported it
+    ++counts[static_cast<std::size_t>(row)];
+    std::copy(values.begin(), values.end(), d.begin() + row * n);
+  }
+  for (const auto& [row, values] : sink.predecessors)
+    if (row >= 0 && row < n) std::copy(values.begin(), values.end(), pred.begin() + row * n);
+  // +inf + 0 stays +inf: the sum of one given row and zeros is that row.
+  comm.all_reduce(d.data(), d.data(), cells, ReduceOp::sum);
+  comm.all_reduce(pred.data(), pred.data(), cells, ReduceOp::sum);
+  comm.all_reduce(counts.data(), counts.data(), counts.size(), ReduceOp::sum);
+}
+
+// The options of a real-weighted check on `backend` (cuda: this rank's device, or 0).
+DistributedOptions real_options(const Communicator& comm, const DistConfig& config, Backend backend,
+                                bool predecessors) {
+  DistributedOptions o = config.options();
+  o.backend = backend;
+  if (backend == Backend::cuda) o.device = comm.device() >= 0 ? comm.device() : 0;
+  o.predecessors = predecessors;
+  return o;
+}
+
+template <class W>
+void check_real_case(Communicator& comm, const Case& c, const DistConfig& config, Backend backend, bool predecessors) {
+  const GraphF64 real = with_real_weights(c.graph);
+  BasicGraph<W> g;
+  GraphF64 exact;  // the weights the solve sees, in double
+  if constexpr (std::is_same<W, float>::value) {
+    g = to_float32(real);
+    exact = to_float64(g);
+  } else {
+    g = real;
+    exact = real;
+  }
+  const std::string name = c.name + "_" + to_string(weight_type_of<W>);
+  SCOPED_TRACE(where(comm, name + (predecessors ? " with predecessors" : "") + " on " + to_string(backend), config));
+  const std::int64_t n = c.graph.n;
+  RowCollector sink;
+  DistributedOptions o = real_options(comm, config, backend, predecessors);
+  o.verify = true;
+  try {
+    solve_distributed(comm, g, o, sink);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "solve_distributed threw: " << e.what();
+  }
+  EXPECT_EQ(sink.begins, 1);
+  EXPECT_EQ(sink.commits, 1);
+  EXPECT_EQ(sink.problem, "");
+  EXPECT_EQ(sink.layout.distance_element, (std::is_same<W, float>::value ? Element::float32 : Element::float64));
+  EXPECT_TRUE(sink.distances.empty()) << "int32 rows of a real-weighted solve";
+  EXPECT_EQ(sink.predecessors.size(), predecessors ? sink.real_distances.size() : 0u);
+  std::vector<double> d;
+  std::vector<std::int32_t> pred;
+  std::vector<std::int64_t> counts;
+  assemble(comm, sink, n, d, pred, counts);
+  for (std::int64_t row = 0; row < n; ++row)
+    if (counts[static_cast<std::size_t>(row)] != 1) {
+      ADD_FAILURE() << "row " << row << " arrived " << counts[static_cast<std::size_t>(row)] << " times over all ranks";
+      return;
+    }
+  // Every rank holds the whole result now: rank 0 alone compares it with the
+  // reference (an O(n^3) long-double loop that an MPI rank would otherwise
+  // repeat in every process while the others spin in their next call).
+  if (comm.rank() != 0) return;
+  const std::vector<double>& expected = real_reference(name, exact);
+  const double rel = test_relative_tolerance<W>(n);
+  EXPECT_EQ(first_real_difference(expected, d, n, max_abs_weight(exact), rel), "");
+  const EntryCounts entries = count_entries(d, n);
+  if (n >= 2) EXPECT_GT(entries.finite_off_diagonal, 0);
+  if (n >= 3) EXPECT_GT(entries.unreachable, 0);
+  if (predecessors) {
+    double scale = max_abs_weight(exact);
+    for (const double x : expected)
+      if (x != std::numeric_limits<double>::infinity()) scale = std::max(scale, std::abs(x));
+    EXPECT_EQ(check_predecessors(exact, d, pred, rel * scale), "");
+  }
+}
+
+// Expects every rank to throw Agreed<NegativeCycleError> naming a vertex in
+// `cycle`, and the sink discarded.
+template <class W>
+void expect_real_negative_cycle(Communicator& comm, const BasicGraph<W>& g, const std::vector<vertex_t>& cycle,
+                                const DistConfig& config, Backend backend, bool predecessors) {
+  RowCollector sink;
+  const DistributedOptions o = real_options(comm, config, backend, predecessors);
+  std::int64_t vertex = -1;
+  try {
+    solve_distributed(comm, g, o, sink);
+    ADD_FAILURE() << "no negative cycle reported";
+  } catch (const NegativeCycleError& e) {
+    vertex = e.vertex();
+    EXPECT_NE(dynamic_cast<const AgreedFailure*>(&e), nullptr) << "not agreed";
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "unexpected error: " << e.what();
+  }
+  EXPECT_NE(std::find(cycle.begin(), cycle.end(), vertex), cycle.end()) << "vertex " << vertex;
+  EXPECT_EQ(sink.commits, 0);
+  EXPECT_EQ(sink.discards, 1);
+  EXPECT_TRUE(sink.real_distances.empty());
 }
 
 }  // namespace
@@ -198,6 +324,49 @@ void check_negative_cycles(Communicator& comm, const DistConfig& config) {
     }
 }
 
+void check_real_weights(Communicator& comm, const DistConfig& config, Backend backend) {
+  std::vector<Case> cases = standard_cases();
+  if (backend == Backend::cuda) {
+    for (Case& c : tile_cases()) cases.push_back(std::move(c));
+    SCOPED_TRACE(where(comm, "float64 on the GPU", config));
+    RowCollector sink;
+    const auto [message, origin] = expect_agreed<UsageError>([&] {
+      solve_distributed(comm, with_real_weights(cases.front().graph), real_options(comm, config, backend, false), sink);
+    });
+    EXPECT_NE(message.find("takes int32 and float32 weights, not float64"), std::string::npos) << message;
+    EXPECT_EQ(origin, -1);
+    EXPECT_EQ(sink.discards, 1);
+  }
+  // On the CPU, float32 and float64 take turns (9 sizes a kind: each size
+  // meets both types over the kinds), and predecessors every other pair.
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const bool predecessors = (i / 2 + config.lookahead) % 2 == 0;
+    if (backend == Backend::cuda || i % 2 == 0)
+      check_real_case<float>(comm, cases[i], config, backend, predecessors);
+    else
+      check_real_case<double>(comm, cases[i], config, backend, predecessors);
+  }
+}
+
+void check_real_negative_cycles(Communicator& comm, const DistConfig& config, Backend backend) {
+  // 70 -> 90 -> 100 -> 70 weighs -6.5, inside tile 1 (off rank 0 on every grid but 1 x 1).
+  const GraphF64 base = with_real_weights(random_graph(200, 600, 1, 100, 73));
+  GraphF64 deep = base;
+  for (const EdgeF64& e : {EdgeF64{70, 90, 1.25}, EdgeF64{90, 100, -10.0}, EdgeF64{100, 70, 2.25},
+                           EdgeF64{5, 6, -3.5}})  // the last: another negative weight, on no cycle
+    deep.edges.push_back(e);
+  // 100 -> 101 -> 102 -> 100 weighs -1e-10: above minus the tolerance of
+  // n = 1000 (2.2e-10 at max|w| = 1000), so only the rule finds it.
+  GraphF64 shallow{1000, {{100, 101, 500.0}, {101, 102, 500.0}, {102, 100, -1000.0000000001}}};
+  for (bool predecessors : {false, true}) {
+    SCOPED_TRACE(where(comm, predecessors ? "real negative cycles with predecessors" : "real negative cycles", config));
+    expect_real_negative_cycle(comm, to_float32(deep), {70, 90, 100}, config, backend, predecessors);
+    if (backend == Backend::cuda) continue;  // float64 is the cpu backend's
+    expect_real_negative_cycle(comm, deep, {70, 90, 100}, config, backend, predecessors);
+    expect_real_negative_cycle(comm, shallow, {100, 101, 102}, config, backend, predecessors);
+  }
+}
+
 void check_large_weights(Communicator& comm, const DistConfig& config) {
   // (n - 1) * max|w| beyond int32's half range: int64 arithmetic, as in fw-blocked.
   Case wide{"large_weights_n130", random_graph(130, 520, 10000000, 20000000, 81)};
@@ -255,6 +424,22 @@ void check_agreed_errors(Communicator& comm) {
       EXPECT_NE(agreed, nullptr);
       if (agreed) EXPECT_EQ(agreed->origin_rank(), -1);
     }
+  }
+  {
+    // float64 on GPUs, refused before any device is used; float32 weights
+    // take no integer precision.
+    DistributedOptions gpu = o;
+    gpu.backend = Backend::cuda;
+    const GraphF64 real{10, {EdgeF64{0, 1, 0.5}}};
+    const auto [message, origin] = expect_agreed<UsageError>([&] { solve_distributed(comm, real, gpu, sink); });
+    EXPECT_EQ(message, "the distributed GPU solver takes int32 and float32 weights, not float64; use the cpu backend");
+    EXPECT_EQ(origin, -1);
+    DistributedOptions narrow = o;
+    narrow.precision = Precision::int32;
+    const auto [narrow_message, narrow_origin] =
+        expect_agreed<UsageError>([&] { solve_distributed(comm, to_float32(real), narrow, sink); });
+    EXPECT_EQ(narrow_message, "float32 weights compute in their own type; int32 is for int32 weights");
+    EXPECT_EQ(narrow_origin, -1);
   }
   {
     DistributedOptions bad = o;

@@ -60,6 +60,24 @@ void check_matches_fw_blocked(Communicator& comm, const Case& c, const DistConfi
 // discarded.
 void check_negative_cycles(Communicator& comm, const DistConfig& config);
 
+// Real weights, float32 and float64 in turn (the standard cases with every
+// weight scaled by kRealScale), with and without predecessors: rows of the weight
+// type, every row at exactly one rank, within the tests' tolerance of the
+// independent long-double reference, predecessor chains that weigh the
+// distance within it, finite and unreachable entries both present. On the
+// cuda backend (this rank on comm.device(), or device 0): float32 on these
+// cases and the tile cases, and float64 refused on every rank.
+void check_real_weights(Communicator& comm, const DistConfig& config, Backend backend = Backend::cpu);
+
+// Real-weighted negative cycles that only a rank other than 0 can see (from
+// 2 ranks on), in float32 and float64: one far below the rounding tolerance
+// (found during the rounds), and 500, 500, -1000.0000000001 in float64 at
+// n = 1000, a diagonal entry 1e-10 below 0 that only the rule on the cycle's
+// own edges finds after the rounds. Every rank throws
+// Agreed<NegativeCycleError> naming a vertex of the cycle; sinks are
+// discarded. On the cuda backend: the float32 cycle.
+void check_real_negative_cycles(Communicator& comm, const DistConfig& config, Backend backend = Backend::cpu);
+
 // Weights too large for int32 arithmetic (the int64 path, as fw-blocked),
 // and a distance beyond the int32 output, refused on every rank.
 void check_large_weights(Communicator& comm, const DistConfig& config);

@@ -22,7 +22,10 @@ class RowCollector : public Sink {
   SinkLayout layout;
   int begins = 0, commits = 0, discards = 0;
   std::string problem;  // the first misuse seen (a row given twice, a bad block), or empty
+  // Distance rows of an int32 layout, predecessor rows.
   std::map<std::int64_t, std::vector<std::int32_t>> distances, predecessors;
+  // Distance rows of a float32 or float64 layout, widened to double.
+  std::map<std::int64_t, std::vector<double>> real_distances;
 
  private:
   std::mutex mutex_;

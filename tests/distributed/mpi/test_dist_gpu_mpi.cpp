@@ -61,6 +61,14 @@ TEST(MpiGpu, PredecessorsAreTightEdgeTrees) {
     for (const test::Case& c : cases) test::check_gpu_predecessors(test::world(), c, config, Precision::automatic);
 }
 
+TEST(MpiGpu, Float32MatchesTheReferenceAndFloat64IsRefused) {
+  SKIP_WITHOUT_GPU();
+  for (const test::DistConfig& config : test::configs_for(test::world().size())) {
+    test::check_real_weights(test::world(), config, Backend::cuda);
+    test::check_real_negative_cycles(test::world(), config, Backend::cuda);
+  }
+}
+
 // NCCL needs one GPU per rank: with one GPU, one rank.
 TEST(NcclGpu, OneRankMatchesTheSingleGpuSolver) {
   SKIP_WITHOUT_GPU();

@@ -29,6 +29,16 @@ TEST(MpiDistributedSolver, NegativeCycleOffRankZero) {
     test::check_negative_cycles(test::world(), config);
 }
 
+TEST(MpiDistributedSolver, RealWeightsMatchTheReference) {
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    test::check_real_weights(test::world(), config);
+}
+
+TEST(MpiDistributedSolver, RealNegativeCyclesOffRankZero) {
+  for (const test::DistConfig& config : test::configs_for(test::world().size()))
+    test::check_real_negative_cycles(test::world(), config);
+}
+
 TEST(MpiDistributedSolver, LargeWeightsAndOverflow) {
   for (const test::DistConfig& config : test::configs_for(test::world().size()))
     test::check_large_weights(test::world(), config);

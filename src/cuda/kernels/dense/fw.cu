@@ -346,6 +346,12 @@ void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, P
   run_rounds<kernels::Int32Words>(d, n_pad, stream, span, Phase3::tile_per_block, nullptr, nullptr, pivot_rounds,
                                   workspace);
 }
+void fw_rounds_int16(std::int16_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
+                     std::int32_t* workspace) {
+  if (n_pad % kInt16Pad != 0)
+    throw UsageError("the int16 matrix must be padded to a multiple of " + std::to_string(kInt16Pad), "n_pad");
+  run_rounds<kernels::Int16Words>(d, n_pad, stream, span, Phase3::tile_per_block, nullptr, nullptr, -1, workspace);
+}
 void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 
 }  // namespace apsp::cuda

@@ -1,0 +1,280 @@
+// The GPU executor of out-of-core fw (cuda/fw_out_of_core.hpp). Device
+// memory, for a shape of `blocks` super-tiles of width w (order = blocks * w):
+//   rows_       the pivot super-row after its panel step, blocks x w x w cells
+//   columns_t_  the pivot super-column after its panel step, as phase-3 A
+//               words (transposed, kernels/dense/transpose_panel.cuh)
+//   ring_       three w x w super-tile buffers the jobs stream through
+//   pivot_, pivot_t_, scratch_: the closed diagonal (cells and A words) and
+//               the row panel step's copy of its own old tile
+// (core::super_device_bytes). One super-tile job: copy in on in_, wait, the
+// kernels on compute_, wait, copy out on out_; a buffer is refilled only
+// after its copy out (drained_). A round ends with the three streams idle
+// and the host matrix whole, which is where at_boundary is called.
+#include "cuda/fw_out_of_core.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cuda_memory.hpp"
+#include "cuda/fw_real.hpp"
+#include "cuda/kernels/dense/traits.cuh"
+#include "cuda/kernels/dense/transpose_panel.cuh"
+#include "cuda/kernels/dense/update_rest.cuh"
+
+namespace apsp::cuda {
+namespace {
+
+using Traits = kernels::ProductionTraits;
+constexpr std::size_t kUpdateRestSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 *
+                                               Traits::kTile;
+// update_rest skips tile row and column kb of a round; a product of two
+// separate super-tiles skips none.
+constexpr int kSkipNoTile = std::numeric_limits<int>::max();
+constexpr int kSlots = 3;  // one buffer filling, one computing, one draining
+constexpr std::int64_t kInt16Granule = 2 * Traits::kTile;
+
+std::int64_t granule_of(Precision precision) { return precision == Precision::int16 ? kInt16Granule : Traits::kTile; }
+
+void closure(std::int32_t* d, std::int64_t width, cudaStream_t stream, std::int32_t* workspace) {
+  fw_rounds_int32(d, width, stream, ProgressSpan{}, -1, workspace);
+}
+void closure(std::int16_t* d, std::int64_t width, cudaStream_t stream, std::int32_t* workspace) {
+  fw_rounds_int16(d, width, stream, ProgressSpan{}, workspace);
+}
+
+template <class W>
+void configure_update_rest() {
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernels::update_rest<Traits, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kUpdateRestSharedBytes)));
+}
+
+// c = min(c, a (x) b) for w x w super-tiles: a given as panel words (a_t,
+// transposed), b and c as cells; w / 128 rank-128 launches of update_rest.
+template <class W>
+void product(typename W::storage_t* c, const std::int32_t* a_t, const typename W::storage_t* b, std::int64_t width,
+             cudaStream_t stream) {
+  const std::int64_t tiles = width / Traits::kTile;
+  const std::int64_t row_words = width / W::kPerWord;
+  const dim3 grid(static_cast<unsigned>(W::kPerWord == 1 ? tiles : tiles / 2), static_cast<unsigned>(tiles));
+  const auto* b_words = reinterpret_cast<const std::int32_t*>(b);
+  for (std::int64_t r = 0; r < tiles; ++r) {
+    kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(
+        c, a_t + r * Traits::kTile * width, b_words + r * Traits::kTile * row_words, width, kSkipNoTile, nullptr);
+    APSP_CUDA_CHECK_LAUNCH("update_rest (out-of-core)");
+  }
+}
+
+template <class W>
+void transpose(const typename W::storage_t* from, std::int32_t* to, std::int64_t width, cudaStream_t stream) {
+  const auto squares = static_cast<unsigned>(width / kernels::kTransposeEdge);
+  kernels::transpose_to_panel<W>
+      <<<dim3(squares, squares), dim3(kernels::kTransposeEdge, kernels::kTransposeRows), 0, stream>>>(from, to, width);
+  APSP_CUDA_CHECK_LAUNCH("transpose_to_panel");
+}
+
+template <class W>
+class GpuSuperExecutor final : public core::SuperRoundExecutor {
+  using S = typename W::storage_t;
+
+ public:
+  GpuSuperExecutor(S* host, const core::SuperShape& shape)
+      : host_(host), width_(shape.width), order_(shape.order()), cells_(static_cast<std::size_t>(width_ * width_)) {
+    require_device_memory(core::super_device_bytes(shape, sizeof(S)),
+                          "out-of-core fw (" + std::to_string(shape.blocks) + " x " + std::to_string(shape.width) +
+                              " super-tiles)");
+    rows_ = DeviceBuffer<S>(cells_ * static_cast<std::size_t>(shape.blocks));
+    columns_t_ = DeviceBuffer<std::int32_t>(cells_ * static_cast<std::size_t>(shape.blocks));
+    for (auto& buffer : ring_) buffer = DeviceBuffer<S>(cells_);
+    pivot_ = DeviceBuffer<S>(cells_);
+    scratch_ = DeviceBuffer<S>(cells_);
+    pivot_t_ = DeviceBuffer<std::int32_t>(cells_);
+    workspace_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(Traits::kTile * width_));
+    configure_update_rest<W>();
+  }
+  GpuSuperExecutor(const GpuSuperExecutor&) = delete;
+  GpuSuperExecutor& operator=(const GpuSuperExecutor&) = delete;
+  // After a throw the streams may still run: wait before the buffers go.
+  ~GpuSuperExecutor() override {
+    cudaStreamSynchronize(in_.get());
+    cudaStreamSynchronize(compute_.get());
+    cudaStreamSynchronize(out_.get());
+  }
+
+  void run(const core::SuperJob& job) override {
+    const std::size_t slot = sequence_++ % kSlots;
+    S* const buffer = ring_[slot].get();
+    S* const tile = host_ + job.row * width_ * order_ + job.col * width_;
+    const std::size_t row_bytes = static_cast<std::size_t>(width_) * sizeof(S);
+    const std::size_t host_pitch = static_cast<std::size_t>(order_) * sizeof(S);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(in_.get(), drained_[slot].get(), 0));
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(buffer, row_bytes, tile, host_pitch, row_bytes, static_cast<std::size_t>(width_),
+                                      cudaMemcpyHostToDevice, in_.get()));
+    loaded_[slot].record(in_.get());
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), loaded_[slot].get(), 0));
+    compute(job, buffer);
+    computed_[slot].record(compute_.get());
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(out_.get(), computed_[slot].get(), 0));
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(tile, host_pitch, buffer, row_bytes, row_bytes, static_cast<std::size_t>(width_),
+                                      cudaMemcpyDeviceToHost, out_.get()));
+    drained_[slot].record(out_.get());
+  }
+
+  void end_round(std::int64_t) override {
+    in_.synchronize();
+    compute_.synchronize();
+    out_.synchronize();
+  }
+
+ private:
+  void compute(const core::SuperJob& job, S* buffer) {
+    using Step = core::SuperJob::Step;
+    const cudaStream_t stream = compute_.get();
+    const std::size_t bytes = cells_ * sizeof(S);
+    S* const row_panel = rows_.get() + static_cast<std::size_t>(job.col) * cells_;
+    std::int32_t* const column_panel_t = columns_t_.get() + static_cast<std::size_t>(job.row) * cells_;
+    switch (job.step) {
+      case Step::diagonal:
+        closure(buffer, width_, stream, workspace_.get());
+        APSP_CUDA_CHECK(cudaMemcpyAsync(pivot_.get(), buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+        transpose<W>(pivot_.get(), pivot_t_.get(), width_, stream);
+        break;
+      case Step::row_panel:  // (K, J) = D* (x) old (K, J)
+        APSP_CUDA_CHECK(cudaMemcpyAsync(scratch_.get(), buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+        product<W>(buffer, pivot_t_.get(), scratch_.get(), width_, stream);
+        APSP_CUDA_CHECK(cudaMemcpyAsync(row_panel, buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+        break;
+      case Step::column_panel:  // (I, K) = old (I, K) (x) D*
+        transpose<W>(buffer, column_panel_t, width_, stream);
+        product<W>(buffer, column_panel_t, pivot_.get(), width_, stream);
+        transpose<W>(buffer, column_panel_t, width_, stream);
+        break;
+      case Step::update:  // (I, J) = min((I, J), (I, K) (x) (K, J))
+        product<W>(buffer, column_panel_t, row_panel, width_, stream);
+        break;
+    }
+  }
+
+  S* host_;
+  std::int64_t width_, order_;
+  std::size_t cells_;
+  Stream in_, compute_, out_;
+  std::array<Event, kSlots> loaded_, computed_, drained_;
+  std::array<DeviceBuffer<S>, kSlots> ring_;
+  DeviceBuffer<S> rows_, pivot_, scratch_;
+  DeviceBuffer<std::int32_t> columns_t_, pivot_t_, workspace_;
+  std::size_t sequence_ = 0;
+};
+
+// Registers `host` with CUDA for the run when it is not page-locked already
+// (asynchronous copies from pageable memory would run synchronously).
+class PinnedForRun {
+ public:
+  PinnedForRun(void* host, std::size_t bytes) {
+    cudaPointerAttributes attributes{};
+    APSP_CUDA_CHECK(cudaPointerGetAttributes(&attributes, host));
+    if (attributes.type == cudaMemoryTypeHost) return;
+    APSP_CUDA_CHECK(cudaHostRegister(host, bytes, cudaHostRegisterDefault));
+    registered_ = host;
+  }
+  PinnedForRun(const PinnedForRun&) = delete;
+  PinnedForRun& operator=(const PinnedForRun&) = delete;
+  ~PinnedForRun() {
+    if (registered_) cudaHostUnregister(registered_);
+  }
+
+ private:
+  void* registered_ = nullptr;
+};
+
+template <class W>
+void run_out_of_core(typename W::storage_t* host, const core::SuperShape& shape, const OutOfCoreRun& run,
+                     std::int64_t granule) {
+  if (shape.blocks < 1 || shape.width < granule || shape.width % granule != 0)
+    throw UsageError("out-of-core fw: super-tiles " + std::to_string(shape.width) + " wide, " +
+                         std::to_string(shape.blocks) + " per side (the width must be a positive multiple of " +
+                         std::to_string(granule) + ")",
+                     "super_width");
+  const auto cells = static_cast<std::size_t>(shape.order()) * static_cast<std::size_t>(shape.order());
+  PinnedForRun pinned(host, cells * sizeof(typename W::storage_t));
+  GpuSuperExecutor<W> executor(host, shape);
+  core::run_super_rounds(executor, shape.blocks, run.first_round, run.at_boundary);
+}
+
+}  // namespace
+
+OutOfCoreRates measure_out_of_core_rates(Precision precision) {
+  OutOfCoreRates rates;
+  // The link: 256 MiB host to device, once to warm up, then timed.
+  constexpr std::size_t kLinkBytes = std::size_t{256} << 20;
+  PinnedBuffer<char> host(kLinkBytes);
+  DeviceBuffer<char> device(kLinkBytes);
+  Stream stream;
+  Event begin, end;
+  for (int pass = 0; pass < 2; ++pass) {
+    begin.record(stream.get());
+    APSP_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.get(), kLinkBytes, cudaMemcpyHostToDevice, stream.get()));
+    end.record(stream.get());
+  }
+  rates.link_bytes_per_second = static_cast<double>(kLinkBytes) / (elapsed_ms(begin, end) * 1e-3);
+  // The kernel: one 4096-wide super-tile product (32 rank-128 launches),
+  // warm-up then timed, on zeros (the DPX add-min costs the same on any value).
+  constexpr std::int64_t kWidth = 4096;
+  const auto cells = static_cast<std::size_t>(kWidth * kWidth);
+  DeviceBuffer<std::int32_t> a_t(cells), b(cells), c(cells);
+  APSP_CUDA_CHECK(cudaMemsetAsync(a_t.get(), 0, cells * sizeof(std::int32_t), stream.get()));
+  APSP_CUDA_CHECK(cudaMemsetAsync(b.get(), 0, cells * sizeof(std::int32_t), stream.get()));
+  APSP_CUDA_CHECK(cudaMemsetAsync(c.get(), 0, cells * sizeof(std::int32_t), stream.get()));
+  for (int pass = 0; pass < 2; ++pass) {
+    begin.record(stream.get());
+    if (precision == Precision::int16) {
+      configure_update_rest<kernels::Int16Words>();
+      product<kernels::Int16Words>(reinterpret_cast<std::int16_t*>(c.get()), a_t.get(),
+                                   reinterpret_cast<const std::int16_t*>(b.get()), kWidth, stream.get());
+    } else {
+      configure_update_rest<kernels::Int32Words>();
+      product<kernels::Int32Words>(c.get(), a_t.get(), b.get(), kWidth, stream.get());
+    }
+    end.record(stream.get());
+  }
+  const double updates = static_cast<double>(kWidth) * static_cast<double>(kWidth) * static_cast<double>(kWidth);
+  rates.updates_per_second = updates / (elapsed_ms(begin, end) * 1e-3);
+  return rates;
+}
+
+core::SuperShape out_of_core_shape(std::int64_t n, Precision precision, std::uint64_t device_budget,
+                                   std::int64_t forced_width, const OutOfCoreRates* rates) {
+  core::SuperShapeInputs in;
+  in.n = n;
+  in.granule = granule_of(precision);
+  in.cell_bytes = precision == Precision::int16 ? 2 : 4;
+  in.forced_width = forced_width;
+  if (device_budget > 0) {
+    in.device_bytes = device_budget;
+  } else {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    constexpr std::size_t kReserve = std::size_t{1} << 30;  // the runtime, the kernels' own allocations
+    in.device_bytes = free_bytes > kReserve ? free_bytes - kReserve : 0;
+  }
+  if (forced_width <= 0) {
+    const OutOfCoreRates measured = rates ? *rates : measure_out_of_core_rates(precision);
+    in.link_bytes_per_second = measured.link_bytes_per_second;
+    in.updates_per_second = measured.updates_per_second;
+  }
+  return core::choose_super_shape(in);
+}
+
+void fw_out_of_core(std::int32_t* host, const core::SuperShape& shape, const OutOfCoreRun& run) {
+  run_out_of_core<kernels::Int32Words>(host, shape, run, granule_of(Precision::int32));
+}
+void fw_out_of_core(std::int16_t* host, const core::SuperShape& shape, const OutOfCoreRun& run) {
+  run_out_of_core<kernels::Int16Words>(host, shape, run, granule_of(Precision::int16));
+}
+
+}  // namespace apsp::cuda

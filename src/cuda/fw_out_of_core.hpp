@@ -1,0 +1,50 @@
+// Out-of-core dense Floyd-Warshall on one GPU: the matrix stays in host
+// memory and the device works through it super-tile by super-tile in the
+// schedule of core/super_rounds.hpp, with the production fw kernels
+// (kernels/dense): the diagonal super-tile closed by the fw rounds, every
+// other product as rank-128 phase-3 updates (update_rest) through panels kept
+// on the device. Copies in, compute and copies out run on three streams over
+// a ring of three super-tile buffers, so the link works while the kernels do.
+// The results are the in-core fw rounds' bit for bit (every entry ends as
+// min(distance, the width's infinity) either way). Host-safe header.
+#pragma once
+
+#include <cstdint>
+
+#include "apsp/solver.hpp"
+#include "core/super_rounds.hpp"
+
+namespace apsp::cuda {
+
+// Bytes per second over the host link (host to device, page-locked) and
+// cell updates per second of the phase-3 kernel, measured on the current
+// device in about a tenth of a second.
+struct OutOfCoreRates {
+  double link_bytes_per_second = 0;
+  double updates_per_second = 0;
+};
+OutOfCoreRates measure_out_of_core_rates(Precision precision);
+
+// The shape for n vertices in `precision` (int32, or int16 with widths a
+// multiple of 256): core::choose_super_shape with the device's free memory
+// less 1 GiB (or `device_budget` bytes when > 0) and `rates` (measured when
+// null). forced_width > 0 imposes the width. Throws ResourceError when no
+// width fits, UsageError for a width that is no multiple of the granule.
+core::SuperShape out_of_core_shape(std::int64_t n, Precision precision, std::uint64_t device_budget,
+                                   std::int64_t forced_width, const OutOfCoreRates* rates);
+
+struct OutOfCoreRun {
+  std::int64_t first_round = 0;  // > 0: continue a solve whose host matrix holds that many super-rounds
+  core::RoundBoundary at_boundary;
+};
+
+// Runs the super-rounds on `host`: shape.order() x shape.order() cells,
+// row-major, each a non-negative distance or the width's infinity (kInf;
+// kernels' kInf16 = 16383 for int16), 0 on the diagonal, padding vertices
+// isolated; sums of two entries must not overflow (as in-core fw). Memory
+// not page-locked is registered for the run. Throws ResourceError when the
+// device buffers do not fit, DeviceError for a failed CUDA call.
+void fw_out_of_core(std::int32_t* host, const core::SuperShape& shape, const OutOfCoreRun& run = {});
+void fw_out_of_core(std::int16_t* host, const core::SuperShape& shape, const OutOfCoreRun& run = {});
+
+}  // namespace apsp::cuda
