@@ -167,6 +167,13 @@ TEST_F(Resume, FwBlockedResumesFromItsLastValidRoundCheckpoint) {
     EXPECT_TRUE(same_file("p.npy", "ref.npy"));
     EXPECT_TRUE(hidden().empty());
   }
+  // fw-ooc's super-rounds (8 of 128 vertices) keep checkpoints the same way.
+  ok("solve g.bin --threads 2 -o refo.bin --algo fw-ooc");
+  killed("solve g.bin --threads 2 -o d.bin --algo fw-ooc --checkpoint-every 1e-9 --checkpoint", "checkpoint:3");
+  const std::string ooc = ok("solve g.bin --threads 2 -o d.bin --algo fw-ooc --checkpoint-every 1e-9 --resume");
+  EXPECT_NE(ooc.find("resumed from the checkpoint after round 3 of 8"), std::string::npos) << ooc;
+  EXPECT_TRUE(same_file("d.bin", "refo.bin"));
+  EXPECT_TRUE(hidden().empty());
   // Killed while resuming from a checkpoint: the next resume goes on from a later one.
   killed(args + " --checkpoint", "checkpoint:4");
   killed(args + " --resume", "checkpoint:6");
