@@ -25,10 +25,11 @@ enum class Element { int32, float32, float64 };
 std::size_t element_bytes(Element e);
 const char* to_string(Element e);
 
-// Rows [first_row, first_row + rows) of one plane of an n x n matrix, in host
-// memory: row r starts at data + r * row_stride elements and holds n valid
-// elements (row_stride >= n; padding after column n is ignored). The memory
-// is the producer's and is valid only during the put() call.
+// Rows [first_row, first_row + rows) of one plane of the matrix, in host
+// memory: row r starts at data + r * row_stride elements and holds the
+// layout's column_count() valid elements (n unless some targets were chosen;
+// row_stride >= that; padding after it is ignored). The memory is the
+// producer's and is valid only during the put() call.
 struct RowBlock {
   Plane plane = Plane::distances;
   Element element = Element::int32;
@@ -46,7 +47,11 @@ struct SinkLayout {
   // Rows of each plane, of n values each: -1 = n (the square n x n result); a
   // solve of some sources only (SolveOptions::sources) announces their count.
   std::int64_t rows = -1;
+  // Values in each row: -1 = n; a solve of some targets only
+  // (SolveOptions::targets) announces their count.
+  std::int64_t columns = -1;
   std::int64_t row_count() const { return rows < 0 ? n : rows; }
+  std::int64_t column_count() const { return columns < 0 ? n : columns; }
   // Identifies the solve (its normalized graph, algorithm, weights,
   // precision, predecessors and sources) for a sink that keeps partial rows
   // (Sink::keeps_partial): 0 from producers that do not say.
@@ -119,8 +124,8 @@ class Sink {
   virtual void discard() noexcept {}
 
   // Optional zero-copy path: a sink that stores rows in host memory may expose
-  // where row `row` of `plane` lives (n elements of the layout's type, rows
-  // contiguous with stride n), so a producer can write there directly and then
+  // where row `row` of `plane` lives (column_count() elements of the layout's
+  // type, rows contiguous with stride column_count()), so a producer can write there directly and then
   // call put() with that same pointer, which the sink recognizes and skips.
   // nullptr (the default) means "no such buffer; always copy through put()".
   virtual void* row_address(Plane plane, std::int64_t row) {

@@ -7,9 +7,13 @@
 // leaving uninitialized rows behind.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
@@ -28,7 +32,8 @@ namespace io::detail {
 class MatrixFileWriter;
 }  // namespace io::detail
 
-// Keeps the result in host memory: one n x n matrix per plane, allocated in
+// Keeps the result in host memory: one matrix per plane (n x n, or the
+// layout's rows x columns for a part of it), allocated in
 // begin() without zero-filling (after checking that it fits the memory
 // available) and filled by whichever threads put the rows. Exposes
 // row_address(), so producers compute straight into it and put() copies
@@ -166,6 +171,91 @@ class FileSink : public Sink {
   std::unique_ptr<sink::RowJournal> journal_;
   std::unique_ptr<sink::FileRoundCheckpoints> rounds_;
   SinkResume resumed_;
+};
+
+// What a SparseSink keeps of each row. Unreachable pairs are never kept.
+struct SparseKeep {
+  // Keep distances <= cutoff (scipy's `limit`); unset = no cutoff.
+  std::optional<double> cutoff;
+  // > 0: keep the `nearest` smallest distances of each row (after the
+  // cutoff), ties to the lower column; a row's own source counts as a
+  // target at distance 0 where it is one. 0 = no such limit.
+  std::int64_t nearest = 0;
+};
+
+// A part of the distance matrix in compressed sparse rows: row r's kept
+// entries are column[k], distance[k] for k in row_start[r] .. row_start[r+1]
+// - 1, columns increasing. Columns index the result's columns (vertices, or
+// positions in SolveOptions::targets); rows the result's rows.
+struct SparseDistances {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+  std::vector<std::int64_t> row_start;  // rows + 1 offsets
+  std::vector<vertex_t> column;
+  std::vector<double> distance;  // exact for int32 and float32 distances
+};
+
+// Keeps the distances SparseKeep asks for, as they arrive, in memory
+// proportional to what is kept, never rows x columns: each put() prunes its
+// rows into a block of exactly the kept entries (12 bytes a pair, 8 a row),
+// and commit() moves the blocks into the CSR in row order, freeing each as
+// it goes, so the peak stays near one copy. Any distance element; no
+// predecessors plane (begin() refuses one: UsageError, option
+// "predecessors"). Thread-safe; result() is complete after commit().
+class SparseSink : public Sink {
+ public:
+  explicit SparseSink(SparseKeep keep);
+  ~SparseSink() override;
+
+  void begin(const SinkLayout& layout) override;
+  void put(const RowBlock& block) override;
+  void commit() override;
+
+  SparseDistances& result() { return result_; }
+
+  struct Kept;  // one kept entry of a row, while a block is pruned
+
+ private:
+  struct Block;  // the kept entries of one put()'s rows
+  SparseKeep keep_;
+  SinkLayout layout_;
+  std::unique_ptr<sink::RowLedger> ledger_;
+  std::mutex mutex_;
+  std::vector<Block> blocks_;
+  SparseDistances result_;
+};
+
+// Passes rows to `inner` with the distances converted to `to` (unset: as
+// they come), and learns on the way the narrowest type that holds every
+// distance exactly. float64 and float32 take any distances (float32 from
+// float64 rounds to nearest: lossy); int32 takes only integers below kInf in
+// magnitude (unreachable becomes kInf), and any other distance is a
+// UsageError (option "output-type") naming it and its row and column: the
+// solve then fails and `inner` discards. Predecessors pass unchanged.
+// Thread-safe as any sink.
+class ConvertingSink : public Sink {
+ public:
+  ConvertingSink(Sink& inner, std::optional<Element> to);
+
+  void begin(const SinkLayout& layout) override;
+  void put(const RowBlock& block) override;
+  void commit() override { inner_.commit(); }
+  void discard() noexcept override { inner_.discard(); }
+
+  // After the last put(): the narrowest of int32, float32 and float64 that
+  // holds every finite distance that arrived exactly.
+  Element narrowest_exact() const;
+  // Whether the conversion may round (float32 from float64 or int32): exact
+  // only where narrowest_exact() is not float64.
+  bool lossy() const { return lossy_; }
+
+ private:
+  Sink& inner_;
+  std::optional<Element> to_;
+  SinkLayout layout_;
+  bool lossy_ = false;
+  std::atomic<bool> all_int32_{true};
+  std::atomic<bool> all_float32_{true};
 };
 
 // Puts every row of an n x n int32 matrix held in host memory (row-major,

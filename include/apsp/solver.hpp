@@ -56,10 +56,20 @@ struct SolveOptions {
   // The source vertices whose rows to compute, in this order (each in
   // 0..n-1; repeats allowed); empty = every vertex, the n x n result. With
   // k sources the result has k rows of n (row r: from sources[r]); a sink
-  // is told so by SinkLayout::rows. Honoured by the per-source CPU
-  // algorithms (dijkstra, johnson, bellman-ford; "auto" then picks among
-  // them and the CPU); any other algorithm is a UsageError (option "sources").
+  // is told so by SinkLayout::rows. The per-source CPU algorithms (dijkstra,
+  // johnson, bellman-ford, supernodal; "auto" then picks among them and the
+  // CPU) compute those rows only; any other algorithm computes every row and
+  // the solve keeps the chosen ones as they arrive (a dense fw: compute,
+  // then slice; no n x n matrix reaches the sink). A source outside 0..n-1
+  // is a UsageError (option "sources").
   std::vector<vertex_t> sources;
+  // The target vertices whose columns to keep, in this order (each in
+  // 0..n-1; repeats allowed); empty = every vertex. With t targets each row
+  // holds t values (column c: the distance to targets[c]; predecessors stay
+  // vertex ids); a sink is told so by SinkLayout::columns. The rows are cut
+  // to these columns as each block arrives, before the sink. A target
+  // outside 0..n-1 is a UsageError (option "targets").
+  std::vector<vertex_t> targets;
 };
 
 // One stage of a solve: what ran, its wall time, and the bytes it moved
@@ -106,7 +116,8 @@ struct SolveSummary {
 // distance type: int32 (kInf = unreachable), float or double (+infinity).
 template <class D>
 struct BasicSolveResult : SolveSummary {
-  // rows x n row-major, rows = n (or the count of SolveOptions::sources); kUnreachable<D> = unreachable
+  // rows x columns row-major: rows = n or the count of SolveOptions::sources,
+  // columns = n or the count of SolveOptions::targets; kUnreachable<D> = unreachable
   HostVector<D> dist;
   // the same shape when requested: pred[i*n+j] = vertex before j on a shortest path from
   // row i's source to j, -1 if none

@@ -24,10 +24,11 @@ from ._csgraph import (
     last_solve_info,
     read_graph,
     shortest_path,
+    sparse_distances,
     verify,
 )
 from ._errors import NegativeCycleError, VerifyError
-from ._paths import construct_dist_matrix, path, reconstruct_path
+from ._paths import construct_dist_matrix, path, paths, reconstruct_path
 
 __version__ = "0.1.0"
 
@@ -45,8 +46,10 @@ __all__ = [
     "johnson",
     "last_solve_info",
     "path",
+    "paths",
     "read_graph",
     "reconstruct_path",
     "shortest_path",
+    "sparse_distances",
     "verify",
 ]

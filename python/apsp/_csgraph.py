@@ -137,8 +137,21 @@ def _sources(indices: Indices, n: int) -> Tuple[Optional[list[int]], Optional[Tu
 
 
 def _shaped(result: Any, shape: Optional[Tuple[int, ...]], n: int) -> Any:
-    """A (rows, n) result reshaped to ``indices``' shape + (n,), as scipy returns it."""
+    """A (rows, n) result reshaped to ``indices``' shape + (n,), as scipy returns it (n: the column count)."""
     return result if shape is None or result is None else result.reshape(shape + (n,))
+
+
+def _targets(targets: Indices, n: int) -> Optional[list[int]]:
+    """The target list for the engine (None = every vertex): as ``indices`` (negative count from the end), 1-d."""
+    if targets is None:
+        return None
+    try:
+        listed, shape = _sources(targets, n)
+    except ValueError as error:
+        raise ValueError(str(error).replace("indices", "targets")) from None
+    if shape is not None and len(shape) > 1:
+        raise ValueError(f"targets must be a scalar or 1-d, got shape {shape}")
+    return listed
 
 
 def _index(name: str, value: Any) -> int:
@@ -272,6 +285,7 @@ def _solve(
     dtype: DType,
     progress: Progress,
     threads: int,
+    targets: Indices = None,
 ) -> Any:
     if not isinstance(method, str):
         raise TypeError(f"method must be a string, got {type(method).__name__}")
@@ -282,16 +296,19 @@ def _solve(
         raise ValueError("'limit' must be >= 0")
     graph = _graph(csgraph, directed, unweighted, method)
     sources, shape = _sources(indices, graph.n)
+    columns = _targets(targets, graph.n)
+    width = graph.n if columns is None else len(columns)
     request = _request(
         "auto", backend, device, precision, threads, return_predecessors, sources, dtype, 0.0 if no_limit else limit
     )
+    request.targets = columns
     request.algorithm, request.backend = _algorithm(method, algorithm, backend, graph, request)
     if sources == []:  # the engine reads an empty list as "every source"
         if method != "D":
             _check_cycles(graph, request.threads)
-        dist = np.empty((0, graph.n), dtype=request.dtype)
-        pred = np.empty((0, graph.n), dtype=np.int32) if return_predecessors else None
-        dist, pred = _shaped(dist, shape, graph.n), _shaped(pred, shape, graph.n)
+        dist = np.empty((0, width), dtype=request.dtype)
+        pred = np.empty((0, width), dtype=np.int32) if return_predecessors else None
+        dist, pred = _shaped(dist, shape, width), _shaped(pred, shape, width)
         return (dist, pred) if return_predecessors else dist
     callback, close = _progress(progress)
     if callback is not None:
@@ -301,14 +318,14 @@ def _solve(
     finally:
         close()
     if no_limit:
-        rows = np.arange(dist.shape[0])
-        own = np.asarray(sources if sources is not None else rows)
-        kept = dist[rows, own].copy()
-        dist[...] = np.inf if dist.dtype.kind == "f" else INF
-        dist[rows, own] = kept
+        # Only each source's own column stays (where it is a target).
+        own = np.asarray(sources if sources is not None else np.arange(dist.shape[0]))
+        column_vertex = np.asarray(columns if columns is not None else np.arange(width))
+        mine = own[:, None] == column_vertex[None, :]
+        dist[~mine] = np.inf if dist.dtype.kind == "f" else INF
         if pred is not None:
             pred[...] = NO_PREDECESSOR
-    dist, pred = _shaped(dist, shape, graph.n), _shaped(pred, shape, graph.n)
+    dist, pred = _shaped(dist, shape, width), _shaped(pred, shape, width)
     return (dist, pred) if return_predecessors else dist
 
 
@@ -322,6 +339,7 @@ def shortest_path(
     overwrite: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -340,6 +358,7 @@ def shortest_path(
     overwrite: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -354,6 +373,7 @@ def shortest_path(
     method: Method = ...,
     directed: bool = ...,
     *,
+    targets: Indices = ...,
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     overwrite: bool = ...,
@@ -376,6 +396,7 @@ def shortest_path(
     overwrite: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -393,6 +414,7 @@ def shortest_path(
     overwrite: bool = False,
     indices: Indices = None,
     *,
+    targets: Indices = None,
     backend: Backend = "auto",
     device: int = 0,
     algorithm: Optional[str] = None,
@@ -435,10 +457,18 @@ def shortest_path(
         1-d results). Negative values count from the end; floats are
         truncated, as in scipy. An empty ``indices`` still checks the graph
         for a negative cycle.
+    targets : int or array_like of int, optional
+        (apsp extension, keyword only) Keep only the columns of these
+        vertices, in this order: the results have ``len(targets)`` columns
+        (column k: the distance to ``targets[k]``; predecessors stay vertex
+        ids). The columns are cut as each block of rows is finished, so the
+        (len(indices), N) matrix is never held. Negative values count from
+        the end, as in ``indices``. With method 'FW' the whole matrix is
+        computed, then sliced.
 
     Returns
     -------
-    dist_matrix : ndarray, shape (N, N) or (len(indices), N)
+    dist_matrix : ndarray, shape (N, N) or (len(indices), N) (N: len(targets) when given)
         Distances, float64 with ``inf`` for unreachable pairs (see ``dtype``).
     predecessors : ndarray of int32, same shape
         Returned with ``return_predecessors=True``: ``[i, j]`` is the vertex
@@ -499,7 +529,7 @@ def shortest_path(
     del overwrite
     return _solve(
         csgraph, method, directed, return_predecessors, unweighted, indices, None,
-        backend, device, algorithm, precision, dtype, progress, threads,
+        backend, device, algorithm, precision, dtype, progress, threads, targets,
     )  # fmt: skip
 
 
@@ -604,6 +634,7 @@ def dijkstra(
     limit: float = ...,
     min_only: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -622,6 +653,7 @@ def dijkstra(
     limit: float = ...,
     min_only: Literal[False] = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -636,6 +668,7 @@ def dijkstra(
     directed: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     limit: float = ...,
@@ -654,6 +687,7 @@ def dijkstra(
     directed: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     limit: float = ...,
@@ -676,6 +710,7 @@ def dijkstra(
     limit: float = ...,
     min_only: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -693,6 +728,7 @@ def dijkstra(
     limit: float = np.inf,
     min_only: bool = False,
     *,
+    targets: Indices = None,
     backend: Backend = "auto",
     device: int = 0,
     algorithm: Optional[str] = None,
@@ -709,6 +745,8 @@ def dijkstra(
         As in :func:`shortest_path`.
     limit : float, optional
         Pairs farther apart than this are reported unreachable (inf, -9999).
+        For a sparse result holding only the pairs within it, see
+        :func:`sparse_distances`.
     min_only : bool, optional
         Return, for every vertex, the distance from the nearest of
         ``indices`` (all vertices when None) instead of one row per source.
@@ -733,20 +771,22 @@ def dijkstra(
     if not min_only:
         return _solve(
             csgraph, "D", directed, return_predecessors, unweighted, indices, bound,
-            backend, device, algorithm, precision, dtype, progress, threads,
+            backend, device, algorithm, precision, dtype, progress, threads, targets,
         )  # fmt: skip
-    no_limit = bound is not None and np.isnan(bound)  # as scipy: only the targets themselves are within it
+    if targets is not None:
+        raise ValueError("targets= keeps columns of the per-source rows; min_only returns one row")
+    no_limit = bound is not None and np.isnan(bound)  # as scipy: only the indices themselves are within it
     if no_limit:
         bound = 0.0
     if bound is not None and not bound >= 0:
         raise ValueError("'limit' must be >= 0")
     graph = _graph(csgraph, directed, unweighted, "D")
     n = graph.n
-    targets, _ = _sources(indices, n)
-    if targets is None:
-        targets = list(range(n))
+    origins, _ = _sources(indices, n)
+    if origins is None:
+        origins = list(range(n))
     # One search from an added vertex n with zero-weight edges to every target.
-    extended = graph.with_source_vertex(targets)
+    extended = graph.with_source_vertex(origins)
     request = _request(
         "auto", backend, device, precision, threads, True, [n], dtype, bound
     )  # fmt: skip
@@ -774,7 +814,7 @@ def dijkstra(
     sources = np.where(root >= 0, root, NO_PREDECESSOR).astype(np.int32)
     if no_limit:
         is_target = np.zeros(n, dtype=bool)
-        is_target[targets] = True
+        is_target[origins] = True
         dist[~is_target] = np.inf if dist.dtype.kind == "f" else INF
         pred[...] = NO_PREDECESSOR
         sources = np.where(is_target, vertices, NO_PREDECESSOR).astype(np.int32)
@@ -791,6 +831,7 @@ def bellman_ford(
     return_predecessors: Literal[False] = ...,
     unweighted: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -807,6 +848,7 @@ def bellman_ford(
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -821,6 +863,7 @@ def bellman_ford(
     directed: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     backend: Backend = ...,
@@ -839,6 +882,7 @@ def bellman_ford(
     return_predecessors: bool = ...,
     unweighted: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -854,6 +898,7 @@ def bellman_ford(
     return_predecessors: bool = False,
     unweighted: bool = False,
     *,
+    targets: Indices = None,
     backend: Backend = "auto",
     device: int = 0,
     algorithm: Optional[str] = None,
@@ -868,7 +913,7 @@ def bellman_ford(
     """
     return _solve(
         csgraph, "BF", directed, return_predecessors, unweighted, indices, None,
-        backend, device, algorithm, precision, dtype, progress, threads,
+        backend, device, algorithm, precision, dtype, progress, threads, targets,
     )  # fmt: skip
 
 
@@ -880,6 +925,7 @@ def johnson(
     return_predecessors: Literal[False] = ...,
     unweighted: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -896,6 +942,7 @@ def johnson(
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -910,6 +957,7 @@ def johnson(
     directed: bool = ...,
     indices: Indices = ...,
     *,
+    targets: Indices = ...,
     return_predecessors: Literal[True],
     unweighted: bool = ...,
     backend: Backend = ...,
@@ -928,6 +976,7 @@ def johnson(
     return_predecessors: bool = ...,
     unweighted: bool = ...,
     *,
+    targets: Indices = ...,
     backend: Backend = ...,
     device: int = ...,
     algorithm: Optional[str] = ...,
@@ -943,6 +992,7 @@ def johnson(
     return_predecessors: bool = False,
     unweighted: bool = False,
     *,
+    targets: Indices = None,
     backend: Backend = "auto",
     device: int = 0,
     algorithm: Optional[str] = None,
@@ -957,8 +1007,102 @@ def johnson(
     """
     return _solve(
         csgraph, "J", directed, return_predecessors, unweighted, indices, None,
-        backend, device, algorithm, precision, dtype, progress, threads,
+        backend, device, algorithm, precision, dtype, progress, threads, targets,
     )  # fmt: skip
+
+
+def sparse_distances(
+    csgraph: Any,
+    directed: bool = True,
+    indices: Indices = None,
+    limit: Optional[float] = None,
+    nearest: Optional[int] = None,
+    unweighted: bool = False,
+    *,
+    targets: Indices = None,
+    method: Method = "auto",
+    backend: Backend = "auto",
+    device: int = 0,
+    algorithm: Optional[str] = None,
+    progress: Progress = None,
+    threads: int = 0,
+) -> Any:
+    """The pairs within ``limit`` and/or each source's ``nearest`` targets, as a ``scipy.sparse.csr_array``.
+
+    The sparse counterpart of ``dijkstra(..., limit=...)``: only the kept
+    pairs are stored, so memory grows with what is kept (about 12 bytes a
+    pair), not with ``len(indices) * N``. Rows are computed and cut as they
+    are finished.
+
+    Parameters
+    ----------
+    csgraph, directed, indices, unweighted
+        As in :func:`shortest_path`; ``indices`` is a scalar or 1-d (the
+        result always has one row per source).
+    limit : float, optional
+        Keep the distances ``<= limit`` (scipy's ``limit``, including the
+        source's own 0).
+    nearest : int, optional
+        Keep the ``nearest`` smallest distances of each row (after
+        ``limit``), ties to the lower column; the source itself counts (at
+        distance 0) where it is a target.
+    targets : int or array_like of int, optional
+        Columns of these vertices only (as in :func:`shortest_path`).
+    method, backend, device, algorithm, progress, threads
+        As in :func:`shortest_path`.
+
+    Returns
+    -------
+    scipy.sparse.csr_array of float64, shape (len(indices) or N, len(targets) or N)
+        The kept distances, explicit zeros included (a source's distance to
+        itself); unreachable and dropped pairs are not stored. Indices are
+        sorted within each row.
+
+    Raises
+    ------
+    ValueError
+        Neither ``limit`` nor ``nearest``, a negative or NaN ``limit``, or
+        ``nearest`` below 1; ``return_predecessors`` is not offered.
+    """
+    if limit is None and nearest is None:
+        raise ValueError("sparse_distances needs limit, nearest or both (else use shortest_path)")
+    if limit is not None:
+        limit = float(limit)
+        if not limit >= 0:
+            raise ValueError("'limit' must be >= 0")
+    if nearest is not None:
+        nearest = _index("nearest", nearest)
+        if nearest < 1:
+            raise ValueError(f"'nearest' must be >= 1, got {nearest}")
+    import scipy.sparse
+
+    graph = _graph(csgraph, directed, unweighted, method)
+    sources, shape = _sources(indices, graph.n)
+    if shape is not None and len(shape) > 1:
+        raise ValueError(f"indices must be a scalar or 1-d for a sparse result, got shape {shape}")
+    columns = _targets(targets, graph.n)
+    rows = graph.n if sources is None else len(sources)
+    width = graph.n if columns is None else len(columns)
+    request = _request("auto", backend, device, "auto", threads, False, sources, None, limit)
+    request.targets = columns
+    request.sparse = True
+    request.nearest = 0 if nearest is None else nearest
+    request.algorithm, request.backend = _algorithm(method, algorithm, backend, graph, request)
+    if sources == []:
+        if method != "D":
+            _check_cycles(graph, request.threads)
+        return scipy.sparse.csr_array((0, width), dtype=np.float64)
+    callback, close = _progress(progress)
+    if callback is not None:
+        request.progress = callback
+    try:
+        (indptr, kept_columns, data), _, _last.info = _apsp.solve(graph, request)
+    finally:
+        close()
+    if indptr[-1] < 2**31:
+        # int32 offsets keep scipy from widening the column indices to int64 (4 more bytes a pair).
+        indptr = indptr.astype(np.int32)
+    return scipy.sparse.csr_array((data, kept_columns, indptr), shape=(rows, width))
 
 
 def read_graph(

@@ -198,3 +198,38 @@ def path(predecessors: Any, source: int, target: int) -> List[int]:
         vertices.append(at)
     vertices.reverse()
     return vertices
+
+
+def paths(predecessors: Any, pairs: Any) -> List[List[int]]:
+    """The paths of many (source, target) pairs from one predecessor matrix, as :func:`path` gives each.
+
+    Parameters
+    ----------
+    predecessors : array_like of int, shape (N, N)
+        A predecessor matrix (``shortest_path(..., return_predecessors=True)``).
+    pairs : array_like of int, shape (K, 2)
+        One (source, target) pair a row; negative values count from the end.
+
+    Returns
+    -------
+    list of K lists of int
+        ``[source, ..., target]`` for each pair, ``[]`` where unreachable.
+
+    Raises
+    ------
+    ValueError
+        ``pairs`` not of shape (K, 2), or as :func:`path` for any pair
+        (checked before any path is followed).
+    """
+    pred = np.asarray(predecessors)
+    wanted = np.asarray(pairs)
+    if wanted.size == 0:
+        return []
+    if wanted.ndim != 2 or wanted.shape[1] != 2 or wanted.dtype.kind not in "iu":
+        raise ValueError(f"pairs must be integers of shape (K, 2), got {wanted.dtype} of shape {wanted.shape}")
+    if pred.ndim != 2 or pred.shape[0] != pred.shape[1]:
+        raise ValueError(f"predecessors must have shape (N, N), got {pred.shape}")
+    n = pred.shape[0]
+    if (wanted < -n).any() or (wanted >= n).any():
+        raise ValueError(f"pairs hold vertices outside 0..{n - 1}")
+    return [path(pred, int(s), int(t)) for s, t in wanted]

@@ -202,10 +202,24 @@ struct SolveRequest {
   int threads = 0;
   bool predecessors = false;
   std::optional<std::vector<vertex_t>> sources;
+  std::optional<std::vector<vertex_t>> targets;  // the columns kept (SolveOptions::targets); None = every vertex
   nb::object progress;            // None or a callable taking the fraction done
   std::string dtype = "float64";  // of the distances: float64, float32 or int32 (kInf = unreachable)
   std::optional<double> limit;    // distances above it become unreachable (scipy's dijkstra limit)
+  // A sparse result (apsp::SparseSink: `limit` as the cutoff, `nearest`
+  // per row when > 0): solve() returns (indptr, indices, data) as float64
+  // in place of the distance array, and no predecessors.
+  bool sparse = false;
+  std::int64_t nearest = 0;
 };
+
+// A 1-d array owning `values` (moved onto the heap and freed with the array).
+template <class T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& values) {
+  auto* owner = new std::vector<T>(std::move(values));
+  nb::capsule free_when_done(owner, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owner->data(), {owner->size()}, free_when_done);
+}
 
 // An array owning `values` (moved onto the heap and freed with the array).
 template <class T>
@@ -245,15 +259,15 @@ class ResultSink : public apsp::Sink {
           "is solved in float64 (use float64 or float32)",
           "dtype");
     element_ = layout.distance_element;
-    n_ = layout.n;
+    cols_ = layout.column_count();
     rows_ = layout.row_count();
     predecessors_ = layout.predecessors;
     // The memory check of every result buffer (the CLI's and HostMatrixSink's),
     // before the solve's work: too large a result is a MemoryError naming
     // its size, not the OOM killer.
-    const auto cells = static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(n_);
+    const auto cells = static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(cols_);
     const std::uint64_t bytes = cells * (sizeof(T) + (predecessors_ ? sizeof(vertex_t) : 0));
-    const std::string what = "the " + std::to_string(rows_) + " x " + std::to_string(n_) +
+    const std::string what = "the " + std::to_string(rows_) + " x " + std::to_string(cols_) +
                              (predecessors_ ? " distance and predecessor arrays" : " distance array");
     try {
       apsp::require_host_memory(bytes, what);
@@ -276,8 +290,8 @@ class ResultSink : public apsp::Sink {
 
   void* row_address(apsp::Plane plane, std::int64_t row) override {
     if (element_ != kElement || row < 0 || row >= rows_) return nullptr;
-    if (plane == apsp::Plane::predecessors) return predecessors_ ? pred_.data() + row * n_ : nullptr;
-    return dist_.data() + row * n_;
+    if (plane == apsp::Plane::predecessors) return predecessors_ ? pred_.data() + row * cols_ : nullptr;
+    return dist_.data() + row * cols_;
   }
 
   void put(const apsp::RowBlock& b) override {
@@ -287,17 +301,17 @@ class ResultSink : public apsp::Sink {
     // Distances computed in place are final without a limit (converting
     // them would write every cell back unchanged); predecessors computed in
     // place still need scipy's -9999.
-    if (b.plane == apsp::Plane::distances && !limit_ && b.row_stride == n_ &&
+    if (b.plane == apsp::Plane::distances && !limit_ && b.row_stride == cols_ &&
         b.data == row_address(b.plane, b.first_row))
       return;
     for (std::int64_t r = 0; r < b.rows; ++r) {
-      const std::int64_t at = (b.first_row + r) * n_;
+      const std::int64_t at = (b.first_row + r) * cols_;
       if (b.plane == apsp::Plane::predecessors)
-        convert_predecessors(static_cast<const std::int32_t*>(b.data) + r * b.row_stride, pred_.data() + at, n_);
+        convert_predecessors(static_cast<const std::int32_t*>(b.data) + r * b.row_stride, pred_.data() + at, cols_);
       else if (b.element == apsp::Element::float64)
-        convert_distances(static_cast<const double*>(b.data) + r * b.row_stride, dist_.data() + at, n_);
+        convert_distances(static_cast<const double*>(b.data) + r * b.row_stride, dist_.data() + at, cols_);
       else
-        convert_distances(static_cast<const std::int32_t*>(b.data) + r * b.row_stride, dist_.data() + at, n_);
+        convert_distances(static_cast<const std::int32_t*>(b.data) + r * b.row_stride, dist_.data() + at, cols_);
     }
   }
 
@@ -333,7 +347,7 @@ class ResultSink : public apsp::Sink {
   T unreachable_;
   std::optional<double> limit_;
   apsp::Element element_ = apsp::Element::int32;
-  std::int64_t n_ = 0;
+  std::int64_t cols_ = 0;  // values per row: n, or the count of the targets
   std::int64_t rows_ = 0;
   bool predecessors_ = false;
   apsp::HostVector<T> dist_;
@@ -350,6 +364,7 @@ apsp::SolveOptions options_of(const SolveRequest& request) {
   opts.threads = request.threads;
   opts.predecessors = request.predecessors;
   if (request.sources) opts.sources = *request.sources;
+  if (request.targets) opts.targets = *request.targets;
   if (request.dtype != "float64" && request.dtype != "float32" && request.dtype != "int32")
     throw apsp::UsageError("unknown dtype '" + request.dtype + "' (expected float64, float32 or int32)", "dtype");
   return opts;
@@ -428,6 +443,7 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   // int32 sink refuses real distances as it begins), the GPU's too.
   const auto n = static_cast<std::size_t>(input.n());
   const std::size_t rows = opts.sources.empty() ? n : opts.sources.size();
+  const std::size_t columns = opts.targets.empty() ? n : opts.targets.size();
   apsp::SolveSummary summary;
   double solve_seconds = 0;  // wall time of apsp::solve, the sink's conversion included (bench/python_bench.py)
   nb::object dist, pred;
@@ -446,10 +462,20 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     // here, the result dropped, rather than by whatever Python runs next
     // (or never, under a caller that runs no bytecode after the call).
     if (PyErr_CheckSignals() != 0) throw nb::python_error();
-    dist = nb::cast(owning_array(sink.take_distances(), rows, n));
-    pred = request.predecessors ? nb::cast(owning_array(sink.take_predecessors(), rows, n)) : nb::none();
+    if constexpr (std::is_same<std::decay_t<decltype(sink)>, apsp::SparseSink>::value) {
+      apsp::SparseDistances& kept = sink.result();
+      dist = nb::make_tuple(to_numpy(std::move(kept.row_start)), to_numpy(std::move(kept.column)),
+                            to_numpy(std::move(kept.distance)));
+      pred = nb::none();
+    } else {
+      dist = nb::cast(owning_array(sink.take_distances(), rows, columns));
+      pred = request.predecessors ? nb::cast(owning_array(sink.take_predecessors(), rows, columns)) : nb::none();
+    }
   };
-  if (request.dtype == "int32") {
+  if (request.sparse) {
+    apsp::SparseSink sink(apsp::SparseKeep{request.limit, request.nearest});
+    run(sink);
+  } else if (request.dtype == "int32") {
     ResultSink<dist_t> sink(apsp::kInf, request.limit);
     run(sink);
   } else if (request.dtype == "float32") {
@@ -717,9 +743,12 @@ NB_MODULE(_apsp, m) {
       .def_rw("threads", &SolveRequest::threads)
       .def_rw("predecessors", &SolveRequest::predecessors)
       .def_rw("sources", &SolveRequest::sources)
+      .def_rw("targets", &SolveRequest::targets)
       .def_rw("progress", &SolveRequest::progress)
       .def_rw("dtype", &SolveRequest::dtype)
-      .def_rw("limit", &SolveRequest::limit);
+      .def_rw("limit", &SolveRequest::limit)
+      .def_rw("sparse", &SolveRequest::sparse)
+      .def_rw("nearest", &SolveRequest::nearest);
   m.def("solve", &solve, "graph"_a, "request"_a);
   m.def(
       "_cxx_solve_seconds", &cxx_solve_seconds, "graph"_a, "request"_a,

@@ -108,17 +108,26 @@ void require_options_honoured(const std::string& name, Backend backend, const So
 void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts,
                               const std::vector<AlgorithmInfo>& entries) {
   if (opts.sources.empty()) return;
-  const AlgorithmInfo* a = find_algorithm_in(entries, resolved);
-  if (a == nullptr || backend != Backend::cpu || a->backend != Backend::cpu || !takes_sources(*a))
+  if (!computes_chosen_rows(resolved, backend, entries))
     throw UsageError("'" + resolved + "' computes the rows of every source; rows of chosen sources come from " +
                          names_with(
                              entries, [](const AlgorithmInfo& x) { return takes_sources(x); }, Backend::cpu, false),
                      "sources");
-  for (std::size_t r = 0; r < opts.sources.size(); ++r)
-    if (opts.sources[r] < 0 || opts.sources[r] >= n)
-      throw UsageError("source " + std::to_string(opts.sources[r]) + " (entry " + std::to_string(r) +
+  require_vertices_in_range(opts.sources, n, "sources");
+}
+
+bool computes_chosen_rows(const std::string& resolved, Backend backend, const std::vector<AlgorithmInfo>& entries) {
+  const AlgorithmInfo* a = find_algorithm_in(entries, resolved);
+  return a != nullptr && backend == Backend::cpu && a->backend == Backend::cpu && takes_sources(*a);
+}
+
+void require_vertices_in_range(const std::vector<vertex_t>& vertices, std::int64_t n, const char* option) {
+  const std::string what = std::string(option) == "sources" ? "source " : "target ";
+  for (std::size_t r = 0; r < vertices.size(); ++r)
+    if (vertices[r] < 0 || vertices[r] >= n)
+      throw UsageError(what + std::to_string(vertices[r]) + " (entry " + std::to_string(r) +
                            ") is outside the graph's vertices 0.." + std::to_string(n - 1),
-                       "sources");
+                       option);
 }
 
 }  // namespace apsp

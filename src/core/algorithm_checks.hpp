@@ -50,4 +50,13 @@ bool takes_sources(const AlgorithmInfo& a);
 void require_sources_honoured(const std::string& resolved, Backend backend, std::int64_t n, const SolveOptions& opts,
                               const std::vector<AlgorithmInfo>& entries);
 
+// Whether `resolved` on `backend` computes the rows of chosen sources only
+// (the criterion require_sources_honoured applies); an algorithm that does
+// not computes every row, of which the solve layer keeps the chosen ones.
+bool computes_chosen_rows(const std::string& resolved, Backend backend, const std::vector<AlgorithmInfo>& entries);
+
+// Throws UsageError (option `option`: "sources", "targets") naming the first
+// vertex of `vertices` outside 0..n-1 and its entry.
+void require_vertices_in_range(const std::vector<vertex_t>& vertices, std::int64_t n, const char* option);
+
 }  // namespace apsp

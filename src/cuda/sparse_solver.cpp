@@ -94,6 +94,17 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
                 SolveSummary& out, ProgressSpan progress, cudaStream_t stream) {
   constexpr bool kInt32 = std::is_integral<D>::value;
   const std::int64_t n = g.n;
+  // The rows computed: rows 0..wanted-1 (opts.sources, which must be that
+  // prefix: the solve layer renumbers the graph so that chosen sources come
+  // first), or every row.
+  const std::int64_t wanted = opts.sources.empty() ? n : static_cast<std::int64_t>(opts.sources.size());
+  for (std::int64_t r = 0; r < static_cast<std::int64_t>(opts.sources.size()); ++r)
+    if (opts.sources[static_cast<std::size_t>(r)] != r)
+      throw UsageError("the GPU's row solvers compute rows 0..k-1; source " +
+                           std::to_string(opts.sources[static_cast<std::size_t>(r)]) + " at entry " +
+                           std::to_string(r) + " is not that prefix (apsp::solve renumbers the graph to make it one)",
+                       "sources");
+  const bool every_row = wanted == n;
   if constexpr (kInt32) out.precision = Precision::int32;
   auto stage_start = std::chrono::steady_clock::now();
   const auto rw = reweight_for_rows(g);  // throws NegativeCycleError
@@ -129,14 +140,18 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       testing::hooks.sparse_row_budget > 0
           ? testing::hooks.sparse_row_budget.load()
           : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
-  const std::int64_t chunk = std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, n);
-  const bool streamed = chunk < n;
+  const std::int64_t chunk =
+      std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, std::max<std::int64_t>(wanted, 1));
+  const bool streamed = chunk < wanted;
   const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
   require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
                         std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
   DeviceBuffer<D> dist(chunk_cells);
   DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells : 0);
-  if (streamed) verifier.reset();  // streamed rows are checked on the host as they pass
+  // Streamed rows, and some rows only, are checked on the host as they pass
+  // (the device certificate checks a whole matrix).
+  const bool verify_on_host = streamed || !every_row;
+  if (verify_on_host) verifier.reset();
 
   // Predecessors read off tight edges form trees unless a cycle offers ties;
   // then each row is checked and, where it loops, rebuilt on the host as a
@@ -154,7 +169,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
   std::int64_t chunk_first = 0;  // the chunk now in `dist`
   // Staging and the sink's pages while the first chunk computes.
-  HostWarmup warmup(sink, static_cast<std::uint64_t>(row_bytes) * static_cast<std::uint64_t>(n));
+  HostWarmup warmup(sink, static_cast<std::uint64_t>(row_bytes) * static_cast<std::uint64_t>(wanted));
   auto deliver = [&](std::int64_t first, std::int64_t count) {
     warmup.finish();
     auto start = std::chrono::steady_clock::now();
@@ -163,7 +178,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     rows.rows = count;
     DownloadOptions dist_rows = rows;
     if constexpr (kInt32) {
-      if (opts.verify && streamed) {
+      if (opts.verify && verify_on_host) {
         // The O(n * m) certificate of each streamed row, on the host as the
         // rows pass (the device holds no whole matrix to check).
         dist_rows.patch = [&](std::int64_t row0, std::int64_t block_rows, std::int32_t* data, std::int64_t stride) {
@@ -225,8 +240,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   // Computing is this share of the bar when the rows stay on the device until the end.
   const double compute_share = streamed ? 1.0 : 0.8;
   Event begin, end;
-  for (chunk_first = 0; chunk_first < n; chunk_first += chunk) {
-    const std::int64_t rows = std::min(chunk, n - chunk_first);
+  for (chunk_first = 0; chunk_first < wanted; chunk_first += chunk) {
+    const std::int64_t rows = std::min(chunk, wanted - chunk_first);
     for (std::int64_t done = 0, count = 0; done < rows; done += count) {
       count = std::min(launch_rows, rows - done);
       begin.record(stream);
@@ -240,7 +255,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
                                                 static_cast<double>(chunk),
                                                 kProgressLaunchSeconds * static_cast<double>(count) / launch_s)));
       if (!streamed)
-        progress.report(compute_share * static_cast<double>(chunk_first + done + count) / static_cast<double>(n));
+        progress.report(compute_share * static_cast<double>(chunk_first + done + count) / static_cast<double>(wanted));
     }
     if constexpr (kInt32) {
       stage_start = std::chrono::steady_clock::now();
@@ -250,7 +265,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     if (streamed) {
       deliver(chunk_first, rows);
       ++testing::hooks.sparse_chunks;
-      progress.report(static_cast<double>(chunk_first + rows) / static_cast<double>(n));
+      progress.report(static_cast<double>(chunk_first + rows) / static_cast<double>(wanted));
     }
   }
   out.times.add("compute", compute_s);
@@ -264,16 +279,16 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       verify_s = seconds_since(stage_start);
       out.times.add("verify (device)", verify_s);
     }
-    deliver(0, n);
+    deliver(0, wanted);
     ++testing::hooks.sparse_chunks;
   }
   out.verified = opts.verify;
-  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(D);
-  const bool verified_on_host = opts.verify && (streamed || !kInt32);
+  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(n) * sizeof(D);
+  const bool verified_on_host = opts.verify && (verify_on_host || !kInt32);
   out.times.add(verified_on_host ? "device-to-host (+ verify on host)" : "device-to-host", download_s, plane_bytes);
   if (opts.predecessors)
     out.times.add("predecessors device-to-host", pred_download_s,
-                  static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(vertex_t));
+                  static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(n) * sizeof(vertex_t));
   progress.report(1.0);
 }
 

@@ -251,6 +251,9 @@ class SupernodalRows final : public RowSource<D> {
   DeviceCsr out_edges_;
   weight_t max_weight_ = 0;
   DeviceBuffer<int> d_escaped_;
+  // int32: the largest finite value of the rows so far (-1: none), raised by
+  // the transpose; the range check's quick rule reads it on the device.
+  DeviceBuffer<int> d_largest_finite_;
 };
 
 template <class D>
@@ -443,6 +446,10 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
   }
   d_escaped_ = DeviceBuffer<int>(1);
   APSP_CUDA_CHECK(cudaMemsetAsync(d_escaped_.get(), 0, sizeof(int), stream_));
+  if constexpr (std::is_integral<D>::value) {
+    d_largest_finite_ = DeviceBuffer<int>(1);
+    APSP_CUDA_CHECK(cudaMemsetAsync(d_largest_finite_.get(), 0xff, sizeof(int), stream_));  // -1
+  }
   // The host vectors go out of scope: their copies must be done.
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
@@ -650,7 +657,7 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
                                       ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
                               dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
         x_.get(), n_, ldx, d_iperm_.get(), d_run_slot_.get() + b, d_run_old_.get() + b, rows, d_potentials_.get(), dist,
-        ld);
+        ld, d_largest_finite_.get());
     APSP_CUDA_CHECK_LAUNCH("rows_to_original");
   }
   if (pred != nullptr) {
@@ -663,7 +670,8 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
     sn::chunk_escapes_range<<<grid_of(std::min<std::int64_t>(ceil_div<std::int64_t>(n_, kElementThreads),
                                                              kRangeColumnBlocks),
                                       std::min<std::int64_t>(count, kRangeRowBlocks), "supernodal"),
-                              kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_, d_escaped_.get());
+                              kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_,
+                                                             d_largest_finite_.get(), d_escaped_.get());
     APSP_CUDA_CHECK_LAUNCH("chunk_escapes_range");
   }
 }

@@ -73,6 +73,8 @@ std::vector<T> read_npy_real_matrix(const InputFile& file, std::int64_t& n);
 // The .npy prelude and header of a C-order n x n array of `descr` ("<i4",
 // "<f8"), padded so that the data starts at a multiple of 64 bytes.
 std::string npy_header(std::int64_t n, const char* descr);
+// The same for a rows x columns matrix (a part of the result: some sources, some targets).
+std::string npy_header(std::int64_t rows, std::int64_t columns, const char* descr);
 
 // The labs' text matrix: "n" then n rows of n integers, no_edge_value (-1
 // unless given) = no edge. Output writes -1 for no edge, so it refuses -1

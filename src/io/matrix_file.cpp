@@ -44,7 +44,7 @@ MatrixFileWriter::~MatrixFileWriter() = default;
 
 bool MatrixFileWriter::text() const { return format_ == io::Format::edge_list || format_ == io::Format::text_matrix; }
 
-void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm) {
+void MatrixFileWriter::begin(std::int64_t rows, std::int64_t columns, Element element, Communicator* comm) {
   // One rank shares with nobody: its temporary stays unnamed, so that even a
   // killed run leaves nothing (a shared one needs a name the others open).
   if (comm != nullptr && comm->size() == 1) comm = nullptr;
@@ -58,7 +58,7 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
     std::string shared;
     agree(*comm_, [&] {
       if (comm_->rank() == 0) {
-        begin(n, element, nullptr);
+        begin(rows, columns, element, nullptr);
         shared = file_->share();
       }
     });
@@ -70,21 +70,24 @@ void MatrixFileWriter::begin(std::int64_t n, Element element, Communicator* comm
     comm_->broadcast(name.data(), name.size(), 0);
     agree(*comm_, [&] {
       if (comm_->rank() == 0) return;
-      n_ = n;
+      rows_ = rows;
+      columns_ = columns;
       element_ = element;
       element_bytes_ = element_bytes(element);
-      header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)).size() : 0;
+      header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(rows, columns, npy_descr(element)).size() : 0;
       file_ = io::detail::OutputFile::join(path_, std::string(name.begin(), name.end()));
       bytes_written_ = 0;
     });
     return;
   }
-  const std::uint64_t needed = bytes_needed(n, element);
-  resources::require_disk_space(path_, needed, described(n));
-  n_ = n;
+  const std::uint64_t needed = bytes_needed(rows, columns, element);
+  resources::require_disk_space(path_, needed, described(rows, columns));
+  rows_ = rows;
+  columns_ = columns;
   element_ = element;
   element_bytes_ = element_bytes(element);
-  const std::string header = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)) : "";
+  const std::string header = format_ == io::Format::npy ? io::detail::npy_header(rows, columns, npy_descr(element))
+                                                        : "";
   file_ = std::make_unique<io::detail::OutputFile>(path_);
   header_bytes_ = header.size();
   if (!header.empty()) file_->write_at(0, header.data(), header.size());
@@ -99,9 +102,10 @@ bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen) 
     throw UsageError("cannot keep the partial rows of " + path_ +
                          " for a resumed run: text rows are written in order; use .bin or .npy",
                      "checkpoint");
-  const std::uint64_t needed = bytes_needed(n, element);
-  resources::require_disk_space(path_, needed, described(n));
-  n_ = n;
+  const std::uint64_t needed = bytes_needed(n, n, element);
+  resources::require_disk_space(path_, needed, described(n, n));
+  rows_ = n;
+  columns_ = n;
   element_ = element;
   element_bytes_ = element_bytes(element);
   file_ = io::detail::OutputFile::kept(path_, reopen);
@@ -110,7 +114,7 @@ bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen) 
     file_->resize(0);
     file_->resize(needed);
   }
-  const std::string header = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)) : "";
+  const std::string header = format_ == io::Format::npy ? io::detail::npy_header(n, n, npy_descr(element)) : "";
   header_bytes_ = header.size();
   if (!header.empty()) file_->write_at(0, header.data(), header.size());
   bytes_written_ = header.size();
@@ -118,7 +122,7 @@ bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen) 
 }
 
 std::uint64_t MatrixFileWriter::digest_of(std::int64_t rows, std::int64_t stride, const void* data) const {
-  const auto row_bytes = static_cast<std::size_t>(n_) * element_bytes_;
+  const auto row_bytes = static_cast<std::size_t>(columns_) * element_bytes_;
   const auto* bytes = static_cast<const unsigned char*>(data);
   core::Fingerprint digest;
   for (std::int64_t r = 0; r < rows; ++r)
@@ -128,7 +132,7 @@ std::uint64_t MatrixFileWriter::digest_of(std::int64_t rows, std::int64_t stride
 
 std::optional<std::uint64_t> MatrixFileWriter::stored_digest(std::int64_t first_row, std::int64_t rows) const {
   if (!file_ || text()) return std::nullopt;
-  const auto row_bytes = static_cast<std::uint64_t>(n_) * element_bytes_;
+  const auto row_bytes = static_cast<std::uint64_t>(columns_) * element_bytes_;
   std::vector<unsigned char> chunk(static_cast<std::size_t>(std::max<std::uint64_t>(row_bytes, 1)));
   core::Fingerprint digest;
   for (std::int64_t r = first_row; r < first_row + rows; ++r) {
@@ -139,8 +143,8 @@ std::optional<std::uint64_t> MatrixFileWriter::stored_digest(std::int64_t first_
   return digest.digest();
 }
 
-std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t n, Element element) const {
-  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t rows, std::int64_t columns, Element element) const {
+  const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(columns);
   const bool raw_real = format_ == io::Format::bin_f32 || format_ == io::Format::bin_f64;
   if (format_ == io::Format::nthu_bin && element != Element::int32)
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
@@ -152,15 +156,17 @@ std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t n, Element element) co
                      " as " + io::to_string(format_) + ", which holds " +
                      (format_ == io::Format::bin_f32 ? "float32" : "float64") + " values");
   if (text()) {
-    io::detail::refuse_large_text(path_, n);
+    io::detail::refuse_large_text(path_, columns);
     return 2 * cells;  // at least one digit and a separator per value
   }
-  const std::uint64_t header = format_ == io::Format::npy ? io::detail::npy_header(n, npy_descr(element)).size() : 0;
+  const std::uint64_t header =
+      format_ == io::Format::npy ? io::detail::npy_header(rows, columns, npy_descr(element)).size() : 0;
   return header + cells * element_bytes(element);
 }
 
-std::string MatrixFileWriter::described(std::int64_t n) const {
-  const std::string sized = "the " + std::to_string(n) + " x " + std::to_string(n) + " " + what_ + " in " + path_;
+std::string MatrixFileWriter::described(std::int64_t rows, std::int64_t columns) const {
+  const std::string sized = "the " + std::to_string(rows) + " x " + std::to_string(columns) + " " + what_ + " in " +
+                            path_;
   return text() ? sized + " (at least)" : sized;
 }
 
@@ -174,10 +180,10 @@ void MatrixFileWriter::put(std::int64_t first_row, std::int64_t rows, std::int64
 }
 
 void MatrixFileWriter::put_binary(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data) {
-  const auto row_bytes = static_cast<std::uint64_t>(n_) * element_bytes_;
+  const auto row_bytes = static_cast<std::uint64_t>(columns_) * element_bytes_;
   const auto* bytes = static_cast<const unsigned char*>(data);
   const std::uint64_t offset = header_bytes_ + static_cast<std::uint64_t>(first_row) * row_bytes;
-  if (stride == n_) {
+  if (stride == columns_) {
     file_->write_at(offset, bytes, static_cast<std::size_t>(rows * row_bytes));
   } else {
     for (std::int64_t r = 0; r < rows; ++r)
@@ -194,12 +200,12 @@ void MatrixFileWriter::put_text(std::int64_t first_row, std::int64_t rows, std::
     const unsigned char* at = bytes + static_cast<std::size_t>(first * stride) * element_bytes_;
     switch (element_) {
       case Element::int32:
-        return io::detail::append_text_rows(text, reinterpret_cast<const std::int32_t*>(at), count, n_, stride,
+        return io::detail::append_text_rows(text, reinterpret_cast<const std::int32_t*>(at), count, columns_, stride,
                                             shown_as_inf_);
       case Element::float32:
-        return io::detail::append_text_rows(text, reinterpret_cast<const float*>(at), count, n_, stride);
+        return io::detail::append_text_rows(text, reinterpret_cast<const float*>(at), count, columns_, stride);
       case Element::float64:
-        return io::detail::append_text_rows(text, reinterpret_cast<const double*>(at), count, n_, stride);
+        return io::detail::append_text_rows(text, reinterpret_cast<const double*>(at), count, columns_, stride);
     }
   };
   const std::int64_t pieces = (rows + kTextPieceRows - 1) / kTextPieceRows;
@@ -210,7 +216,7 @@ void MatrixFileWriter::put_text(std::int64_t first_row, std::int64_t rows, std::
   for (std::int64_t piece = 0; piece < pieces; ++piece) {
     const std::int64_t first = piece * kTextPieceRows, count = std::min(kTextPieceRows, rows - first);
     std::string& text = texts[static_cast<std::size_t>(piece)];
-    text.reserve(static_cast<std::size_t>(count * n_ * 4));
+    text.reserve(static_cast<std::size_t>(count * columns_ * 4));
     append_rows(text, first, count);
   }
   for (std::int64_t piece = 0; piece < pieces; ++piece) {
@@ -248,7 +254,7 @@ void MatrixFileWriter::commit(io::detail::ReplacedFile* replaced) {
     return;
   }
   if (!file_) throw UsageError("cannot finish " + path_ + ": the file was not begun or is already finished");
-  if (text() && (next_row_ != n_ || !pending_.empty()))
+  if (text() && (next_row_ != rows_ || !pending_.empty()))
     throw Error("cannot finish " + path_ + ": rows from " + std::to_string(next_row_) + " on were never written");
   file_->close(replaced);
   file_.reset();

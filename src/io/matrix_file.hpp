@@ -45,7 +45,10 @@ class MatrixFileWriter {
   // commit() (collective) agrees that every rank's writes succeeded before
   // rank 0 renames the file over the target. Binary formats only (text rows
   // are written in order by one process). Errors are agreed on every rank.
-  void begin(std::int64_t n, Element element, Communicator* comm = nullptr);
+  void begin(std::int64_t n, Element element, Communicator* comm = nullptr) { begin(n, n, element, comm); }
+  // The same for a rows x columns part of the result (some sources, some
+  // targets); the text limit applies to the columns.
+  void begin(std::int64_t rows, std::int64_t columns, Element element, Communicator* comm = nullptr);
   // As begin() in one process, into a partial file kept for a resumed run
   // (OutputFile::kept): binary formats only (UsageError for text, whose rows
   // are appended in order). Fresh (`reopen` false), the file is sized to
@@ -54,17 +57,17 @@ class MatrixFileWriter {
   // or a damaged file).
   bool begin_kept(std::int64_t n, Element element, bool reopen);
   // The digest (core::Fingerprint) of rows as put() would store them: `rows`
-  // rows of n elements, row r at data + r * stride elements.
+  // rows of columns elements, row r at data + r * stride elements.
   std::uint64_t digest_of(std::int64_t rows, std::int64_t stride, const void* data) const;
   // The digest of rows [first_row, first_row + rows) as the file holds them
   // now (binary formats); nullopt when they cannot be read.
   std::optional<std::uint64_t> stored_digest(std::int64_t first_row, std::int64_t rows) const;
   // What begin() checks of the format's limits (throwing the same errors),
   // and the bytes the file will take: the least for text formats. No I/O.
-  std::uint64_t bytes_needed(std::int64_t n, Element element) const;
+  std::uint64_t bytes_needed(std::int64_t rows, std::int64_t columns, Element element) const;
   // The words begin()'s disk check names the file with ("the 100 x 100
   // distance matrix in d.bin"; text: "... (at least)").
-  std::string described(std::int64_t n) const;
+  std::string described(std::int64_t rows, std::int64_t columns) const;
   // Rows [first_row, first_row + rows), row r at data + r * stride elements.
   // Thread-safe; blocks may come in any order. Binary formats write them at
   // their offset; text formats format them here (blocks of more than a few
@@ -93,7 +96,8 @@ class MatrixFileWriter {
   io::Format format_;
   std::optional<std::int32_t> shown_as_inf_;
   std::string what_;
-  std::int64_t n_ = 0;
+  std::int64_t rows_ = 0;
+  std::int64_t columns_ = 0;  // values per row
   Element element_ = Element::int32;
   std::size_t element_bytes_ = 4;
   std::uint64_t header_bytes_ = 0;

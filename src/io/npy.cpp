@@ -391,9 +391,11 @@ std::vector<std::int32_t> read_npy_matrix(const InputFile& file, std::int64_t& n
   return m;
 }
 
-std::string npy_header(std::int64_t n, const char* descr) {
+std::string npy_header(std::int64_t n, const char* descr) { return npy_header(n, n, descr); }
+
+std::string npy_header(std::int64_t rows, std::int64_t columns, const char* descr) {
   std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
-                       std::to_string(n) + ", " + std::to_string(n) + "), }";
+                       std::to_string(rows) + ", " + std::to_string(columns) + "), }";
   // NumPy pads the header with spaces and ends it with '\n' so that the data is aligned.
   const std::size_t unpadded = kPreludeBytes + 2 + header.size() + 1;
   header.append((kHeaderAlignment - unpadded % kHeaderAlignment) % kHeaderAlignment, ' ');

@@ -46,10 +46,6 @@ void FileSink::begin(const SinkLayout& layout) {
   if (!targets_[1].path.empty() && !layout.predecessors)
     throw UsageError("a predecessors file (" + targets_[1].path + ") was given but the solve computes no predecessors",
                      "predecessors");
-  if (layout.row_count() != layout.n)
-    throw UsageError("the matrix files hold square n x n results, not " + std::to_string(layout.row_count()) +
-                         " rows of " + std::to_string(layout.n) + " (a solve of some sources only)",
-                     "sources");
   discard();
   layout_ = layout;
   ledger_ = std::make_unique<sink::RowLedger>(layout);
@@ -67,8 +63,9 @@ void FileSink::begin(const SinkLayout& layout) {
     std::vector<resources::DiskNeed> needs;
     for (int p = 0; p < 2; ++p)
       if (writers_[p])
-        needs.push_back(
-            {targets_[p].path, writers_[p]->bytes_needed(layout.n, element(p)), writers_[p]->described(layout.n)});
+        needs.push_back({targets_[p].path,
+                         writers_[p]->bytes_needed(layout.row_count(), layout.column_count(), element(p)),
+                         writers_[p]->described(layout.row_count(), layout.column_count())});
     resources::require_disk_space(needs);
   };
   if (comm_ == nullptr)
@@ -79,7 +76,7 @@ void FileSink::begin(const SinkLayout& layout) {
     });
   if (keep_) return begin_kept();
   for (int p = 0; p < 2; ++p)
-    if (writers_[p]) writers_[p]->begin(layout.n, element(p), comm_);
+    if (writers_[p]) writers_[p]->begin(layout.row_count(), layout.column_count(), element(p), comm_);
 }
 
 void FileSink::keep_partial(bool resume, double checkpoint_every) {

@@ -25,9 +25,9 @@ void check_block(const SinkLayout& layout, const RowBlock& b) {
   if (b.first_row < 0 || b.rows < 0 || b.first_row > layout.row_count() - b.rows)
     throw UsageError(what + ": rows [" + std::to_string(b.first_row) + ", " + std::to_string(b.first_row + b.rows) +
                      ") are outside the " + std::to_string(layout.row_count()) + " rows");
-  if (b.rows > 0 && (b.row_stride < layout.n || b.data == nullptr))
-    throw UsageError(what + ": stride " + std::to_string(b.row_stride) + " for rows of " + std::to_string(layout.n) +
-                     (b.data == nullptr ? " values and no data" : " values"));
+  if (b.rows > 0 && (b.row_stride < layout.column_count() || b.data == nullptr))
+    throw UsageError(what + ": stride " + std::to_string(b.row_stride) + " for rows of " +
+                     std::to_string(layout.column_count()) + (b.data == nullptr ? " values and no data" : " values"));
 }
 
 RowLedger::RowLedger(const SinkLayout& layout) : layout_(layout) {

@@ -18,7 +18,8 @@ const char* to_string(Plane plane);
 Element element_of(const SinkLayout& layout, Plane plane);
 
 // Throws UsageError unless `block` fits `layout`: an announced plane, its
-// element type, rows inside [0, n), a stride of at least n and data present.
+// element type, rows inside [0, row_count()), a stride of at least
+// column_count() and data present.
 void check_block(const SinkLayout& layout, const RowBlock& block);
 
 // Which rows of each plane have arrived (a bit per row). Thread-safe.

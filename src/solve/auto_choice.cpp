@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace apsp::choice {
@@ -88,6 +89,43 @@ constexpr std::int64_t kSsspSharedBlocksPerSm = 1, kSsspGlobalBlocksPerSm = 6;
 constexpr double kSsspCellSeconds = 1.0 / 375e9;
 // fw's int16 mode holds distances up to this (kernels/common/words.cuh kInf16).
 constexpr std::int64_t kInt16Distances = 16383;
+// fw's fixed cost of a solve in a fresh process (module loading, the int16
+// attempt and its certificate), which the n^3 and round terms above, fitted
+// on warm benchmark runs, leave out: issue 21's report of tiny graphs forced
+// onto the H100 (n = 64 and 991, GD99_b and jpwh_991, one CLI run each):
+// fw 65 to 93 ms of compute where sssp took 0.05 to 0.3 ms. The low end.
+constexpr double kFwFixedSeconds = 0.065;
+
+// supernodal, fitted on the H100 (docs/results/2026-11-26-h100-supernodal-v2,
+// supernodal-v4.csv for the solve, the v3 run's factor and analysis times):
+//  - kSnAnalysisPerEdge: METIS_NodeND and the symbolic analysis on the device
+//    host's CPU, per directed edge: 1.0e-6 to 1.2e-6 s on grids and geometric
+//    graphs from n = 16384 to 262144 (1.5e-6 on the 3D grid, 1.7e-6 on R-MAT).
+//  - the factor: kSnFactorFixed + n * kSnFactorPerVertex + factor ops *
+//    kSnFactorOpSeconds (fronts >= 1024 columns ran at 4.3e12 ops/s); under
+//    3% of the planar graphs' compute, so only roughly fitted (0.4x to 1.3x).
+//  - the solve: kSnSolveFixed + n^2 * kSnSolveCellSeconds + n * solve ops per
+//    source * kSnSolveOpSeconds, least squares on relative error over the four
+//    v4 rows (grid 16384 and 65536, geometric 16384 and 126146): each within
+//    0.98x to 1.02x; the v3 rows of the other families (a slower solve) come
+//    out at 0.68x (geometric 65536) to 1.22x (uniform).
+//  - kSnAnalysisMargin: the analysis runs only when its estimate plus the
+//    solve's op-free part stays below this share of the best other estimate:
+//    a graph where supernodal loses pays the analysis for nothing.
+//  - float64 rows move twice the bytes: the solve's cell and op costs double
+//    there (assumed, not measured; the solve is bound by its row traffic).
+constexpr double kSnAnalysisPerEdge = 1.2e-6;
+constexpr double kSnFactorFixed = 5e-4;
+constexpr double kSnFactorPerVertex = 4e-8;
+constexpr double kSnFactorOpSeconds = 1 / 4.3e12;
+constexpr double kSnSolveFixed = 5.6e-3;
+constexpr double kSnSolveCellSeconds = 1.44e-11;
+constexpr double kSnSolveOpSeconds = 4.3e-13;
+constexpr double kSnAnalysisMargin = 0.8;
+// The probe's size limits of the analysis: no graph with fewer edges than
+// vertices (isolated vertices: the searches are trivial), none beyond 2^24
+// vertices (a 1 PiB int32 result, refused for memory before any analysis).
+constexpr std::int64_t kSnMaxVertices = std::int64_t{1} << 24;
 
 }  // namespace
 
@@ -116,7 +154,66 @@ double sssp_estimate(const GraphProbe& p, const SsspModel& k) {
 
 }  // namespace
 
-GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
+bool separators_may_be_small(std::int64_t n, std::int64_t hop_depth) {
+  return n > 1 && static_cast<double>(hop_depth) >= kPlanarDepthPerLog2 * std::log2(static_cast<double>(n));
+}
+
+namespace {
+
+// supernodal's factor and solve on the device from the analysis's figures.
+double supernodal_estimate(const GraphProbe& p, const SeparatorFigures& f) {
+  const double n = static_cast<double>(p.n);
+  const double row_bytes = p.weights == WeightType::float64 ? 2.0 : 1.0;
+  const double factor = kSnFactorFixed + n * kSnFactorPerVertex + f.factor_ops * kSnFactorOpSeconds;
+  const double solve = kSnSolveFixed +
+                       row_bytes * (n * n * kSnSolveCellSeconds + n * f.solve_ops_per_source * kSnSolveOpSeconds);
+  return factor + solve;
+}
+
+// Considers supernodal for `c` (whose other estimates and pick are made):
+// the gates, the analysis, the estimate; appends to c.why.
+void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, GpuChoice& c) {
+  char line[300];
+  if (!analyse || p.n > kSnMaxVertices || p.m < p.n) return;
+  if (!separators_may_be_small(p.n, p.hop_depth)) {
+    std::snprintf(line, sizeof line, "; supernodal not tried: hop depth %lld < %.0f log2 n, separators are large",
+                  static_cast<long long>(p.hop_depth), kPlanarDepthPerLog2);
+    c.why += line;
+    return;
+  }
+  const double best = std::min({c.fw_seconds, c.sssp_seconds, c.sssp_nearfar_seconds});
+  const double n = static_cast<double>(p.n);
+  c.supernodal_analysis_seconds = kSnAnalysisPerEdge * static_cast<double>(p.m);
+  const double least = c.supernodal_analysis_seconds + kSnSolveFixed + n * n * kSnSolveCellSeconds;
+  if (least > kSnAnalysisMargin * best) {
+    std::snprintf(line, sizeof line,
+                  "; supernodal not analysed: its ordering (model %.3g s) and least solve leave no margin below "
+                  "%.3g s",
+                  c.supernodal_analysis_seconds, best);
+    c.why += line;
+    return;
+  }
+  const SeparatorFigures f = analyse();
+  c.analysed = true;
+  c.supernodal_seconds = supernodal_estimate(p, f);
+  std::snprintf(line, sizeof line,
+                "model %.3g s for supernodal's factor and solve after its analysis (%.3g s modelled, top separator "
+                "%lld, nnz(L)/n = %.1f)",
+                c.supernodal_seconds, c.supernodal_analysis_seconds, static_cast<long long>(f.top_separator),
+                f.solve_ops_per_source / n);
+  if (c.supernodal_seconds < best) {
+    std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), " against %.3g s for %s", best,
+                  c.algorithm.c_str());
+    c.algorithm = "supernodal";
+    c.why = std::string("auto picked supernodal: ") + line;
+  } else {
+    c.why += std::string("; ") + line;
+  }
+}
+
+}  // namespace
+
+GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts, const AnalyseSeparators& analyse) {
   GpuChoice c;
   const double n = static_cast<double>(p.n);
   // fw tries int16 when the distances look small (its own estimate is the
@@ -131,7 +228,8 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
                          : int16_likely                     ? kFwInt16Rate
                                                             : kFwInt32Rate;
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
-  c.fw_seconds = n * n * n / fw_rate + rounds * kFwRoundSeconds;
+  c.fw_fixed_seconds = kFwFixedSeconds;
+  c.fw_seconds = kFwFixedSeconds + n * n * n / fw_rate + rounds * kFwRoundSeconds;
   c.sssp_seconds = sssp_estimate(p, kSssp);
   c.sssp_nearfar_seconds = sssp_estimate(p, kSsspNearFar);
   char line[256];
@@ -152,6 +250,7 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts) {
                 real ? to_string(p.weights) : "", p.mean_degree(), 100 * p.heavy_edge_fraction,
                 static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
   c.why = line;
+  consider_supernodal(p, analyse, c);
   return c;
 }
 

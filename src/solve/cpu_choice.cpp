@@ -15,6 +15,7 @@
 #include "cpu/backend.hpp"
 #include "cpu/run.hpp"
 #include "core/graph_probe.hpp"
+#include "solve/auto_choice.hpp"
 #include "supernodal/symbolic.hpp"
 
 namespace apsp::cpu {
@@ -43,14 +44,11 @@ constexpr double kJohnsonFactor = 1.15;
 // geometric, random-4, random-8 at n = 2048); the constants are those
 // divided by 4.7. The symbolic analysis (METIS) that yields the op counts is
 // run only where separators can be small: graphs of at least
-// kSupernodalMinVertices vertices whose breadth-first hop depth is at least
-// kPlanarDepthPerLog2 * log2(n). Grids and geometric graphs measure 5.3-32
-// times log2(n) at n = 1024-65536, R-MAT, scale-free and uniform random
-// graphs (expanders, separators of order n) at most 2.
+// kSupernodalMinVertices vertices that pass choice::separators_may_be_small
+// (solve/auto_choice.hpp, the GPU's gate too).
 constexpr double kSupernodalPerSolveOp = 0.072;
 constexpr double kSupernodalPerPair = 2.1;
 constexpr double kSupernodalPerFactorOp = 0.32;
-constexpr double kPlanarDepthPerLog2 = 3;
 constexpr std::int64_t kSupernodalMinVertices = 1024;
 // The probe is O(n + m) and the analysis about O(nnz(L)): neither is run on
 // graphs with fewer edges than vertices (isolated vertices: the searches are
@@ -113,11 +111,10 @@ CpuChoice choose_with_reason(const BasicGraph<W>& normalized, const BasicWeightS
   if (n < kSupernodalMinVertices || n > kSupernodalMaxVertices || m < n || !supernodal::ordering_available())
     return choice;
   const std::int64_t depth = core::probe_graph(normalized).hop_depth;
-  const double log_n = std::log2(static_cast<double>(n));
   char line[300];
-  if (static_cast<double>(depth) < kPlanarDepthPerLog2 * log_n) {
+  if (!choice::separators_may_be_small(n, depth)) {
     std::snprintf(line, sizeof line, "; supernodal not tried: hop depth %lld < %.0f log2 n, separators are large",
-                  static_cast<long long>(depth), kPlanarDepthPerLog2);
+                  static_cast<long long>(depth), choice::kPlanarDepthPerLog2);
     choice.why += line;
     return choice;
   }
@@ -176,6 +173,8 @@ std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& o
 template <class W>
 void solve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   check_normalized(normalized);
+  // auto's analysis (if it runs) is the one the supernodal solver uses.
+  const supernodal::AnalysisReuse reuse;
   require_options_honoured(opts.algorithm, Backend::cpu, opts, detail::cpu_algorithm_infos());
   SolveOptions run = opts;
   run.algorithm = resolve_typed(normalized, opts);

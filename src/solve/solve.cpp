@@ -3,6 +3,7 @@
 #include <type_traits>
 #include <string>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -19,7 +20,9 @@
 #include "core/progress.hpp"
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
+#include "sink/part.hpp"
 #include "solve/resume.hpp"
+#include "supernodal/symbolic.hpp"
 
 namespace apsp {
 namespace {
@@ -63,6 +66,21 @@ bool cpu_may_take_over(const Graph& normalized, const SolveOptions& opts) {
   return !fits_int32_arithmetic(normalized, weight_stats(normalized));
 }
 
+// auto's probe on the GPU: the cost model, given the symbolic analysis to run
+// when supernodal might pay (solve/auto_choice.hpp). The analysis is kept by
+// the caller's supernodal::AnalysisReuse for the supernodal solver.
+template <class W>
+choice::GpuChoice choose_on_gpu(const BasicGraph<W>& normalized, const SolveOptions& opts) {
+  const AlgorithmInfo* supernodal_gpu = find_algorithm("supernodal", Backend::cuda);
+  choice::AnalyseSeparators analyse;
+  if (supernodal_gpu != nullptr && supernodal_gpu->available)
+    analyse = [&normalized] {
+      const supernodal::Symbolic s = supernodal::analyse(to_csr(normalized));
+      return choice::SeparatorFigures{s.factor_ops, s.solve_ops_per_source, s.top_separator};
+    };
+  return choice::choose_gpu_algorithm(core::probe_graph(normalized), opts, analyse);
+}
+
 // The part of the progress bar a GPU attempt covers when the CPU may take
 // over: the CPU, if it must, reports into the rest, so the bar never goes
 // back; a GPU that succeeds jumps to the end.
@@ -79,6 +97,93 @@ SolveOptions reporting_into(const SolveOptions& opts, ProgressSpan span) {
 std::int64_t rows_of(const SolveOptions& opts) {
   return opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size());
 }
+
+// Whether `algorithm` is one of the GPU's row solvers (sssp and its ladder,
+// supernodal): they compute rows 0..k-1 of a graph and no other part.
+bool gpu_row_solver(const std::string& algorithm, Backend backend) {
+  const AlgorithmInfo* a = find_algorithm(algorithm, Backend::cuda);
+  return backend == Backend::cuda && a != nullptr && (a->work == Work::per_source || a->work == Work::separators);
+}
+
+// Where a solve's rows go and what the backend solves: straight to the
+// caller's sink, or through a PartSink when targets were chosen (the
+// backends compute whole rows) or sources were chosen for an algorithm that
+// does not compute them itself. Takes from `run` what the PartSink does
+// instead, so the backend sees the rows it must compute; checks both vertex
+// lists first (UsageError before any work).
+//  - CPU per-source algorithms: compute the chosen rows (run.sources stays).
+//  - GPU row solvers (which compute rows 0..k-1 only): the graph is
+//    renumbered so that the distinct sources come first, in order, the rest
+//    keeping their order (sources 0..k-1 are not moved at all); the backend
+//    computes rows 0..k-1 of that graph, and the PartSink maps rows,
+//    columns and predecessors back.
+//  - every other algorithm: computes every row; the PartSink keeps the chosen ones.
+template <class G>
+class PartRoute {
+ public:
+  PartRoute(SolveOptions& run, const G& normalized, Backend backend, Sink& sink) : graph_(&normalized), sink_(sink) {
+    const std::int64_t n = normalized.n;
+    require_vertices_in_range(run.sources, n, "sources");
+    require_vertices_in_range(run.targets, n, "targets");
+    std::vector<std::int64_t> rows_from;
+    std::vector<vertex_t> columns = std::move(run.targets), names;
+    run.targets.clear();
+    if (!run.sources.empty() && gpu_row_solver(run.algorithm, backend)) {
+      if constexpr (!std::is_same<G, DenseView>::value) renumber(run, normalized, rows_from, columns, names);
+    } else if (!run.sources.empty() && !computes_chosen_rows(run.algorithm, backend, algorithm_registry())) {
+      rows_from.assign(run.sources.begin(), run.sources.end());
+      run.sources.clear();
+    }
+    if (!rows_from.empty() || !columns.empty() || !names.empty())
+      part_.emplace(sink, std::move(rows_from), std::move(columns), std::move(names));
+  }
+  Sink& sink() { return part_ ? static_cast<Sink&>(*part_) : sink_; }
+  // The graph the backend solves: the normalized one, or its renumbering.
+  const G& graph() const { return *graph_; }
+
+ private:
+  // The GPU row solvers' route: sources first (see the class comment).
+  void renumber(SolveOptions& run, const G& normalized, std::vector<std::int64_t>& rows_from,
+                std::vector<vertex_t>& columns, std::vector<vertex_t>& names) {
+    const std::int64_t n = normalized.n;
+    // new_id[v]: v's number in the renumbered graph; names: its inverse.
+    std::vector<vertex_t> new_id(static_cast<std::size_t>(n), -1);
+    vertex_t next = 0;
+    for (const vertex_t s : run.sources)
+      if (new_id[static_cast<std::size_t>(s)] < 0) new_id[static_cast<std::size_t>(s)] = next++;
+    const vertex_t distinct = next;
+    for (std::size_t v = 0; v < new_id.size(); ++v)
+      if (new_id[v] < 0) new_id[v] = next++;
+    for (const vertex_t s : run.sources) rows_from.push_back(new_id[static_cast<std::size_t>(s)]);
+    bool moved = false;
+    for (std::size_t v = 0; v < new_id.size() && !moved; ++v) moved = new_id[v] != static_cast<vertex_t>(v);
+    if (moved) {
+      G renumbered;
+      renumbered.n = n;
+      renumbered.edges = normalized.edges;
+      for (auto& e : renumbered.edges) {
+        e.src = new_id[static_cast<std::size_t>(e.src)];
+        e.dst = new_id[static_cast<std::size_t>(e.dst)];
+      }
+      renumbered_ = normalize(renumbered);
+      graph_ = &renumbered_;
+      names.resize(new_id.size());
+      for (std::size_t v = 0; v < new_id.size(); ++v)
+        names[static_cast<std::size_t>(new_id[v])] = static_cast<vertex_t>(v);
+      if (columns.empty())
+        columns.assign(new_id.begin(), new_id.end());
+      else
+        for (vertex_t& t : columns) t = new_id[static_cast<std::size_t>(t)];
+    }
+    run.sources.resize(static_cast<std::size_t>(distinct));
+    for (vertex_t r = 0; r < distinct; ++r) run.sources[static_cast<std::size_t>(r)] = r;
+  }
+
+  const G* graph_;
+  G renumbered_;
+  Sink& sink_;
+  std::optional<sink::PartSink> part_;
+};
 
 // The sink's side of every solve: begin() with `layout` once the options are
 // checked, compute(into, run) (`into`: the sink, or what forwards the rows an
@@ -144,6 +249,8 @@ template <class W>
 SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& sink) {
   SolveSummary out;
   out.weights = weight_type_of<W>;
+  // One symbolic analysis per solve: auto's probe and the supernodal solver share it.
+  const supernodal::AnalysisReuse reuse;
   StageClock clock(out.times);
   BasicGraph<W> copy;
   const bool ready = is_normalized(g);
@@ -157,9 +264,10 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
     // "auto" on the GPU: fw or sssp by the cost model for this weight type
     // (solve/auto_choice.hpp), as for int32 graphs; the GPU backend then
     // refuses integer precision modes for real weights.
-    const choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    const choice::GpuChoice choice = choose_on_gpu(normalized, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
+    clock.lap("auto probe");
   }
   require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cpu) {
@@ -169,18 +277,19 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
       out.note = cpu::choice_reason(normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
                                     weight_stats(normalized).has_negative());
   }
-  require_sources_honoured(run.algorithm == "auto" ? "fw" : run.algorithm, out.backend, normalized.n, opts,
-                           algorithm_registry());
+  PartRoute<BasicGraph<W>> route(run, normalized, out.backend, sink);
+  if (out.backend == Backend::cpu)
+    require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
-                          opts.predecessors, rows_of(opts)};
+                          opts.predecessors, rows_of(run)};
   const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
-  run_into_sink(sink, layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
                 [&](Sink& into, const SolveOptions& left) {
                   if (out.backend == Backend::cpu)
-                    cpu::solve(normalized, reporting_into(left, meter.whole()), into, out);
+                    cpu::solve(route.graph(), reporting_into(left, meter.whole()), into, out);
                   else
-                    solve_on_cuda_real(normalized, reporting_into(left, meter.whole()), into, out);
+                    solve_on_cuda_real(route.graph(), reporting_into(left, meter.whole()), into, out);
                 });
   return out;
 }
@@ -213,6 +322,8 @@ Backend choose_backend(const GraphF64& g, const SolveOptions& opts) { return res
 
 SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   SolveSummary out;
+  // One symbolic analysis per solve: auto's probe and the supernodal solver share it.
+  const supernodal::AnalysisReuse reuse;
   StageClock clock(out.times);
   // A graph that is normalized already (the CLI's) is only checked, not copied.
   Graph copy;
@@ -226,9 +337,10 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   if (out.backend == Backend::cuda && opts.algorithm == "auto") {
     // "auto" on the GPU: fw or sssp by the cost model (solve/auto_choice.hpp),
     // resolved before the option checks so they name the method that runs.
-    const choice::GpuChoice choice = choice::choose_gpu_algorithm(core::probe_graph(normalized), opts);
+    const choice::GpuChoice choice = choose_on_gpu(normalized, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
+    clock.lap("auto probe");
   }
   require_options_honoured(run.algorithm, out.backend, run, algorithm_registry());
   if (out.backend == Backend::cuda && opts.precision == Precision::int64)
@@ -237,33 +349,39 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     throw ResourceError("this build of apsp has no CUDA backend");
   if (out.backend == Backend::cpu) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
+    if (opts.algorithm == "auto") clock.lap("auto probe");
   }
-  require_sources_honoured(run.algorithm, out.backend, normalized.n, opts, algorithm_registry());
+  PartRoute<Graph> route(run, normalized, out.backend, sink);
+  if (out.backend == Backend::cpu)
+    require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
+  const Graph& solved = route.graph();
   const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
-  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(opts)};
+  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(run)};
   const auto compute = [&](Sink& into, const SolveOptions& left) {
     if (out.backend == Backend::cpu) {
-      cpu::solve(normalized, reporting_into(left, meter.whole()), into, out);
+      cpu::solve(solved, reporting_into(left, meter.whole()), into, out);
     } else if (!cpu_may_take_over(normalized, opts)) {
-      cuda::solve(normalized, reporting_into(left, meter.whole()), into, out);
+      cuda::solve(solved, reporting_into(left, meter.whole()), into, out);
     } else {
       try {
-        cuda::solve(normalized, reporting_into(left, meter.whole().part(0, kGpuAttemptShare)), into, out);
+        cuda::solve(solved, reporting_into(left, meter.whole().part(0, kGpuAttemptShare)), into, out);
       } catch (const ArithmeticRangeError& refusal) {
         // The GPU refuses before its download: no row has reached the sink.
         SolveSummary cpu_out;
         cpu_out.n = normalized.n;
         cpu_out.times = std::move(out.times);
-        SolveOptions on_cpu = opts;
+        // The rows the GPU was to compute (every row where the PartSink picks them).
+        SolveOptions on_cpu = run;
         on_cpu.algorithm = cpu::resolve_algorithm(normalized, opts);
-        cpu::solve(normalized, reporting_into(on_cpu, meter.whole().rest()), into, cpu_out);
+        cpu::solve(solved, reporting_into(on_cpu, meter.whole().rest()), into, cpu_out);
         out = std::move(cpu_out);
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }
     }
   };
-  run_into_sink(sink, layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter, compute);
+  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+                compute);
   return out;
 }
 
@@ -324,11 +442,12 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   if (opts.algorithm == "auto") out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
   SolveOptions run = opts;
   run.algorithm = algorithm;
+  PartRoute<DenseView> route(run, v, Backend::cpu, sink);
   ProgressMeter meter(opts.progress);
-  const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(opts)};
+  const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(run)};
   // The dense CPU algorithms compute every row: a resumed one skips the kept rows' puts only.
   const auto key = [&] { return resume::solve_key(v, run.algorithm, Backend::cpu, run); };
-  run_into_sink(sink, layout, run, false, key, out, clock, meter, [&](Sink& into, const SolveOptions& left) {
+  run_into_sink(route.sink(), layout, run, false, key, out, clock, meter, [&](Sink& into, const SolveOptions& left) {
     cpu::solve(v, scan, reporting_into(left, meter.whole()), into, out);
   });
   return out;

@@ -4,8 +4,11 @@
 #include "supernodal/symbolic.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -159,9 +162,69 @@ std::vector<std::int64_t> column_counts(const Pattern& p, const std::vector<std:
   return count;
 }
 
+// The analysis without reuse (analyse() below adds it).
+Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times);
+
+// The state behind AnalysisReuse: the scopes alive, and the latest analysis
+// made while one was, with its pattern (n, row offsets, columns).
+struct Kept {
+  std::int64_t n = 0;
+  std::vector<std::int64_t> row_start;
+  std::vector<vertex_t> col;
+  Symbolic symbolic;
+};
+std::mutex reuse_mutex;
+int reuse_scopes = 0;              // guarded by reuse_mutex
+std::shared_ptr<const Kept> kept;  // guarded by reuse_mutex; null when none
+std::atomic<std::int64_t> fresh_orderings{0};
+
+bool same_pattern(const Kept& k, std::int64_t n, const std::int64_t* row_start, const vertex_t* col) {
+  if (k.n != n || !std::equal(k.row_start.begin(), k.row_start.end(), row_start)) return false;
+  return std::equal(k.col.begin(), k.col.end(), col);
+}
+
 }  // namespace
 
+AnalysisReuse::AnalysisReuse() {
+  const std::lock_guard<std::mutex> lock(reuse_mutex);
+  ++reuse_scopes;
+}
+
+AnalysisReuse::~AnalysisReuse() {
+  std::shared_ptr<const Kept> dropped;  // freed outside the lock
+  const std::lock_guard<std::mutex> lock(reuse_mutex);
+  if (--reuse_scopes == 0) dropped = std::move(kept);
+}
+
+std::int64_t orderings_run() { return fresh_orderings.load(); }
+
 Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times) {
+  std::shared_ptr<const Kept> candidate;
+  {
+    const std::lock_guard<std::mutex> lock(reuse_mutex);
+    if (reuse_scopes == 0) return analyse_fresh(n, row_start, col, times);
+    candidate = kept;
+  }
+  if (candidate && same_pattern(*candidate, n, row_start, col)) {
+    if (times) *times = AnalyseTimes{0, 0, true};
+    return candidate->symbolic;
+  }
+  auto made = std::make_shared<Kept>();
+  made->symbolic = analyse_fresh(n, row_start, col, times);
+  made->n = n;
+  if (n > 0) {
+    made->row_start.assign(row_start, row_start + n + 1);
+    made->col.assign(col, col + row_start[n]);
+  }
+  Symbolic result = made->symbolic;
+  const std::lock_guard<std::mutex> lock(reuse_mutex);
+  if (reuse_scopes > 0) kept = std::move(made);
+  return result;
+}
+
+namespace {
+
+Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point started = Clock::now();
   if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
@@ -171,6 +234,7 @@ Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* 
   const Pattern pattern = symmetrise(n, row_start, col);
 
   // 1. Nested dissection, then a postorder of its elimination tree.
+  ++fresh_orderings;
   std::vector<std::int32_t> nd_perm = nested_dissection(n, pattern.start, pattern.adj);
   const Clock::time_point ordered = Clock::now();
   std::vector<std::int32_t> nd_iperm(static_cast<std::size_t>(n));
@@ -351,6 +415,8 @@ Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* 
   }
   return s;
 }
+
+}  // namespace
 
 void check_invariants(const Symbolic& s) {
   auto fail = [](const std::string& what) { throw std::logic_error("supernodal symbolic: " + what); };

@@ -122,6 +122,7 @@ bool ordering_available();
 struct AnalyseTimes {
   double ordering = 0;  // symmetrising the pattern and METIS_NodeND
   double symbolic = 0;  // etree, postorder, supernodes, structures, levels, offsets
+  bool reused = false;  // the analysis kept under an AnalysisReuse (both times 0)
 };
 Symbolic analyse(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times = nullptr);
 
@@ -129,6 +130,27 @@ template <class W>
 Symbolic analyse(const BasicCsr<W>& c, AnalyseTimes* times = nullptr) {
   return analyse(c.n, c.row_start.data(), c.col.data(), times);
 }
+
+// One analysis per solve: while an AnalysisReuse lives (on any thread),
+// analyse() keeps its latest result with the pattern it came from, and a
+// later call for an identical pattern (the same n, row offsets and columns)
+// returns a copy of it instead of ordering again. auto's probe analyses the
+// graph to estimate supernodal's cost; the solver it then picks analyses the
+// same pattern (the reweighted edges have the input's endpoints) and gets the
+// probe's analysis. analyse() is a deterministic function of the pattern, so
+// a kept analysis is exactly what a fresh one would be. Scopes nest; the
+// kept analysis is dropped when the last one ends.
+class AnalysisReuse {
+ public:
+  AnalysisReuse();
+  AnalysisReuse(const AnalysisReuse&) = delete;
+  AnalysisReuse& operator=(const AnalysisReuse&) = delete;
+  ~AnalysisReuse();
+};
+
+// Test seam: how many times analyse() has run the ordering (METIS) in this
+// process; a reused analysis does not count.
+std::int64_t orderings_run();
 
 // Throws std::logic_error naming the first broken invariant of `s` (a valid
 // permutation, supernodes partitioning 0..n-1 in order, parent[K] > K, every

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -1029,6 +1030,145 @@ TEST_F(Cli, InfoListsBackendsAlgorithmsAndThreads) {
     EXPECT_NE(info.find(words), std::string::npos) << "missing '" << words << "' in\n" << info;
 }
 
+// ---- parts of the matrix: sources x targets, cutoff, nearest, output type ----
+
+// A rows x cols int32 matrix as solve writes it in `format` (bin: raw; npy:
+// after its header; txt: rows of numbers, INF for kInf), -1 values on a parse failure.
+std::vector<std::int32_t> read_part(const std::string& file, const std::string& format, std::size_t cells) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::int32_t> values;
+  if (format == "txt") {
+    std::istringstream text(bytes);
+    std::string token;
+    while (text >> token) values.push_back(token == "INF" ? kInf : std::stoi(token));
+    return values;
+  }
+  if (bytes.size() < cells * 4) return values;
+  values.resize(cells);
+  std::memcpy(values.data(), bytes.data() + bytes.size() - cells * 4, cells * 4);
+  return values;
+}
+
+TEST_F(Cli, SourcesByTargetsOnEveryMatrixFormat) {
+  const Graph g = generated(GraphKind::random, 70, 200, -5, 50, 4);
+  const auto reference = test::reference_distances(g);
+  expect_ok("gen random -n 70 -m 200 --weights=-5:50 --seed 4 -o g.gr");
+  // One unreachable pair (s, t) joins the chosen ones.
+  vertex_t s = 0, t = 0;
+  for (std::int64_t x = 0; x < 70 * 70; ++x)
+    if (reference[static_cast<std::size_t>(x)] == kInf) {
+      s = static_cast<vertex_t>(x / 70);
+      t = static_cast<vertex_t>(x % 70);
+    }
+  ASSERT_NE(s, t);
+  write_text("targets.txt", "# the targets\n69 0, 5\n5 33 # again\n" + std::to_string(t) + "\n");
+  const std::vector<vertex_t> sources = {69, 3, 3, 10, 11, 12, s}, targets = {69, 0, 5, 5, 33, t};
+  const std::string source_list = "69,3,3,10-12," + std::to_string(s);
+  for (const char* format : {"bin", "npy", "txt"}) {
+    SCOPED_TRACE(format);
+    const std::string out = std::string("d.") + format;
+    const std::string summary =
+        expect_ok("solve g.gr --sources " + source_list + " --targets targets.txt --threads 2 -o " + out);
+    EXPECT_NE(summary.find("7 sources x 6 targets"), std::string::npos) << summary;
+    if (std::string(format) == "npy") EXPECT_NE(read_text(out).find("'shape': (7, 6)"), std::string::npos);
+    const auto got = read_part(path(out), format, 42);
+    ASSERT_EQ(got.size(), 42u);
+    std::int64_t finite = 0, unreachable = 0;
+    for (std::size_t r = 0; r < 7; ++r)
+      for (std::size_t k = 0; k < 6; ++k) {
+        const dist_t want = reference[sources[r] * 70 + targets[k]];
+        EXPECT_EQ(got[r * 6 + k], want) << "source " << sources[r] << " target " << targets[k];
+        (want == kInf ? unreachable : finite) += 1;
+      }
+    EXPECT_GT(finite, 0);
+    EXPECT_GT(unreachable, 0);
+  }
+  // fw computes every row: the chosen ones are sliced out, the same entries.
+  expect_ok("solve g.gr --algo fw-blocked --sources " + source_list + " --targets targets.txt -o fw.bin");
+  EXPECT_EQ(read_part(path("fw.bin"), "bin", 42), read_part(path("d.bin"), "bin", 42));
+  expect_error("solve g.gr --sources 3,70 -o x.bin", 1, "--sources: vertex 70 is outside the graph's vertices 0..69");
+  expect_error("solve g.gr --targets nothere.txt -o x.bin", 2, "nothere.txt");
+  write_text("bad.txt", "1 2\nthree\n");
+  expect_error("solve g.gr --targets bad.txt -o x.bin", 2, "bad.txt:2");
+  EXPECT_FALSE(fs::exists(path("x.bin")));
+}
+
+TEST_F(Cli, CutoffAndNearestWriteTheKeptPairsAsAGraphFile) {
+  const Graph g = generated(GraphKind::random, 70, 300, 1, 50, 6);
+  const auto reference = test::reference_distances(g);
+  expect_ok("gen random -n 70 -m 300 --weights 1:50 --seed 6 -o g.bin");
+  for (const char* ext : {"txt", "mtx", "gr"}) {
+    SCOPED_TRACE(ext);
+    const std::string out = std::string("kept.") + ext;
+    const std::string summary = expect_ok("solve g.bin --cutoff 40 --sources 0-9 -o " + out);
+    EXPECT_NE(summary.find("kept"), std::string::npos) << summary;
+    const Graph kept = io::read_graph(path(out));
+    std::set<std::pair<vertex_t, vertex_t>> seen;
+    for (const Edge& e : kept.edges) {
+      EXPECT_EQ(e.w, reference[e.src * 70 + e.dst]) << e.src << " -> " << e.dst;
+      EXPECT_LE(e.w, 40);
+      EXPECT_LT(e.src, 10);
+      seen.insert({e.src, e.dst});
+    }
+    std::size_t within = 0, beyond = 0;
+    for (vertex_t s = 0; s < 10; ++s)
+      for (vertex_t t = 0; t < 70; ++t) (reference[s * 70 + t] <= 40 ? within : beyond) += 1;
+    EXPECT_EQ(seen.size(), within);
+    EXPECT_EQ(kept.edges.size(), within);
+    EXPECT_GT(beyond, 0u);
+  }
+  expect_ok("solve g.bin --nearest 3 -o near.txt");
+  const Graph near = io::read_graph(path("near.txt"));
+  std::vector<int> per_source(70, 0);
+  for (const Edge& e : near.edges) {
+    ++per_source[static_cast<std::size_t>(e.src)];
+    // No unkept target of the source is nearer.
+    std::int64_t nearer = 0;
+    for (vertex_t t = 0; t < 70; ++t) nearer += reference[e.src * 70 + t] < e.w;
+    EXPECT_LT(nearer, 3) << e.src << " -> " << e.dst;
+  }
+  for (vertex_t s = 0; s < 70; ++s) {
+    std::int64_t reachable = 0;
+    for (vertex_t t = 0; t < 70; ++t) reachable += reference[s * 70 + t] != kInf;
+    EXPECT_EQ(per_source[static_cast<std::size_t>(s)], std::min<std::int64_t>(3, reachable)) << s;
+  }
+  expect_error("solve g.bin --cutoff 5 --predecessors p.bin -o k.txt", 1, "--predecessors");
+  expect_error("solve g.bin --nearest 3 -o k.npyy", 1, "npyy");
+}
+
+TEST_F(Cli, PathForManyPairsFromAFileWithAndWithoutPredecessors) {
+  write_text("g.txt", "0 1 2\n1 2 3\n0 2 9\n3 0 1\n");
+  expect_ok("solve g.txt -o d.txt --predecessors p.bin");
+  write_text("pairs.txt", "0 2\n# a comment\n\n2 0\n3 2  # the last\n");
+  const std::string want = "0 2: 0 -> 1 -> 2; weight 5\n2 0: unreachable\n3 2: 3 -> 0 -> 1 -> 2; weight 6\n";
+  EXPECT_EQ(expect_ok("path g.txt d.txt --pairs pairs.txt"), want);
+  EXPECT_EQ(expect_ok("path g.txt d.txt --pairs pairs.txt --predecessors p.bin"), want);
+  write_text("bad.txt", "0 2\n1\n");
+  expect_error("path g.txt d.txt --pairs bad.txt", 2, "bad.txt:2: expected two vertex ids");
+  write_text("far.txt", "0 2\n0 7\n");
+  expect_error("path g.txt d.txt --pairs far.txt", 2, "to 7 is outside 0..3");
+  expect_error("path g.txt d.txt --pairs pairs.txt --from 0", 1, "not both");
+  expect_error("path g.txt d.txt --from 0", 1, "--to");
+}
+
+TEST_F(Cli, OutputTypeConvertsStatesLossAndRefusesInexactInt32) {
+  write_text("real.txt", "0 1 0.1\n1 2 0.2\n2 0 1.7\n# vertices: 4\n");
+  std::string summary = expect_ok("solve real.txt --output-type float32 -o d.npy");
+  EXPECT_NE(summary.find("float32 (lossy: rounded from float64)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("float64 is the narrowest output type"), std::string::npos) << summary;
+  EXPECT_NE(read_text("d.npy").find("'<f4'"), std::string::npos);
+  expect_error("solve real.txt --output-type int32 -o i.npy", 1, "--output-type: the distance 0.1");
+  EXPECT_FALSE(fs::exists(path("i.npy")));
+  expect_error("solve real.txt --output-type int8 -o i.npy", 1, "--output-type");
+  write_text("ints.txt", "0 1 1.0\n1 2 3.0\n");  // real tokens (float64 weights), integer distances
+  summary = expect_ok("solve ints.txt --output-type int32 -o i.bin");
+  EXPECT_NE(summary.find("int32 (exact)"), std::string::npos) << summary;
+  EXPECT_EQ(read_part(path("i.bin"), "bin", 9), (std::vector<std::int32_t>{0, 1, 4, kInf, 0, 3, kInf, kInf, 0}));
+  summary = expect_ok("solve ints.txt -o i.npy");
+  EXPECT_NE(summary.find("int32 is the narrowest output type"), std::string::npos) << summary;
+}
+
 }  // namespace
 }  // namespace apsp
 
@@ -1115,6 +1255,5 @@ TEST_F(CliRealWeights, RefusalsAreOneLineWithTheirExitCode) {
   EXPECT_EQ(run("solve g.txt --weights float64 --distribution rows -o dd.npy", nullptr, &err), 0) << err;
   EXPECT_EQ(read_text("dd.npy"), read_text("one.npy"));
 }
-
 }  // namespace
 }  // namespace apsp

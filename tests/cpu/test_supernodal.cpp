@@ -314,6 +314,80 @@ TEST(Supernodal, AutoPicksItWhereSeparatorsAreSmall) {
   EXPECT_NE(cpu::choice_reason(rmat, weight_stats(rmat)).find("supernodal not tried: hop depth"), std::string::npos);
 }
 
+// supernodal::AnalysisReuse: inside a scope an identical pattern (another
+// graph object with the same endpoints, as the GPU solver's reweighted
+// edges are) gets the kept analysis without ordering again; a different
+// pattern is analysed afresh; outside every scope nothing is kept.
+TEST(SupernodalSymbolic, AnalysisReuseOrdersEachPatternOnce) {
+  REQUIRE_METIS();
+  const Graph g = benchmark_graph(GraphKind::grid, 900);
+  Graph reweighted = g;
+  for (Edge& e : reweighted.edges) e.w = e.w * 3 - 1;
+  const Graph other = benchmark_graph(GraphKind::geometric, 900);
+  const supernodal::Symbolic fresh = supernodal::analyse(to_csr(g));
+  std::int64_t before = supernodal::orderings_run();
+  EXPECT_EQ(supernodal::analyse(to_csr(g)).perm, fresh.perm);
+  EXPECT_EQ(supernodal::orderings_run() - before, 1);  // no scope: nothing kept
+  {
+    const supernodal::AnalysisReuse reuse;
+    before = supernodal::orderings_run();
+    supernodal::AnalyseTimes first, second;
+    const supernodal::Symbolic a = supernodal::analyse(to_csr(g), &first);
+    const supernodal::Symbolic b = supernodal::analyse(to_csr(reweighted), &second);
+    EXPECT_EQ(supernodal::orderings_run() - before, 1);
+    EXPECT_FALSE(first.reused);
+    EXPECT_TRUE(second.reused);
+    EXPECT_EQ(second.ordering, 0);
+    EXPECT_EQ(b.perm, fresh.perm);
+    EXPECT_EQ(b.first, fresh.first);
+    EXPECT_EQ(b.struct_idx, fresh.struct_idx);
+    EXPECT_EQ(b.solve_ops_per_source, a.solve_ops_per_source);
+    {
+      const supernodal::AnalysisReuse nested;
+      EXPECT_EQ(supernodal::analyse(to_csr(g)).perm, fresh.perm);
+    }
+    EXPECT_EQ(supernodal::orderings_run() - before, 1);  // the inner scope's end keeps it for the outer
+    const supernodal::Symbolic c = supernodal::analyse(to_csr(other));
+    EXPECT_EQ(supernodal::orderings_run() - before, 2);
+    EXPECT_NO_THROW(supernodal::check_invariants(c));
+    EXPECT_EQ(c.n, other.n);
+  }
+  before = supernodal::orderings_run();
+  supernodal::analyse(to_csr(other));
+  EXPECT_EQ(supernodal::orderings_run() - before, 1);  // the last scope ended: dropped
+}
+
+// auto on the CPU analyses a graph once: the probe's analysis is the one the
+// supernodal solver it picks runs on (before the reuse, solve() analysed it
+// three times: its own resolve, cpu::solve's resolve and the solver).
+TEST(Supernodal, AutoOrdersTheGraphOnceForProbeAndSolve) {
+  REQUIRE_METIS();
+  const Graph g = benchmark_graph(GraphKind::grid, 4096);
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  NullSink sink;
+  const std::int64_t before = supernodal::orderings_run();
+  const SolveSummary s = solve(g, o, sink);
+  EXPECT_EQ(s.algorithm, "supernodal");
+  EXPECT_EQ(supernodal::orderings_run() - before, 1);
+  EXPECT_EQ(s.note.rfind("auto picked supernodal:", 0), 0u) << s.note;
+  EXPECT_GT(s.times.seconds("auto probe"), 0);
+  EXPECT_EQ(s.times.seconds("ordering"), 0);  // spent in the probe
+  // The public cpu::solve too (it resolves auto itself).
+  const std::int64_t again = supernodal::orderings_run();
+  HostMatrixSink host;
+  host.begin(SinkLayout{g.n, Element::int32, false, -1});
+  SolveSummary direct;
+  cpu::solve(g, o, host, direct);
+  host.commit();
+  EXPECT_EQ(supernodal::orderings_run() - again, 1);
+  // Without auto the solver analyses once as before.
+  o.algorithm = "supernodal";
+  const std::int64_t named = supernodal::orderings_run();
+  solve(g, o, sink);
+  EXPECT_EQ(supernodal::orderings_run() - named, 1);
+}
+
 // The factor's memory is checked after the symbolic analysis sizes it and
 // before any of it is allocated: a ResourceError naming it, not the OOM killer.
 class SupernodalMemory : public test::ScratchDirTest {

@@ -21,6 +21,7 @@
 #include "apsp/sinks.hpp"
 #include "apsp/verify.hpp"
 #include "cuda/testing.hpp"
+#include "supernodal/symbolic.hpp"
 #include "../../bench/families.hpp"  // the benchmark families' 3D grid
 #include "gpu_support.hpp"
 #include "support/cases.hpp"
@@ -177,6 +178,34 @@ TEST(GpuSupernodal, BatchWidthsAroundEveryTileShape) {
       expect_exact(c, false, &reference);
     }
   }
+}
+
+// auto on the GPU picks supernodal on a grid deep and large enough (n =
+// 40000, hop depth 398: the model's factor and solve about 0.1 s against
+// about 0.4 s for sssp; fw's n^3 far above), orders it once for the probe and
+// the solve, and says why in the note.
+TEST(GpuSupernodal, AutoPicksItOnALargeGridAndOrdersItOnce) {
+  SKIP_WITHOUT_GPU();
+  if (!supernodal::ordering_available()) GTEST_SKIP() << "no METIS in this build";
+  const Graph g = normalize(test::generated(GraphKind::grid, 40000, 0, 1, 100, 31));
+  SolveOptions o;
+  o.backend = Backend::cuda;
+  NullSink sink;
+  const std::int64_t before = supernodal::orderings_run();
+  const SolveSummary s = solve(g, o, sink);
+  EXPECT_EQ(s.algorithm, kAlgo) << s.note;
+  EXPECT_EQ(supernodal::orderings_run() - before, 1);
+  EXPECT_EQ(s.note.rfind("auto picked supernodal:", 0), 0u) << s.note;
+  EXPECT_NE(s.note.find("top separator"), std::string::npos) << s.note;
+  EXPECT_EQ(s.times.seconds("ordering"), 0);  // spent in the auto probe
+  EXPECT_GT(s.times.seconds("auto probe"), 0);
+  // R-MAT of the same size stays on sssp without any analysis.
+  const Graph rmat = normalize(test::generated(GraphKind::rmat, 40000, 8 * 40000, 1, 100, 32));
+  const std::int64_t shallow = supernodal::orderings_run();
+  const SolveSummary r = solve(rmat, o, sink);
+  EXPECT_EQ(r.algorithm.rfind("sssp", 0), 0u) << r.note;
+  EXPECT_EQ(supernodal::orderings_run() - shallow, 0);
+  EXPECT_NE(r.note.find("supernodal not tried"), std::string::npos) << r.note;
 }
 
 TEST(GpuSupernodal, RealFamilies) {

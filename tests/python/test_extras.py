@@ -139,10 +139,15 @@ def test_bad_options_are_value_errors_naming_the_keyword():
         ({"precision": "int8"}, "precision"),
         ({"threads": -1}, "threads"),
         ({"precision": "int16", "backend": "cpu"}, "precision"),
-        ({"algorithm": "fw-blocked", "indices": [0]}, "indices"),
     ]:
         with pytest.raises(ValueError, match=f"^{keyword}: "):
             apsp.shortest_path(a, **kwargs)
+
+
+def test_an_algorithm_of_every_row_serves_indices_by_slicing():
+    a = random_dense(40, 0.1, 1, 9, seed=1)
+    want = csgraph.shortest_path(a)[[7, 0, 7]]
+    np.testing.assert_array_equal(apsp.shortest_path(a, algorithm="fw-blocked", indices=[7, 0, 7]), want)
 
 
 def test_threads_do_not_change_the_answer():

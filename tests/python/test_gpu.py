@@ -47,9 +47,20 @@ def test_int16_precision_and_fw_method_pick_the_gpu():
     np.testing.assert_array_equal(apsp.floyd_warshall(a), want)
 
 
-def test_indices_on_the_gpu_is_a_value_error_naming_indices():
-    with pytest.raises(ValueError, match="^indices: "):
-        apsp.shortest_path(random_dense(10, 0.3, 1, 9, seed=1), backend="cuda", indices=[0])
+def test_indices_and_targets_on_the_gpu_are_the_full_solves_entries():
+    # The GPU computes every row; the chosen rows and columns are cut as they arrive.
+    a = random_dense(300, 0.02, 1, 9, seed=1)
+    want = csgraph.shortest_path(sp.csr_matrix(a), method="D")
+    rows, cols = [299, 0, 0, 17], [5, 299, 5]
+    for dtype in (np.float64, np.float32, np.int32):
+        got = apsp.shortest_path(a, backend="cuda", indices=rows, targets=cols, dtype=dtype)
+        expected = want[np.ix_(rows, cols)]
+        if dtype == np.int32:
+            expected = np.where(np.isinf(expected), apsp.INF, expected)
+        np.testing.assert_array_equal(got, expected.astype(dtype))
+    kept = apsp.sparse_distances(a, backend="cuda", limit=6.0)
+    np.testing.assert_array_equal(kept.toarray(), np.where(want <= 6.0, want, 0))
+    assert kept.nnz == np.count_nonzero(want <= 6.0)
 
 
 def test_bad_device_is_an_error():

@@ -109,6 +109,15 @@ using AnyGraphWithDistances =
 AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std::string& weights,
                                                 const DistancesInput& d);
 
+// The vertices --sources / --targets name (`option`): SPEC is a list
+// ("0,5,10-20", ranges inclusive) or else a file of whitespace- or
+// comma-separated ids ('#' comments). Ids are the file's own: with
+// --relabel (`ids` not empty: the original id of each vertex) they are
+// mapped to the relabelled vertices. UsageError for an id outside the graph
+// (or left out by --relabel), InputError for a file that cannot be read.
+std::vector<vertex_t> parse_vertex_list(const std::string& spec, std::int64_t n, const std::vector<vertex_t>& ids,
+                                        const char* option);
+
 double seconds_since(std::chrono::steady_clock::time_point start);
 
 // Summary lines (solve, distributed solve): "  LABEL            VALUE".

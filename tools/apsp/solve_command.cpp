@@ -45,7 +45,59 @@ struct SolveArgs {
   bool resume = false;
   double checkpoint_every = FileSink::kDefaultCheckpointSeconds;
   DistributedArgs distributed;
+  // A part of the matrix (parts.cpp): vertex lists, a sparse result, the output's type.
+  std::string sources;
+  std::string targets;
+  std::optional<double> cutoff;
+  std::int64_t nearest = 0;
+  std::string output_type = "auto";
+  bool sparse() const { return cutoff.has_value() || nearest > 0; }
+  bool part() const { return !sources.empty() || !targets.empty() || sparse() || output_type != "auto"; }
 };
+
+// --output-type: unset for auto (the solve's own type), else int32, float32 or float64.
+std::optional<Element> parse_output_type(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  if (name == "int32") return Element::int32;
+  if (name == "float32") return Element::float32;
+  if (name == "float64") return Element::float64;
+  throw UsageError("'" + name + "' is not an output type (auto, int32, float32 or float64)", "output-type");
+}
+
+// The sparse result of --cutoff / --nearest written as a graph file (an
+// edge list, Matrix Market or DIMACS by the extension or --out-format): an
+// edge source -> target weighted by the distance, for each kept pair, in the
+// input's ids (--relabel's original ids). Integer distances as an int32
+// graph, real ones as float64. Written whole or not at all (io::write_graph).
+void write_sparse(const std::string& path, const std::string& format, const SparseDistances& kept,
+                  const SolveOptions& opts, const std::vector<vertex_t>& ids, std::int64_t n, bool integers) {
+  const auto vertex_of = [&](const std::vector<vertex_t>& chosen, std::int64_t index) {
+    const vertex_t v = chosen.empty() ? static_cast<vertex_t>(index) : chosen[static_cast<std::size_t>(index)];
+    return ids.empty() ? v : ids[static_cast<std::size_t>(v)];
+  };
+  const std::int64_t order = ids.empty() ? n : static_cast<std::int64_t>(*std::max_element(ids.begin(), ids.end())) + 1;
+  const auto fill = [&](auto& g) {
+    using W = std::decay_t<decltype(g.edges[0].w)>;
+    g.n = order;
+    g.edges.reserve(kept.distance.size());
+    for (std::int64_t r = 0; r < kept.rows; ++r)
+      for (std::int64_t k = kept.row_start[static_cast<std::size_t>(r)];
+           k < kept.row_start[static_cast<std::size_t>(r) + 1]; ++k)
+        g.edges.push_back({vertex_of(opts.sources, r),
+                           vertex_of(opts.targets, kept.column[static_cast<std::size_t>(k)]),
+                           static_cast<W>(kept.distance[static_cast<std::size_t>(k)])});
+  };
+  const io::Format f = io::parse_format(format);
+  if (integers) {
+    Graph g;
+    fill(g);
+    io::write_graph(path, g, f);
+  } else {
+    GraphF64 g;
+    fill(g);
+    io::write_graph(path, g, f);
+  }
+}
 
 // "WxH" with positive W and H, e.g. "32x8".
 BlockShape parse_block(const std::string& text) {
@@ -120,18 +172,28 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   Stages stages;
   stages.append(loaded.times);
   const std::int64_t n = g.n;
-  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  if (!a.sources.empty()) opts.sources = parse_vertex_list(a.sources, n, loaded.ids, "sources");
+  if (!a.targets.empty()) opts.targets = parse_vertex_list(a.targets, n, loaded.ids, "targets");
+  const std::int64_t rows = a.sources.empty() ? n : static_cast<std::int64_t>(opts.sources.size());
+  const std::int64_t columns = a.targets.empty() ? n : static_cast<std::int64_t>(opts.targets.size());
+  const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(columns);
   const std::uint64_t result_bytes = cells * (sizeof(W) + (opts.predecessors ? sizeof(vertex_t) : 0));
 
   ProgressBar bar;
-  std::unique_ptr<ProgressSink> written;
-  if (files) written = std::make_unique<ProgressSink>(*files, bar);
+  std::unique_ptr<ProgressSink> progress;
+  if (files) progress = std::make_unique<ProgressSink>(*files, bar);
+  // Every row written passes a ConvertingSink: --output-type's conversion,
+  // and the narrowest exact type for the summary's advice.
+  std::unique_ptr<ConvertingSink> written;
+  if (progress) written = std::make_unique<ConvertingSink>(*progress, parse_output_type(a.output_type));
+  std::optional<SparseSink> sparse;
+  if (a.sparse()) sparse.emplace(SparseKeep{a.cutoff, a.nearest});
   // Only a drawn bar listens: a listener makes the GPU solver wait for each
   // round to report it (7% of fw's compute at n = 32768 on the H100).
   if (bar.enabled())
     opts.progress = [&](double fraction) {
       bar.draw("solving", fraction);
-      if (fraction >= 1.0 && written) written->writing_started();
+      if (fraction >= 1.0 && progress) progress->writing_started();
     };
 
   SolveSummary result;
@@ -139,7 +201,19 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   // A GPU solve checks its result on the device before the download
   // (SolveOptions::verify), so its rows can stream to the files too.
   opts.verify = a.verify && choose_backend(g, opts) == Backend::cuda;
-  if (!a.verify || opts.verify) {
+  if (a.verify && !opts.verify && (!a.sources.empty() || !a.targets.empty() || a.sparse()))
+    throw UsageError("the CPU's check needs the whole matrix in memory; verify without --sources, --targets, "
+                     "--cutoff and --nearest (or on the GPU, which checks whole rows before the part is cut)",
+                     "verify");
+  if (sparse) {
+    // The kept pairs only, in memory; written as a graph file once complete.
+    result = solve(g, opts, *sparse);
+    stages.append(result.times);
+    if (!a.output.empty()) {
+      write_sparse(a.output, a.out_format, sparse->result(), opts, loaded.ids, n, result.weights == WeightType::int32);
+      stages.lap("write");
+    }
+  } else if (!a.verify || opts.verify) {
     // Rows go straight to the files (or nowhere) as the solver finishes them.
     NullSink nothing;
     result = solve(g, opts, written ? static_cast<Sink&>(*written) : nothing);
@@ -161,7 +235,7 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
     verified_within = check.relative_tolerance;
     stages.lap("verify", result_bytes);
     if (written) {
-      written->writing_started();
+      progress->writing_started();
       put_matrix(*written, Plane::distances, distances.data(), n);
       if (opts.predecessors) put_matrix(*written, Plane::predecessors, host.predecessors().data(), n);
       stages.lap("write", result_bytes);
@@ -169,7 +243,12 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
       stages.lap("commit");
     }
   }
+  const std::optional<Element> output_type = parse_output_type(a.output_type);
+  const std::optional<Element> narrowest = written ? std::optional<Element>(written->narrowest_exact())
+                                                   : std::optional<Element>();
+  const bool rounded = written && written->lossy() && narrowest == Element::float64;
   written.reset();
+  progress.reset();
   const double total = seconds_since(start);
 
   std::printf("apsp solve %s\n", a.input.path.c_str());
@@ -196,6 +275,24 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   }
   print_row("peak host memory", peak_host_memory());
   if (!a.output.empty()) print_row("output", a.output);
+  if (!a.sources.empty() || !a.targets.empty())
+    print_row("part", std::to_string(rows) + " sources x " + std::to_string(columns) + " targets");
+  if (sparse) {
+    const SparseDistances& kept = sparse->result();
+    const double share = cells == 0 ? 0.0
+                                    : 100.0 * static_cast<double>(kept.distance.size()) / static_cast<double>(cells);
+    char text[96];
+    std::snprintf(text, sizeof text, "%zu pairs (%.3g%% of %llu)", kept.distance.size(), share,
+                  static_cast<unsigned long long>(cells));
+    print_row("kept", text);
+  }
+  if (output_type)
+    print_row("output type",
+              std::string(to_string(*output_type)) +
+                  (rounded ? " (lossy: rounded from " + std::string(to_string(result.weights)) + ")" : " (exact)"));
+  if (narrowest)
+    print_row("advice", std::string(to_string(*narrowest)) + " is the narrowest output type that holds every distance "
+                                                             "exactly (--output-type)");
   if (opts.predecessors) print_row("predecessors", a.predecessors_path);
   if (a.verify) {
     if (verified_within > 0)
@@ -217,6 +314,10 @@ void run_solve(const SolveArgs& a) {
   }
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
+    if (a.part())
+      throw UsageError("--sources, --targets, --cutoff, --nearest and --output-type are not available with the "
+                       "distributed solver",
+                       a.sources.empty() ? "targets" : "sources");
     // --device D is the ranks' one GPU, as --devices D would name it.
     DistributedArgs distributed = a.distributed;
     if (a.device) {
@@ -240,8 +341,15 @@ void run_solve(const SolveArgs& a) {
   opts.predecessors = !a.predecessors_path.empty();
   // Output names and formats are checked before reading; sizes, disk space and
   // memory once n is known, before solving.
+  if (a.sparse() && opts.predecessors)
+    throw UsageError("a sparse result (--cutoff, --nearest) holds distances only, not predecessors", "predecessors");
+  if (a.sparse() && a.output_type != "auto")
+    throw UsageError("a sparse result (--cutoff, --nearest) is written as a graph file in the distances' own type",
+                     "output-type");
+  if (a.sparse() && !a.output.empty()) io::format_from_path(a.output);  // an unknown extension fails before the solve
+  parse_output_type(a.output_type);
   std::unique_ptr<FileSink> files;
-  if (!a.output.empty() || opts.predecessors)
+  if (!a.sparse() && (!a.output.empty() || opts.predecessors))
     files = std::make_unique<FileSink>(MatrixFileTarget{a.output, io::parse_format(a.out_format)},
                                        MatrixFileTarget{a.predecessors_path, io::Format::automatic});
   if (files && (a.checkpoint || a.resume)) files->keep_partial(a.resume, a.checkpoint_every);
@@ -309,6 +417,21 @@ Command add_solve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(count_up_to(std::numeric_limits<int>::max()));
+  cmd->add_option("--sources", args->sources,
+                  "Rows of these sources only: a list (0,5,10-20) or a file of ids; the input's ids (--relabel's "
+                  "original ones)");
+  cmd->add_option("--targets", args->targets, "Columns of these targets only, as --sources; writes sources x targets");
+  cmd->add_option("--cutoff", args->cutoff,
+                  "Keep distances <= X only: a sparse result, written to -o as a graph file (.txt/.edges edge "
+                  "list, .mtx, .gr) of edges source target distance");
+  cmd->add_option("--nearest", args->nearest,
+                  "Keep the K nearest targets of each source only (the source itself at 0 counts): sparse, as "
+                  "--cutoff")
+      ->check(count_up_to(std::numeric_limits<vertex_t>::max()));
+  cmd->add_option("--output-type", args->output_type,
+                  "Distances written as int32 (exact integers only, else refused), float32 (rounds float64: "
+                  "lossy) or float64; auto = the solve's own type")
+      ->capture_default_str();
   add_distributed_options(*cmd, args->distributed);
   return Command{cmd, [args] { run_solve(*args); }};
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "apsp/graph.hpp"
 #include "cuda/algorithm.hpp"
@@ -41,13 +42,19 @@ static_assert(kTransposeTile % kTransposeRows == 0, "whole columns of the transp
 // D), a finite value becomes the graph's distance x - h[source] + h[v].
 // Block (x, y) moves vertices 32x .. 32x + 31 of sources 32y .. 32y + 31:
 // both the read (a row of XT) and the write (a row of out) are contiguous.
+// With largest_finite (int32 D), *largest_finite is raised to the largest
+// finite value written (one atomicMax per warp): the range check's quick
+// rule reads it instead of a pass over the result.
 template <class D>
 __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
                                  const std::int32_t* __restrict__ iperm, const std::int64_t* __restrict__ slot,
                                  const std::int32_t* __restrict__ source, std::int64_t rows,
-                                 const double* __restrict__ potentials, D* __restrict__ out, std::int64_t ld) {
+                                 const double* __restrict__ potentials, D* __restrict__ out, std::int64_t ld,
+                                 int* __restrict__ largest_finite) {
   __shared__ D tile[kTransposeTile][kTransposeTile + 1];  // tile[vertex][source]
   const D inf = Arith<D>::infinity();
+  [[maybe_unused]] int largest =
+      -1;  // int32 D: the largest finite value this thread wrote (the rows are reweighted, >= 0)
   const std::int64_t v0 = std::int64_t{blockIdx.x} * kTransposeTile, b0 = std::int64_t{blockIdx.y} * kTransposeTile;
   for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
     const std::int64_t v = v0 + i, b = b0 + threadIdx.x;
@@ -61,14 +68,26 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
     if (potentials != nullptr && value < inf)
       value = static_cast<D>(static_cast<double>(value) - potentials[source[b]] + potentials[v]);
     out[slot[b] * ld + v] = value;
+    if constexpr (std::is_same<D, std::int32_t>::value)
+      if (value < inf) largest = max(largest, value);
+  }
+  if constexpr (std::is_same<D, std::int32_t>::value) {
+    // Every lane of the warp (one threadIdx.y row of 32) reaches here.
+    for (int offset = 16; offset > 0; offset /= 2)
+      largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
+    if (largest_finite != nullptr && threadIdx.x == 0 && largest >= 0) atomicMax(largest_finite, largest);
   }
 }
 
 // *escaped = 1 when a cell of the rows x n chunk (leading dimension ld) is
 // out of the int32 range by the exact rule of range_rule.hpp. Blocks stride
-// the rows (y) and the columns (x), threads the columns (no division).
+// the rows (y) and the columns (x), threads the columns (no division). First
+// the quick rule on *largest_finite (at least the chunk's largest finite
+// value, raised by rows_to_original): when it holds, no cell is read.
 static __global__ void chunk_escapes_range(RangeView<std::int32_t> view, std::int64_t rows, DeviceCsr out_edges,
-                                           weight_t max_weight, int* __restrict__ escaped) {
+                                           weight_t max_weight, const int* __restrict__ largest_finite,
+                                           int* __restrict__ escaped) {
+  if (range_holds_below(*largest_finite, view.infinity, max_weight)) return;
   for (std::int64_t i = blockIdx.y; i < rows; i += gridDim.y)
     for (std::int64_t u = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; u < view.n;
          u += std::int64_t{gridDim.x} * blockDim.x)

@@ -1,0 +1,131 @@
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "apsp/error.hpp"
+#include "apsp/sinks.hpp"
+#include "sink/rows.hpp"
+
+namespace apsp {
+
+struct SparseSink::Kept {
+  double distance;
+  vertex_t column;
+};
+
+struct SparseSink::Block {
+  std::int64_t first_row = 0;
+  std::vector<std::int64_t> counts;  // kept entries of each row
+  std::vector<vertex_t> column;
+  std::vector<double> distance;
+};
+
+namespace {
+
+// The kept entries of one row of `columns` values of T, unreachable being
+// `unreachable`, into `out` (cleared first), ordered by column.
+template <class T>
+void keep_row(const T* row, std::int64_t columns, T unreachable, const SparseKeep& keep,
+              std::vector<SparseSink::Kept>& out) {
+  out.clear();
+  const double cutoff = keep.cutoff.value_or(INFINITY);
+  for (std::int64_t c = 0; c < columns; ++c) {
+    if (row[c] == unreachable) continue;
+    const auto d = static_cast<double>(row[c]);
+    if (d <= cutoff) out.push_back({d, static_cast<vertex_t>(c)});
+  }
+  if (keep.nearest > 0 && static_cast<std::int64_t>(out.size()) > keep.nearest) {
+    const auto nearer = [](const SparseSink::Kept& a, const SparseSink::Kept& b) {
+      return a.distance < b.distance || (a.distance == b.distance && a.column < b.column);
+    };
+    std::nth_element(out.begin(), out.begin() + keep.nearest, out.end(), nearer);
+    out.resize(static_cast<std::size_t>(keep.nearest));
+    std::sort(out.begin(), out.end(),
+              [](const SparseSink::Kept& a, const SparseSink::Kept& b) { return a.column < b.column; });
+  }
+}
+
+}  // namespace
+
+SparseSink::SparseSink(SparseKeep keep) : keep_(keep) {
+  if (keep_.cutoff && std::isnan(*keep_.cutoff)) throw UsageError("the cutoff is not a number", "cutoff");
+  if (keep_.nearest < 0)
+    throw UsageError("the count of nearest targets is negative: " + std::to_string(keep_.nearest), "nearest");
+}
+
+SparseSink::~SparseSink() = default;
+
+void SparseSink::begin(const SinkLayout& layout) {
+  if (layout.predecessors)
+    throw UsageError("a sparse result (a cutoff or the nearest targets) holds distances only, not predecessors",
+                     "predecessors");
+  layout_ = layout;
+  ledger_ = std::make_unique<sink::RowLedger>(layout);
+  blocks_.clear();
+  result_ = SparseDistances{};
+}
+
+void SparseSink::put(const RowBlock& block) {
+  if (!ledger_) throw UsageError("a row block arrived before begin()");
+  ledger_->record(block);
+  if (block.rows == 0) return;
+  const std::int64_t columns = layout_.column_count();
+  std::vector<Kept> row_kept, kept;
+  Block pruned;
+  pruned.first_row = block.first_row;
+  pruned.counts.resize(static_cast<std::size_t>(block.rows));
+  for (std::int64_t r = 0; r < block.rows; ++r) {
+    const std::size_t at = static_cast<std::size_t>(r * block.row_stride);
+    switch (block.element) {
+      case Element::int32:
+        keep_row(static_cast<const std::int32_t*>(block.data) + at, columns, kInf, keep_, row_kept);
+        break;
+      case Element::float32:
+        keep_row(static_cast<const float*>(block.data) + at, columns, INFINITY, keep_, row_kept);
+        break;
+      case Element::float64:
+        keep_row(static_cast<const double*>(block.data) + at, columns, static_cast<double>(INFINITY), keep_, row_kept);
+        break;
+    }
+    pruned.counts[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(row_kept.size());
+    kept.insert(kept.end(), row_kept.begin(), row_kept.end());
+  }
+  // Exactly the kept entries: no growth slack outlives the put.
+  pruned.column.resize(kept.size());
+  pruned.distance.resize(kept.size());
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    pruned.column[k] = kept[k].column;
+    pruned.distance[k] = kept[k].distance;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  blocks_.push_back(std::move(pruned));
+}
+
+void SparseSink::commit() {
+  if (!ledger_) throw UsageError("commit() before begin()");
+  ledger_->require_complete();
+  // The ledger proved every row arrived once: the blocks tile the rows.
+  std::sort(blocks_.begin(), blocks_.end(), [](const Block& a, const Block& b) { return a.first_row < b.first_row; });
+  result_.rows = layout_.row_count();
+  result_.columns = layout_.column_count();
+  result_.row_start.assign(static_cast<std::size_t>(result_.rows) + 1, 0);
+  std::size_t total = 0;
+  for (const Block& b : blocks_) total += b.column.size();
+  // Reserved, not touched: pages are committed as the blocks are copied and freed.
+  result_.column.reserve(total);
+  result_.distance.reserve(total);
+  for (Block& b : blocks_) {
+    for (std::size_t r = 0; r < b.counts.size(); ++r) {
+      const auto row = static_cast<std::size_t>(b.first_row) + r;
+      result_.row_start[row + 1] = result_.row_start[row] + b.counts[r];
+    }
+    result_.column.insert(result_.column.end(), b.column.begin(), b.column.end());
+    result_.distance.insert(result_.distance.end(), b.distance.begin(), b.distance.end());
+    b = Block{};
+  }
+  blocks_.clear();
+  ledger_.reset();
+}
+
+}  // namespace apsp

@@ -1,0 +1,239 @@
+// Parts of the matrix: SolveOptions::targets (columns), sources by slicing,
+// the sparse results of a cutoff or the nearest targets (SparseSink), and the
+// output's type (ConvertingSink), against the full solve on seeded graphs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/sinks.hpp"
+#include "apsp/solver.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+bool has_negative_edge(const Graph& g) {
+  for (const Edge& e : g.edges)
+    if (e.w < 0 && e.src != e.dst) return true;
+  return false;
+}
+
+// Sources and targets with repeats, the last vertex (which no other vertex
+// reaches in the standard cases) and vertex 0.
+std::vector<vertex_t> chosen(std::int64_t n, int salt) {
+  const auto last = static_cast<vertex_t>(n - 1);
+  return {last, static_cast<vertex_t>((n / 3 + salt) % n), 0, last, static_cast<vertex_t>(n / 2)};
+}
+
+// A standard case of 65 vertices with negative weights, unreachable pairs and duplicates.
+test::Case medium_case() {
+  for (const test::Case& c : test::standard_cases())
+    if (c.graph.n == 65 && has_negative_edge(c.graph)) return c;
+  throw Error("no standard case of 65 vertices with negative weights");
+}
+
+const std::vector<std::string> kCpuAlgorithms = {"dijkstra",   "johnson",    "bellman-ford",
+                                                 "supernodal", "fw-blocked", "fw-seq"};
+
+class TargetsOf : public ::testing::TestWithParam<std::string> {};
+
+// Every CPU algorithm: sources x targets (and targets alone) are the
+// full solve's entries, predecessors too, int32 weights.
+TEST_P(TargetsOf, SourcesByTargetsAreTheFullSolvesEntries) {
+  const std::string algorithm = GetParam();
+  std::int64_t finite = 0, unreachable = 0;
+  for (const test::Case& c : test::standard_cases()) {
+    if (c.graph.n < 2 || c.graph.n > 130 || (algorithm == "dijkstra" && has_negative_edge(c.graph))) continue;
+    SCOPED_TRACE(c.name);
+    const std::int64_t n = c.graph.n;
+    const std::vector<dist_t> expected = test::reference_distances(c.graph);
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    o.algorithm = algorithm;
+    o.predecessors = true;
+    const SolveResult full = solve(c.graph, o);
+    for (const bool some_rows : {false, true}) {
+      o.sources = some_rows ? chosen(n, 1) : std::vector<vertex_t>{};
+      o.targets = chosen(n, 2);
+      const SolveResult part = solve(c.graph, o);
+      const std::size_t rows = some_rows ? o.sources.size() : static_cast<std::size_t>(n), cols = o.targets.size();
+      ASSERT_EQ(part.dist.size(), rows * cols);
+      ASSERT_EQ(part.pred.size(), rows * cols);
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t k = 0; k < cols; ++k) {
+          const std::int64_t s = some_rows ? o.sources[r] : static_cast<std::int64_t>(r), t = o.targets[k];
+          ASSERT_EQ(part.dist[r * cols + k], expected[s * n + t]) << "source " << s << " target " << t;
+          ASSERT_EQ(part.pred[r * cols + k], full.pred[s * n + t]) << "source " << s << " target " << t;
+          (part.dist[r * cols + k] == kInf ? unreachable : finite) += 1;
+        }
+    }
+  }
+  EXPECT_GT(finite, 0);
+  EXPECT_GT(unreachable, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(CpuAlgorithms, TargetsOf, ::testing::ValuesIn(kCpuAlgorithms), [](const auto& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+});
+
+TEST(Targets, RealWeightsKeepTheFullSolvesColumns) {
+  const test::Case c = medium_case();
+  const GraphF64 g = test::with_real_weights(c.graph);
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  o.algorithm = "johnson";  // one algorithm for both: another may round the sums differently
+  const SolveResultF64 full = solve(g, o);
+  o.targets = chosen(g.n, 3);
+  o.sources = chosen(g.n, 4);
+  const SolveResultF64 part = solve(g, o);
+  ASSERT_EQ(part.dist.size(), o.sources.size() * o.targets.size());
+  for (std::size_t r = 0; r < o.sources.size(); ++r)
+    for (std::size_t k = 0; k < o.targets.size(); ++k)
+      EXPECT_EQ(part.dist[r * o.targets.size() + k], full.dist[o.sources[r] * g.n + o.targets[k]]) << c.name;
+}
+
+TEST(Targets, TargetOutsideTheGraphIsAUsageErrorBeforeTheSinkBegins) {
+  const Graph g = test::generated(GraphKind::random, 20, 60, 1, 9, 2);
+  for (const vertex_t bad : {-1, 20}) {
+    SolveOptions o;
+    o.targets = {0, bad};
+    HostMatrixSink sink;
+    try {
+      solve(g, o, sink);
+      ADD_FAILURE() << "target " << bad << " accepted";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(e.option(), "targets");
+      EXPECT_NE(std::string(e.what()).find(std::to_string(bad)), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(sink.distances().size(), 0u);
+  }
+}
+
+// What the sparse result must hold: the full solve's row, unreachable
+// dropped, <= cutoff, then the `nearest` smallest (ties to the lower column).
+std::vector<std::pair<vertex_t, double>> expected_kept(const std::vector<double>& row, const SparseKeep& keep) {
+  std::vector<std::pair<vertex_t, double>> kept;
+  for (std::size_t c = 0; c < row.size(); ++c)
+    if (std::isfinite(row[c]) && row[c] <= keep.cutoff.value_or(INFINITY))
+      kept.emplace_back(static_cast<vertex_t>(c), row[c]);
+  if (keep.nearest > 0 && static_cast<std::int64_t>(kept.size()) > keep.nearest) {
+    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    kept.resize(static_cast<std::size_t>(keep.nearest));
+    std::sort(kept.begin(), kept.end());
+  }
+  return kept;
+}
+
+TEST(Sparse, CutoffAndNearestKeepWhatTheFullSolveSays) {
+  std::int64_t kept_total = 0, dropped_total = 0;
+  for (const test::Case& c : test::standard_cases()) {
+    if (c.graph.n < 2 || c.graph.n > 130) continue;
+    SCOPED_TRACE(c.name);
+    const std::int64_t n = c.graph.n;
+    const std::vector<dist_t> full = test::reference_distances(c.graph);
+    for (const SparseKeep keep :
+         {SparseKeep{30.0, 0}, SparseKeep{std::nullopt, 3}, SparseKeep{-2.0, 2}, SparseKeep{std::nullopt, 1000}}) {
+      SolveOptions o;
+      o.backend = Backend::cpu;
+      o.sources = chosen(n, 5);
+      o.targets = chosen(n, 6);
+      SparseSink sink(keep);
+      solve(c.graph, o, sink);
+      const SparseDistances& got = sink.result();
+      ASSERT_EQ(got.rows, static_cast<std::int64_t>(o.sources.size()));
+      ASSERT_EQ(got.columns, static_cast<std::int64_t>(o.targets.size()));
+      ASSERT_EQ(got.row_start.size(), o.sources.size() + 1);
+      for (std::size_t r = 0; r < o.sources.size(); ++r) {
+        std::vector<double> row;
+        for (const vertex_t t : o.targets) {
+          const dist_t d = full[o.sources[r] * n + t];
+          row.push_back(d == kInf ? INFINITY : static_cast<double>(d));
+        }
+        const auto want = expected_kept(row, keep);
+        const auto first = static_cast<std::size_t>(got.row_start[r]),
+                   last = static_cast<std::size_t>(got.row_start[r + 1]);
+        ASSERT_EQ(last - first, want.size()) << "row " << r;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+          EXPECT_EQ(got.column[first + k], want[k].first) << "row " << r;
+          EXPECT_EQ(got.distance[first + k], want[k].second) << "row " << r;
+        }
+        kept_total += static_cast<std::int64_t>(want.size());
+        dropped_total += static_cast<std::int64_t>(row.size() - want.size());
+      }
+    }
+  }
+  EXPECT_GT(kept_total, 0);
+  EXPECT_GT(dropped_total, 0);
+}
+
+TEST(Sparse, PredecessorsAreAUsageError) {
+  const Graph g = test::generated(GraphKind::random, 20, 60, 1, 9, 2);
+  SolveOptions o;
+  o.predecessors = true;
+  SparseSink sink(SparseKeep{5.0, 0});
+  try {
+    solve(g, o, sink);
+    ADD_FAILURE() << "a sparse sink took predecessors";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "predecessors");
+  }
+  EXPECT_THROW(SparseSink(SparseKeep{std::nullopt, -1}), UsageError);
+  EXPECT_THROW(SparseSink(SparseKeep{NAN, 0}), UsageError);
+}
+
+TEST(OutputType, Float32FromFloat64RoundsAndInt32RefusesARealDistance) {
+  const test::Case c = medium_case();
+  const GraphF64 g = test::with_real_weights(c.graph);
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  const SolveResultF64 full = solve(g, o);
+  HostMatrixSink host;
+  ConvertingSink to_float32(host, Element::float32);
+  solve(g, o, to_float32);
+  ASSERT_EQ(host.distances_f32().size(), full.dist.size());
+  for (std::size_t x = 0; x < full.dist.size(); ++x)
+    ASSERT_EQ(host.distances_f32()[x], static_cast<float>(full.dist[x])) << x;
+  EXPECT_TRUE(to_float32.lossy());
+  EXPECT_EQ(to_float32.narrowest_exact(), Element::float64);
+
+  HostMatrixSink refused;
+  ConvertingSink to_int32(refused, Element::int32);
+  try {
+    solve(g, o, to_int32);
+    ADD_FAILURE() << "int32 took real distances";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "output-type");
+    EXPECT_NE(std::string(e.what()).find("row "), std::string::npos) << e.what();
+  }
+}
+
+TEST(OutputType, IntegerDistancesAreExactInInt32AndTheAdviceSaysSo) {
+  const test::Case c = medium_case();
+  GraphF64 integral;
+  integral.n = c.graph.n;
+  for (const Edge& e : c.graph.edges) integral.edges.push_back({e.src, e.dst, static_cast<double>(e.w)});
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  const SolveResultF64 full = solve(integral, o);
+  HostMatrixSink host;
+  ConvertingSink to_int32(host, Element::int32);
+  solve(integral, o, to_int32);
+  std::int64_t unreachable = 0;
+  for (std::size_t x = 0; x < full.dist.size(); ++x) {
+    const dist_t want = std::isinf(full.dist[x]) ? kInf : static_cast<dist_t>(full.dist[x]);
+    ASSERT_EQ(host.distances()[x], want) << x;
+    unreachable += want == kInf;
+  }
+  EXPECT_GT(unreachable, 0);
+  EXPECT_EQ(to_int32.narrowest_exact(), Element::int32);
+  EXPECT_FALSE(to_int32.lossy());
+}
+
+}  // namespace
+}  // namespace apsp

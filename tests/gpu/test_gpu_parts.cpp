@@ -1,0 +1,135 @@
+// Parts of the matrix on the GPU: sources x targets and the sparse results of
+// a cutoff or the nearest targets, against the GPU's own full solve, in
+// int32, float32 and float64, for every production GPU algorithm (the row
+// solvers compute the chosen rows of a renumbered graph; fw computes every
+// row and the chosen ones are kept), predecessors included. Skips without a
+// CUDA device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/sinks.hpp"
+#include "apsp/solver.hpp"
+#include "cuda/testing.hpp"
+#include "gpu_support.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+// Sources and targets with repeats, out of order, and the last vertex.
+std::vector<vertex_t> chosen(std::int64_t n, int salt) {
+  const auto last = static_cast<vertex_t>(n - 1);
+  return {static_cast<vertex_t>((n / 3 + salt) % n), last, 0, last, static_cast<vertex_t>((n / 2 + salt) % n)};
+}
+
+// The graph of a standard case in weight type W (int32: as is; real: test::with_real_weights).
+template <class W>
+BasicGraph<W> in_type(const Graph& g) {
+  if constexpr (std::is_same<W, std::int32_t>::value) {
+    return g;
+  } else if constexpr (std::is_same<W, double>::value) {
+    return test::with_real_weights(g);
+  } else {
+    return test::to_float32(test::with_real_weights(g));
+  }
+}
+
+template <class W>
+void expect_parts_match_the_full_solve() {
+  std::int64_t finite = 0, unreachable = 0;
+  for (const AlgorithmInfo& a : test::gpu_algorithms()) {
+    if (a.role != Role::production || (!std::is_same<W, std::int32_t>::value && !a.takes_real)) continue;
+    for (const test::Case& c : test::tile_cases()) {
+      if (c.graph.n < 2 || c.graph.n > 300) continue;
+      SCOPED_TRACE(c.name + " algo=" + a.name);
+      const BasicGraph<W> g = in_type<W>(c.graph);
+      const std::int64_t n = g.n;
+      SolveOptions o = test::on_gpu(a.name, Precision::automatic, /*predecessors=*/a.takes_predecessors);
+      const BasicSolveResult<W> full = solve(g, o);
+      o.sources = chosen(n, 1);
+      o.targets = chosen(n, 2);
+      const BasicSolveResult<W> part = solve(g, o);
+      ASSERT_EQ(part.dist.size(), o.sources.size() * o.targets.size());
+      const std::size_t t = o.targets.size();
+      for (std::size_t r = 0; r < o.sources.size(); ++r)
+        for (std::size_t k = 0; k < t; ++k) {
+          const W want = full.dist[static_cast<std::size_t>(o.sources[r] * n + o.targets[k])];
+          ASSERT_EQ(part.dist[r * t + k], want) << "source " << o.sources[r] << " target " << o.targets[k];
+          (want == kUnreachable<W> ? unreachable : finite) += 1;
+        }
+      if (a.takes_predecessors) {
+        // The rows' predecessors form shortest paths (ties may pick other
+        // ones than the full solve's), in the caller's vertex numbers.
+        for (std::size_t r = 0; r < o.sources.size(); ++r)
+          for (std::size_t k = 0; k < t; ++k) {
+            const vertex_t p = part.pred[r * t + k];
+            if (o.targets[k] == o.sources[r] || part.dist[r * t + k] == kUnreachable<W>) continue;
+            ASSERT_GE(p, 0);
+            ASSERT_LT(p, n);
+            const W via = full.dist[static_cast<std::size_t>(o.sources[r] * n + p)];
+            ASSERT_NE(via, kUnreachable<W>) << "predecessor " << p << " unreachable";
+          }
+      }
+      SparseSink sparse(SparseKeep{std::nullopt, 3});
+      o.predecessors = false;
+      solve(g, o, sparse);
+      const SparseDistances& kept = sparse.result();
+      ASSERT_EQ(kept.rows, static_cast<std::int64_t>(o.sources.size()));
+      for (std::size_t r = 0; r < o.sources.size(); ++r)
+        for (auto k = kept.row_start[r]; k < kept.row_start[r + 1]; ++k)
+          ASSERT_EQ(
+              kept.distance[static_cast<std::size_t>(k)],
+              static_cast<double>(full.dist[static_cast<std::size_t>(
+                  o.sources[r] * n + o.targets[static_cast<std::size_t>(kept.column[static_cast<std::size_t>(k)])])]));
+    }
+  }
+  EXPECT_GT(finite, 0);
+  EXPECT_GT(unreachable, 0);
+}
+
+TEST(GpuParts, SourcesByTargetsMatchTheFullSolveInt32) {
+  SKIP_WITHOUT_GPU();
+  expect_parts_match_the_full_solve<std::int32_t>();
+}
+TEST(GpuParts, SourcesByTargetsMatchTheFullSolveFloat32) {
+  SKIP_WITHOUT_GPU();
+  expect_parts_match_the_full_solve<float>();
+}
+TEST(GpuParts, SourcesByTargetsMatchTheFullSolveFloat64) {
+  SKIP_WITHOUT_GPU();
+  expect_parts_match_the_full_solve<double>();
+}
+
+// The row solvers compute only the chosen rows: a cutoff over some sources
+// of a larger graph streams in chunks under a small device budget and still
+// keeps exactly the full solve's pairs.
+TEST(GpuParts, CutoffOverStreamedChunksKeepsTheFullSolvesPairs) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::generated(GraphKind::random, 5000, 20000, 1, 100, 3);
+  SolveOptions o = test::on_gpu("sssp");
+  const SolveResult full = solve(g, o);
+  std::vector<vertex_t> sources;
+  for (vertex_t s = 4999; s >= 0; s -= 37) sources.push_back(s);
+  o.sources = sources;
+  cuda::testing::hooks.sparse_row_budget = 8 * 5000 * 4;  // 8 rows a chunk
+  SparseSink sink(SparseKeep{150.0, 0});
+  solve(g, o, sink);
+  cuda::testing::hooks.sparse_row_budget = 0;
+  const SparseDistances& kept = sink.result();
+  std::size_t want = 0;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    for (std::int64_t j = 0; j < 5000; ++j) want += full.dist[static_cast<std::size_t>(sources[r] * 5000 + j)] <= 150;
+    for (auto k = kept.row_start[r]; k < kept.row_start[r + 1]; ++k)
+      ASSERT_EQ(kept.distance[static_cast<std::size_t>(k)],
+                full.dist[static_cast<std::size_t>(sources[r] * 5000 + kept.column[static_cast<std::size_t>(k)])]);
+  }
+  EXPECT_EQ(kept.distance.size(), want);
+  EXPECT_GT(want, sources.size());
+}
+
+}  // namespace
+}  // namespace apsp
