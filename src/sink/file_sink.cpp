@@ -92,6 +92,10 @@ void FileSink::keep_partial(bool resume, double checkpoint_every) {
 RoundCheckpoints* FileSink::round_checkpoints() { return rounds_.get(); }
 
 void FileSink::begin_kept() {
+  if (layout_.row_count() != layout_.n || layout_.column_count() != layout_.n)
+    throw UsageError("partial rows are kept for the whole n x n matrix only, not a part of " +
+                         std::to_string(layout_.row_count()) + " x " + std::to_string(layout_.column_count()),
+                     "checkpoint");
   const std::string& primary = targets_[0].path.empty() ? targets_[1].path : targets_[0].path;
   const std::string journal_path = io::detail::kept_file_name(primary, "journal");
   core::Fingerprint shape;
