@@ -161,23 +161,11 @@ void register_benchmarks() {
   const char* kinds[] = {"dense",     "rmat",      "random-2",   "random-3",   "random-4",  "random-6",
                          "random-8",  "random-12", "random-16",  "random-24",  "random-32", "random-48",
                          "random-64", "random-96", "random-128", "random-256", "grid",      "geometric"};
-  const char* algorithms[] = {"fw-seq",
-                              "fw-blocked",
-                              "dijkstra",
-                              "johnson",
-                              "bellman-ford",
-                              "fw-blocked+pred",
-                              "dijkstra+pred",
-                              "johnson+pred",
-                              "fw-blocked+f64",
-                              "fw-blocked+f32",
-                              "fw-blocked+pred+f64",
-                              "dijkstra+f64",
-                              "johnson+f64",
-                              "supernodal",
-                              "supernodal+pred",
-                              "supernodal+f64",
-                              "auto"};
+  const char* algorithms[] = {
+      "fw-seq",        "fw-blocked",   "dijkstra",       "johnson",        "bellman-ford",        "fw-blocked+pred",
+      "dijkstra+pred", "johnson+pred", "fw-blocked+f64", "fw-blocked+f32", "fw-blocked+pred+f64", "dijkstra+f64",
+      "dijkstra+f32",  "johnson+f64",  "johnson+f32",    "supernodal",     "supernodal+pred",     "supernodal+f64",
+      "auto"};
   for (const char* kind : kinds)
     for (const char* algorithm : algorithms) {
       const std::string name = std::string(algorithm) + "/" + kind;

@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
                    o.device = std::max(0, comm->device());
                    o.precision = apsp::Precision::int32;
                    try {
-                     apsp::dist::make_gpu_engine(normalized, rows_grid(*comm, normalized.n, apsp::dist::gpu_tile()), o);
+                     apsp::dist::make_gpu_engine(
+                         normalized, rows_grid(*comm, normalized.n, apsp::dist::gpu_tile(apsp::WeightType::int32)), o);
                    } catch (const apsp::Error& e) {
                      gpu_problem = e.what();
                    }

@@ -22,6 +22,7 @@
 
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/sink.hpp"
 #include "cuda/algorithm.hpp"
 #include "core/cuda_check.hpp"
@@ -152,9 +153,12 @@ int main(int argc, char** argv) {
     const auto dev = apsp::cuda::devices().front();
     std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors,
                 dev.total_memory / 1073741824.0);
+    // The production dense solver (fw), found by its registry traits.
+    const apsp::AlgorithmInfo* dense = apsp::find_production(apsp::Backend::cuda, apsp::Work::cubic);
     const apsp::cuda::GpuAlgorithm* fw = nullptr;
     for (const apsp::cuda::GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
-      if (std::string(a.info.name) == "fw") fw = &a;
+      if (dense != nullptr && std::string(a.info.name) == dense->name) fw = &a;
+    if (fw == nullptr) throw apsp::Error("the registry has no production dense GPU solver");
     std::vector<Row> rows;
     const double raw = raw_pinned_copy_rate(std::size_t{1} << 30, reps);
     rows.push_back(Row{"raw cudaMemcpy D2H into pinned (1 GiB)", 0, (1 << 30) / raw / 1e9, raw, "link reference"});

@@ -30,10 +30,12 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/verify.hpp"
 #include "solve/auto_choice.hpp"
@@ -78,6 +80,13 @@ const apsp::cuda::GpuAlgorithm& gpu_algorithm(const std::string& name) {
   throw apsp::UsageError("no GPU algorithm " + name, "methods");
 }
 
+// The GPU's production dense solver (the registry's production Work::cubic entry: fw).
+const apsp::cuda::GpuAlgorithm& dense_solver() {
+  const apsp::AlgorithmInfo* info = apsp::find_production(apsp::Backend::cuda, apsp::Work::cubic);
+  if (info == nullptr) throw apsp::Error("the registry has no production dense GPU solver");
+  return gpu_algorithm(info->name);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -118,7 +127,7 @@ apsp::BasicGraph<W> with_real_weights(const apsp::Graph& g) {
 // fw on a resident instance in `precision`; median seconds of the kernel.
 double time_fw(const apsp::Graph& g, apsp::Precision precision, int warmup, int reps, std::string& used) {
   Stream stream;
-  const apsp::cuda::GpuAlgorithm& fw = gpu_algorithm("fw");
+  const apsp::cuda::GpuAlgorithm& fw = dense_solver();
   apsp::cuda::DeviceInstance instance(g, fw, false, stream.get(), /*keep_pristine=*/true);
   std::vector<double> seconds;
   for (int rep = 0; rep < warmup + reps; ++rep) {
@@ -224,13 +233,29 @@ std::vector<const apsp::cuda::GpuAlgorithm*> sparse_ladder() {
   return ladder;
 }
 
-// fw in int32 and int16, every step of the sparse ladder, and auto.
-// The variant of the ladder's production step (what "sssp" runs).
-apsp::cuda::SparseVariant production_variant() {
+// The ladder's production step (what "sssp" runs).
+const apsp::cuda::GpuAlgorithm& production_step() {
   for (const apsp::cuda::GpuAlgorithm* a : sparse_ladder())
-    if (a->info.role == apsp::Role::production) return static_cast<apsp::cuda::SparseVariant>(a->sparse_variant);
+    if (a->info.role == apsp::Role::production) return *a;
   throw apsp::Error("the registry has no production step of the sparse ladder");
 }
+
+apsp::cuda::SparseVariant production_variant() {
+  return static_cast<apsp::cuda::SparseVariant>(production_step().sparse_variant);
+}
+
+// The production step's runs on real weights, one method per real weight
+// type of its registry entry: "sssp-f32", "sssp-f64".
+std::vector<std::pair<std::string, apsp::WeightType>> real_weight_methods() {
+  std::vector<std::pair<std::string, apsp::WeightType>> methods;
+  for (const apsp::WeightType type : apsp::weight_types(production_step().info))
+    if (type != apsp::WeightType::int32)
+      methods.emplace_back(
+          std::string(production_step().info.name) + (type == apsp::WeightType::float32 ? "-f32" : "-f64"), type);
+  return methods;
+}
+
+// fw in int32 and int16, every step of the sparse ladder, and auto.
 
 std::vector<std::string> default_methods() {
   std::vector<std::string> methods = {"fw-int32", "fw-int16"};
@@ -329,17 +354,18 @@ std::vector<Row> compare(const CompareArgs& a) {
       }
       // The production sssp (v3) on the same graph with real weights w * 1.37,
       // in float32 and float64 (not in the default methods: --methods sssp,sssp-f32,sssp-f64).
-      for (const std::string name : {"sssp-f32", "sssp-f64"}) {
+      for (const auto& [name, type] : real_weight_methods()) {
         if (!wants(name)) continue;
         if (model.sssp_seconds > a.sssp_max_seconds) {
           add(name, model.sssp_seconds, true, "not run: the auto model's int32 estimate (above --sssp-max-seconds)");
           continue;
         }
         std::string note;
-        const double seconds = name == "sssp-f32" ? time_sssp(with_real_weights<float>(g), production_variant(),
-                                                              apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
-                                                  : time_sssp(with_real_weights<double>(g), production_variant(),
-                                                              apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
+        const double seconds = type == apsp::WeightType::float32
+                                   ? time_sssp(with_real_weights<float>(g), production_variant(),
+                                               apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note)
+                                   : time_sssp(with_real_weights<double>(g), production_variant(),
+                                               apsp::cuda::kNearFarDeltaScale, a.warmup, a.reps, note);
         add(name, seconds, false, note);
       }
       if (wants("auto")) {
@@ -348,8 +374,9 @@ std::vector<Row> compare(const CompareArgs& a) {
             apsp::choice::choose_gpu_algorithm(apsp::core::probe_graph(g), {});  // timed again
         const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         // fw under auto is fw with --precision auto: int16 when it certifies.
-        const std::string ran = choice.algorithm == "fw" ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32")
-                                                         : choice.algorithm;
+        const std::string ran = choice.algorithm == dense_solver().info.name
+                                    ? (ms.count("fw-int16") ? "fw-int16" : "fw-int32")
+                                    : choice.algorithm;
         if (ms.count(ran)) {
           here.push_back(
               Row{family, n, m, "auto", ms[ran], 0, ran.rfind("fw", 0) == 0 && !run_fw,
@@ -411,7 +438,9 @@ int main(int argc, char** argv) {
   cmp->add_option("--sizes", c.sizes, "n for rmat, uniform, dense-half")->delimiter(',');
   cmp->add_option("--grid-sizes", c.grid_sizes)->delimiter(',');
   cmp->add_option("--geometric-sizes", c.geometric_sizes)->delimiter(',');
-  cmp->add_option("--methods", c.methods, joined(default_methods()) + "; sssp-f32, sssp-f64 (real weights)")
+  std::vector<std::string> real_names;
+  for (const auto& method : real_weight_methods()) real_names.push_back(method.first);
+  cmp->add_option("--methods", c.methods, joined(default_methods()) + "; " + joined(real_names) + " (real weights)")
       ->delimiter(',');
   cmp->add_option("--delta-scales", c.delta_scales, "near-far delta = scale x mean weight; a sweep")->delimiter(',');
   cmp->add_option("--max-blocks", c.max_blocks, "sssp's resident blocks at most (0: all that fit); a sweep")

@@ -20,11 +20,17 @@
   scipy     apsp against scipy.sparse.csgraph on the CPU: method='FW' at
             n = 2048 (target >= 10x) and method='D' on R-MAT with n = 8192,
             m = 8n (target >= 3x).
+  real      real weights on the CPU (issue 23): method='D' and 'J' on random
+            sparse float64 graphs (n = 2000 and 5000, m = 8n, weights uniform
+            in (0, 1]) with threads=1 (per core; scipy is single-threaded)
+            and threads=2, against scipy in the same process; the results
+            must be identical (D) or within rounding (J). Target >= 3x per core.
   gpu       apsp.shortest_path(G, backend='cuda') from a CSR matrix to a
             numpy array at n = 16384, m = 8n, against the CLI's compute +
             download on the same graph (target: within 1.15x).
 
-Usage: python3 bench/python_bench.py [overhead] [scipy] [gpu] [order] [--cli build/tools/apsp/apsp] [--repeat 3]
+Usage: python3 bench/python_bench.py [overhead] [scipy] [real] [gpu] [order] [--cli build/tools/apsp/apsp] [--repeat 3]
+       [--real-sizes 2000 5000]
 R-MAT graphs come from `apsp gen rmat` (the CLI given, or build/tools/apsp/apsp).
 """
 
@@ -200,6 +206,36 @@ def versus_scipy(cli: str, repeat: int, tmp: str) -> None:
     print(f"  method='D'   R-MAT n=8192 m=8n:   apsp {ours:8.3f} s  scipy {theirs:8.3f} s  {theirs / ours:6.1f}x")
 
 
+def real_sparse(n: int, degree: int, seed: int) -> Any:
+    """A random directed graph of n vertices and degree * n edges with float64 weights uniform in (0, 1]."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    m = degree * n
+    rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+    return sp.csr_matrix((1.0 - rng.random(m), (rows, cols)), shape=(n, n))
+
+
+def versus_scipy_real(sizes: list[int], repeat: int) -> None:
+    from scipy.sparse import csgraph
+
+    print("CPU: real weights, apsp against scipy.sparse.csgraph in one process (best of %d; scipy is single-threaded)"
+          % repeat)
+    for n in sizes:
+        graph = real_sparse(n, 8, seed=n)
+        for method in ("D", "J"):
+            theirs, want = best_of(repeat, lambda: csgraph.shortest_path(graph, method=method))
+            line = f"  method='{method}' n={n} m=8n float64: scipy {theirs:7.3f} s"
+            for threads in (1, 2):
+                ours, got = best_of(repeat, lambda: apsp.shortest_path(graph, method=method, threads=threads))
+                if method == "D":
+                    assert np.array_equal(got, want), "apsp's D differs from scipy's"
+                else:
+                    assert np.allclose(got, want, rtol=1e-12, atol=0), "apsp's J is not within rounding of scipy's"
+                line += f"  apsp {threads} thread{'s' if threads > 1 else ''} {ours:7.3f} s ({theirs / ours:4.1f}x)"
+            print(line + f"  [{apsp.last_solve_info()['algorithm']}, {apsp.last_solve_info()['weights']}]")
+
+
 def cli_stage_seconds(output: str, name: str) -> float:
     """Seconds of stage `name` in the CLI's summary (its 'ms' or 's' column); 0 when absent."""
     total = 0.0
@@ -235,15 +271,24 @@ def gpu(cli: str, repeat: int, tmp: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("modes", nargs="*", default=["overhead", "scipy"], choices=["overhead", "scipy", "gpu", "order"])
+    parser.add_argument("modes", nargs="*", default=["overhead", "scipy"],
+                        choices=["overhead", "scipy", "real", "gpu", "order"])
+    parser.add_argument("--real-sizes", type=int, nargs="*", default=[2000, 5000])
     parser.add_argument("--cli", default=str(Path(__file__).resolve().parents[1] / "build" / "tools" / "apsp" / "apsp"))
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    if args.modes == ["real"]:  # needs no CLI
+        print(f"apsp {apsp.__version__}, {os.cpu_count()} CPUs")
+        versus_scipy_real(args.real_sizes, args.repeat)
+        return
     if not os.access(args.cli, os.X_OK):
         sys.exit(f"python_bench: no apsp CLI at {args.cli} (build it, or pass --cli)")
     print(f"apsp {apsp.__version__}, {os.cpu_count()} CPUs, CUDA devices: {apsp.cuda_device_count()}")
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.modes:
+            if mode == "real":
+                versus_scipy_real(args.real_sizes, args.repeat)
+                continue
             {"overhead": overhead, "scipy": versus_scipy, "gpu": gpu, "order": order}[mode](args.cli, args.repeat, tmp)
 
 

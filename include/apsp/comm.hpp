@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "apsp/graph.hpp"
 
 namespace apsp {
 
@@ -292,5 +293,17 @@ class Agreed final : public E, public AgreedFailure {
 // it is. Collective; for steps that may fail on some ranks only,
 // such as reading the input.
 void agree(Communicator& comm, const std::function<void()>& step);
+
+// Runs `step` on rank `root` alone (the others wait in the agreement): an
+// error there is every rank's verdict, thrown on every rank as Agreed<E>
+// with origin -1 and the message as it is (the input that rank 0 alone
+// reads is everyone's input). Collective.
+void agree_from(Communicator& comm, int root, const std::function<void()>& step);
+
+// Rank `root`'s graph `g` on every rank (its weight type, n and edges, in
+// the order they are: a normalized graph stays normalized); the others'
+// `g` is replaced. Collective; the edges travel as bytes, in pieces the
+// communicator splits as it needs.
+void broadcast_graph(Communicator& comm, AnyGraph& g, int root);
 
 }  // namespace apsp

@@ -38,7 +38,18 @@ struct AlgorithmInfo {
   bool distributable;       // what the distributed solver runs on its backend (blocked Floyd-Warshall on
                             // tiles, include/apsp/distributed.hpp); its name may be given under mpirun
   bool available;           // compiled into this build (CUDA entries need nvcc)
+  bool int64_labels = false;  // computes int32-weighted graphs in int64 labels only, never int32
+                              // (the label-correcting bellman-ford and johnson)
 };
+
+// The weight types `a` solves (Graph, GraphF32, GraphF64): int32, then
+// float32 and float64 where it takes_real.
+std::vector<WeightType> weight_types(const AlgorithmInfo& a);
+// The integer widths `a` may compute an int32-weighted graph in (what
+// SolveSummary::precision reports), narrowest first: int16 where it
+// takes_int16, int32 unless int64_labels, and int64 on the CPU (the GPU
+// computes in int32 at most). Real weights compute in their own type.
+std::vector<Precision> precisions(const AlgorithmInfo& a);
 
 // Every algorithm: the CPU ones, then the CUDA ones, in the order `apsp info`
 // lists them. CUDA entries are present in builds without CUDA, unavailable.
@@ -49,6 +60,9 @@ const std::vector<AlgorithmInfo>& algorithm_registry();
 const AlgorithmInfo* find_algorithm(const std::string& name);
 // The entry called `name` on `backend`, or nullptr.
 const AlgorithmInfo* find_algorithm(const std::string& name, Backend backend);
+// The first production entry of `backend` whose work grows as `work` (for
+// example the production dense solver: Work::cubic), or nullptr.
+const AlgorithmInfo* find_production(Backend backend, Work work);
 
 const char* to_string(Work w);
 const char* to_string(Role r);

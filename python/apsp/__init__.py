@@ -15,6 +15,7 @@ algorithm, precision, dtype, progress, threads).
 from ._csgraph import (
     INF,
     NO_PREDECESSOR,
+    algorithm_traits,
     algorithms,
     bellman_ford,
     cuda_device_count,
@@ -37,6 +38,7 @@ __all__ = [
     "NO_PREDECESSOR",
     "NegativeCycleError",
     "VerifyError",
+    "algorithm_traits",
     "algorithms",
     "bellman_ford",
     "construct_dist_matrix",

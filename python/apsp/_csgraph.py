@@ -8,6 +8,7 @@ result dtype, progress display and threads.
 
 from __future__ import annotations
 
+import functools
 import operator
 import sys
 import threading
@@ -227,6 +228,15 @@ def _request(
     return request
 
 
+@functools.lru_cache(maxsize=None)
+def _production_algorithm(backend: str, work: str) -> str:
+    """The name of ``backend``'s production algorithm whose work grows as ``work`` (registry traits, not names)."""
+    for entry in _apsp.registry():
+        if entry["backend"] == backend and entry["work"] == work and entry["role"] == "production":
+            return str(entry["name"])
+    raise ValueError(f"the {backend} backend has no production algorithm of work {work}")
+
+
 def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, request: Any) -> Tuple[str, str]:
     """The (algorithm, backend) that scipy's ``method`` stands for, unless ``algorithm=`` names one."""
     if backend == "gpu":
@@ -241,7 +251,7 @@ def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, 
         if backend == "auto":
             request.algorithm = "auto"
             backend = _apsp.choose_backend(graph, request)
-        return ("fw" if backend == "cuda" else "fw-blocked"), backend
+        return _production_algorithm(backend, "n^3"), backend
     if method not in _CPU_ALGORITHM:
         raise ValueError(f"unrecognized method '{method}'")
     if backend == "cuda":
@@ -1176,6 +1186,22 @@ def verify(
 def algorithms(backend: Backend = "auto") -> list[str]:
     """The names ``algorithm=`` takes on ``backend`` ('auto': both backends)."""
     return list(_apsp.algorithms(backend))
+
+
+def algorithm_traits(backend: Backend = "auto") -> list[dict[str, Any]]:
+    """The registry's traits of every algorithm on ``backend`` ('auto': both, CPU first).
+
+    One dict per algorithm: ``name`` (what ``algorithm=`` takes), ``backend``
+    ('cpu' or 'cuda'), ``work`` ('n^3', 'n^3 log n', 'per source',
+    'separators'), ``role`` ('production' or 'teaching'), ``weights`` (the
+    weight types it solves: 'int32', 'float32', 'float64'), ``precisions``
+    (the integer widths it computes integer graphs in: 'int16', 'int32',
+    'int64'), and the bools ``predecessors``, ``block``, ``distributable``
+    and ``available`` (compiled into this build).
+    """
+    wanted = _choice("backend", backend, ("auto", "cpu", "cuda", "gpu"))
+    wanted = "cuda" if wanted == "gpu" else wanted
+    return [dict(entry) for entry in _apsp.registry() if wanted == "auto" or entry["backend"] == wanted]
 
 
 def cuda_device_count() -> int:

@@ -43,6 +43,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/matrix.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/sink.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
@@ -767,6 +768,32 @@ NB_MODULE(_apsp, m) {
   m.def(
       "algorithms", [](const std::string& backend) { return apsp::list_algorithms(apsp::parse_backend(backend)); },
       "backend"_a = "auto");
+  m.def(
+      "registry",
+      [] {
+        nb::list entries;
+        for (const apsp::AlgorithmInfo& a : apsp::algorithm_registry()) {
+          nb::list weights, widths;
+          for (const apsp::WeightType t : apsp::weight_types(a)) weights.append(apsp::to_string(t));
+          for (const apsp::Precision p : apsp::precisions(a)) widths.append(apsp::to_string(p));
+          nb::dict entry;
+          entry["name"] = a.name;
+          entry["backend"] = apsp::to_string(a.backend);
+          entry["work"] = apsp::to_string(a.work);
+          entry["role"] = apsp::to_string(a.role);
+          entry["weights"] = weights;
+          entry["precisions"] = widths;
+          entry["predecessors"] = a.takes_predecessors;
+          entry["block"] = a.takes_block;
+          entry["distributable"] = a.distributable;
+          entry["available"] = a.available;
+          entries.append(entry);
+        }
+        return entries;
+      },
+      "The algorithm registry (apsp/registry.hpp), CPU entries first: one dict per algorithm with name, backend "
+      "('cpu', 'cuda'), work ('n^3', 'n^3 log n', 'per source', 'separators'), role ('production', 'teaching'), "
+      "weights and precisions (lists of type names), predecessors, block, distributable and available (bools)");
   m.def("cuda_compiled_in", &apsp::cuda::compiled_in);
   m.def("cuda_device_count", [] { return apsp::cuda::devices().size(); });
 }

@@ -79,7 +79,34 @@ void broadcast_text(Communicator& comm, std::string& text, int root) {
   throw Agreed<Error>(origin, message);
 }
 
+// Collective: rank `root`'s failure on every rank, thrown as Agreed with
+// `origin` (-1: no rank named).
+[[noreturn]] void throw_from(Communicator& comm, Failure failure, int root, int origin) {
+  std::int64_t header[2] = {static_cast<std::int64_t>(failure.kind), failure.vertex};
+  comm.broadcast(header, 2, root);
+  failure.kind = static_cast<Kind>(header[0]);
+  failure.vertex = header[1];
+  broadcast_text(comm, failure.message, root);
+  broadcast_text(comm, failure.option, root);
+  throw_agreed(failure, origin);
+}
+
 }  // namespace
+
+void agree_from(Communicator& comm, int root, const std::function<void()>& step) {
+  Failure failure;
+  std::int64_t failed = 0;
+  if (comm.rank() == root) {
+    try {
+      step();
+    } catch (...) {
+      failure = describe_current_exception();
+      failed = 1;
+    }
+  }
+  comm.broadcast(&failed, 1, root);
+  if (failed != 0) throw_from(comm, failure, root, -1);
+}
 
 void agree(Communicator& comm, const std::function<void()>& step) {
   Failure failure;
@@ -95,13 +122,7 @@ void agree(Communicator& comm, const std::function<void()>& step) {
   const std::int32_t origin = comm.all_reduce(failed ? comm.rank() : INT_MAX, ReduceOp::min);
   if (origin == INT_MAX) return;
   const bool everywhere = comm.all_reduce(std::int32_t{failed}, ReduceOp::sum) == comm.size();
-  std::int64_t header[2] = {static_cast<std::int64_t>(failure.kind), failure.vertex};
-  comm.broadcast(header, 2, origin);
-  failure.kind = static_cast<Kind>(header[0]);
-  failure.vertex = header[1];
-  broadcast_text(comm, failure.message, origin);
-  broadcast_text(comm, failure.option, origin);
-  throw_agreed(failure, everywhere ? -1 : origin);
+  throw_from(comm, failure, origin, everywhere ? -1 : origin);
 }
 
 }  // namespace apsp

@@ -113,7 +113,8 @@ void run_named(const DenseView& view, const DenseScan& scan, const SolveOptions&
 }
 
 const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
-  // {name, backend, work, role, predecessors, int16, block, real, distributable, available}, run for int32, float32, float64
+  // {name, backend, work, role, predecessors, int16, block, real, distributable, available[, int64_labels]},
+  // run for int32, float32, float64
   static const std::vector<CpuAlgorithm> table = {
       {{"fw-seq", Backend::cpu, Work::cubic, Role::teaching, true, false, false, true, false, true},
        fw_seq,
@@ -131,11 +132,11 @@ const std::vector<CpuAlgorithm>& cpu_algorithm_table() {
        dijkstra,
        dijkstra,
        dijkstra},
-      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true, false, true},
+      {{"bellman-ford", Backend::cpu, Work::per_source, Role::teaching, true, false, false, true, false, true, true},
        bellman_ford,
        bellman_ford,
        bellman_ford},
-      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true},
+      {{"johnson", Backend::cpu, Work::per_source, Role::production, true, false, false, true, false, true, true},
        johnson,
        johnson,
        johnson},

@@ -38,7 +38,9 @@ void wide_search(const core::CsrView<W>& g, WideWorker& w, vertex_t source, dist
 }
 
 // Searches in the weight type itself, straight in the output row (float32
-// labels round like the float32 distances they are).
+// labels round like the float32 distances they are), with a radix heap of
+// bucket_width: the labels a comparison heap would settle, in the same
+// arithmetic (scipy's: each d[u] + w rounded to W).
 template <class W>
 void dijkstra_real(const BasicJob<W>& job) {
   StageClock clock(job.times);
@@ -49,9 +51,15 @@ void dijkstra_real(const BasicJob<W>& job) {
                        std::to_string(e.dst) + " has weight " + core::format_weight(e.w) + "); use johnson");
   const BasicCsr<W> csr = to_csr(job.graph);
   const core::CsrView<W> g = core::csr_view(csr);
+  const double width = bucket_width(g);
   for_each_source(
-      job, [] { return BinaryHeap<W>{}; },
-      [&](BinaryHeap<W>& heap, vertex_t s, W* dist_row, vertex_t* pred_row) {
+      job,
+      [width] {
+        RadixHeap<W> heap;
+        heap.set_bucket_width(width);
+        return heap;
+      },
+      [&](RadixHeap<W>& heap, vertex_t s, W* dist_row, vertex_t* pred_row) {
         dijkstra_from(g, s, dist_row, pred_row, heap);
       });
   clock.lap("compute");
@@ -75,12 +83,15 @@ void johnson_real(const BasicJob<W>& job) {
   clock.lap("potentials");
   struct Labels {
     std::vector<double> dist;
-    BinaryHeap<double> heap;
+    RadixHeap<double> heap;
   };
+  const double width = bucket_width(g);
   for_each_source(
       job,
       [&] {
-        return Labels{std::vector<double>(static_cast<std::size_t>(g.n)), {}};
+        Labels labels{std::vector<double>(static_cast<std::size_t>(g.n)), {}};
+        labels.heap.set_bucket_width(width);
+        return labels;
       },
       [&](Labels& w, vertex_t s, W* dist_row, vertex_t* pred_row) {
         constexpr double inf = kUnreachable<double>;

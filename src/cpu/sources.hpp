@@ -19,17 +19,32 @@
 namespace apsp::cpu::detail {
 
 // A radix heap (Ahuja, Mehlhorn, Orlin, Tarjan) of (key, vertex) pairs for
-// monotone non-negative integer keys: every key pushed is >= the last key
-// popped, as in Dijkstra with non-negative weights. Bucket b > 0 holds the
-// keys whose highest bit differing from the last popped key is bit b - 1, so
+// monotone non-negative keys: every key pushed is >= the last key popped, as
+// in Dijkstra with non-negative weights. Entries are bucketed by an unsigned
+// image of the key that never decreases as the key grows:
+// - an integer key is its own image: pops come in key order;
+// - a float or double key's image is floor(key / width) for a bucket width
+//   the search chooses (bucket_width), saturating far above any distance.
+//   Keys of one image pop in any order, so a search that uses real keys is
+//   label-correcting within a width: it re-pushes a vertex whose label drops
+//   after it was popped, and its labels end as Dijkstra's do, at the least
+//   sum d[u] + w over the paths, rounded the same way (never a rounded key).
+// Bucket b > 0 holds the entries whose image's highest bit differing from
+// the last popped key's is bit b - 1, bucket 0 those with the same image:
 // push is O(1) and each entry moves down at most once per bit.
 template <class D>
 class RadixHeap {
+  static_assert(std::is_integral<D>::value || std::is_same<D, float>::value || std::is_same<D, double>::value,
+                "RadixHeap keys are integers, float or double");
+
  public:
   struct Entry {
     D key;
     vertex_t vertex;
   };
+
+  // Real keys only: images are floor(key / width); width > 0.
+  void set_bucket_width(double width) { per_width_ = 1.0 / width; }
 
   bool empty() const { return size_ == 0; }
   void reset() {
@@ -46,8 +61,8 @@ class RadixHeap {
       std::size_t b = 1;
       while (buckets_[b].empty()) ++b;
       std::vector<Entry>& from = buckets_[b];
-      D smallest = from.front().key;
-      for (const Entry& e : from) smallest = e.key < smallest ? e.key : smallest;
+      std::uint64_t smallest = image(from.front().key);
+      for (const Entry& e : from) smallest = std::min(smallest, image(e.key));
       last_ = smallest;
       for (const Entry& e : from) buckets_[bucket(e.key)].push_back(e);
       from.clear();
@@ -59,53 +74,55 @@ class RadixHeap {
   }
 
  private:
-  static constexpr int kBits = 8 * sizeof(D);
+  static constexpr int kBits = std::is_integral<D>::value ? 8 * sizeof(D) : 63;
+  // Where a real key's image saturates (keys above it share one image).
+  static constexpr double kSaturation = 0x1p62;
+
+  std::uint64_t image(D key) const {
+    if constexpr (std::is_integral<D>::value) {
+      return static_cast<std::uint64_t>(key);
+    } else {
+      const double scaled = static_cast<double>(key) * per_width_;
+      return scaled < kSaturation ? static_cast<std::uint64_t>(scaled) : static_cast<std::uint64_t>(kSaturation);
+    }
+  }
   std::size_t bucket(D key) const {
-    const auto diff = static_cast<std::uint64_t>(key ^ last_);
+    const std::uint64_t diff = image(key) ^ last_;
     return diff == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(diff));
   }
 
   std::vector<Entry> buckets_[kBits + 1];
   std::size_t size_ = 0;
-  D last_ = 0;
+  std::uint64_t last_ = 0;  // the image of the last popped key
+  double per_width_ = 1.0;
 };
 
-// A binary min-heap of (key, vertex) pairs with RadixHeap's interface, for
-// real-valued keys (a radix heap needs integers).
-template <class D>
-class BinaryHeap {
- public:
-  struct Entry {
-    D key;
-    vertex_t vertex;
-  };
-
-  bool empty() const { return entries_.empty(); }
-  void reset() { entries_.clear(); }
-  void push(D key, vertex_t vertex) {
-    entries_.push_back(Entry{key, vertex});
-    std::push_heap(entries_.begin(), entries_.end(), later);
-  }
-  Entry pop() {
-    std::pop_heap(entries_.begin(), entries_.end(), later);
-    const Entry top = entries_.back();
-    entries_.pop_back();
-    return top;
-  }
-
- private:
-  static bool later(const Entry& a, const Entry& b) { return a.key > b.key; }
-  std::vector<Entry> entries_;
-};
-
-// The heap a search with labels of type D uses.
-template <class D>
-using HeapFor = std::conditional_t<std::is_integral<D>::value, RadixHeap<D>, BinaryHeap<D>>;
+// The bucket width of a Dijkstra search over real weights (RadixHeap): the
+// mean positive weight over the mean out-degree, so that a bucket holds about
+// the vertices one settled vertex reaches (Delta-stepping's rule of thumb),
+// and no smaller than the largest distance (n - 1) * max_w over 2^60, so that
+// images stay below the saturation point. Only the speed depends on it.
+template <class W>
+double bucket_width(const core::CsrView<W>& g) {
+  const std::int64_t m = g.row_start[g.n];
+  double sum = 0, largest = 0;
+  std::int64_t positive = 0;
+  for (std::int64_t e = 0; e < m; ++e)
+    if (g.weight[e] > 0) {
+      sum += static_cast<double>(g.weight[e]);
+      largest = std::max(largest, static_cast<double>(g.weight[e]));
+      ++positive;
+    }
+  if (positive == 0) return 1.0;
+  const double mean_degree = static_cast<double>(m) / static_cast<double>(g.n);
+  const double width = sum / static_cast<double>(positive) / std::max(1.0, mean_degree);
+  return std::max(width, largest * static_cast<double>(g.n) * 0x1p-60);
+}
 
 // Dijkstra from `source`. `dist` holds infinity<D>() and `pred` (may be null)
 // holds -1 for every vertex on entry. Weights must be non-negative.
 template <class D, class W>
-void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, HeapFor<D>& heap) {
+void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap) {
   heap.reset();
   dist[source] = 0;
   heap.push(0, source);

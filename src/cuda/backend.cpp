@@ -51,9 +51,23 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
   throw_unknown_algorithm(name, Backend::cuda, gpu_algorithm_infos());
 }
 
+namespace {
+
+// Why the runtime listed no device (cudaGetDeviceCount's error, "no
+// CUDA-capable device is detected", or an old or missing driver), or empty.
+std::string& device_count_error() {
+  static std::string error;
+  return error;
+}
+
+}  // namespace
+
 void use_device(const SolveOptions& opts) {
   const std::vector<DeviceInfo>& found = devices();
-  if (found.empty()) throw ResourceError("no CUDA device found");
+  if (found.empty())
+    throw ResourceError(device_count_error().empty()
+                            ? std::string("no CUDA device found")
+                            : "no CUDA device found (the CUDA runtime says: " + device_count_error() + ")");
   if (opts.device < 0 || opts.device >= static_cast<int>(found.size()))
     throw UsageError("CUDA device " + std::to_string(opts.device) + " does not exist (found " +
                          std::to_string(found.size()) + ")",
@@ -106,7 +120,8 @@ const std::vector<DeviceInfo>& devices() {
   static const std::vector<DeviceInfo> found = [] {
     std::vector<DeviceInfo> out;
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    if (const cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess) {
+      device_count_error() = cudaGetErrorString(status);
       cudaGetLastError();
       return out;
     }

@@ -14,7 +14,13 @@
 // (negative_diagonal: below minus the rounding tolerance); the other diagonal
 // entries are 0 up to rounding and are delivered as 0.
 //
-// Storage: the rank's R x C tiles of b = 128 as one row-major matrix of
+// float64 weights likewise, on the one-GPU float64 kernels
+// (kernels/dense/fw_f64.cuh, Float64Tiles): their tile is b = 64
+// (Float64Traits::kTile), phase 3 reads A from the column panel as it is
+// (no panel_t), and after the rounds a diagonal entry in (-tolerance, 0) is
+// a candidate negative cycle for the one rule, as on CPU ranks.
+//
+// Storage: the rank's R x C tiles of b (128; 64 in float64) as one row-major matrix of
 // R*b rows and L = round_up(C, w)*b columns (leading dimension L), w the
 // tile columns of one update_rest C tile (1 in int32, 2 in int16: 128 words
 // of two distances; an odd C gets a padding tile column that no vertex
@@ -72,6 +78,7 @@
 #include "cuda/range_rule.hpp"
 #include "cuda/kernels/common/words.cuh"
 #include "cuda/kernels/dense/close_diagonal.cuh"
+#include "cuda/kernels/dense/fw_f64.cuh"
 #include "cuda/kernels/dense/traits.cuh"
 #include "cuda/kernels/dense/update_rest.cuh"
 #include "core/cuda_memory.hpp"
@@ -83,8 +90,8 @@ namespace apsp::dist {
 namespace {
 
 using Traits = cuda::kernels::ProductionTraits;
+using F64Traits = cuda::kernels::Float64Traits;
 using cuda::kernels::Float32Words;
-constexpr std::int64_t kTile = Traits::kTile;
 constexpr std::size_t kUpdateSharedBytes = sizeof(std::int32_t) * Traits::kStages * Traits::kChunk * 2 * Traits::kTile;
 
 // Phase 3's traits for policy W: float32 takes the one-GPU fw's production
@@ -92,17 +99,32 @@ constexpr std::size_t kUpdateSharedBytes = sizeof(std::int32_t) * Traits::kStage
 // integer policies ProductionTraits. Same tile, threads and shared memory.
 template <class W>
 using UpdateTraits = std::conditional_t<std::is_same<W, Float32Words>::value, cuda::kernels::FoldCL1Traits, Traits>;
-static_assert(cuda::kernels::FoldCL1Traits::kTile == kTile &&
+static_assert(cuda::kernels::FoldCL1Traits::kTile == Traits::kTile &&
                   cuda::kernels::FoldCL1Traits::kThreads == Traits::kThreads &&
                   cuda::kernels::FoldCL1Traits::kStages == Traits::kStages &&
                   cuda::kernels::FoldCL1Traits::kChunk == Traits::kChunk,
               "the float32 phase 3 must share the integer one's geometry");
 
-// The unreachable value in storage: the integer policies' infinity, +inf for float32.
+// float64 storage: one double per element on the one-GPU float64 fw's
+// kernels (kernels/dense/fw_f64.cuh), whose tiles are F64Traits::kTile (64)
+// wide, not the production kernels' 128; a tag in the place of a word
+// policy (those kernels have none).
+struct Float64Tiles {
+  using storage_t = double;
+  static constexpr int kPerWord = 1;
+};
+
+// The tile edge b of the engine of policy W: its kernels' traits' tile.
+template <class W>
+constexpr std::int64_t tile_of() {
+  return std::is_same<W, Float64Tiles>::value ? F64Traits::kTile : Traits::kTile;
+}
+
+// The unreachable value in storage: the integer policies' infinity, +inf for real weights.
 template <class W>
 constexpr typename W::storage_t storage_infinity() {
-  if constexpr (std::is_same<W, Float32Words>::value)
-    return std::numeric_limits<float>::infinity();
+  if constexpr (std::is_floating_point<typename W::storage_t>::value)
+    return std::numeric_limits<typename W::storage_t>::infinity();
   else
     return static_cast<typename W::storage_t>(W::kInfinity);
 }
@@ -110,12 +132,12 @@ constexpr typename W::storage_t storage_infinity() {
 constexpr int kNoSkip = std::numeric_limits<int>::max();
 
 // to[k * to_ld + i] = the A-operand word (W::broadcast) of from[i * from_ld + k]
-// for i < rows, k < kTile. Consecutive threads take consecutive i, so the
-// writes coalesce.
+// for i < rows, k < b (the production tile). Consecutive threads take
+// consecutive i, so the writes coalesce.
 template <class W>
 __global__ void transpose_columns(const typename W::storage_t* __restrict__ from, std::int64_t from_ld,
                                   std::int64_t rows, std::int32_t* __restrict__ to, std::int64_t to_ld) {
-  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * kTile;
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * Traits::kTile;
        x += std::int64_t{gridDim.x} * blockDim.x) {
     const std::int64_t k = x / rows, i = x - k * rows;
     to[k * to_ld + i] = W::broadcast(W::to_word(from[i * from_ld + k]));
@@ -127,10 +149,10 @@ struct GridPlace {
   int rows, row, cols, col;  // pr, this rank's process row, pc, its process column
 };
 
-// The identity on this rank's tiles (rows x ld, the first own_cols columns
-// real): 0 where the global row equals the global column, `infinity`
-// elsewhere, padding columns included. Grid-stride over rows * ld.
-template <class S>
+// The identity on this rank's tiles of edge kTile (rows x ld, the first
+// own_cols columns real): 0 where the global row equals the global column,
+// `infinity` elsewhere, padding columns included. Grid-stride over rows * ld.
+template <class S, std::int64_t kTile>
 __global__ void init_tiles(S* __restrict__ d, std::int64_t rows, std::int64_t ld, std::int64_t own_cols,
                            GridPlace place, S infinity) {
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * ld;
@@ -150,6 +172,37 @@ __global__ void scatter_local_edges(S* __restrict__ d, std::int64_t ld, const E*
   for (std::int64_t e = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; e < count;
        e += std::int64_t{gridDim.x} * blockDim.x)
     d[std::int64_t{edges[e].src} * ld + edges[e].dst] = static_cast<S>(edges[e].w);
+}
+
+// float64 phase 2 and 3 on operands apart from the tiles written: C tile
+// (blockIdx.y, blockIdx.x) = min(C, A (x) B) with A tile row blockIdx.y of
+// `a` ((gridDim.y * b) x b, leading dimension b: a column panel or the
+// pivot), B tile column blockIdx.x of `b` (b x (gridDim.x * b), leading
+// dimension ld: the row panel) and `c` of leading dimension ld; the one-GPU
+// float64 fw's tile load and product (kernels/dense/fw_f64.cuh). `c` and
+// `b` may be the same tiles (the row panel's update, D* (x) P): each block
+// reads B only from the C tile it writes, and writes after its product.
+template <class T>
+__global__ void __launch_bounds__(T::kThreads)
+    f64_update_tiles(double* c, const double* a, const double* b, std::int64_t ld) {
+  extern __shared__ double shared_f64[];
+  double* const a_tile = shared_f64;                           // kTile x kAStride
+  double* const b_tile = shared_f64 + T::kTile * T::kAStride;  // kTile x kTile
+  const int tid = threadIdx.x, tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
+  const int ti = blockIdx.y, tj = blockIdx.x;
+  cuda::kernels::f64_load_tile<T>(a_tile, T::kAStride, a, T::kTile, ti, 0, tid);
+  cuda::kernels::f64_load_tile<T>(b_tile, T::kTile, b, ld, 0, tj, tid);
+  cuda::kernels::F64Fragment<T> f;
+#pragma unroll
+  for (int r = 0; r < T::kRows; ++r)
+#pragma unroll
+    for (int col = 0; col < T::kCols; ++col) f.c[r][col] = *cuda::kernels::f64_cell<T>(c, ld, ti, tj, tx, ty, r, col);
+  __syncthreads();
+  cuda::kernels::f64_product<T>(f, a_tile, b_tile, tx, ty);
+#pragma unroll
+  for (int r = 0; r < T::kRows; ++r)
+#pragma unroll
+    for (int col = 0; col < T::kCols; ++col) *cuda::kernels::f64_cell<T>(c, ld, ti, tj, tx, ty, r, col) = f.c[r][col];
 }
 
 // *result = max(*result, the largest entry below `infinity`) over `cells`
@@ -194,23 +247,30 @@ struct Problem {
   const std::vector<Edge>& edges() const { return reweighted.edges; }
 };
 
-// The float32 problem: the weights as they are.
+// The float32 or float64 problem (T): the weights as they are.
+template <class T>
 struct RealProblem {
   std::int64_t n = 0;
-  std::vector<EdgeF32> graph_edges;  // the normalized graph's
+  std::vector<BasicEdge<T>> graph_edges;  // the normalized graph's
   bool predecessors = false;
-  CsrF32 out_edges;      // the normalized graph's CSR, with predecessors
-  double tolerance = 0;  // core::distance_tolerance<float>: the negative-cycle threshold and the trees' slack
+  BasicCsr<T> out_edges;  // the normalized graph's CSR, with predecessors
+  double tolerance = 0;   // core::distance_tolerance<T>: the negative-cycle threshold and the trees' slack
 
-  const std::vector<EdgeF32>& edges() const { return graph_edges; }
+  const std::vector<BasicEdge<T>>& edges() const { return graph_edges; }
 };
 
 template <class W>
 class GpuEngine final : public TileEngine {
  public:
   using S = typename W::storage_t;
-  static constexpr bool kReal = std::is_same<W, Float32Words>::value;
-  using ProblemType = std::conditional_t<kReal, RealProblem, Problem>;
+  static constexpr bool kReal = std::is_floating_point<S>::value;
+  // float64: the one-GPU float64 kernels, on 64-wide tiles, with A taken
+  // from the column panel as it is (no transposed panel_t).
+  static constexpr bool kF64 = std::is_same<W, Float64Tiles>::value;
+  static constexpr std::int64_t kTile = tile_of<W>();
+  using ProblemType = std::conditional_t<kReal, RealProblem<S>, Problem>;
+  // The A operand of a product: panel_t's int32 words, or float64 tiles.
+  using AWord = std::conditional_t<kF64, double, std::int32_t>;
   // Tile columns per update_rest C tile (128 words).
   static constexpr std::int64_t kUnit = W::kPerWord;
   static constexpr S kInfinity = storage_infinity<W>();
@@ -226,17 +286,23 @@ class GpuEngine final : public TileEngine {
         units_(width_ / (kUnit * kTile)),
         overlap_(options.lookahead),
         device_(select_device(options.device)) {
-    APSP_CUDA_CHECK(cudaFuncSetAttribute(cuda::kernels::update_rest<UpdateTraits<W>, W>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(kUpdateSharedBytes)));
+    if constexpr (kF64)
+      APSP_CUDA_CHECK(cudaFuncSetAttribute(f64_update_tiles<F64Traits>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(F64Traits::kProductSharedBytes)));
+    else
+      APSP_CUDA_CHECK(cudaFuncSetAttribute(cuda::kernels::update_rest<UpdateTraits<W>, W>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kUpdateSharedBytes)));
     const std::size_t cells = static_cast<std::size_t>(rows_ * kTile * width_);
-    const std::int64_t chunk_tiles = width_ / kTile;  // tile rows of panel_t per chunk: its rows stay below L
+    // Tile rows of panel_t per chunk: its rows stay below L. float64 reads
+    // the column panel itself: one chunk, no panel_t or pivot_t.
+    const std::int64_t chunk_tiles = kF64 ? std::max<std::int64_t>(rows_, 1) : width_ / kTile;
     const std::size_t chunks = static_cast<std::size_t>(chunk_tiles > 0 ? ceil_div(rows_, chunk_tiles) : 0);
     chunk_tiles_ = chunk_tiles;
     // Elements of S: row, column, pivot; int32 words: panel_t, pivot_t.
     slot_cells_ = {static_cast<std::size_t>(kTile * width_), static_cast<std::size_t>(rows_ * kTile * kTile),
-                   chunks * static_cast<std::size_t>(kTile * width_), static_cast<std::size_t>(kTile * kTile),
-                   static_cast<std::size_t>(kTile * width_)};
+                   kF64 ? 0 : chunks * static_cast<std::size_t>(kTile * width_),
+                   static_cast<std::size_t>(kTile * kTile), kF64 ? 0 : static_cast<std::size_t>(kTile * width_)};
     const std::size_t slot_bytes = (slot_cells_[0] + slot_cells_[1] + slot_cells_[3]) * sizeof(S) +
                                    (slot_cells_[2] + slot_cells_[4]) * sizeof(std::int32_t);
     cuda::require_device_memory(cells * sizeof(S) + 2 * slot_bytes + (std::size_t{64} << 20),
@@ -277,9 +343,14 @@ class GpuEngine final : public TileEngine {
 
   std::int64_t close_pivot(std::int64_t k) override {
     timed(panel_.get(), [&] {
-      cuda::kernels::close_diagonal<Traits, W>
-          <<<1, Traits::kThreads, 0, panel_.get()>>>(own(k / grid_.rows, k / grid_.cols), width_, 0, nullptr);
-      APSP_CUDA_CHECK_LAUNCH("close_diagonal");
+      S* pivot = own(k / grid_.rows, k / grid_.cols);
+      if constexpr (kF64) {
+        cuda::kernels::f64_close_diagonal<F64Traits><<<1, F64Traits::kThreads, 0, panel_.get()>>>(pivot, width_, 0);
+        APSP_CUDA_CHECK_LAUNCH("f64_close_diagonal");
+      } else {
+        cuda::kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, panel_.get()>>>(pivot, width_, 0, nullptr);
+        APSP_CUDA_CHECK_LAUNCH("close_diagonal");
+      }
     });
     return -1;  // non-negative weights: no diagonal entry can go negative
   }
@@ -295,10 +366,15 @@ class GpuEngine final : public TileEngine {
     if (cols_ == 0) return;  // no tile of this row panel here
     S* row = own(k / grid_.rows, 0);
     timed(panel_.get(), [&] {
-      // pivot_t[m][i] = D*[i][m]; the row panel is its own B operand (each
-      // block reads B only from the C tile it writes, and writes at the end).
-      transpose(s.pivot.get(), kTile, kTile, s.pivot_t.get(), width_, panel_.get());
-      product(row, s.pivot_t.get(), row, units_, 1, panel_.get());
+      // The row panel is its own B operand (each block reads B only from the
+      // C tile it writes, and writes at the end). float64 takes D* as it is;
+      // the others pivot_t[m][i] = D*[i][m].
+      if constexpr (kF64) {
+        product(row, s.pivot.get(), row, units_, 1, panel_.get());
+      } else {
+        transpose(s.pivot.get(), kTile, kTile, s.pivot_t.get(), width_, panel_.get());
+        product(row, s.pivot_t.get(), row, units_, 1, panel_.get());
+      }
     });
   }
 
@@ -322,7 +398,7 @@ class GpuEngine final : public TileEngine {
     timed(panel_.get(), [&] {
       copy_block(s.column.get(), kTile, column, width_, rows_ * kTile);
       transpose_chunks(s, panel_.get());
-      for_each_chunk(s, 0, rows_, [&](std::int64_t lo, std::int64_t hi, std::int32_t* a) {
+      for_each_chunk(s, 0, rows_, [&](std::int64_t lo, std::int64_t hi, const AWord* a) {
         product(unit + lo * kTile * width_, a, pivot_rows, 1, hi - lo, panel_.get());
       });
       copy_block(s.column.get(), kTile, column, width_, rows_ * kTile);
@@ -375,26 +451,23 @@ class GpuEngine final : public TileEngine {
   }
 
   // Integer weights are reweighted, non-negative: no diagonal entry goes
-  // negative. float32: the smallest vertex whose diagonal entry lies below
-  // minus the rounding tolerance (or is NaN), read after the rounds.
+  // negative. Real weights: the smallest vertex whose diagonal entry lies
+  // below minus the rounding tolerance (or is NaN), read after the rounds.
   std::int64_t negative_diagonal() override {
-    if constexpr (!kReal) {
+    if constexpr (!kReal)
       return -1;
-    } else {
-      std::vector<S> diagonal(static_cast<std::size_t>(kTile));
-      for (std::int64_t a = 0; a < rows_; ++a) {
-        const std::int64_t I = grid_.global_row(a);
-        if (!grid_.owns_col(I)) continue;
-        APSP_CUDA_CHECK(cudaMemcpy2DAsync(diagonal.data(), sizeof(S), own(a, I / grid_.cols), (width_ + 1) * sizeof(S),
-                                          sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
-        APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
-        for (std::int64_t x = 0; x < kTile && I * kTile + x < n_; ++x) {
-          const S v = diagonal[static_cast<std::size_t>(x)];
-          if (v < -problem_->tolerance || std::isnan(v)) return I * kTile + x;
-        }
-      }
-      return -1;
-    }
+    else
+      return first_diagonal([&](S v) { return v < -problem_->tolerance || std::isnan(v); });
+  }
+
+  // float64: a diagonal entry below 0 but within the tolerance is a
+  // candidate that the one rule judges, as on CPU ranks (the 1e-10 cycle of
+  // tests/distributed/checks). float32 keeps its one-GPU behaviour: no rule.
+  bool candidate_negative_diagonal() override {
+    if constexpr (!kF64)
+      return false;
+    else
+      return first_diagonal([](S v) { return v < 0; }) >= 0;
   }
 
   // The time some kernel ran: the union of the recorded intervals.
@@ -456,16 +529,15 @@ class GpuEngine final : public TileEngine {
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
     range_problem_.clear();
     if constexpr (kReal) {
-      // float32 rows as they are, the diagonal 0 (checked already), and
+      // Real rows as they are, the diagonal 0 (checked already), and
       // predecessors as tight-edge trees within the tolerance.
-      deliver_parts<float, float>(process_row, sink, check,
-                                  [&](std::int64_t first, std::int64_t rows, const TileRowParts<float>& parts,
-                                      float* dist, vertex_t* pred_rows) {
-                                    real_parts_to_rows(parts, grid_, kTile, n_, first, rows, dist);
-                                    if (pred_rows)
-                                      tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows,
-                                                                  problem_->tolerance);
-                                  });
+      deliver_parts<S, S>(
+          process_row, sink, check,
+          [&](std::int64_t first, std::int64_t rows, const TileRowParts<S>& parts, S* dist, vertex_t* pred_rows) {
+            real_parts_to_rows(parts, grid_, kTile, n_, first, rows, dist);
+            if (pred_rows)
+              tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows, problem_->tolerance);
+          });
     } else {
       deliver_parts<std::int32_t, dist_t>(
           process_row, sink, check,
@@ -493,12 +565,30 @@ class GpuEngine final : public TileEngine {
   struct Slot {
     cuda::DeviceBuffer<S> row;                 // b x L: this process column's part of the pivot tile row
     cuda::DeviceBuffer<S> column;              // (R*b) x b: this process row's part of the pivot tile column
-    cuda::DeviceBuffer<std::int32_t> panel_t;  // chunks of b x L words: `column` transposed, L/b tile rows per chunk
+    cuda::DeviceBuffer<std::int32_t>
+        panel_t;  // chunks of b x L words: `column` transposed, L/b tile rows per chunk (not float64)
     cuda::DeviceBuffer<S> pivot;               // b x b: the closed pivot tile
-    cuda::DeviceBuffer<std::int32_t> pivot_t;  // b x L words: the pivot tile transposed (first b columns)
+    cuda::DeviceBuffer<std::int32_t> pivot_t;  // b x L words: the pivot tile transposed (first b columns; not float64)
   };
 
   S* own(std::int64_t a, std::int64_t b) const { return tiles_.get() + a * kTile * width_ + b * kTile; }
+
+  // The smallest vertex of this rank's diagonal tiles whose d[v][v]
+  // satisfies `bad`, or -1. Real weights, after the rounds.
+  template <class Bad>
+  std::int64_t first_diagonal(Bad&& bad) {
+    std::vector<S> diagonal(static_cast<std::size_t>(kTile));
+    for (std::int64_t a = 0; a < rows_; ++a) {
+      const std::int64_t I = grid_.global_row(a);
+      if (!grid_.owns_col(I)) continue;
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(diagonal.data(), sizeof(S), own(a, I / grid_.cols), (width_ + 1) * sizeof(S),
+                                        sizeof(S), kTile, cudaMemcpyDeviceToHost, panel_.get()));
+      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+      for (std::int64_t x = 0; x < kTile && I * kTile + x < n_; ++x)
+        if (bad(diagonal[static_cast<std::size_t>(x)])) return I * kTile + x;
+    }
+    return -1;
+  }
 
   // A panel as a message: int32 as itself, int16 as its bytes (every rank
   // of the collective has the same width, so the counts agree).
@@ -524,8 +614,8 @@ class GpuEngine final : public TileEngine {
     constexpr int kThreads = 256;
     const std::int64_t cells = rows_ * kTile * width_;
     const GridPlace place{grid_.rows, grid_.row, grid_.cols, grid_.col};
-    init_tiles<S><<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(tiles_.get(), rows_ * kTile, width_,
-                                                                              own_width_, place, kInfinity);
+    init_tiles<S, kTile><<<blocks_for(cells, kThreads), kThreads, 0, panel_.get()>>>(
+        tiles_.get(), rows_ * kTile, width_, own_width_, place, kInfinity);
     APSP_CUDA_CHECK_LAUNCH("init_tiles");
     if (!mine.empty()) {
       cuda::DeviceBuffer<E> edges(mine.size());
@@ -658,42 +748,57 @@ class GpuEngine final : public TileEngine {
 
   // panel_t of `s` from its column panel: chunk q holds local rows
   // [q (L/b) b, (q+1) (L/b) b), so its columns stay below L.
+  // float64 reads the column panel as it is: nothing to do.
   void transpose_chunks(Slot& s, cudaStream_t stream) const {
-    if (cols_ == 0) return;
-    for_each_chunk(s, 0, rows_, [&](std::int64_t lo, std::int64_t hi, std::int32_t* chunk) {
-      transpose(s.column.get() + lo * kTile * kTile, kTile, (hi - lo) * kTile, chunk, width_, stream);
-    });
+    if constexpr (!kF64) {
+      if (cols_ == 0) return;
+      for_each_chunk(s, 0, rows_, [&](std::int64_t lo, std::int64_t hi, std::int32_t* chunk) {
+        transpose(s.column.get() + lo * kTile * kTile, kTile, (hi - lo) * kTile, chunk, width_, stream);
+      });
+    }
   }
 
   // body(lo, hi, A) for the pieces of local tile rows [r0, r1) inside one
-  // panel_t chunk of `s`, A = where the chunk's columns for row lo start.
+  // panel_t chunk of `s`, A = where the chunk's columns for row lo start;
+  // float64: [r0, r1) at once, A = the column panel's tile row r0.
   template <class F>
   void for_each_chunk(const Slot& s, std::int64_t r0, std::int64_t r1, F&& body) const {
     if (cols_ == 0) return;
-    for (std::int64_t lo = r0; lo < r1;) {
-      const std::int64_t q = lo / chunk_tiles_, hi = std::min(r1, (q + 1) * chunk_tiles_);
-      body(lo, hi, s.panel_t.get() + q * kTile * width_ + (lo - q * chunk_tiles_) * kTile);
-      lo = hi;
+    if constexpr (kF64) {
+      if (r0 < r1) body(r0, r1, static_cast<const AWord*>(s.column.get() + r0 * kTile * kTile));
+    } else {
+      for (std::int64_t lo = r0; lo < r1;) {
+        const std::int64_t q = lo / chunk_tiles_, hi = std::min(r1, (q + 1) * chunk_tiles_);
+        body(lo, hi, s.panel_t.get() + q * kTile * width_ + (lo - q * chunk_tiles_) * kTile);
+        lo = hi;
+      }
     }
   }
 
   // c = min(c, a (x) b) on units_x C tile units across and tiles_y tile rows
   // down: c and b with leading dimension L (elements), a a panel_t (k-major,
-  // leading dimension L).
-  void product(S* c, const std::int32_t* a, const S* b, std::int64_t units_x, std::int64_t tiles_y,
+  // leading dimension L), or for float64 tiles_y tiles of a column panel
+  // (or the pivot) as they are (leading dimension b).
+  void product(S* c, const AWord* a, const S* b, std::int64_t units_x, std::int64_t tiles_y,
                cudaStream_t stream) const {
     if (units_x <= 0 || tiles_y <= 0) return;
-    cuda::kernels::update_rest<UpdateTraits<W>, W>
-        <<<dim3(static_cast<unsigned>(units_x), static_cast<unsigned>(tiles_y)), Traits::kThreads, kUpdateSharedBytes,
-           stream>>>(c, a, reinterpret_cast<const std::int32_t*>(b), width_, kNoSkip, nullptr);
-    APSP_CUDA_CHECK_LAUNCH("update_rest");
+    if constexpr (kF64) {
+      f64_update_tiles<F64Traits><<<dim3(static_cast<unsigned>(units_x), static_cast<unsigned>(tiles_y)),
+                                    F64Traits::kThreads, F64Traits::kProductSharedBytes, stream>>>(c, a, b, width_);
+      APSP_CUDA_CHECK_LAUNCH("f64_update_tiles");
+    } else {
+      cuda::kernels::update_rest<UpdateTraits<W>, W>
+          <<<dim3(static_cast<unsigned>(units_x), static_cast<unsigned>(tiles_y)), Traits::kThreads, kUpdateSharedBytes,
+             stream>>>(c, a, reinterpret_cast<const std::int32_t*>(b), width_, kNoSkip, nullptr);
+      APSP_CUDA_CHECK_LAUNCH("update_rest");
+    }
   }
 
   // Round update of local tile rows [r0, r1) x C tile units [u0, u1) through
   // the panels of `s`.
   void rectangle(Slot& s, std::int64_t r0, std::int64_t r1, std::int64_t u0, std::int64_t u1, cudaStream_t stream) {
     if (r0 >= r1 || u0 >= u1) return;
-    for_each_chunk(s, r0, r1, [&](std::int64_t lo, std::int64_t hi, std::int32_t* a) {
+    for_each_chunk(s, r0, r1, [&](std::int64_t lo, std::int64_t hi, const AWord* a) {
       product(own(lo, u0 * kUnit), a, s.row.get() + u0 * kUnit * kTile, u1 - u0, hi - lo, stream);
     });
   }
@@ -754,7 +859,9 @@ class GpuEngine final : public TileEngine {
 
 }  // namespace
 
-std::int64_t gpu_tile() { return kTile; }
+std::int64_t gpu_tile(WeightType weights) {
+  return weights == WeightType::float64 ? tile_of<Float64Tiles>() : tile_of<cuda::kernels::Int32Words>();
+}
 
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
                                             const GpuEngineOptions& options) {
@@ -779,18 +886,34 @@ std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const Proce
   return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(problem, grid, options);
 }
 
-std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
-                                            const GpuEngineOptions& options) {
-  auto problem = std::make_shared<RealProblem>();
+namespace {
+
+// Real weights as they are, in the engine of policy W (storage T).
+template <class W, class T>
+std::unique_ptr<TileEngine> make_real_engine(const BasicGraph<T>& normalized, const ProcessGrid& grid,
+                                             const GpuEngineOptions& options) {
+  auto problem = std::make_shared<RealProblem<T>>();
   problem->n = normalized.n;
-  const BasicWeightStats<float> stats = weight_stats(normalized);
+  const BasicWeightStats<T> stats = weight_stats(normalized);
   // A negative cycle is refused before any heavy work, as on one GPU.
   if (stats.has_negative()) johnson_potentials(to_csr(normalized));
   problem->graph_edges = normalized.edges;
   problem->predecessors = options.predecessors;
   if (options.predecessors) problem->out_edges = to_csr(normalized);
-  problem->tolerance = core::distance_tolerance<float>(normalized.n, static_cast<double>(stats.max_abs));
-  return std::make_unique<GpuEngine<Float32Words>>(problem, grid, options);
+  problem->tolerance = core::distance_tolerance<T>(normalized.n, static_cast<double>(stats.max_abs));
+  return std::make_unique<GpuEngine<W>>(problem, grid, options);
+}
+
+}  // namespace
+
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options) {
+  return make_real_engine<Float32Words>(normalized, grid, options);
+}
+
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF64& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options) {
+  return make_real_engine<Float64Tiles>(normalized, grid, options);
 }
 
 std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine> attempt, const ProcessGrid& grid,

@@ -21,8 +21,9 @@ struct GpuEngineOptions {
   bool predecessors = false;  // delivered rows carry predecessors (tight-edge trees)
 };
 
-// b, the tile edge of the GPU engine (the production kernels' tile).
-std::int64_t gpu_tile();
+// b, the tile edge of the GPU engine for `weights`: the production
+// kernels' tile (128) for int32 and float32, the float64 kernels' (64).
+std::int64_t gpu_tile(WeightType weights);
 
 // Reweights `normalized` with Johnson potentials when it has negative
 // weights (every rank computes them: as fast as one rank computing and
@@ -33,10 +34,14 @@ std::int64_t gpu_tile();
 // int16 impossible).
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
                                             const GpuEngineOptions& options);
-// float32 weights as they are (no reweighting; options.precision unused):
-// NegativeCycleError before the tiles are built when the graph has one (a
-// Bellman-Ford on every rank, as on one GPU), ResourceError, UsageError.
+// float32 and float64 weights as they are (no reweighting;
+// options.precision unused): NegativeCycleError before the tiles are built
+// when the graph has one (a Bellman-Ford on every rank, as on one GPU),
+// ResourceError, UsageError. float64 runs on the one-GPU float64 kernels'
+// tiles (gpu_tile(WeightType::float64)).
 std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32& normalized, const ProcessGrid& grid,
+                                            const GpuEngineOptions& options);
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF64& normalized, const ProcessGrid& grid,
                                             const GpuEngineOptions& options);
 
 // The int32 engine of the same problem after an int16 attempt (from

@@ -89,15 +89,16 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
   return problem;
 }
 
-void real_parts_to_rows(const TileRowParts<float>& parts, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
-                        std::int64_t first, std::int64_t rows, float* dist) {
+template <class T>
+void real_parts_to_rows(const TileRowParts<T>& parts, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
+                        std::int64_t first, std::int64_t rows, T* dist) {
   const int pc = grid.cols;
 #pragma omp parallel for schedule(static)
   for (std::int64_t x = 0; x < rows; ++x) {
     // Row x of tile column J: in part J mod pc, at its (J / pc)-th tile.
     for (std::int64_t J = 0; J * b < n; ++J) {
-      const std::vector<float>& part = parts.d[static_cast<std::size_t>(J % pc)];
-      const float* from = part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
+      const std::vector<T>& part = parts.d[static_cast<std::size_t>(J % pc)];
+      const T* from = part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
       const std::int64_t j0 = J * b, count = std::min(b, n - j0);
       std::copy(from, from + count, dist + x * n + j0);
     }
@@ -120,6 +121,12 @@ void tight_edge_predecessor_rows(const BasicCsr<W>& out_edges, std::int64_t n, s
 
 template void tight_edge_predecessor_rows<weight_t>(const Csr&, std::int64_t, std::int64_t, std::int64_t,
                                                     const weight_t*, vertex_t*, double);
+template void real_parts_to_rows<float>(const TileRowParts<float>&, const ProcessGrid&, std::int64_t, std::int64_t,
+                                        std::int64_t, std::int64_t, float*);
+template void real_parts_to_rows<double>(const TileRowParts<double>&, const ProcessGrid&, std::int64_t, std::int64_t,
+                                         std::int64_t, std::int64_t, double*);
+template void tight_edge_predecessor_rows<double>(const CsrF64&, std::int64_t, std::int64_t, std::int64_t,
+                                                  const double*, vertex_t*, double);
 template void tight_edge_predecessor_rows<float>(const CsrF32&, std::int64_t, std::int64_t, std::int64_t, const float*,
                                                  vertex_t*, double);
 

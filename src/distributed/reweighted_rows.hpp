@@ -31,18 +31,19 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
                                      std::int64_t n, std::int64_t first, std::int64_t rows,
                                      const std::vector<std::int64_t>& h, weight_t max_weight, dist_t* dist);
 
-// Rows [first, first + rows) of a gathered float32 tile row as n-wide rows:
-// the values as computed (+inf unreachable), the diagonal 0 (rounding may
-// leave it a little below; negative_diagonal refused anything beyond the
-// tolerance), on this rank's OpenMP threads.
-void real_parts_to_rows(const TileRowParts<float>& parts, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
-                        std::int64_t first, std::int64_t rows, float* dist);
+// Rows [first, first + rows) of a gathered float32 or float64 (T) tile row
+// as n-wide rows: the values as computed (+inf unreachable), the diagonal 0
+// (rounding may leave it a little below; negative_diagonal refused anything
+// beyond the tolerance), on this rank's OpenMP threads.
+template <class T>
+void real_parts_to_rows(const TileRowParts<T>& parts, const ProcessGrid& grid, std::int64_t b, std::int64_t n,
+                        std::int64_t first, std::int64_t rows, T* dist);
 
 // pred rows [first, first + rows) (n-wide) from their real distances (dist,
 // n-wide): row x is the breadth-first tree over the tight out-edges of
 // `out_edges` (the normalized graph's CSR) from source first + x
 // (core::tight_predecessor_row; `slack`: real weights' tolerance), on this
-// rank's OpenMP threads. W = int32 or float.
+// rank's OpenMP threads. W = int32, float or double.
 template <class W>
 void tight_edge_predecessor_rows(const BasicCsr<W>& out_edges, std::int64_t n, std::int64_t first, std::int64_t rows,
                                  const W* dist, vertex_t* pred, double slack = 0);

@@ -169,7 +169,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     BasicWeightStats<W> stats;
     dist::ProcessGrid grid;
     const bool on_gpu = opts.backend == Backend::cuda;
-    const std::int64_t tile = on_gpu ? dist::gpu_tile() : dist::cpu_tile();
+    const std::int64_t tile = on_gpu ? dist::gpu_tile(weight_type_of<W>) : dist::cpu_tile();
     StageClock setup(result.setup_stages);
     agree(comm, [&] {
       if (!on_gpu && opts.precision == Precision::int16)
@@ -179,9 +179,6 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       if (on_gpu && opts.precision == Precision::int64)
         throw UsageError("the distributed GPU solver computes in int32 or int16, not int64; use the cpu backend",
                          "precision");
-      if (std::is_same<W, double>::value && on_gpu)
-        throw UsageError("the distributed GPU solver takes int32 and float32 weights, not float64; use the cpu backend",
-                         "backend");
       if (kReal && opts.precision != Precision::automatic)
         throw UsageError(std::string(to_string(weight_type_of<W>)) + " weights compute in their own type; " +
                              to_string(opts.precision) + " is for int32 weights",
@@ -219,9 +216,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     gpu_options.precision = opts.precision;
     gpu_options.predecessors = opts.predecessors;
     agree(comm, [&] {
-      if constexpr (!std::is_same<W, double>::value) {
-        if (on_gpu) engine = dist::make_gpu_engine(normalized, grid, gpu_options);
-      }
+      if (on_gpu) engine = dist::make_gpu_engine(normalized, grid, gpu_options);
       if (!on_gpu) {
         dist::CpuEngineOptions engine_options;
         if constexpr (kReal)

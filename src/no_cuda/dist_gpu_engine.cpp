@@ -5,13 +5,18 @@
 
 namespace apsp::dist {
 
-std::int64_t gpu_tile() { return 128; }
+// Any width: make_gpu_engine refuses before a tile is used.
+std::int64_t gpu_tile(WeightType) { return 128; }
 
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph&, const ProcessGrid&, const GpuEngineOptions&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }
 
 std::unique_ptr<TileEngine> make_gpu_engine(const GraphF32&, const ProcessGrid&, const GpuEngineOptions&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
+std::unique_ptr<TileEngine> make_gpu_engine(const GraphF64&, const ProcessGrid&, const GpuEngineOptions&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }
 

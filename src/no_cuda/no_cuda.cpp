@@ -4,6 +4,13 @@
 #include "apsp/error.hpp"
 
 namespace apsp::cuda {
+namespace {
+
+constexpr const char* kNoCudaBackend =
+    "this build of apsp has no CUDA backend: nvcc was not found when it was built, or it was configured with "
+    "-DAPSP_ENABLE_CUDA=OFF (rebuild with the CUDA toolkit's nvcc on PATH)";
+
+}  // namespace
 
 bool compiled_in() { return false; }
 const std::vector<DeviceInfo>& devices() {
@@ -15,14 +22,8 @@ void create_context(int) {}
 
 std::vector<std::string> algorithms() { return {}; }
 
-void solve(const Graph&, const SolveOptions&, Sink&, SolveSummary&) {
-  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
-}
-void solve(const GraphF32&, const SolveOptions&, Sink&, SolveSummary&) {
-  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
-}
-void solve(const GraphF64&, const SolveOptions&, Sink&, SolveSummary&) {
-  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
-}
+void solve(const Graph&, const SolveOptions&, Sink&, SolveSummary&) { throw ResourceError(kNoCudaBackend); }
+void solve(const GraphF32&, const SolveOptions&, Sink&, SolveSummary&) { throw ResourceError(kNoCudaBackend); }
+void solve(const GraphF64&, const SolveOptions&, Sink&, SolveSummary&) { throw ResourceError(kNoCudaBackend); }
 
 }  // namespace apsp::cuda

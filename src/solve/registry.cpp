@@ -28,6 +28,25 @@ const AlgorithmInfo* find_algorithm(const std::string& name, Backend backend) {
   return nullptr;
 }
 
+const AlgorithmInfo* find_production(Backend backend, Work work) {
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (a.backend == backend && a.work == work && a.role == Role::production) return &a;
+  return nullptr;
+}
+
+std::vector<WeightType> weight_types(const AlgorithmInfo& a) {
+  if (a.takes_real) return {WeightType::int32, WeightType::float32, WeightType::float64};
+  return {WeightType::int32};
+}
+
+std::vector<Precision> precisions(const AlgorithmInfo& a) {
+  std::vector<Precision> widths;
+  if (a.takes_int16) widths.push_back(Precision::int16);
+  if (!a.int64_labels) widths.push_back(Precision::int32);
+  if (a.backend == Backend::cpu) widths.push_back(Precision::int64);
+  return widths;
+}
+
 const char* to_string(Work w) {
   switch (w) {
     case Work::cubic: return "n^3";

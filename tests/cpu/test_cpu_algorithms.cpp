@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "apsp/cpu.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/error.hpp"
 #include "apsp/generate.hpp"
+#include "apsp/registry.hpp"
 #include "apsp/solver.hpp"
 #include "support/cases.hpp"
 
@@ -27,9 +29,12 @@ SolveResult run(const Graph& g, const std::string& algorithm, bool predecessors,
 }
 
 // The width an algorithm computes in when (n-1) * max|w| fits int32: the
-// label-correcting searches (bellman-ford, johnson) always use int64 labels.
+// narrowest of its registry precisions (the label-correcting searches,
+// bellman-ford and johnson, always use int64 labels).
 Precision narrowest_precision(const std::string& algorithm) {
-  return algorithm == "bellman-ford" || algorithm == "johnson" ? Precision::int64 : Precision::int32;
+  const AlgorithmInfo* info = find_algorithm(algorithm, Backend::cpu);
+  if (info == nullptr) throw std::logic_error("no CPU algorithm " + algorithm);
+  return precisions(*info).front();
 }
 
 bool has_negative_edge(const Graph& g) {

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <random>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -20,7 +22,9 @@
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "apsp/verify.hpp"
+#include "core/csr.hpp"
 #include "core/negative_cycle.hpp"
+#include "cpu/sources.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 
@@ -150,6 +154,146 @@ INSTANTIATE_TEST_SUITE_P(All, RealCpuAlgorithm,
                              if (ch == '-') ch = '_';
                            return name;
                          });
+
+// The radix heap on float and double keys pops them in the order of their
+// buckets (floor(key / width)), in any order within one, whatever their
+// magnitudes: +0, subnormals, fractions, huge values and +inf, pushed as
+// Dijkstra pushes them (never below the last pop's bucket).
+template <class D>
+void expect_radix_heap_pops_by_bucket(double width) {
+  const std::vector<D> step = {D(0),
+                               std::numeric_limits<D>::denorm_min(),
+                               std::numeric_limits<D>::min(),
+                               D(0.1),
+                               D(0.30000000000000004),
+                               D(1),
+                               D(1.5),
+                               D(1e30),
+                               std::numeric_limits<D>::max(),
+                               std::numeric_limits<D>::infinity()};
+  const auto bucket_of = [&](D key) { return std::min(std::floor(static_cast<double>(key) / width), 0x1p62); };
+  std::mt19937_64 rng(7);
+  cpu::detail::RadixHeap<D> heap;
+  heap.set_bucket_width(width);
+  std::multiset<D> waiting;
+  D last = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const int pushes = static_cast<int>(rng() % 4);
+    for (int k = 0; k < pushes; ++k) {
+      const D key = last + step[rng() % step.size()];
+      heap.push(key, static_cast<vertex_t>(round));
+      waiting.insert(key);
+    }
+    if (heap.empty()) continue;
+    const D key = heap.pop().key;
+    ASSERT_EQ(bucket_of(key), bucket_of(*waiting.begin())) << "round " << round;
+    ASSERT_NE(waiting.find(key), waiting.end());
+    waiting.erase(waiting.find(key));
+    last = key;
+  }
+  while (!heap.empty()) {
+    const D key = heap.pop().key;
+    ASSERT_EQ(bucket_of(key), bucket_of(*waiting.begin()));
+    waiting.erase(waiting.find(key));
+  }
+  EXPECT_TRUE(waiting.empty());
+}
+
+TEST(RealWeights, RadixHeapPopsFloatAndDoubleKeysByBucket) {
+  for (const double width : {1e-3, 0.25, 1.0, 1e10}) {
+    SCOPED_TRACE(width);
+    expect_radix_heap_pops_by_bucket<float>(width);
+    expect_radix_heap_pops_by_bucket<double>(width);
+  }
+}
+
+// Distances from `source` by label correction in W itself, every sum
+// rounded as d[u] + w: the labels scipy's Dijkstra computes.
+template <class W>
+std::vector<W> same_arithmetic_row(const BasicGraph<W>& g, vertex_t source) {
+  std::vector<W> d(static_cast<std::size_t>(g.n), std::numeric_limits<W>::infinity());
+  d[source] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const BasicEdge<W>& e : g.edges) {
+      const W candidate = d[e.src] + e.w;
+      if (candidate < d[e.dst]) {
+        d[e.dst] = candidate;
+        changed = true;
+      }
+    }
+  }
+  return d;
+}
+
+// dijkstra on real weights computes each label as d[u] + w in W, as scipy
+// does: its distances equal the same-arithmetic reference bit for bit (not
+// only within a tolerance) on the shared cases with |w|.
+template <class W>
+void expect_dijkstra_identical_to_same_arithmetic() {
+  std::vector<test::Case> cases = test::standard_cases();
+  for (test::Case& c : test::tile_cases()) cases.push_back(std::move(c));
+  for (const test::Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    BasicGraph<W> g;
+    g.n = c.graph.n;
+    for (const EdgeF64& e : test::with_real_weights(c.graph).edges)
+      g.edges.push_back({e.src, e.dst, static_cast<W>(std::abs(e.w))});
+    const BasicSolveResult<W> r = solve(g, cpu_options("dijkstra", false));
+    std::int64_t different = 0, finite = 0, unreachable = 0;
+    for (vertex_t s = 0; s < g.n; ++s) {
+      const std::vector<W> want = same_arithmetic_row(g, s);
+      for (std::int64_t t = 0; t < g.n; ++t) {
+        const W got = r.dist[static_cast<std::size_t>(s * g.n + t)];
+        different += std::memcmp(&got, &want[t], sizeof(W)) != 0;
+        (std::isinf(got) ? unreachable : finite) += s != t;
+      }
+    }
+    EXPECT_EQ(different, 0);
+    if (g.n >= 2) EXPECT_GT(finite, 0);
+    if (g.n >= 3) EXPECT_GT(unreachable, 0);
+  }
+}
+
+TEST(RealWeights, DijkstraEqualsSameArithmeticReferenceBitForBit) {
+  expect_dijkstra_identical_to_same_arithmetic<float>();
+  expect_dijkstra_identical_to_same_arithmetic<double>();
+}
+
+// Within a bucket the search is label-correcting: with every key in one
+// bucket (a width above every distance) or one per key (a tiny width), its
+// labels still equal the same-arithmetic reference bit for bit, and its
+// predecessors still form shortest-path trees.
+TEST(RealWeights, DijkstraSearchIsExactWhateverTheBucketWidth) {
+  std::vector<test::Case> cases = test::standard_cases();
+  for (test::Case& c : test::tile_cases()) cases.push_back(std::move(c));
+  for (const double width : {1e-9, 1e300}) {
+    for (const test::Case& c : cases) {
+      SCOPED_TRACE(c.name + " width " + std::to_string(width));
+      GraphF64 g;
+      g.n = c.graph.n;
+      for (const EdgeF64& e : test::with_real_weights(c.graph).edges) g.edges.push_back({e.src, e.dst, std::abs(e.w)});
+      const CsrF64 csr = to_csr(normalize(g));
+      cpu::detail::RadixHeap<double> heap;
+      heap.set_bucket_width(width);
+      std::vector<double> dist(static_cast<std::size_t>(g.n * g.n), kInfinity);
+      std::vector<vertex_t> pred(dist.size(), -1);
+      std::int64_t different = 0;
+      for (vertex_t s = 0; s < g.n; ++s) {
+        double* row = dist.data() + s * g.n;
+        cpu::detail::dijkstra_from(core::csr_view(csr), s, row, pred.data() + s * g.n, heap);
+        const std::vector<double> want = same_arithmetic_row(g, s);
+        for (std::int64_t t = 0; t < g.n; ++t) different += std::memcmp(&row[t], &want[t], sizeof(double)) != 0;
+      }
+      EXPECT_EQ(different, 0);
+      // The checker sums each path its own way: within rounding of the distances.
+      double scale = test::max_abs_weight(g);
+      for (const double x : dist)
+        if (x != kInfinity) scale = std::max(scale, x);
+      EXPECT_EQ(test::check_predecessors(g, dist, pred, test::test_relative_tolerance<double>(g.n) * scale), "");
+    }
+  }
+}
 
 // A cycle whose weights cancel exactly in real arithmetic but not in binary
 // (0.1 + 0.2 - 0.3 is 5.6e-17 in double; the other way round it is below

@@ -3,6 +3,7 @@
 // before any work (they run without a GPU, in builds with and without CUDA).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -49,6 +50,34 @@ TEST(Registry, NamesAreUniqueAndBackendsMatchTheirLists) {
   EXPECT_EQ(cpu_names, list_algorithms(Backend::cpu));
   EXPECT_EQ(cuda_names, cuda::algorithms());
   EXPECT_EQ(cuda_names, list_algorithms(Backend::cuda));
+}
+
+// The weight-type and precision columns that callers read instead of names:
+// int32 always, reals with takes_real; int16 with takes_int16, int64 on the
+// CPU only, int32 unless the entry always labels in int64 (what each CPU
+// algorithm reports is checked in test_cpu_algorithms); and the production
+// dense solver of each backend found by its traits.
+TEST(Registry, WeightTypeAndPrecisionColumns) {
+  const auto has = [](const auto& list, auto value) { return std::count(list.begin(), list.end(), value) == 1; };
+  for (const AlgorithmInfo& a : algorithm_registry()) {
+    SCOPED_TRACE(a.name);
+    const std::vector<WeightType> weights = weight_types(a);
+    ASSERT_FALSE(weights.empty());
+    EXPECT_EQ(weights.front(), WeightType::int32);
+    EXPECT_EQ(has(weights, WeightType::float32), a.takes_real);
+    EXPECT_EQ(has(weights, WeightType::float64), a.takes_real);
+    const std::vector<Precision> widths = precisions(a);
+    ASSERT_FALSE(widths.empty());
+    EXPECT_EQ(has(widths, Precision::int16), a.takes_int16);
+    EXPECT_EQ(has(widths, Precision::int32), !a.int64_labels);
+    EXPECT_EQ(has(widths, Precision::int64), a.backend == Backend::cpu);
+    EXPECT_FALSE(has(widths, Precision::automatic));
+  }
+  ASSERT_NE(find_production(Backend::cpu, Work::cubic), nullptr);
+  EXPECT_STREQ(find_production(Backend::cpu, Work::cubic)->name, "fw-blocked");
+  ASSERT_NE(find_production(Backend::cuda, Work::cubic), nullptr);
+  EXPECT_STREQ(find_production(Backend::cuda, Work::cubic)->name, "fw");
+  EXPECT_EQ(find_production(Backend::cuda, Work::cubic_log), nullptr);
 }
 
 // The production CUDA entries: fw (the first: what "auto" names when options

@@ -25,6 +25,8 @@ TEST_P(LocalGroup, AllReduce) { on_local_group(GetParam(), test::check_all_reduc
 TEST_P(LocalGroup, SendReceive) { on_local_group(GetParam(), test::check_send_receive); }
 TEST_P(LocalGroup, Split) { on_local_group(GetParam(), test::check_split); }
 TEST_P(LocalGroup, BadArguments) { on_local_group(GetParam(), test::check_bad_arguments); }
+TEST_P(LocalGroup, BroadcastGraph) { on_local_group(GetParam(), test::check_broadcast_graph); }
+TEST_P(LocalGroup, AgreeFrom) { on_local_group(GetParam(), test::check_agree_from); }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, LocalGroup, ::testing::Values(1, 2, 3, 4, 6),
                          [](const auto& info) { return "P" + std::to_string(info.param); });

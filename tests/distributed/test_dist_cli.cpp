@@ -200,22 +200,39 @@ TEST_F(DistributedCli, AlgorithmNamesComeFromTheRegistrysDistributableColumn) {
   EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
 }
 
-TEST_F(DistributedCli, BadInputOnOneRankStopsEveryRankWithOneMessage) {
+// Rank 0 alone reads the input and broadcasts the normalized graph (issue
+// 22, item 5): the other ranks' input paths are never opened (an MPMD
+// launch naming a missing file there still writes the single-process
+// result), and a parse error on rank 0 is every rank's, reported once
+// without a rank (exit 2).
+TEST_F(DistributedCli, RankZeroReadsTheInputForEveryRank) {
   SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   {
     std::ofstream bad(dir_ / "bad.bin", std::ios::binary);
     bad << slurp(dir_ / "g.bin").substr(0, 20);
   }
-  // Ranks 0 and 1 read the graph, rank 2 a truncated copy (an MPMD launch).
-  const ProcessRun r = shell("mpirun -np 2 apsp solve g.bin : -np 1 apsp solve bad.bin",
-                             std::string(kMpiEnvironment) +
-                                 "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' 2 '" APSP_CLI_PATH
-                                 "' solve g.bin --distribution rows -o d.bin : -np 1 '" APSP_CLI_PATH
-                                 "' solve bad.bin --distribution rows -o d.bin");
+  const auto mpmd = [&](const std::string& rank0_input, const std::string& others_input) {
+    return shell("mpirun -np 1 apsp solve " + rank0_input + " : -np 2 apsp solve " + others_input,
+                 std::string(kMpiEnvironment) + "'" APSP_RUN_MPI "' '" APSP_MPIRUN "' 1 '" APSP_CLI_PATH "' solve " +
+                     rank0_input + " --distribution 2d --threads 1 -o d.bin --predecessors p.bin : -np 2 '" +
+                     APSP_CLI_PATH + "' solve " + others_input +
+                     " --distribution 2d --threads 1 -o d.bin --predecessors p.bin");
+  };
+  const ProcessRun good = mpmd("g.bin", "missing.bin");
+  ASSERT_EQ(good.status, 0) << good;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
+  EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "refp.bin"));
+  EXPECT_NE(good.out.find("    parse (rank 0) "), std::string::npos) << good;
+  EXPECT_NE(good.out.find("    broadcast "), std::string::npos) << good;
+  fs::remove(dir_ / "d.bin");
+  fs::remove(dir_ / "p.bin");
+
+  const ProcessRun r = mpmd("bad.bin", "g.bin");
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
-  EXPECT_NE(r.err.find("apsp: rank 2: bad.bin@20: truncated"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("apsp: bad.bin@20: truncated"), std::string::npos) << r;
+  EXPECT_EQ(r.err.find("apsp: rank"), std::string::npos) << r;
   EXPECT_LT(r.seconds, 30) << r;
   expect_no_output_files();
 }

@@ -108,7 +108,8 @@ void print_parts(const StageTimes& parts) {
 }
 
 void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
-                   const DistributedResult& r, int threads, const StageTimes& startup, double read_s, double total_s) {
+                   const DistributedResult& r, int threads, const StageTimes& startup, double read_s,
+                   const StageTimes& read_parts, double total_s) {
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
   print_row("n", std::to_string(r.n));
   const std::size_t m = std::visit([](const auto& g) { return g.edges.size(); }, loaded.normalized);
@@ -126,6 +127,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_stage("startup", startup.total());
   print_parts(startup);
   print_stage("read", read_s);
+  print_parts(read_parts);
   print_stage("setup", r.setup_seconds);
   print_parts(r.setup_stages);
   print_stage("rounds", r.rounds_seconds);
@@ -224,7 +226,8 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
     const std::unique_ptr<Sink> sink = make_sink(comm, s);
     results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
   });
-  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup, read_s, seconds_since(start));
+  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup, read_s, StageTimes{},
+                seconds_since(start));
 }
 
 bool current_exception_is_agreed() {
@@ -286,13 +289,27 @@ void run_distributed_solve(const DistributedSolve& s) {
       opts = options_of(s);
       opts.device = device;
       if (opts.threads == 0) opts.threads = rank_threads(node_place().local_size, false);
-      loaded = load_any_graph(s.input, s.weights);
     });
+    // Rank 0 alone reads and normalizes the input; the others receive the
+    // normalized graph instead of parsing the file again (their time does
+    // not grow with the input's text, and the file is read once). An error
+    // reading it is every rank's verdict, reported once.
+    StageTimes read_parts;
+    agree_from(*comm, 0, [&] { loaded = load_any_graph(s.input, s.weights); });
+    read_parts.add("parse (rank 0)", seconds_since(read_start));
+    const auto broadcast_start = std::chrono::steady_clock::now();
+    broadcast_graph(*comm, loaded.normalized, 0);
+    std::int64_t counts[2] = {loaded.edges_as_read, loaded.vertices_as_read};
+    comm->broadcast(counts, 2, 0);
+    loaded.edges_as_read = counts[0];
+    loaded.vertices_as_read = counts[1];
+    read_parts.add("broadcast", seconds_since(broadcast_start));
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
-    if (comm->rank() == 0) print_summary(s, *comm, loaded, result, opts.threads, startup, read_s, seconds_since(start));
+    if (comm->rank() == 0)
+      print_summary(s, *comm, loaded, result, opts.threads, startup, read_s, read_parts, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)

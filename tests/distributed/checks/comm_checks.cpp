@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "apsp/error.hpp"
@@ -131,6 +133,50 @@ void check_bad_arguments(Communicator& comm) {
   EXPECT_THROW(comm.send(&x, 1, comm.size()), UsageError);
   EXPECT_THROW(comm.receive(&x, 1, -1), UsageError);
   EXPECT_THROW(comm.split(-1, 0), UsageError);
+  comm.barrier();
+}
+
+void check_broadcast_graph(Communicator& comm) {
+  const int root = comm.size() - 1;
+  const bool is_root = comm.rank() == root;
+  const Graph ints{5, {Edge{4, 0, -3}, Edge{0, 1, 7}, Edge{2, 2, 0}}};
+  const GraphF32 floats{3, {EdgeF32{0, 2, 0.25f}, EdgeF32{1, 0, -1.5f}}};
+  const GraphF64 doubles{4, {EdgeF64{3, 1, 1e-300}, EdgeF64{0, 3, -2.5}}};
+  const GraphF64 empty{0, {}};
+  const AnyGraph sent[] = {ints, floats, doubles, empty};
+  for (const AnyGraph& expected : sent) {
+    // The receivers start from another type and size: all of it is replaced.
+    AnyGraph g = is_root ? expected : AnyGraph{Graph{9, {Edge{1, 2, 3}}}};
+    broadcast_graph(comm, g, root);
+    ASSERT_EQ(g.index(), expected.index());
+    std::visit(
+        [&](const auto& got) {
+          const auto& want = std::get<std::decay_t<decltype(got)>>(expected);
+          EXPECT_EQ(got.n, want.n);
+          ASSERT_EQ(got.edges.size(), want.edges.size());
+          for (std::size_t e = 0; e < got.edges.size(); ++e) {
+            EXPECT_EQ(got.edges[e].src, want.edges[e].src);
+            EXPECT_EQ(got.edges[e].dst, want.edges[e].dst);
+            EXPECT_EQ(got.edges[e].w, want.edges[e].w);
+          }
+        },
+        g);
+  }
+}
+
+void check_agree_from(Communicator& comm) {
+  int runs = 0;
+  agree_from(comm, 0, [&] { ++runs; });
+  EXPECT_EQ(runs, comm.rank() == 0 ? 1 : 0);
+  try {
+    agree_from(comm, 0, [] { throw InputError("g.txt:3: bad weight"); });
+    ADD_FAILURE() << "rank 0's error was not thrown";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "g.txt:3: bad weight");
+    const auto* agreed = dynamic_cast<const AgreedFailure*>(&e);
+    ASSERT_NE(agreed, nullptr);
+    EXPECT_EQ(agreed->origin_rank(), -1);
+  }
   comm.barrier();
 }
 

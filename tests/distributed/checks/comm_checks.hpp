@@ -19,6 +19,12 @@ void check_send_receive(Communicator& comm);
 // split by rank parity with reversed keys: sub-ranks, sizes, and a broadcast
 // and all_reduce inside each part.
 void check_split(Communicator& comm);
+// broadcast_graph from the last rank: every weight type, an empty graph,
+// the edges in their order; the receivers' own graphs replaced.
+void check_broadcast_graph(Communicator& comm);
+// agree_from: rank 0's error thrown on every rank as Agreed<E> of origin -1
+// with its message unprefixed, the step run on rank 0 only.
+void check_agree_from(Communicator& comm);
 // Arguments out of range are UsageError before any rank waits.
 void check_bad_arguments(Communicator& comm);
 

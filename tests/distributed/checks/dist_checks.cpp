@@ -326,25 +326,15 @@ void check_negative_cycles(Communicator& comm, const DistConfig& config) {
 
 void check_real_weights(Communicator& comm, const DistConfig& config, Backend backend) {
   std::vector<Case> cases = standard_cases();
-  if (backend == Backend::cuda) {
+  if (backend == Backend::cuda)
     for (Case& c : tile_cases()) cases.push_back(std::move(c));
-    SCOPED_TRACE(where(comm, "float64 on the GPU", config));
-    RowCollector sink;
-    const auto [message, origin] = expect_agreed<UsageError>([&] {
-      solve_distributed(comm, with_real_weights(cases.front().graph), real_options(comm, config, backend, false), sink);
-    });
-    EXPECT_NE(message.find("takes int32 and float32 weights, not float64"), std::string::npos) << message;
-    EXPECT_EQ(origin, -1);
-    EXPECT_EQ(sink.discards, 1);
-  }
   // On the CPU, float32 and float64 take turns (9 sizes a kind: each size
-  // meets both types over the kinds), and predecessors every other pair.
+  // meets both types over the kinds), and predecessors every other pair. On
+  // the GPU every case runs in both (float64 on its own 64-wide tiles).
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const bool predecessors = (i / 2 + config.lookahead) % 2 == 0;
-    if (backend == Backend::cuda || i % 2 == 0)
-      check_real_case<float>(comm, cases[i], config, backend, predecessors);
-    else
-      check_real_case<double>(comm, cases[i], config, backend, predecessors);
+    if (backend == Backend::cuda || i % 2 == 0) check_real_case<float>(comm, cases[i], config, backend, predecessors);
+    if (backend == Backend::cuda || i % 2 == 1) check_real_case<double>(comm, cases[i], config, backend, predecessors);
   }
 }
 
@@ -361,7 +351,6 @@ void check_real_negative_cycles(Communicator& comm, const DistConfig& config, Ba
   for (bool predecessors : {false, true}) {
     SCOPED_TRACE(where(comm, predecessors ? "real negative cycles with predecessors" : "real negative cycles", config));
     expect_real_negative_cycle(comm, to_float32(deep), {70, 90, 100}, config, backend, predecessors);
-    if (backend == Backend::cuda) continue;  // float64 is the cpu backend's
     expect_real_negative_cycle(comm, deep, {70, 90, 100}, config, backend, predecessors);
     expect_real_negative_cycle(comm, shallow, {100, 101, 102}, config, backend, predecessors);
   }
@@ -426,14 +415,8 @@ void check_agreed_errors(Communicator& comm) {
     }
   }
   {
-    // float64 on GPUs, refused before any device is used; float32 weights
-    // take no integer precision.
-    DistributedOptions gpu = o;
-    gpu.backend = Backend::cuda;
+    // float32 weights take no integer precision.
     const GraphF64 real{10, {EdgeF64{0, 1, 0.5}}};
-    const auto [message, origin] = expect_agreed<UsageError>([&] { solve_distributed(comm, real, gpu, sink); });
-    EXPECT_EQ(message, "the distributed GPU solver takes int32 and float32 weights, not float64; use the cpu backend");
-    EXPECT_EQ(origin, -1);
     DistributedOptions narrow = o;
     narrow.precision = Precision::int32;
     const auto [narrow_message, narrow_origin] =

@@ -65,8 +65,8 @@ void check_negative_cycles(Communicator& comm, const DistConfig& config);
 // type, every row at exactly one rank, within the tests' tolerance of the
 // independent long-double reference, predecessor chains that weigh the
 // distance within it, finite and unreachable entries both present. On the
-// cuda backend (this rank on comm.device(), or device 0): float32 on these
-// cases and the tile cases, and float64 refused on every rank.
+// cuda backend (this rank on comm.device(), or device 0): float32 and
+// float64 both on these cases and the tile cases.
 void check_real_weights(Communicator& comm, const DistConfig& config, Backend backend = Backend::cpu);
 
 // Real-weighted negative cycles that only a rank other than 0 can see (from
@@ -75,7 +75,7 @@ void check_real_weights(Communicator& comm, const DistConfig& config, Backend ba
 // n = 1000, a diagonal entry 1e-10 below 0 that only the rule on the cycle's
 // own edges finds after the rounds. Every rank throws
 // Agreed<NegativeCycleError> naming a vertex of the cycle; sinks are
-// discarded. On the cuda backend: the float32 cycle.
+// discarded. The same on the cuda backend.
 void check_real_negative_cycles(Communicator& comm, const DistConfig& config, Backend backend = Backend::cpu);
 
 // Weights too large for int32 arithmetic (the int64 path, as fw-blocked),

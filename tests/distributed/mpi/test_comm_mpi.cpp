@@ -16,6 +16,8 @@ TEST(MpiCommunicator, Broadcast) { test::check_broadcast(test::world()); }
 TEST(MpiCommunicator, AllReduce) { test::check_all_reduce(test::world()); }
 TEST(MpiCommunicator, SendReceive) { test::check_send_receive(test::world()); }
 TEST(MpiCommunicator, Split) { test::check_split(test::world()); }
+TEST(MpiCommunicator, BroadcastGraph) { test::check_broadcast_graph(test::world()); }
+TEST(MpiCommunicator, AgreeFrom) { test::check_agree_from(test::world()); }
 TEST(MpiCommunicator, BadArguments) { test::check_bad_arguments(test::world()); }
 
 }  // namespace

@@ -61,7 +61,7 @@ TEST(MpiGpu, PredecessorsAreTightEdgeTrees) {
     for (const test::Case& c : cases) test::check_gpu_predecessors(test::world(), c, config, Precision::automatic);
 }
 
-TEST(MpiGpu, Float32MatchesTheReferenceAndFloat64IsRefused) {
+TEST(MpiGpu, RealWeightsMatchTheReference) {
   SKIP_WITHOUT_GPU();
   for (const test::DistConfig& config : test::configs_for(test::world().size())) {
     test::check_real_weights(test::world(), config, Backend::cuda);
