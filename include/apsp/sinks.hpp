@@ -241,12 +241,18 @@ class ConvertingSink : public Sink {
   void put(const RowBlock& block) override;
   void commit() override { inner_.commit(); }
   void discard() noexcept override { inner_.discard(); }
+  // A resumable `inner` (FileSink::keep_partial) stays resumable through the
+  // conversion: its kept rows are in the output's type already.
+  bool keeps_partial() const override { return inner_.keeps_partial(); }
+  SinkResume resumed() const override { return inner_.resumed(); }
+  RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
 
   // After the last put(): the narrowest of int32, float32 and float64 that
-  // holds every finite distance that arrived exactly.
-  Element narrowest_exact() const;
+  // holds every finite distance that arrived exactly; unset where `inner`
+  // kept rows of a killed run (Sink::resumed), whose values never arrive here.
+  std::optional<Element> narrowest_exact() const;
   // Whether the conversion may round (float32 from float64 or int32): exact
-  // only where narrowest_exact() is not float64.
+  // only where narrowest_exact() is int32 or float32.
   bool lossy() const { return lossy_; }
 
  private:
@@ -254,6 +260,7 @@ class ConvertingSink : public Sink {
   std::optional<Element> to_;
   SinkLayout layout_;
   bool lossy_ = false;
+  bool kept_ = false;  // `inner` kept rows of a killed run
   std::atomic<bool> all_int32_{true};
   std::atomic<bool> all_float32_{true};
 };

@@ -135,6 +135,22 @@ TEST_F(Resume, PerSourceSolvesComputeOnlyTheRowsLeft) {
   }
 }
 
+// Rows pass the CLI's ConvertingSink (--output-type, the advice): a resumed
+// run still skips the kept rows, and gives no advice on rows it never saw.
+TEST_F(Resume, ResumesThroughAnOutputTypeConversion) {
+  ok("gen random -n 1000 --seed 7 --weights 0:9 -o g.bin");
+  const std::string args = "solve g.bin --threads 2 --algo dijkstra --output-type float64";
+  const std::string fresh = ok(args + " -o ref.npy --predecessors refp.npy");
+  EXPECT_NE(fresh.find("int32 is the narrowest"), std::string::npos) << fresh;
+  killed(args + " -o d.npy --predecessors p.npy --checkpoint", "journal:9");
+  const std::string summary = ok(args + " -o d.npy --predecessors p.npy --resume");
+  EXPECT_NE(summary.find("resumed d.npy: "), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("advice"), std::string::npos) << summary;
+  EXPECT_TRUE(same_file("d.npy", "ref.npy"));
+  EXPECT_TRUE(same_file("p.npy", "refp.npy"));
+  EXPECT_TRUE(hidden().empty());
+}
+
 // fw-blocked's rounds (16 for 1000 vertices) with a checkpoint at every
 // round boundary (an interval far below a round's time): a run killed after
 // a checkpoint, during the write of the next, or with a damaged checkpoint
@@ -257,6 +273,17 @@ TEST_F(Resume, OptionsThatCannotKeepRowsAreRefused) {
     const Outcome r = run(args);
     EXPECT_EQ(r.status, 1) << args << "\n" << r.err;
     EXPECT_EQ(r.err.rfind("apsp: ", 0), 0u) << r.err;
+    EXPECT_FALSE(fs::exists(path("d.bin")));
+    EXPECT_TRUE(hidden().empty());
+  }
+  // A part of the matrix is refused even where it has n rows and n columns:
+  // every target, in reverse order (a PartSink's columns).
+  std::string reversed;
+  for (int v = 49; v >= 0; --v) reversed += std::to_string(v) + (v > 0 ? "," : "");
+  for (const char* algo : {"dijkstra", "fw-blocked"}) {
+    const Outcome r = run(std::string("solve g.bin -o d.bin --checkpoint --algo ") + algo + " --targets " + reversed);
+    EXPECT_EQ(r.status, 1) << algo << "\n" << r.err;
+    EXPECT_NE(r.err.find("whole n x n matrix only"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(path("d.bin")));
     EXPECT_TRUE(hidden().empty());
   }

@@ -244,9 +244,10 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
     }
   }
   const std::optional<Element> output_type = parse_output_type(a.output_type);
-  const std::optional<Element> narrowest = written ? std::optional<Element>(written->narrowest_exact())
-                                                   : std::optional<Element>();
-  const bool rounded = written && written->lossy() && narrowest == Element::float64;
+  // Unset where rows kept from a killed run were never scanned: no advice,
+  // and a lossy conversion is not called exact.
+  const std::optional<Element> narrowest = written ? written->narrowest_exact() : std::optional<Element>();
+  const bool rounded = written && written->lossy() && narrowest != Element::int32 && narrowest != Element::float32;
   written.reset();
   progress.reset();
   const double total = seconds_since(start);
