@@ -68,6 +68,7 @@ const GpuAlgorithm& algorithm(const std::string& name) {
   for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
     if (name == a.info.name) {
       if (a.sparse_variant >= 0) throw apsp::UsageError(name + " is timed by apsp_bench_gpu_sparse_bench", "algos");
+      if (a.out_of_core) throw apsp::UsageError(name + " is timed by apsp_bench_gpu_ooc_bench", "algos");
       return a;
     }
   throw apsp::UsageError("unknown GPU algorithm " + name, "algos");
@@ -221,8 +222,10 @@ int main(int argc, char** argv) {
                        100 * peak.packed16_measured / peak.packed16(), 0});
     if (algos.empty())
       for (const GpuAlgorithm& a : apsp::cuda::gpu_algorithm_table())
-        // The batched SSSP ladder has its own benchmark (gpu_sparse_bench.cu).
-        if ((!predecessors || a.info.takes_predecessors) && a.sparse_variant < 0) algos.emplace_back(a.info.name);
+        // The batched SSSP ladder and fw-ooc have their own benchmarks
+        // (gpu_sparse_bench.cu, gpu_ooc_bench.cu).
+        if ((!predecessors || a.info.takes_predecessors) && a.sparse_variant < 0 && !a.out_of_core)
+          algos.emplace_back(a.info.name);
     apsp::SolveOptions opts;
     opts.precision = apsp::parse_precision(precision);
     opts.predecessors = predecessors;

@@ -81,6 +81,17 @@ class CommAborted : public ResourceError {
   using ResourceError::ResourceError;
 };
 
+// A 64-bit counter shared by every rank of a communicator and every thread
+// of those ranks (Communicator::make_counter), starting at 0: the shared
+// state of the row split (apsp/row_split.hpp).
+class SharedCounter {
+ public:
+  virtual ~SharedCounter() = default;
+  // Adds k and returns the value before, atomically over all ranks and
+  // threads. Not collective; thread-safe.
+  virtual std::int64_t fetch_add(std::int64_t k) = 0;
+};
+
 class Communicator {
  public:
   virtual ~Communicator() = default;
@@ -114,6 +125,10 @@ class Communicator {
   // ordered by `key` (then by rank here). Used for the process rows and
   // columns of a 2D grid.
   std::unique_ptr<Communicator> split(int color, int key);
+  // Collective: a SharedCounter at 0 over the ranks of this communicator.
+  // Destroy it collectively too (mpi: the counter is an MPI window on rank
+  // 0, and freeing it is collective), after every rank's last fetch_add.
+  std::unique_ptr<SharedCounter> make_counter();
 
   // Stops every rank after a failure this rank cannot report through a
   // collective (the others may be waiting for it). mpi and nccl: ends every
@@ -167,6 +182,7 @@ class Communicator {
                              Memory memory, void* stream) = 0;
   virtual void do_barrier() = 0;
   virtual std::unique_ptr<Communicator> do_split(int color, int key) = 0;
+  virtual std::unique_ptr<SharedCounter> do_make_counter() = 0;
   virtual void do_abort(int exit_code) noexcept = 0;
 
  private:

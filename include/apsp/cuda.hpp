@@ -2,6 +2,7 @@
 // project is built without CUDA these throw ResourceError / report no devices.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,13 @@ void create_context(int device);
 // Kernel names selectable with Backend::cuda (without "auto"); their traits
 // are in the registry (apsp/registry.hpp).
 std::vector<std::string> algorithms();
+
+// Why in-core fw cannot hold an n-vertex matrix on device opts.device within
+// opts.memory_budget (0 = its free memory), e.g. "the 40000-vertex matrix
+// needs 6.10 GiB (...) of device memory, 4.00 GiB (...) allowed (memory
+// budget)"; empty when it fits (and always without CUDA). "auto" then runs
+// fw-ooc.
+std::string fw_device_shortfall(std::int64_t n, const SolveOptions& opts);
 
 // Runs a named GPU algorithm ("auto" = the production solver "fw").
 // `g` must be normalized; `sink` has begun with this solve's layout. Streams

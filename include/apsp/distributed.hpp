@@ -126,6 +126,49 @@ DistributedResult solve_distributed(Communicator& comm, const GraphF32& g, const
 DistributedResult solve_distributed(Communicator& comm, const GraphF64& g, const DistributedOptions& opts, Sink& sink);
 DistributedResult solve_distributed(Communicator& comm, const AnyGraph& g, const DistributedOptions& opts, Sink& sink);
 
+// The row split (design.md): every rank holds the whole graph and runs
+// `algorithm`, a registry entry of opts.backend whose rows are independent
+// (Work::per_source or Work::separators: dijkstra, johnson, bellman-ford,
+// supernodal on the CPU), drawing chunks of result rows from one counter
+// that every rank shares (Communicator::make_counter) until none are left:
+// a rank that draws slow sources takes fewer chunks, and every row is
+// computed exactly once, on some rank. Chunks shrink toward the end (guided:
+// about remaining / (2 * threads of all ranks) rows). Each rank's rows go
+// straight into its sink: begin() and commit() on every rank, put() for the
+// rows it computed (a FileSink over `comm` writes them in place). Weights
+// int32, float32 or float64; the distances are what one process gives, bit
+// for bit for integers and the CPU's searches, within rounding for real
+// supernodal rows (a chunk is another block of sources than one process's)
+// and the GPU's label-correcting kernels. opts: threads, predecessors, precision, verify (each rank checks
+// the distance rows it puts, as verify() would) and progress (the fraction
+// of rows handed out to all ranks) apply; the grid options do not
+// (DistributedResult: grid_rows = ranks, tile = the largest chunk, setup_stages
+// normalize, same graph, shared counter, begin sink; rounds_seconds the rows). A
+// failure on any rank stops the others from drawing rows and every rank
+// throws it as Agreed<E>. Collective.
+DistributedResult solve_distributed_rows(Communicator& comm, const Graph& g, const std::string& algorithm,
+                                         const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed_rows(Communicator& comm, const GraphF32& g, const std::string& algorithm,
+                                         const DistributedOptions& opts, Sink& sink);
+DistributedResult solve_distributed_rows(Communicator& comm, const GraphF64& g, const std::string& algorithm,
+                                         const DistributedOptions& opts, Sink& sink);
+
+// What "auto" runs distributed on `ranks` ranks of `backend` (cpu or cuda)
+// for this normalized graph: the one-process cost model's choice (the CPU's,
+// or the GPU's between fw and sssp); when that is a per-source algorithm
+// or supernodal (sparse graphs, small separators) its row split
+// (solve_distributed_rows), else the distributed Floyd-Warshall
+// (solve_distributed: dense graphs). float64 on cuda takes sssp's row split
+// (the distributed GPU fw is int32 or float32). `why` is the summary's line.
+struct DistributedChoice {
+  std::string algorithm;   // a registry name of `backend`
+  bool row_split = false;  // solve_distributed_rows, else solve_distributed
+  std::string why;
+};
+DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks);
+DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks);
+DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks);
+
 // Agreed<E>, AgreedFailure and agree(): apsp/comm.hpp.
 
 }  // namespace apsp

@@ -12,6 +12,8 @@
 
 namespace apsp {
 
+class RowSplit;
+
 enum class Backend { automatic, cpu, cuda };
 // Arithmetic width. As a request (SolveOptions::precision): automatic picks;
 // int16 is a GPU mode (two distances per 32-bit word where the result proves
@@ -63,6 +65,12 @@ struct SolveOptions {
   // then slice; no n x n matrix reaches the sink). A source outside 0..n-1
   // is a UsageError (option "sources").
   std::vector<vertex_t> sources;
+  // Bytes of device memory the GPU's dense solver may use; 0 = the device's
+  // free memory. In-core fw refuses a matrix larger than it (ResourceError);
+  // "auto" then solves out of core (fw-ooc on the GPU: the matrix in host
+  // memory, streamed through the device in super-tiles that fit the budget).
+  // For tests (out of core at small n) and for a GPU shared with others.
+  std::uint64_t memory_budget = 0;
   // The target vertices whose columns to keep, in this order (each in
   // 0..n-1; repeats allowed); empty = every vertex. With t targets each row
   // holds t values (column c: the distance to targets[c]; predecessors stay
@@ -70,6 +78,14 @@ struct SolveOptions {
   // to these columns as each block arrives, before the sink. A target
   // outside 0..n-1 is a UsageError (option "targets").
   std::vector<vertex_t> targets;
+  // The row split (apsp/row_split.hpp) this solve shares its rows with, or
+  // null (every row is this solve's). When set, only the chunks this solve
+  // draws from it are computed and put into the sink (begin() and commit()
+  // still come): the distributed row path (solve_distributed_rows) gives
+  // each rank one over a counter all ranks share. Honoured by the CPU's
+  // per-source algorithms and supernodal, and the GPU's sssp ladder and
+  // supernodal; any other algorithm is a UsageError (option "algorithm").
+  RowSplit* row_split = nullptr;
 };
 
 // One stage of a solve: what ran, its wall time, and the bytes it moved

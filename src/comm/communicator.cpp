@@ -120,6 +120,12 @@ std::unique_ptr<Communicator> Communicator::split(int color, int key) {
   return part;
 }
 
+std::unique_ptr<SharedCounter> Communicator::make_counter() {
+  std::unique_ptr<SharedCounter> counter;
+  timed([&] { counter = do_make_counter(); });
+  return counter;
+}
+
 void Communicator::abort(int exit_code) noexcept { do_abort(exit_code); }
 
 CommSupport comm_support() {

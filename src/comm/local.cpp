@@ -57,6 +57,7 @@ struct Group {
   std::vector<const void*> posted;                                // one buffer per rank, during a collective
   std::vector<std::pair<int, int>> split_requests;                // (color, key) per rank, during a split
   std::map<int, std::shared_ptr<Group>> split_children;           // by color, during a split
+  std::shared_ptr<std::atomic<std::int64_t>> counter;             // during make_counter
   std::vector<std::deque<std::vector<unsigned char>>> mailboxes;  // [from * size + to]
 
   // Waits until every rank has arrived. An abortable wait withdraws and
@@ -122,6 +123,23 @@ void reduce(const std::vector<const void*>& inputs, void* out, std::size_t count
   }
 }
 
+// The group's counter: one atomic in the process; its calls throw
+// CommAborted once the family was aborted, so the other ranks stop taking
+// rows after one failed.
+class Counter final : public SharedCounter {
+ public:
+  Counter(std::shared_ptr<std::atomic<std::int64_t>> value, std::shared_ptr<Family> family)
+      : value_(std::move(value)), family_(std::move(family)) {}
+  std::int64_t fetch_add(std::int64_t k) override {
+    if (family_->aborted) throw_aborted();
+    return value_->fetch_add(k);
+  }
+
+ private:
+  std::shared_ptr<std::atomic<std::int64_t>> value_;
+  std::shared_ptr<Family> family_;
+};
+
 class LocalCommunicator final : public Communicator {
  public:
   LocalCommunicator(std::shared_ptr<Group> group, int rank, int device,
@@ -171,6 +189,20 @@ class LocalCommunicator final : public Communicator {
   void do_barrier() override {
     std::unique_lock<std::mutex> lock(group_->mutex);
     group_->rendezvous(lock, true);
+  }
+
+  std::unique_ptr<SharedCounter> do_make_counter() override {
+    Group& g = *group_;
+    std::shared_ptr<std::atomic<std::int64_t>> value;
+    {
+      std::unique_lock<std::mutex> lock(g.mutex);
+      g.rendezvous(lock, true);
+      if (!g.counter) g.counter = std::make_shared<std::atomic<std::int64_t>>(0);
+      value = g.counter;
+      g.rendezvous(lock, false);
+      g.counter.reset();
+    }
+    return std::make_unique<Counter>(std::move(value), g.family);
   }
 
   std::unique_ptr<Communicator> do_split(int color, int key) override {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <mutex>
 #include <string>
 
 #include "apsp/comm.hpp"
@@ -153,6 +154,8 @@ class MpiCommunicator final : public Communicator {
     return std::make_unique<MpiCommunicator>(part, true, part_rank, part_size, device_);
   }
 
+  std::unique_ptr<SharedCounter> do_make_counter() override;
+
   void do_abort(int exit_code) noexcept override { MPI_Abort(MPI_COMM_WORLD, exit_code); }
 
  private:
@@ -213,6 +216,48 @@ class MpiCommunicator final : public Communicator {
   int device_;
   bool cuda_aware_;
 };
+
+// The counter: one int64 in an MPI window on rank 0 that every rank updates
+// with MPI_Fetch_and_op (one-sided, passive target: rank 0 need not take
+// part). A lock_all epoch is open for the counter's life. Calls of one
+// rank's threads are serialized (MPI_THREAD_SERIALIZED).
+class MpiCounter final : public SharedCounter {
+ public:
+  explicit MpiCounter(MPI_Comm comm) {
+    int rank = 0;
+    APSP_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    const MPI_Aint bytes = rank == 0 ? static_cast<MPI_Aint>(sizeof(std::int64_t)) : 0;
+    std::int64_t* base = nullptr;
+    APSP_MPI_CHECK(MPI_Win_allocate(bytes, sizeof(std::int64_t), MPI_INFO_NULL, comm, &base, &window_));
+    if (rank == 0) *base = 0;
+    APSP_MPI_CHECK(MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN));
+    // Rank 0's zero is in the window before any rank's first update.
+    APSP_MPI_CHECK(MPI_Barrier(comm));
+    APSP_MPI_CHECK(MPI_Win_lock_all(0, window_));
+  }
+  MpiCounter(const MpiCounter&) = delete;
+  MpiCounter& operator=(const MpiCounter&) = delete;
+  ~MpiCounter() override {
+    int finalized = 1;
+    if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+    MPI_Win_unlock_all(window_);
+    MPI_Win_free(&window_);
+  }
+
+  std::int64_t fetch_add(std::int64_t k) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::int64_t before = 0;
+    APSP_MPI_CHECK(MPI_Fetch_and_op(&k, &before, MPI_INT64_T, 0, 0, MPI_SUM, window_));
+    APSP_MPI_CHECK(MPI_Win_flush(0, window_));
+    return before;
+  }
+
+ private:
+  MPI_Win window_ = MPI_WIN_NULL;
+  std::mutex mutex_;
+};
+
+std::unique_ptr<SharedCounter> MpiCommunicator::do_make_counter() { return std::make_unique<MpiCounter>(comm_); }
 
 }  // namespace
 

@@ -175,6 +175,7 @@ class NcclCommunicator final : public Communicator {
     std::unique_ptr<Communicator> host_part = host_->split(color, key);
     return std::make_unique<NcclCommunicator>(std::move(host_part), transport_->split(color, key), device_);
   }
+  std::unique_ptr<SharedCounter> do_make_counter() override { return host_->make_counter(); }
   void do_abort(int exit_code) noexcept override {
     transport_->abort();
     host_->abort(exit_code);

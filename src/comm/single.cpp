@@ -1,5 +1,6 @@
 // The single communicator: one rank, so broadcasts and barriers are no-ops,
 // an all-reduce is a copy, and a message to itself waits in a queue.
+#include <atomic>
 #include <cstring>
 #include <deque>
 #include <vector>
@@ -66,15 +67,35 @@ class SingleCommunicator final : public Communicator {
     return std::make_unique<SingleCommunicator>(device_);
   }
 
+  std::unique_ptr<SharedCounter> do_make_counter() override {
+    check_alive();
+    return std::make_unique<Counter>(aborted_);
+  }
+
   void do_abort(int) noexcept override { aborted_ = true; }
 
  private:
+  // One rank's counter: an atomic for its threads, which throws once the
+  // communicator was aborted.
+  class Counter final : public SharedCounter {
+   public:
+    explicit Counter(const std::atomic<bool>& aborted) : aborted_(aborted) {}
+    std::int64_t fetch_add(std::int64_t k) override {
+      if (aborted_) throw CommAborted("the distributed run was aborted");
+      return value_.fetch_add(k);
+    }
+
+   private:
+    const std::atomic<bool>& aborted_;
+    std::atomic<std::int64_t> value_{0};
+  };
+
   void check_alive() const {
     if (aborted_) throw CommAborted("the distributed run was aborted");
   }
 
   int device_;
-  bool aborted_ = false;
+  std::atomic<bool> aborted_{false};
   std::deque<std::vector<unsigned char>> queue_;
 };
 

@@ -17,6 +17,7 @@
 #include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
 #include "core/first_error.hpp"
+#include "apsp/row_split.hpp"
 #include "core/weights.hpp"
 
 namespace apsp::cpu::detail {
@@ -52,6 +53,12 @@ struct BasicJob {
   // (scan_dense); the algorithm's initialize stage fills its matrix from
   // the view (core::fill_from_dense).
   const DenseView* dense = nullptr;
+  // The row split this job's rows come from, shared with other consumers
+  // (the ranks of a distributed row solve), or null: every row is this
+  // job's, split among its own threads. Only the per-source algorithms and
+  // supernodal's solve phase (deliver_rows) take one; its chunks are at
+  // most block_rows(*this) rows.
+  RowSplit* split = nullptr;
 
   void report(double fraction) const {
     if (progress) progress(fraction);

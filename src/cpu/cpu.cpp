@@ -29,6 +29,10 @@ const detail::CpuAlgorithm& find(const std::string& name) {
 template <class W>
 void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, const DenseView* dense,
              const BasicWeightStats<W>& stats, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
+  if (opts.row_split != nullptr && algorithm.info.work != Work::per_source && algorithm.info.work != Work::separators)
+    throw UsageError(std::string(algorithm.info.name) + " computes the whole matrix at once; a row split is for the "
+                                                        "per-source algorithms and supernodal",
+                     "algorithm");
   if (std::is_floating_point<W>::value && (opts.precision == Precision::int16 || opts.precision == Precision::int64))
     throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " + to_string(weight_type_of<W>) +
                          " weights compute in " + to_string(weight_type_of<W>),
@@ -46,7 +50,8 @@ void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, 
                                 sink,
                                 out.times,
                                 out.precision,
-                                dense};
+                                dense,
+                                opts.row_split};
   out.n = graph.n;
   out.weights = weight_type_of<W>;
   try {

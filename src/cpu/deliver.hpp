@@ -44,9 +44,11 @@ std::int64_t result_rows(const BasicJob<Out>& job) {
   return job.sources.empty() ? job.graph.n : static_cast<std::int64_t>(job.sources.size());
 }
 
-// Rows per block of deliver_rows.
+// Rows per block of deliver_rows: its staging, and the largest chunk of its
+// row split (a job.split's own max_chunk when it has one).
 template <class Out>
 std::int64_t block_rows(const BasicJob<Out>& job) {
+  if (job.split != nullptr) return job.split->max_chunk();
   return staging_rows(result_rows(job), static_cast<std::size_t>(job.graph.n) * sizeof(Out), job.threads);
 }
 
@@ -60,16 +62,20 @@ std::uint64_t staging_bytes_per_thread(const BasicJob<Out>& job) {
 
 // Calls fill(worker, first_row, rows, dist, pred) for blocks of rows of the
 // n x n result (Out = the job's weight type), over job.threads OpenMP threads with one worker =
-// make_worker() per thread. fill writes rows [first_row, first_row + rows)
-// at stride n into `dist` (and `pred` when job.predecessors, else it is
-// null); the memory is the sink's or a staging buffer (RowTargets). Each
-// block is then put() into job.sink. Staging holds a few blocks of about
-// 1 MiB per thread, whatever n. Exceptions from any thread stop the others
-// and are rethrown here. With report_progress, the fraction of rows done is
-// reported from the calling thread (now and then by OpenMP thread 0, and 1 at
-// the end). With first_row / row_count, only rows [first_row, first_row +
-// row_count) are produced (row_count < 0: through the last row). The result
-// has n rows, or one per source of job.sources.
+// make_worker() per thread. The blocks are the chunks of a row split
+// (apsp/row_split.hpp): job.split when the job shares its rows with other
+// consumers (then only the chunks this job draws are produced here), else a
+// split of rows [first_row, first_row + row_count) (row_count < 0: through
+// the last row) among this job's threads. fill writes rows [first_row,
+// first_row + rows) at stride n into `dist` (and `pred` when
+// job.predecessors, else it is null); the memory is the sink's or a staging
+// buffer (RowTargets). Each block is then put() into job.sink. Staging holds
+// a few blocks of about 1 MiB per thread, whatever n. Exceptions from any
+// thread stop the others (and job.split's other consumers: RowSplit::stop)
+// and are rethrown here. With report_progress, the fraction of rows handed
+// out is reported from the calling thread (now and then by OpenMP thread 0,
+// and 1 at the end). The result has n rows, or one per source of
+// job.sources.
 template <class Out, class MakeWorker, class Fill>
 void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, bool report_progress,
                   std::int64_t first_row = 0, std::int64_t row_count = -1) {
@@ -77,10 +83,15 @@ void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, b
   const std::int64_t end_row = row_count < 0 ? result_rows(job) : std::min(result_rows(job), first_row + row_count);
   const RowTargets<Out> targets(job);
   const std::int64_t block = block_rows(job);
-  const std::int64_t blocks = end_row > first_row ? ceil_div(end_row - first_row, block) : 0;
+  AtomicCounter own_counter;
+  std::optional<RowSplit> own_split;
+  if (job.split == nullptr)
+    own_split.emplace(first_row, std::max(first_row, end_row), job.threads, 1, block, own_counter);
+  RowSplit& split = job.split != nullptr ? *job.split : *own_split;
+  const std::int64_t split_rows = split.end() - split.first();
   FirstError errors;
-  std::atomic<std::int64_t> finished{0};
-  const std::int64_t report_every = (end_row - first_row) / 100 + 1;
+  std::atomic<std::int64_t> handed_out{0};
+  const std::int64_t report_every = split_rows / 100 + 1;
   std::int64_t next_report = report_every;
 #pragma omp parallel num_threads(job.threads)
   {
@@ -94,11 +105,15 @@ void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, b
         if (job.predecessors) staged_pred.resize(static_cast<std::size_t>(block * n));
       }
     });
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < blocks; ++b) {
-      if (errors.stopped()) continue;
+    while (!errors.stopped()) {
+      bool more = true;
       errors.run([&] {
-        const std::int64_t first = first_row + b * block, rows = std::min(block, end_row - first);
+        const RowSplit::Range chunk = split.next();
+        if (chunk.count == 0) {
+          more = false;
+          return;
+        }
+        const std::int64_t first = chunk.first, rows = chunk.count;
         Out* dist = targets.in_sink() ? targets.dist + first * n : staged_dist.data();
         vertex_t* pred = !job.predecessors   ? nullptr
                          : targets.in_sink() ? targets.pred + first * n
@@ -106,12 +121,24 @@ void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, b
         fill(*worker, first, rows, dist, pred);
         job.sink.put(RowBlock{Plane::distances, BasicJob<Out>::element, first, rows, n, dist});
         if (pred) job.sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred});
-        const std::int64_t done = finished += rows;
-        if (report_progress && omp_get_thread_num() == 0 && done >= next_report) {
-          next_report = done + report_every;
-          job.report(static_cast<double>(done) / static_cast<double>(end_row - first_row));
+        // Rows handed out up to the end of this chunk: every rank's progress.
+        const std::int64_t done = split.start_of(chunk.chunk + 1) - split.first();
+        std::int64_t seen = handed_out.load();
+        while (seen < done && !handed_out.compare_exchange_weak(seen, done)) {
+        }
+        if (report_progress && omp_get_thread_num() == 0 && handed_out >= next_report) {
+          next_report = handed_out + report_every;
+          job.report(static_cast<double>(handed_out) / static_cast<double>(split_rows));
         }
       });
+      if (!more) break;
+    }
+  }
+  if (errors.stopped()) {
+    // Best effort: the error that stopped this job is the one to report.
+    try {
+      split.stop();
+    } catch (...) {
     }
   }
   errors.rethrow();

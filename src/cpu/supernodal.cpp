@@ -63,7 +63,7 @@ void run_in(const BasicJob<W>& job, D inf, D negative_below) {
   const BasicJob<W> solve_job{job.graph,        job.stats,   job.int32_arithmetic,
                               job.predecessors, job.threads, solve_progress,
                               job.sources,      job.sink,    job.times,
-                              job.precision,    nullptr};
+                              job.precision,    nullptr,     job.split};
   supernodal::deliver_solved_rows(solve_job, s, f, inf, job.predecessors ? &out : nullptr,
                                   negative_cycle_threshold(job), /*report_progress=*/true);
   clock.lap("compute");

@@ -84,6 +84,9 @@ struct GpuAlgorithm {
   // The supernodal solver (supernodal_solver.hpp): rows streamed like the
   // sparse ladder's, from a factor of the graph; run is then null.
   bool supernodal = false;
+  // Out-of-core fw (out_of_core_solver.hpp): the matrix in host memory,
+  // streamed through the device in super-rounds; run is then null.
+  bool out_of_core = false;
 };
 
 // Every GPU algorithm, in the order `apsp info` lists them (registry.cpp).

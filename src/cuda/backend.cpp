@@ -26,6 +26,7 @@
 #include "cuda/staging.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/instance.hpp"
+#include "cuda/out_of_core_solver.hpp"
 #include "core/cuda_memory.hpp"
 #include "cuda/sparse_solver.hpp"
 #include "cuda/supernodal_solver.hpp"
@@ -42,6 +43,13 @@ namespace apsp::cuda {
 // certified.
 std::int64_t estimate_largest_distance(const std::vector<Edge>& sorted_edges, std::int64_t n, weight_t max_weight) {
   return 2 * core::largest_hop_depth(sorted_edges, n, {0, n / 2}) * std::int64_t{max_weight};
+}
+
+void require_row_split_honoured(const GpuAlgorithm& algo, const SolveOptions& opts) {
+  if (opts.row_split != nullptr && !algo.supernodal && algo.sparse_variant < 0)
+    throw UsageError(std::string(algo.info.name) + " computes the whole matrix at once; a row split is for sssp (and "
+                                                   "its ladder) and supernodal on the GPU",
+                     "algorithm");
 }
 
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name) {
@@ -151,9 +159,15 @@ std::vector<std::string> algorithms() {
   return names;
 }
 
+std::string fw_device_shortfall(std::int64_t n, const SolveOptions& opts) {
+  use_device(opts);
+  return dense_shortfall(n, opts);
+}
+
 void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out) {
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
+  require_row_split_honoured(algo, opts);
   use_device(opts);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
@@ -178,6 +192,17 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
     solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());
     meter.finish();
     return;
+  }
+  if (algo.out_of_core) {
+    // The matrix in host memory, streamed through the device in super-rounds.
+    solve_out_of_core(g, opts, sink, out, meter.whole());
+    meter.finish();
+    return;
+  }
+  if (opts.memory_budget > 0) {
+    const std::string shortfall = dense_shortfall(n, opts);
+    if (!shortfall.empty())
+      throw ResourceError(shortfall + "; fw-ooc (--backend cuda) solves it out of core from host memory");
   }
   auto stage_start = std::chrono::steady_clock::now();
   DeviceInstance instance(g, algo, opts.predecessors, stream.get());

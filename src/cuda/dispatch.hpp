@@ -29,6 +29,11 @@ namespace apsp::cuda {
 // The registry line of `name`; "auto" is the production solver.
 const GpuAlgorithm& find_gpu_algorithm(const std::string& name);
 
+// UsageError (option "algorithm") when opts.row_split is set and `algo` is
+// not one of the row solvers (the sssp ladder, supernodal) that draw their
+// rows from it.
+void require_row_split_honoured(const GpuAlgorithm& algo, const SolveOptions& opts);
+
 // Host work that overlaps the device's: the download's pinned staging pool
 // allocated on its first use (about 0.1 s) and, for a result of at least
 // kMinPreparedBytes, the sink's memory committed (Sink::prepare), on a side

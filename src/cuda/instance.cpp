@@ -8,6 +8,7 @@
 #include "apsp/potentials.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_matrix.hpp"
+#include "cuda/out_of_core_solver.hpp"
 #include "core/ceil_div.hpp"
 
 namespace apsp::cuda {
@@ -45,7 +46,8 @@ DeviceInstance::DeviceInstance(const Graph& g, const GpuAlgorithm& algo, bool pr
   const std::size_t csr_bytes = algo.needs_csr ? (static_cast<std::size_t>(n_) + 1) * 8 + reweighted_.edges.size() * 8
                                                : 0;
   const std::size_t copies = (keep_pristine ? 2 : 1);
-  require_device_memory(copies * cells * sizeof(dist_t) * (predecessors ? 2 : 1) + csr_bytes + (std::size_t{96} << 20),
+  require_device_memory(dense_instance_bytes(n_pad_, predecessors, csr_bytes) +
+                            (copies - 1) * cells * sizeof(dist_t) * (predecessors ? 2 : 1),
                         "a " + std::to_string(n_) + "-vertex distance matrix" +
                             (predecessors ? " with predecessors" : ""));
   dist_ = DeviceBuffer<dist_t>(cells);

@@ -53,6 +53,7 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
                          " solve " + weights + " graphs",
                      "algorithm");
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
+  require_row_split_honoured(algo, opts);
   if (opts.precision == Precision::int16 || opts.precision == Precision::int64)
     throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " + weights +
                          " weights compute in " + weights,

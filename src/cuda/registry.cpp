@@ -82,6 +82,16 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
        kProductionPad,
        false,
        APSP_GPU_RUN(run_fw_production)},
+      // fw past device memory (out_of_core_solver.hpp): the matrix in host
+      // memory, the fw kernels on super-tiles streamed through the device;
+      // "auto" takes it only when fw's matrix does not fit (solve.cpp).
+      {{"fw-ooc", cuda, cubic, production, false, true, false, false, false, kBuilt},
+       kProductionPad,
+       false,
+       nullptr,
+       -1,
+       false,
+       true},
       // The batched single-source ladder (kernels/sparse/sssp.cu): v1, v2, and
       // the production v3 (promoted on the 2026-11-25 H100 run, docs/perf.md).
       {{"sssp-frontier", cuda, Work::per_source, teaching, true, false, false, true, false, kBuilt},

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "apsp/row_split.hpp"
 #include "core/tight_edges.hpp"
 #include "core/verify_row.hpp"
 #include "core/weights.hpp"
@@ -142,7 +143,10 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
           : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
   const std::int64_t chunk =
       std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, std::max<std::int64_t>(wanted, 1));
-  const bool streamed = chunk < wanted;
+  // Rows shared with a row split (opts.row_split) are only some of the
+  // result: they stream as they are drawn.
+  RowSplit* const split = opts.row_split;
+  const bool streamed = chunk < wanted || split != nullptr;
   const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
   require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
                         std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
@@ -240,8 +244,9 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   // Computing is this share of the bar when the rows stay on the device until the end.
   const double compute_share = streamed ? 1.0 : 0.8;
   Event begin, end;
-  for (chunk_first = 0; chunk_first < wanted; chunk_first += chunk) {
-    const std::int64_t rows = std::min(chunk, wanted - chunk_first);
+  // Rows [chunk_first, chunk_first + rows) into `dist`, certified, and
+  // delivered when streamed; `done_fraction` is the bar's position after them.
+  auto compute_chunk = [&](std::int64_t rows, double done_fraction) {
     for (std::int64_t done = 0, count = 0; done < rows; done += count) {
       count = std::min(launch_rows, rows - done);
       begin.record(stream);
@@ -265,7 +270,22 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     if (streamed) {
       deliver(chunk_first, rows);
       ++testing::hooks.sparse_chunks;
-      progress.report(static_cast<double>(chunk_first + rows) / static_cast<double>(wanted));
+      progress.report(done_fraction);
+    }
+  };
+  if (split == nullptr) {
+    for (chunk_first = 0; chunk_first < wanted; chunk_first += chunk) {
+      const std::int64_t rows = std::min(chunk, wanted - chunk_first);
+      compute_chunk(rows, static_cast<double>(chunk_first + rows) / static_cast<double>(wanted));
+    }
+  } else {
+    // The row split's chunks, each in pieces of what the device holds; the
+    // bar is the fraction of rows handed out to every consumer.
+    for (RowSplit::Range drawn = split->next(); drawn.count > 0; drawn = split->next()) {
+      const double handed_out = static_cast<double>(split->start_of(drawn.chunk + 1) - split->first()) /
+                                static_cast<double>(std::max<std::int64_t>(1, split->end() - split->first()));
+      for (chunk_first = drawn.first; chunk_first < drawn.first + drawn.count; chunk_first += chunk)
+        compute_chunk(std::min(chunk, drawn.first + drawn.count - chunk_first), handed_out);
     }
   }
   out.times.add("compute", compute_s);

@@ -25,6 +25,8 @@
 #include "distributed/cpu_engine.hpp"
 #include "distributed/gpu_engine.hpp"
 #include "distributed/output.hpp"
+#include "distributed/rank_threads.hpp"
+#include "distributed/same_graph.hpp"
 #include "distributed/schedule.hpp"
 
 namespace apsp {
@@ -75,42 +77,6 @@ dist::ProcessGrid choose_grid(const Communicator& comm, const DistributedOptions
   return g;
 }
 
-// A weight's bits (a real weight's IEEE pattern), for the graph hash.
-template <class W>
-std::uint64_t weight_bits(W w) {
-  if constexpr (std::is_floating_point<W>::value) {
-    std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint64_t> bits;
-    std::memcpy(&bits, &w, sizeof bits);
-    return bits;
-  } else {
-    return static_cast<std::uint64_t>(static_cast<std::int64_t>(w));
-  }
-}
-
-// Every rank must hold the same graph: n, m and an order-dependent hash of
-// the normalized edges agree, or every rank throws.
-template <class W>
-void require_same_graph(Communicator& comm, const BasicGraph<W>& normalized) {
-  std::uint64_t hash = 1469598103934665603ull;
-  for (const BasicEdge<W>& e : normalized.edges)
-    for (std::uint64_t v : {static_cast<std::uint64_t>(e.src), static_cast<std::uint64_t>(e.dst), weight_bits(e.w)})
-      hash = (hash ^ v) * 1099511628211ull;
-  const std::int64_t mine[3] = {normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
-                                static_cast<std::int64_t>(hash >> 1)};
-  std::int64_t low[3], high[3];
-  comm.all_reduce(mine, low, 3, ReduceOp::min);
-  comm.all_reduce(mine, high, 3, ReduceOp::max);
-  if (std::equal(low, low + 3, high)) return;
-  std::string what = "the ranks hold different graphs";
-  if (low[0] != high[0])
-    what += ": n from " + std::to_string(low[0]) + " to " + std::to_string(high[0]);
-  else if (low[1] != high[1])
-    what += ": m from " + std::to_string(low[1]) + " to " + std::to_string(high[1]);
-  else
-    what += " (same n and m, different edges)";
-  throw Agreed<InputError>(-1, what);
-}
-
 }  // namespace
 
 const char* to_string(Distribution d) { return d == Distribution::rows ? "rows" : "2d"; }
@@ -122,21 +88,6 @@ Distribution parse_distribution(const std::string& s) {
 }
 
 namespace {
-
-// opts.threads for the OpenMP regions of the calling thread (a rank), for the
-// scope's life; the caller's setting comes back after.
-class RankThreads {
- public:
-  explicit RankThreads(int threads) : previous_(omp_get_max_threads()) {
-    if (threads > 0) omp_set_num_threads(threads);
-  }
-  RankThreads(const RankThreads&) = delete;
-  RankThreads& operator=(const RankThreads&) = delete;
-  ~RankThreads() { omp_set_num_threads(previous_); }
-
- private:
-  int previous_;
-};
 
 // Real weights, after the rounds: a diagonal entry below 0 on some rank (but
 // above the tolerance, else the rounds threw) is a candidate negative cycle,
@@ -163,7 +114,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
   DistributedResult result;
   // Before the team size changes: a count OpenMP cannot start crashes it.
   require_thread_count(opts.threads);
-  const RankThreads rank_threads(opts.threads);
+  const dist::RankThreads rank_threads(opts.threads);
   try {
     BasicGraph<W> normalized;
     BasicWeightStats<W> stats;
@@ -188,7 +139,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
     });
     setup.lap("normalize");
-    require_same_graph(comm, normalized);
+    dist::require_same_graph(comm, normalized);
     setup.lap("same graph");
     result.n = normalized.n;
     result.grid_rows = grid.rows;

@@ -22,6 +22,8 @@ void create_context(int) {}
 
 std::vector<std::string> algorithms() { return {}; }
 
+std::string fw_device_shortfall(std::int64_t, const SolveOptions&) { return {}; }
+
 void solve(const Graph&, const SolveOptions&, Sink&, SolveSummary&) { throw ResourceError(kNoCudaBackend); }
 void solve(const GraphF32&, const SolveOptions&, Sink&, SolveSummary&) { throw ResourceError(kNoCudaBackend); }
 void solve(const GraphF64&, const SolveOptions&, Sink&, SolveSummary&) { throw ResourceError(kNoCudaBackend); }

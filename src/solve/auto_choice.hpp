@@ -40,7 +40,9 @@ using AnalyseSeparators = std::function<SeparatorFigures()>;
 // The GPU cost model's verdict: the algorithm, the estimates (seconds of
 // compute on the device) and one line saying why.
 struct GpuChoice {
-  std::string algorithm;            // "fw", "sssp", "sssp-nearfar" (where rounds, not edges, dominate) or "supernodal"
+  // "fw", "sssp", "sssp-nearfar" (where rounds, not edges, dominate) or
+  // "supernodal"; "fw-ooc" past device memory (prefer_out_of_core)
+  std::string algorithm;
   double fw_seconds = 0;            // fw's fixed cost included (fw_fixed_seconds)
   double fw_fixed_seconds = 0;      // of which: module loading and the int16 attempt
   double sssp_seconds = 0;          // the production sssp (v3)
@@ -65,5 +67,12 @@ struct GpuChoice {
 // solve (the analysis is spent by then) beat the others.
 GpuChoice choose_gpu_algorithm(const core::GraphProbe& probe, const SolveOptions& opts,
                                const AnalyseSeparators& analyse = nullptr);
+
+// "auto" past device memory: a choice of fw becomes fw-ooc (the matrix in
+// host memory, streamed through the device) when `shortfall`
+// (cuda::fw_device_shortfall: why fw's matrix does not fit) is not empty and
+// the options are ones fw-ooc honours (int32 weights, no predecessors); the
+// reason joins c.why. Otherwise c is unchanged (fw then refuses as before).
+void prefer_out_of_core(GpuChoice& c, const std::string& shortfall, WeightType weights, const SolveOptions& opts);
 
 }  // namespace apsp::choice

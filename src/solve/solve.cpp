@@ -264,7 +264,9 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
     // "auto" on the GPU: fw or sssp by the cost model for this weight type
     // (solve/auto_choice.hpp), as for int32 graphs; the GPU backend then
     // refuses integer precision modes for real weights.
-    const choice::GpuChoice choice = choose_on_gpu(normalized, opts);
+    choice::GpuChoice choice = choose_on_gpu(normalized, opts);
+    if (choice.algorithm == "fw" && !opts.predecessors)
+      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
     clock.lap("auto probe");

@@ -295,6 +295,11 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("solve g.txt --threads 100000", 1, "--threads: 100000 is not a count from 0 to 1024");
   expect_error("solve g.txt --threads 1025 --distribution rows", 1, "--threads: 1025 is not a count from 0 to 1024");
   expect_error("solve g.txt --device -1", 1, "--device: -1 is not a count from 0 to");
+  expect_error("solve g.txt --memory-budget 8X", 1, "--memory-budget: '8X' is not a positive byte count");
+  expect_error("solve g.txt --memory-budget 0", 1, "--memory-budget: '0' is not a positive byte count");
+  expect_error("solve g.txt --memory-budget 99999999999T", 1, "--memory-budget: '99999999999T' is more bytes");
+  expect_error("solve g.txt --memory-budget 1G --distribution rows", 1,
+               "--memory-budget: not available with the distributed solver");
   expect_error("solve g.unknown", 1, "g.unknown");
   expect_error("solve", 1, "IN");
   expect_error("frobnicate", 1, "frobnicate");
@@ -493,6 +498,7 @@ TEST_F(Cli, CudaWithoutABuildOrDeviceIsExit3) {
   if (info.find("devices: none") == std::string::npos) GTEST_SKIP() << "a CUDA device is present" << info;
   expect_error("solve g.txt --backend cuda", 3, "CUDA");
   expect_error("solve g.txt --backend cuda --algo fw", 3, "CUDA");
+  expect_error("solve g.txt --backend cuda --algo fw-ooc --memory-budget 64M", 3, "CUDA");
 }
 
 // ---- happy paths ----------------------------------------------------------

@@ -81,21 +81,25 @@ TEST(Registry, WeightTypeAndPrecisionColumns) {
 }
 
 // The production CUDA entries: fw (the first: what "auto" names when options
-// only fw honours are set), sssp and supernodal (auto picks between fw and
-// sssp); all track predecessors, only fw has the int16 mode.
+// only fw honours are set), fw-ooc (fw from host memory, auto's choice only
+// past device memory), sssp and supernodal (auto picks between fw and sssp);
+// all but fw-ooc track predecessors, fw and fw-ooc have the int16 mode.
 TEST(Registry, ProductionGpuSolvers) {
   std::vector<const AlgorithmInfo*> production;
   for (const AlgorithmInfo& a : algorithm_registry())
     if (a.backend == Backend::cuda && a.role == Role::production) production.push_back(&a);
-  ASSERT_EQ(production.size(), 3u);
+  ASSERT_EQ(production.size(), 4u);
   EXPECT_STREQ(production[0]->name, "fw");
-  EXPECT_STREQ(production[1]->name, "sssp");
-  EXPECT_STREQ(production[2]->name, "supernodal");
-  EXPECT_FALSE(production[2]->takes_int16);
-  for (const AlgorithmInfo* a : production) EXPECT_TRUE(a->takes_predecessors) << a->name;
+  EXPECT_STREQ(production[1]->name, "fw-ooc");
+  EXPECT_STREQ(production[2]->name, "sssp");
+  EXPECT_STREQ(production[3]->name, "supernodal");
+  EXPECT_FALSE(production[3]->takes_int16);
+  for (const AlgorithmInfo* a : production) EXPECT_EQ(a->takes_predecessors, a != production[1]) << a->name;
   EXPECT_TRUE(production[0]->takes_int16);
-  EXPECT_FALSE(production[1]->takes_int16);
-  EXPECT_EQ(production[1]->work, Work::per_source);
+  EXPECT_TRUE(production[1]->takes_int16);
+  EXPECT_FALSE(production[1]->takes_real);
+  EXPECT_FALSE(production[2]->takes_int16);
+  EXPECT_EQ(production[2]->work, Work::per_source);
 }
 
 // The distributed solver runs blocked Floyd-Warshall on either backend: one
@@ -207,7 +211,7 @@ TEST(Registry, EveryAlgorithmRefusesTheOptionsItDoesNotHonour) {
     }
     if (!a.takes_int16) {
       o.precision = Precision::int16;
-      expect_refused(o, "precision", "int16 is a mode of fw-persistent and fw");
+      expect_refused(o, "precision", "int16 is a mode of fw-persistent, fw and fw-ooc");
       o.precision = Precision::automatic;
     }
     if (!a.takes_block) {

@@ -193,8 +193,8 @@ TEST_F(DistributedCli, AlgorithmNamesComeFromTheRegistrysDistributableColumn) {
   EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin"));
   const ProcessRun teaching = apsp("solve g.bin --distribution rows --algo fw-seq --threads 1 -o e.bin");
   EXPECT_EQ(teaching.status, 1) << teaching;
-  EXPECT_NE(teaching.err.find("the distributed solver runs blocked Floyd-Warshall (auto, fw-blocked or fw), not "
-                              "'fw-seq'"),
+  EXPECT_NE(teaching.err.find("the distributed solver runs blocked Floyd-Warshall (auto, fw-blocked or fw) or a "
+                              "per-source algorithm's row split, not 'fw-seq'"),
             std::string::npos)
       << teaching;
   EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
@@ -423,8 +423,11 @@ TEST_F(DistributedCli, UsageErrorsNameTheFlag) {
       {"--distribution rows --grid 2x1", "apsp: --grid: a grid shape needs --distribution 2d"},
       {"--distribution 2d --grid 2x2", "apsp: --grid: a 2 x 2 grid does not have the 3 ranks of the communicator"},
       {"--distribution rows -o d.txt", "apsp: --output: the distributed solver writes .bin or .npy matrices"},
-      {"--distribution rows --algo dijkstra",
-       "apsp: the distributed solver runs blocked Floyd-Warshall (auto, fw-blocked or fw), not 'dijkstra'"},
+      {"--distribution 2d --algo dijkstra",
+       "apsp: --distribution: the row split of dijkstra hands out rows; --distribution 2d is for fw"},
+      {"--distribution rows --algo fw-seq",
+       "apsp: the distributed solver runs blocked Floyd-Warshall (auto, fw-blocked or fw) or a per-source "
+       "algorithm's row split, not 'fw-seq'"},
       {"--distribution rows --precision int16", "apsp: --precision: the distributed CPU solver computes in int32"},
   };
   for (const Bad& b : cases) {
@@ -478,6 +481,77 @@ TEST_F(DistributedCli, DeviceIsRefusedOnceAndClearly) {
   EXPECT_NE(cpu.err.find("apsp: --device: names a GPU, and the distributed cpu backend uses none"), std::string::npos)
       << cpu;
   std::filesystem::remove(dir_ / "real.gr");
+  expect_no_output_files();
+}
+
+// The row split under mpirun: every per-source algorithm writes the file one
+// process writes, bit for bit, predecessors included, on 1, 2 and 3 ranks.
+TEST_F(DistributedCli, RowSplitWritesTheSingleProcessResult) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  for (const char* algo : {"johnson", "bellman-ford", "supernodal"}) {
+    const std::string one = std::string("solve g.bin --algo ") + algo + " --threads 1";
+    const ProcessRun ref = apsp(one + " -o one.bin --predecessors onep.bin");
+    ASSERT_EQ(ref.status, 0) << ref;
+    for (int ranks : {1, 2, 3}) {
+      const ProcessRun r = mpirun(ranks, one + " -o d.bin --predecessors p.bin --verify");
+      ASSERT_EQ(r.status, 0) << r;
+      EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "one.bin")) << r;
+      EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "onep.bin")) << r;
+      EXPECT_NE(r.out.find("  layout           row split over " + std::to_string(ranks) + " ranks"), std::string::npos)
+          << r;
+      EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
+      EXPECT_EQ(r.err, "") << r;
+    }
+    for (const char* name : {"one.bin", "onep.bin", "d.bin", "p.bin"}) fs::remove(dir_ / name);
+  }
+  expect_no_output_files();
+}
+
+// Real weights in the row split: the file of one process's johnson, in
+// float32 and float64.
+TEST_F(DistributedCli, RowSplitTakesRealWeights) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  for (const char* weights : {"float32", "float64"}) {
+    const std::string common = std::string("solve g.bin --algo johnson --weights ") + weights + " --threads 1 ";
+    const ProcessRun ref = apsp(common + "-o one.npy");
+    ASSERT_EQ(ref.status, 0) << ref;
+    const ProcessRun r = mpirun(3, common + "-o d.npy");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.npy"), slurp(dir_ / "one.npy")) << r;
+    EXPECT_NE(r.out.find("  layout           row split over 3 ranks"), std::string::npos) << r;
+    fs::remove(dir_ / "one.npy");
+    fs::remove(dir_ / "d.npy");
+  }
+  expect_no_output_files();
+}
+
+// "auto" without a layout: a sparse graph takes the row split of the
+// one-process choice and the summary says why.
+TEST_F(DistributedCli, AutoSplitsTheRowsOfASparseGraph) {
+  SKIP_WITHOUT_MPIRUN();
+  ASSERT_EQ(apsp("gen rmat -n 3000 --seed 2 -o s.bin").status, 0);
+  const ProcessRun ref = apsp("solve s.bin --algo dijkstra --threads 1 -o one.bin");
+  ASSERT_EQ(ref.status, 0) << ref;
+  const ProcessRun r = mpirun(2, "solve s.bin --threads 1 -o d.bin");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "one.bin")) << r;
+  EXPECT_NE(r.out.find("  auto             auto picked dijkstra"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("its rows split over 2 ranks"), std::string::npos) << r;
+  for (const char* name : {"s.bin", "one.bin", "d.bin"}) fs::remove(dir_ / name);
+}
+
+// A rank that fails while drawing rows stops the others: one agreed line,
+// every rank exits with its code, no file is left.
+TEST_F(DistributedCli, RowSplitFailureOfOneRankStopsEveryRank) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const ProcessRun r =
+      mpirun(3, "solve g.bin --algo johnson --threads 1 -o d.bin --predecessors p.bin", "env APSP_TEST_FAIL_RANK=1");
+  EXPECT_EQ(r.status, 3) << r;
+  EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+  EXPECT_NE(r.err.find("apsp: rank 1: injected failure on rank 1"), std::string::npos) << r;
   expect_no_output_files();
 }
 

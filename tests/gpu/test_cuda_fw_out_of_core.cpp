@@ -1,18 +1,25 @@
 // Out-of-core fw (cuda/fw_out_of_core.hpp, an internal module of the CUDA
 // backend) against the in-core production rounds on the same padded matrix,
 // bit for bit, at small forced super-tile widths so that every step of the
-// schedule runs; and against the tests' independent reference. Exists only
-// in CUDA builds; skips without a device.
+// schedule runs; and against the tests' independent reference. Then the
+// registry entry fw-ooc through apsp::solve: a memory budget forcing it
+// equals in-core fw bit for bit, auto's choice and note, the refusals.
+// Exists only in CUDA builds; skips without a device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "apsp/cuda.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/sinks.hpp"
+#include "apsp/solver.hpp"
 #include "core/cuda_check.hpp"
 #include "core/cuda_memory.hpp"
+#include "core/resources.hpp"
 #include "cuda/fw_out_of_core.hpp"
 #include "cuda/fw_real.hpp"
 #include "gpu/device_fixtures.hpp"
@@ -168,6 +175,126 @@ TEST(CudaFwOutOfCore, ShapeRespectsTheBudgetAndRefusesWhatCannotFit) {
   EXPECT_LE(core::super_device_bytes(chosen, 4), budget);
   EXPECT_THROW(cuda::out_of_core_shape(150000, Precision::int32, std::uint64_t{64} << 20, 0, &rates), ResourceError);
   EXPECT_THROW(cuda::out_of_core_shape(1000, Precision::int16, std::uint64_t{1} << 30, 128, nullptr), UsageError);
+}
+
+// seeded_graph with Johnson-style shifts w + p[u] - p[v] (p in [0, 60]):
+// negative weights, no negative cycle (every cycle keeps its weight).
+Graph with_negative_weights(std::int64_t n, std::uint64_t seed) {
+  Graph g = seeded_graph(n, 100, seed);
+  std::mt19937_64 random(seed + 1);
+  std::vector<weight_t> p(static_cast<std::size_t>(n));
+  for (weight_t& x : p) x = static_cast<weight_t>(random() % 61);
+  for (Edge& e : g.edges)
+    if (e.src != e.dst) e.w += p[static_cast<std::size_t>(e.src)] - p[static_cast<std::size_t>(e.dst)];
+  return g;
+}
+
+SolveOptions on_gpu(const std::string& algorithm, std::uint64_t memory_budget = 0) {
+  SolveOptions o;
+  o.backend = Backend::cuda;
+  o.algorithm = algorithm;
+  o.precision = Precision::int32;
+  o.memory_budget = memory_budget;
+  return o;
+}
+
+// 2 MiB holds 128-wide super-tiles for these sizes, not one matrix: several
+// super-rounds with every step.
+constexpr std::uint64_t kSmallBudget = std::uint64_t{2} << 20;
+
+TEST(CudaFwOutOfCoreSolve, EqualsInCoreFwBitForBitWithNegativeWeights) {
+  SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {0, 1, 127, 129, 300, 700}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Graph g = with_negative_weights(n, 99 + static_cast<std::uint64_t>(n));
+    const SolveResult in_core = solve(g, on_gpu("fw"));
+    SolveOptions forced = on_gpu("fw-ooc", kSmallBudget);
+    forced.verify = true;
+    const SolveResult out_of_core = solve(g, forced);
+    EXPECT_EQ(out_of_core.algorithm, "fw-ooc");
+    EXPECT_EQ(out_of_core.precision, Precision::int32);
+    EXPECT_TRUE(out_of_core.verified);
+    ASSERT_EQ(in_core.dist.size(), out_of_core.dist.size());
+    EXPECT_TRUE(in_core.dist == out_of_core.dist);
+    EXPECT_EQ(test::first_difference(test::reference_distances(g), out_of_core.dist, n), "");
+    if (n >= 10) {
+      const test::EntryCounts counts = test::count_entries(out_of_core.dist, n);
+      EXPECT_GT(counts.finite_off_diagonal, 0);
+      EXPECT_GT(counts.unreachable, 0);
+    }
+    if (n >= 300) EXPECT_NE(out_of_core.note.find("out of core: "), std::string::npos) << out_of_core.note;
+  }
+}
+
+TEST(CudaFwOutOfCoreSolve, Int16EqualsInCoreFw) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = seeded_graph(600, 20, 5);
+  SolveOptions in_core = on_gpu("fw");
+  in_core.precision = Precision::int16;
+  SolveOptions forced = on_gpu("fw-ooc", kSmallBudget);
+  forced.precision = Precision::int16;
+  const SolveResult a = solve(g, in_core), b = solve(g, forced);
+  EXPECT_EQ(b.precision, Precision::int16);
+  EXPECT_TRUE(a.dist == b.dist);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), b.dist, 600), "");
+}
+
+// auto runs fw-ooc only when fw's matrix exceeds the device memory allowed,
+// and says so; an explicit fw beyond the budget is refused. int16 makes the
+// cost model's pick fw whatever the graph ("int16 is a mode of fw").
+TEST(CudaFwOutOfCoreSolve, AutoGoesOutOfCoreOnlyPastTheBudget) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = normalize(test::generated(GraphKind::dense, 1000, -1, 1, 100, 3));
+  SolveOptions automatic = on_gpu("auto");
+  automatic.precision = Precision::int16;
+  const SolveResult within = solve(g, automatic);
+  EXPECT_EQ(within.algorithm, "fw") << within.note;
+  EXPECT_EQ(within.note.find("does not fit"), std::string::npos) << within.note;
+  // fw needs 4 MiB of matrix plus 96 MiB of working space.
+  automatic.memory_budget = std::uint64_t{64} << 20;
+  const SolveResult past = solve(g, automatic);
+  EXPECT_EQ(past.algorithm, "fw-ooc") << past.note;
+  EXPECT_EQ(past.precision, within.precision);
+  EXPECT_NE(past.note.find("in-core fw does not fit (the 1000-vertex matrix needs"), std::string::npos) << past.note;
+  EXPECT_NE(past.note.find("out of core: "), std::string::npos) << past.note;
+  EXPECT_TRUE(within.dist == past.dist);
+  try {
+    solve(g, on_gpu("fw", std::uint64_t{64} << 20));
+    ADD_FAILURE() << "no ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+  }
+  // fw-ooc does not track predecessors (auto's rule: AutoChoice.OutOfCoreOnlyWhenFwDoesNotFit).
+  SolveOptions with_predecessors = on_gpu("fw-ooc", std::uint64_t{64} << 20);
+  with_predecessors.predecessors = true;
+  EXPECT_THROW(solve(g, with_predecessors), UsageError);
+}
+
+// The host matrix is refused before any work when the available memory
+// (the resources module's test seam: a MemAvailable of 1 MiB) cannot hold it.
+TEST(CudaFwOutOfCoreSolve, RefusedWhenHostMemoryCannotHoldTheMatrix) {
+  SKIP_WITHOUT_GPU();
+  const std::string meminfo = ::testing::TempDir() + "apsp_ooc_meminfo";
+  std::ofstream(meminfo) << "MemAvailable:  1024 kB\n";
+  resources::MemorySources fake;
+  fake.meminfo = meminfo;
+  fake.self_cgroup = meminfo + ".none";
+  fake.cgroup_root = meminfo + ".none";
+  resources::set_memory_sources_for_testing(&fake);
+  const Graph g = seeded_graph(2000, 100, 1);
+  NullSink sink;
+  std::vector<double> progress;
+  SolveOptions o = on_gpu("fw-ooc", kSmallBudget * 4);
+  o.progress = [&](double f) { progress.push_back(f); };
+  try {
+    solve(g, o, sink);
+    ADD_FAILURE() << "no ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("the out-of-core 2000-vertex int32 matrix in host memory"), std::string::npos)
+        << e.what();
+  }
+  resources::set_memory_sources_for_testing(nullptr);
+  EXPECT_TRUE(progress.empty());
 }
 
 }  // namespace

@@ -65,6 +65,27 @@ std::string distributable_names() {
   return list;
 }
 
+// True when --algorithm names an algorithm whose rows are independent (one
+// search per source, or supernodal): the row split runs it
+// (solve_distributed_rows) instead of the distributed Floyd-Warshall.
+bool runs_row_split(const DistributedSolve& s) {
+  if (s.algorithm == "auto") return false;
+  const AlgorithmInfo* named = find_algorithm(s.algorithm);
+  return named != nullptr && (named->work == Work::per_source || named->work == Work::separators);
+}
+
+// True when "auto" chooses between the row split and Floyd-Warshall
+// (choose_distributed): no --distribution or --grid names fw's layout.
+bool auto_chooses(const DistributedSolve& s) {
+  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty();
+}
+
+// True when `algorithm` (a registry name, as run) is a row split's.
+bool is_row_algorithm(const std::string& algorithm) {
+  const AlgorithmInfo* named = find_algorithm(algorithm);
+  return named != nullptr && (named->work == Work::per_source || named->work == Work::separators);
+}
+
 DistributedOptions options_of(const DistributedSolve& s) {
   DistributedOptions opts;
   opts.distribution = parse_distribution(s.distributed.distribution.empty() ? "rows" : s.distributed.distribution);
@@ -74,12 +95,20 @@ DistributedOptions options_of(const DistributedSolve& s) {
   }
   opts.lookahead = !s.distributed.no_lookahead;
   opts.backend = parse_backend(s.backend);
-  if (opts.backend == Backend::automatic) opts.backend = s.distributed.devices.empty() ? Backend::cpu : Backend::cuda;
-  if (s.algorithm != "auto") {
-    const AlgorithmInfo* named = find_algorithm(s.algorithm);
+  // A GPU-only algorithm (sssp) names its backend, as --devices does.
+  const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
+  if (opts.backend == Backend::automatic)
+    opts.backend = s.distributed.devices.empty() && (named == nullptr || named->backend == Backend::cpu)
+                       ? Backend::cpu
+                       : Backend::cuda;
+  if (runs_row_split(s)) {
+    if (opts.distribution != Distribution::rows)
+      throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
+                       "distribution");
+  } else if (s.algorithm != "auto") {
     if (named == nullptr || !named->distributable)
-      throw UsageError("the distributed solver runs blocked Floyd-Warshall (" + distributable_names() + "), not '" +
-                       s.algorithm + "'");
+      throw UsageError("the distributed solver runs blocked Floyd-Warshall (" + distributable_names() +
+                       ") or a per-source algorithm's row split, not '" + s.algorithm + "'");
   }
   opts.precision = parse_precision(s.precision);
   if (!s.block.empty()) throw UsageError("the distributed solver has no thread-block shape", "block");
@@ -108,21 +137,27 @@ void print_parts(const StageTimes& parts) {
 }
 
 void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
-                   const DistributedResult& r, int threads, const StageTimes& startup, double read_s,
-                   const StageTimes& read_parts, double total_s) {
+                   const DistributedResult& r, const std::string& why, int threads, const StageTimes& startup,
+                   double read_s, const StageTimes& read_parts, double total_s) {
+  const bool row_split = is_row_algorithm(r.algorithm);
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
   print_row("n", std::to_string(r.n));
   const std::size_t m = std::visit([](const auto& g) { return g.edges.size(); }, loaded.normalized);
   print_row("m", std::to_string(m) + " after normalization (" + std::to_string(loaded.edges_as_read) + " as read)");
   print_row("weights", to_string(weight_type(loaded.normalized)));
   print_row("algorithm", r.algorithm);
+  if (!why.empty()) print_row("auto", why);
   print_row("backend", to_string(r.backend));
   print_row("precision", to_string(r.precision));
   print_row("communicator",
             std::string(comm.kind()) + ", " + std::to_string(comm.size()) + (comm.size() == 1 ? " rank" : " ranks"));
-  print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
-                        (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
-                        ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
+  if (row_split)
+    print_row("layout", "row split over " + std::to_string(r.grid_rows) + " ranks, chunks of up to " +
+                            std::to_string(r.tile) + " rows drawn on demand");
+  else
+    print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
+                          (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
+                          ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.total());
   print_parts(startup);
@@ -130,7 +165,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_parts(read_parts);
   print_stage("setup", r.setup_seconds);
   print_parts(r.setup_stages);
-  print_stage("rounds", r.rounds_seconds);
+  print_stage(row_split ? "rows" : "rounds", r.rounds_seconds);
   print_stage("output", r.output_seconds);
   if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
   print_stage("total", total_s);
@@ -138,7 +173,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_spread("compute", r.ranks, &RankTimes::compute);
   print_spread("communication", r.ranks, &RankTimes::communication);
   print_spread("wait", r.ranks, &RankTimes::wait);
-  if (r.rounds_seconds > 0) {
+  if (r.rounds_seconds > 0 && !row_split) {
     char rate[32];
     const double n = static_cast<double>(r.n);
     std::snprintf(rate, sizeof rate, "%12.4g", n * n * n / r.rounds_seconds);
@@ -173,7 +208,10 @@ void inject_failure(const Communicator& comm, DistributedOptions& opts) {
 }
 
 bool on_gpu(const DistributedSolve& s) {
-  return s.backend == "cuda" || s.backend == "gpu" || (s.backend == "auto" && !s.distributed.devices.empty());
+  const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
+  const bool gpu_only = named != nullptr && named->backend == Backend::cuda;
+  return s.backend == "cuda" || s.backend == "gpu" ||
+         (s.backend == "auto" && (!s.distributed.devices.empty() || gpu_only));
 }
 
 // The GPU of this rank (backend cuda): the node's ranks take the listed
@@ -202,6 +240,22 @@ std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
                                     MatrixFileTarget{s.predecessors_path, io::Format::automatic});
 }
 
+// This rank's part of the solve: the row split of --algorithm's rows, or
+// the distributed Floyd-Warshall, or for "auto" without a layout what
+// choose_distributed picks (its reason in *why). Collective.
+DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const AnyGraph& graph,
+                           const DistributedOptions& opts, Sink& sink, std::string* why) {
+  return std::visit(
+      [&](const auto& g) {
+        DistributedChoice choice{s.algorithm, runs_row_split(s), {}};
+        if (auto_chooses(s)) agree(comm, [&] { choice = choose_distributed(g, opts.backend, comm.size()); });
+        *why = choice.why;
+        if (!choice.row_split) return solve_distributed(comm, g, opts, sink);
+        return solve_distributed_rows(comm, g, choice.algorithm, opts, sink);
+      },
+      graph);
+}
+
 // --devices without mpirun: one rank per GPU, each a thread of this process
 // over a local communicator group (NCCL between distinct GPUs).
 void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::time_point start) {
@@ -220,13 +274,16 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
   const LoadedAnyGraph loaded = load_any_graph(s.input, s.weights);
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
+  std::string why;
   run_on_threads(group, [&](Communicator& comm) {
     DistributedOptions mine = opts;
     mine.device = comm.device();
     const std::unique_ptr<Sink> sink = make_sink(comm, s);
-    results[static_cast<std::size_t>(comm.rank())] = solve_distributed(comm, loaded.normalized, mine, *sink);
+    std::string rank_why;
+    results[static_cast<std::size_t>(comm.rank())] = solve_on(comm, s, loaded.normalized, mine, *sink, &rank_why);
+    if (comm.rank() == 0) why = rank_why;
   });
-  print_summary(s, *group.front(), loaded, results.front(), opts.threads, startup, read_s, StageTimes{},
+  print_summary(s, *group.front(), loaded, results.front(), why, opts.threads, startup, read_s, StageTimes{},
                 seconds_since(start));
 }
 
@@ -307,9 +364,10 @@ void run_distributed_solve(const DistributedSolve& s) {
     const double read_s = seconds_since(read_start);
     inject_failure(*comm, opts);
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
-    const DistributedResult result = solve_distributed(*comm, loaded.normalized, opts, *sink);
+    std::string why;
+    const DistributedResult result = solve_on(*comm, s, loaded.normalized, opts, *sink, &why);
     if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, opts.threads, startup, read_s, read_parts, seconds_since(start));
+      print_summary(s, *comm, loaded, result, why, opts.threads, startup, read_s, read_parts, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)

@@ -38,6 +38,7 @@ struct SolveArgs {
   std::string precision = "auto";
   std::string weights = "auto";
   std::string block;
+  std::string memory_budget;
   int threads = 0;
   std::optional<int> device;  // unset: device 0 in one process, --devices' GPUs when distributed
   bool verify = false;
@@ -106,6 +107,21 @@ BlockShape parse_block(const std::string& text) {
   if (!std::regex_match(text, m, shape))
     throw UsageError("--block '" + text + "' is not WxH with positive integers (e.g. 32x8)");
   return BlockShape{std::stoi(m[1]), std::stoi(m[2])};
+}
+
+// "BYTES" with an optional K, M, G or T (powers of 1024), e.g. "512M"; > 0.
+std::uint64_t parse_memory_budget(const std::string& text) {
+  static const std::regex size("([1-9][0-9]{0,15})([KMGT]?)");
+  std::smatch m;
+  if (!std::regex_match(text, m, size))
+    throw UsageError("'" + text + "' is not a positive byte count with an optional K, M, G or T (e.g. 512M)",
+                     "memory_budget");
+  const std::string unit = m[2];
+  const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : 40;
+  const std::uint64_t count = std::stoull(m[1]);
+  if (count > (std::numeric_limits<std::uint64_t>::max() >> shift))
+    throw UsageError("'" + text + "' is more bytes than 64 bits count", "memory_budget");
+  return count << shift;
 }
 
 // Algorithms whose work is n^3 relaxations (the registry's Work::cubic), for
@@ -315,6 +331,9 @@ void run_solve(const SolveArgs& a) {
   }
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
+    if (!a.memory_budget.empty())
+      throw UsageError("not available with the distributed solver (each rank holds its fw tiles in-core)",
+                       "memory_budget");
     if (a.part())
       throw UsageError("--sources, --targets, --cutoff, --nearest and --output-type are not available with the "
                        "distributed solver",
@@ -339,6 +358,7 @@ void run_solve(const SolveArgs& a) {
   if (!a.block.empty()) opts.block = parse_block(a.block);
   opts.threads = a.threads;
   opts.device = a.device.value_or(0);
+  if (!a.memory_budget.empty()) opts.memory_budget = parse_memory_budget(a.memory_budget);
   opts.predecessors = !a.predecessors_path.empty();
   // Output names and formats are checked before reading; sizes, disk space and
   // memory once n is known, before solving.
@@ -418,6 +438,9 @@ Command add_solve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--block", args->block, "GPU thread-block shape WxH, e.g. 32x8");
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(count_up_to(std::numeric_limits<int>::max()));
+  cmd->add_option("--memory-budget", args->memory_budget,
+                  "Device memory the GPU's dense solver may use, e.g. 8G (default: the free memory); auto solves "
+                  "out of core (fw-ooc) when fw's matrix exceeds it");
   cmd->add_option("--sources", args->sources,
                   "Rows of these sources only: a list (0,5,10-20) or a file of ids; the input's ids (--relabel's "
                   "original ones)");

@@ -1,0 +1,95 @@
+// The one row split of row-parallel work (design.md): per-source solvers,
+// the supernodal solve phase and the distributed row path take the rows of
+// their result from a RowSplit, whether the consumers are threads of one
+// process, GPUs of a node or ranks of an MPI job.
+//
+// Balance is dynamic: rows are handed out in chunks on demand, so a consumer
+// that draws slow sources (hubs, long paths) simply takes fewer chunks.
+// Chunk sizes are guided: chunk c covers about remaining / (2 * consumers)
+// rows, within [min_chunk, max_chunk], so they shrink toward the end and the
+// last consumers finish together. The chunk boundaries are a function of
+// (first, end, consumers, min_chunk, max_chunk) alone, so every consumer of
+// every rank computes the same table, and one shared counter of chunk
+// indices (SharedCounter::fetch_add(1)) is the whole protocol: chunk c goes
+// to whoever draws c, so every row is handed out exactly once.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "apsp/error.hpp"
+
+namespace apsp {
+
+// A SharedCounter of one process: an atomic, for threads (and the GPUs a
+// process drives) without a communicator.
+class AtomicCounter final : public SharedCounter {
+ public:
+  std::int64_t fetch_add(std::int64_t k) override { return value_.fetch_add(k); }
+
+ private:
+  std::atomic<std::int64_t> value_{0};
+};
+
+// Rows [first, end) in guided chunks drawn from `counter`. The counter must
+// start at 0 and serve this split only; every consumer (on every rank) must
+// build its split with the same arguments. next() and stop() are
+// thread-safe when the counter is.
+class RowSplit {
+ public:
+  struct Range {
+    std::int64_t first = 0;  // first row of the chunk
+    std::int64_t count = 0;  // rows in it; 0 = no rows are left
+    std::int64_t chunk = 0;  // the chunk's index, 0..chunks()-1
+  };
+
+  // consumers >= 1, 1 <= min_chunk <= max_chunk, first <= end; Error otherwise.
+  RowSplit(std::int64_t first, std::int64_t end, std::int64_t consumers, std::int64_t min_chunk, std::int64_t max_chunk,
+           SharedCounter& counter)
+      : counter_(counter), max_chunk_(max_chunk) {
+    if (consumers < 1 || min_chunk < 1 || max_chunk < min_chunk || end < first)
+      throw Error("RowSplit over rows [" + std::to_string(first) + ", " + std::to_string(end) + ") with " +
+                  std::to_string(consumers) + " consumers and chunks of " + std::to_string(min_chunk) + ".." +
+                  std::to_string(max_chunk) + " rows");
+    starts_.push_back(first);
+    for (std::int64_t at = first; at < end;) {
+      const std::int64_t remaining = end - at;
+      const std::int64_t guided = (remaining + 2 * consumers - 1) / (2 * consumers);
+      at += std::min(remaining, std::clamp(guided, min_chunk, max_chunk));
+      starts_.push_back(at);
+    }
+  }
+
+  // The next chunk for the calling consumer; count 0 once every chunk is out.
+  Range next() {
+    const std::int64_t c = counter_.fetch_add(1);
+    if (c < 0 || c >= chunks()) return Range{0, 0, chunks()};
+    const auto i = static_cast<std::size_t>(c);
+    return Range{starts_[i], starts_[i + 1] - starts_[i], c};
+  }
+
+  // After a failure: every consumer's next() returns no rows from now on
+  // (the counter jumps past the last chunk), so the others stop early.
+  void stop() { counter_.fetch_add(kPastEveryChunk); }
+
+  std::int64_t chunks() const { return static_cast<std::int64_t>(starts_.size()) - 1; }
+  std::int64_t max_chunk() const { return max_chunk_; }
+  std::int64_t first() const { return starts_.front(); }
+  std::int64_t end() const { return starts_.back(); }
+  // The rows before chunk c: rows()-relative progress at a chunk's start.
+  std::int64_t start_of(std::int64_t c) const { return starts_[static_cast<std::size_t>(c)]; }
+
+ private:
+  // More than any split's chunks, and small enough that 2^22 stops do not
+  // overflow the counter.
+  static constexpr std::int64_t kPastEveryChunk = std::int64_t{1} << 40;
+
+  SharedCounter& counter_;
+  std::int64_t max_chunk_;
+  std::vector<std::int64_t> starts_;  // chunk c covers [starts_[c], starts_[c + 1])
+};
+
+}  // namespace apsp

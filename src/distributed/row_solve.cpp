@@ -1,0 +1,212 @@
+// solve_distributed_rows: the row split across ranks. Every rank holds the
+// whole graph, runs a per-source algorithm of its backend, and draws chunks
+// of result rows from one counter that all ranks share (RowSplit over
+// Communicator::make_counter); its rows go straight into its own sink.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/cuda.hpp"
+#include "apsp/distributed.hpp"
+#include "apsp/error.hpp"
+#include "apsp/registry.hpp"
+#include "apsp/verify.hpp"
+#include "core/algorithm_checks.hpp"
+#include "core/row_blocks.hpp"
+#include "core/stages.hpp"
+#include "apsp/row_split.hpp"
+#include "cpu/backend.hpp"
+#include "cpu/run.hpp"
+#include "cuda/algorithm.hpp"
+#include "distributed/rank_threads.hpp"
+#include "distributed/same_graph.hpp"
+
+namespace apsp {
+namespace {
+
+// The smallest chunk of rows a GPU rank draws: about one row per resident
+// block of the sssp kernels on an H100 (132 SMs, several blocks each), so
+// the last chunks still fill a launch.
+constexpr std::int64_t kGpuMinChunk = 512;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// What a rank hands its algorithm as the sink: put() goes to the rank's
+// sink (checked first with `verifier` when set: distances only), begin()
+// and commit() are the distributed solve's (agreed over every rank), so
+// here they do nothing.
+template <class W>
+class RankShare final : public Sink {
+ public:
+  RankShare(Sink& target, const BasicRowVerifier<W>* verifier) : target_(target), verifier_(verifier) {}
+  void begin(const SinkLayout&) override {}
+  void put(const RowBlock& block) override {
+    if (verifier_ != nullptr && block.plane == Plane::distances) {
+      const VerifyReport report =
+          verifier_->check(block.first_row, block.rows, static_cast<const W*>(block.data), nullptr);
+      if (!report.ok) throw VerifyError(report.first_violation);
+    }
+    target_.put(block);
+  }
+  void commit() override {}
+  void* row_address(Plane plane, std::int64_t row) override {
+    // Verified rows are checked before they reach the sink's memory.
+    return verifier_ != nullptr ? nullptr : target_.row_address(plane, row);
+  }
+
+ private:
+  Sink& target_;
+  const BasicRowVerifier<W>* verifier_;
+};
+
+// The registry entry `name` names on `backend`: one whose rows the split can
+// hand out (Work::per_source or Work::separators). UsageError otherwise.
+const AlgorithmInfo& row_algorithm(const std::string& name, Backend backend) {
+  const std::vector<AlgorithmInfo>& entries = backend == Backend::cuda ? cuda::gpu_algorithm_infos()
+                                                                       : cpu::detail::cpu_algorithm_infos();
+  for (const AlgorithmInfo& a : entries)
+    if (name == a.name) {
+      if (a.work != Work::per_source && a.work != Work::separators)
+        throw UsageError("the row split runs algorithms whose rows are independent (one search per source, or "
+                         "supernodal); " +
+                             name + " computes the whole matrix at once",
+                         "algorithm");
+      if (!a.available) throw UsageError(name + " is not available in this build", "algorithm");
+      return a;
+    }
+  throw_unknown_algorithm(name, backend, entries);
+}
+
+template <class W>
+DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, const std::string& algorithm,
+                                   const DistributedOptions& opts, Sink& sink) {
+  const auto start = std::chrono::steady_clock::now();
+  DistributedResult result;
+  require_thread_count(opts.threads);
+  const dist::RankThreads rank_threads(opts.threads);
+  const Backend backend = opts.backend == Backend::cuda ? Backend::cuda : Backend::cpu;
+  try {
+    StageClock setup(result.setup_stages);
+    BasicGraph<W> normalized;
+    SolveOptions run;
+    agree(comm, [&] {
+      const AlgorithmInfo& info = row_algorithm(algorithm, backend);
+      if (std::is_floating_point<W>::value && !info.takes_real)
+        throw UsageError(algorithm + " takes int32 weights only", "algorithm");
+      run.algorithm = info.name;
+      run.backend = backend;
+      run.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+      run.predecessors = opts.predecessors;
+      run.precision = opts.precision;
+      run.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
+      require_options_honoured(run.algorithm, backend, run,
+                               backend == Backend::cuda ? cuda::gpu_algorithm_infos()
+                                                        : cpu::detail::cpu_algorithm_infos());
+      normalized = normalize(g);
+    });
+    setup.lap("normalize");
+    dist::require_same_graph(comm, normalized);
+    setup.lap("same graph");
+    const std::int64_t n = normalized.n;
+    // CPU: every thread of every rank is a consumer, and chunks hold at most
+    // the rows of a thread's staging (about 1 MiB), the same on every rank.
+    // GPU: each rank's device is one consumer; chunks start at a
+    // (2 * ranks)-th of what is left and end at kGpuMinChunk rows, which
+    // keep a launch's resident blocks busy (the device computes a chunk in
+    // pieces of what its memory holds).
+    const std::int64_t consumers = backend == Backend::cuda ? comm.size()
+                                                            : comm.all_reduce(std::int64_t{run.threads}, ReduceOp::sum);
+    std::int64_t min_chunk = 1, max_chunk = 1;
+    if (backend == Backend::cuda) {
+      min_chunk = std::max<std::int64_t>(1, std::min(n, kGpuMinChunk));
+      max_chunk = std::max<std::int64_t>(1, n);
+    } else {
+      max_chunk = staging_rows(n, static_cast<std::size_t>(n) * sizeof(W),
+                               static_cast<int>(std::min<std::int64_t>(consumers, kMaxThreads)));
+    }
+    const std::unique_ptr<SharedCounter> counter = comm.make_counter();
+    RowSplit split(0, n, consumers, min_chunk, max_chunk, *counter);
+    setup.lap("shared counter");
+    result.n = n;
+    result.grid_rows = comm.size();
+    result.grid_cols = 1;
+    result.tile = max_chunk;
+    result.algorithm = run.algorithm;
+    result.backend = backend;
+    constexpr Element element = cpu::detail::BasicJob<W>::element;
+    agree(comm, [&] { sink.begin(SinkLayout{n, element, opts.predecessors}); });
+    setup.lap("begin sink");
+    std::unique_ptr<BasicRowVerifier<W>> verifier;
+    if (opts.verify) verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
+    RankShare<W> share(sink, verifier.get());
+    run.progress = opts.progress;
+    run.row_split = &split;
+    result.setup_seconds = seconds_since(start);
+
+    const auto rows_start = std::chrono::steady_clock::now();
+    SolveSummary summary;
+    double compute = 0;
+    agree(comm, [&] {
+      try {
+        if (backend == Backend::cuda)
+          cuda::solve(normalized, run, share, summary);
+        else
+          cpu::detail::run_named(normalized, run, share, summary);
+      } catch (...) {
+        // The other ranks take no more rows; this rank's error is the one told.
+        try {
+          split.stop();
+        } catch (...) {
+        }
+        compute = seconds_since(rows_start);
+        throw;
+      }
+      compute = seconds_since(rows_start);
+    });
+    result.rounds_seconds = seconds_since(rows_start);
+    result.precision = summary.precision;
+    if (opts.verify) result.verify_seconds = 0;  // inside the rows' time: each block is checked as it is put
+
+    const auto output_start = std::chrono::steady_clock::now();
+    agree(comm, [&] { sink.commit(); });
+    result.output_seconds = seconds_since(output_start);
+
+    // Every rank's times on every rank: compute, and the wait for the
+    // slowest rank (imbalance) after it.
+    const std::size_t ranks = static_cast<std::size_t>(comm.size());
+    std::vector<double> all(2 * ranks, 0.0);
+    all[2 * static_cast<std::size_t>(comm.rank())] = compute;
+    all[2 * static_cast<std::size_t>(comm.rank()) + 1] = result.rounds_seconds - compute;
+    comm.all_reduce(all.data(), all.data(), all.size(), ReduceOp::sum);
+    for (std::size_t r = 0; r < ranks; ++r) result.ranks.push_back(RankTimes{all[2 * r], 0.0, all[2 * r + 1]});
+  } catch (...) {
+    sink.discard();
+    throw;
+  }
+  return result;
+}
+
+}  // namespace
+
+DistributedResult solve_distributed_rows(Communicator& comm, const Graph& g, const std::string& algorithm,
+                                         const DistributedOptions& opts, Sink& sink) {
+  return solve_rows_typed(comm, g, algorithm, opts, sink);
+}
+DistributedResult solve_distributed_rows(Communicator& comm, const GraphF32& g, const std::string& algorithm,
+                                         const DistributedOptions& opts, Sink& sink) {
+  return solve_rows_typed(comm, g, algorithm, opts, sink);
+}
+DistributedResult solve_distributed_rows(Communicator& comm, const GraphF64& g, const std::string& algorithm,
+                                         const DistributedOptions& opts, Sink& sink) {
+  return solve_rows_typed(comm, g, algorithm, opts, sink);
+}
+
+}  // namespace apsp

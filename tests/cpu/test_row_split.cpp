@@ -1,0 +1,126 @@
+// The row split (include/apsp/row_split.hpp) on its own: many simulated
+// consumers drawing chunks from one counter, as the threads and ranks of a
+// row-parallel solve do.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "apsp/distributed.hpp"
+#include "apsp/error.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/row_split.hpp"
+#include "support/cases.hpp"
+
+namespace apsp {
+namespace {
+
+// Every row of [first, end) handed out exactly once when `consumers`
+// threads, each with a split of its own over one shared counter (as ranks
+// build theirs), draw chunks until none are left.
+void expect_every_row_once(std::int64_t first, std::int64_t end, int consumers, std::int64_t min_chunk,
+                           std::int64_t max_chunk) {
+  SCOPED_TRACE("rows [" + std::to_string(first) + ", " + std::to_string(end) + "), " + std::to_string(consumers) +
+               " consumers, chunks " + std::to_string(min_chunk) + ".." + std::to_string(max_chunk));
+  AtomicCounter counter;
+  std::vector<std::atomic<int>> seen(static_cast<std::size_t>(end - first + 1));
+  std::atomic<std::int64_t> too_big{0}, outside{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < consumers; ++t)
+    threads.emplace_back([&] {
+      RowSplit split(first, end, consumers, min_chunk, max_chunk, counter);
+      for (RowSplit::Range r = split.next(); r.count > 0; r = split.next()) {
+        if (r.count > max_chunk) ++too_big;
+        for (std::int64_t row = r.first; row < r.first + r.count; ++row) {
+          if (row < first || row >= end)
+            ++outside;
+          else
+            ++seen[static_cast<std::size_t>(row - first)];
+        }
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(too_big.load(), 0);
+  EXPECT_EQ(outside.load(), 0);
+  for (std::int64_t row = first; row < end; ++row)
+    ASSERT_EQ(seen[static_cast<std::size_t>(row - first)].load(), 1) << "row " << row;
+}
+
+TEST(RowSplit, ManyConsumersCoverEveryRowExactlyOnce) {
+  for (const std::int64_t rows : {0, 1, 2, 63, 64, 65, 1000, 4097})
+    for (const int consumers : {1, 2, 3, 7, 16, 64})
+      for (const std::int64_t max_chunk : {1, 8, 64}) expect_every_row_once(5, 5 + rows, consumers, 1, max_chunk);
+  expect_every_row_once(0, 100000, 32, 4, 256);
+}
+
+TEST(RowSplit, ChunksShrinkTowardTheEndWithinTheirBounds) {
+  AtomicCounter counter;
+  const std::int64_t rows = 10000;
+  RowSplit split(0, rows, 4, 2, 500, counter);
+  std::vector<std::int64_t> sizes;
+  std::int64_t next_first = 0;
+  for (RowSplit::Range r = split.next(); r.count > 0; r = split.next()) {
+    EXPECT_EQ(r.first, next_first) << "one consumer draws the chunks in order";
+    EXPECT_EQ(r.chunk, static_cast<std::int64_t>(sizes.size()));
+    next_first += r.count;
+    sizes.push_back(r.count);
+  }
+  EXPECT_EQ(next_first, rows);
+  EXPECT_EQ(static_cast<std::int64_t>(sizes.size()), split.chunks());
+  EXPECT_EQ(sizes.front(), 500) << "remaining / (2 * 4) = 1250 is capped at max_chunk";
+  EXPECT_TRUE(std::is_sorted(sizes.rbegin(), sizes.rend())) << "guided chunks never grow";
+  EXPECT_LE(sizes.back(), 2) << "the tail is min_chunk rows (or the last rows)";
+  EXPECT_LT(sizes[sizes.size() - 10], 10) << "the last chunks are small, so consumers finish together";
+}
+
+TEST(RowSplit, StopEndsEveryConsumersDraws) {
+  AtomicCounter counter;
+  RowSplit a(0, 1000, 2, 1, 10, counter), b(0, 1000, 2, 1, 10, counter);
+  EXPECT_GT(a.next().count, 0);
+  EXPECT_GT(b.next().count, 0);
+  a.stop();
+  EXPECT_EQ(b.next().count, 0);
+  EXPECT_EQ(a.next().count, 0);
+  b.stop();  // a second stop (another failing consumer) is harmless
+  EXPECT_EQ(b.next().count, 0);
+}
+
+TEST(RowSplit, RefusesMeaninglessArguments) {
+  AtomicCounter counter;
+  EXPECT_THROW(RowSplit(0, 10, 0, 1, 1, counter), Error);
+  EXPECT_THROW(RowSplit(0, 10, 1, 0, 1, counter), Error);
+  EXPECT_THROW(RowSplit(0, 10, 1, 4, 2, counter), Error);
+  EXPECT_THROW(RowSplit(10, 0, 1, 1, 1, counter), Error);
+}
+
+// The distributed "auto": sparse graphs take the row split of the
+// one-process choice, dense ones the distributed Floyd-Warshall (float64 on
+// GPUs the row split: their fw has none); the reason names the ranks.
+TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
+  const Graph rmat = normalize(test::generated(GraphKind::rmat, 3000, -1, 1, 100, 2));
+  const DistributedChoice rows = choose_distributed(rmat, Backend::cpu, 4);
+  EXPECT_TRUE(rows.row_split) << rows.why;
+  EXPECT_EQ(rows.algorithm, "dijkstra") << rows.why;
+  EXPECT_NE(rows.why.find("its rows split over 4 ranks"), std::string::npos) << rows.why;
+
+  const Graph full = normalize(test::generated(GraphKind::dense, 300, -1, 1, 100, 3));
+  const DistributedChoice fw = choose_distributed(full, Backend::cpu, 2);
+  EXPECT_FALSE(fw.row_split) << fw.why;
+  EXPECT_EQ(fw.algorithm, "fw-blocked") << fw.why;
+  EXPECT_NE(fw.why.find("distributed Floyd-Warshall over 2 ranks"), std::string::npos) << fw.why;
+
+  GraphF64 real;
+  real.n = full.n;
+  for (const Edge& e : full.edges) real.edges.push_back(BasicEdge<double>{e.src, e.dst, e.w * 0.37});
+  const DistributedChoice cpu_real = choose_distributed(normalize(real), Backend::cpu, 2);
+  EXPECT_FALSE(cpu_real.row_split) << "the CPU's distributed fw takes real weights: " << cpu_real.why;
+  const DistributedChoice gpu_real = choose_distributed(normalize(real), Backend::cuda, 2);
+  EXPECT_TRUE(gpu_real.row_split) << gpu_real.why;
+  EXPECT_EQ(gpu_real.algorithm, "sssp") << gpu_real.why;
+}
+
+}  // namespace
+}  // namespace apsp

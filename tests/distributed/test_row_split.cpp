@@ -1,0 +1,56 @@
+// The row split across ranks on the thread harness (local communicators,
+// one thread per rank): the shared counter, every per-source CPU algorithm
+// against one process, and failures (the mpirun harness runs the same
+// checks: tests/distributed/mpi/test_row_split_mpi.cpp).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "apsp/comm.hpp"
+#include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/row_split_checks.hpp"
+
+namespace apsp {
+namespace {
+
+void on_threads(int ranks, const std::function<void(Communicator&)>& body) {
+  run_on_threads(make_local_communicators(ranks), body);
+}
+
+TEST(RowSplitRanks, SharedCounterHandsOutEveryValueOnce) {
+  for (int ranks : {1, 2, 3, 6}) on_threads(ranks, test::check_shared_counter);
+  test::check_shared_counter(*make_single_communicator());
+}
+
+class RowSplitAlgorithm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RowSplitAlgorithm, RowsMatchOneProcess) {
+  for (int ranks : {1, 3})
+    on_threads(ranks, [](Communicator& comm) { test::check_rows_match_one_process(comm, GetParam()); });
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, RowSplitAlgorithm, ::testing::Values("dijkstra", "johnson", "bellman-ford", "supernodal"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+// The GPU's row solvers from ranks sharing device 0 (as --devices 0,0 runs
+// them). Skips without a CUDA device.
+TEST(RowSplitGpu, SsspAndSupernodalRowsFromRanksSharingOneGpu) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
+  for (const char* algorithm : {"sssp", "supernodal"})
+    for (int ranks : {1, 2, 3})
+      run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)),
+                     [&](Communicator& comm) { test::check_gpu_rows_match_one_gpu(comm, algorithm); });
+}
+
+TEST(RowSplitRanks, AFailingRankStopsEveryRank) {
+  for (int ranks : {1, 2, 4}) on_threads(ranks, test::check_row_split_failures);
+}
+
+}  // namespace
+}  // namespace apsp
