@@ -7,8 +7,10 @@
 // rows of one plane arrive in any order, from any thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace apsp {
 
@@ -50,6 +52,54 @@ struct SinkLayout {
   std::int64_t columns = -1;
   std::int64_t row_count() const { return rows < 0 ? n : rows; }
   std::int64_t column_count() const { return columns < 0 ? n : columns; }
+  // Identifies the solve (its normalized graph, algorithm, weights,
+  // precision, predecessors and sources) for a sink that keeps partial rows
+  // (Sink::keeps_partial): 0 from producers that do not say.
+  std::uint64_t solve_key = 0;
+};
+
+// What a sink that keeps partial rows found of an interrupted solve with the
+// same SinkLayout::solve_key (Sink::resumed).
+struct SinkResume {
+  // row_count() flags, true for a row already complete in every announced
+  // plane; empty when nothing was kept. The producer must not put these rows.
+  std::vector<bool> present;
+  // One line for the summary when the kept rows could not all be used
+  // (missing, damaged); empty otherwise.
+  std::string note;
+};
+
+// A dense solver's working state at a round boundary, for RoundCheckpoints.
+// The matrices are the solver's own (fw-blocked's padded tiles, say): bytes
+// to the checkpoint, which `layout` names, so that a checkpoint is restored
+// only into the layout that wrote it.
+struct RoundState {
+  std::string layout;       // the solver, its element types and matrix layout
+  std::int64_t round = 0;   // rounds done
+  std::int64_t rounds = 0;  // of this many
+  struct Buffer {
+    void* data;
+    std::size_t bytes;
+  };
+  std::vector<Buffer> planes;  // the working matrices (distances, then predecessors)
+};
+
+// Round checkpoints of a dense solver (the CPU's fw-blocked; the hook for
+// the GPU and out-of-core fw too): a solver that finds one on its sink
+// (Sink::round_checkpoints) asks restore() before its first round and calls
+// round_done() after every round; the implementation decides when to save
+// (its interval).
+class RoundCheckpoints {
+ public:
+  virtual ~RoundCheckpoints() = default;
+  // Before the first round: fills state.planes from the last valid
+  // checkpoint of this layout and returns its round, or returns 0; after a
+  // 0 the planes may hold anything, and the solver initializes them.
+  virtual std::int64_t restore(const RoundState& state) = 0;
+  // After each round (state.round rounds done, state.planes their result).
+  virtual void round_done(const RoundState& state) = 0;
+  // One line for the summary about what restore() found; empty if nothing to say.
+  virtual std::string note() const { return {}; }
 };
 
 class Sink {
@@ -92,6 +142,17 @@ class Sink {
   // arrival does not wait on first-touch page faults. The default does
   // nothing; a sink must work the same whether or not it is called.
   virtual void prepare() {}
+
+  // Optional, for a sink that keeps the rows of a solve that is killed, for
+  // a later run to resume (FileSink::keep_partial): true asks the producer
+  // to fill SinkLayout::solve_key. After begin(), resumed() says which rows
+  // an interrupted run of the same solve left; the producer puts only the
+  // others. The defaults keep nothing.
+  virtual bool keeps_partial() const { return false; }
+  virtual SinkResume resumed() const { return {}; }
+  // Optional, with keeps_partial(): where a dense solver keeps its round
+  // checkpoints (valid from begin() to commit() or discard()); nullptr: none.
+  virtual RoundCheckpoints* round_checkpoints() { return nullptr; }
 };
 
 }  // namespace apsp

@@ -25,6 +25,8 @@ namespace apsp {
 class Communicator;
 namespace sink {
 class RowLedger;
+class RowJournal;
+class FileRoundCheckpoints;
 }  // namespace sink
 namespace io::detail {
 class MatrixFileWriter;
@@ -132,12 +134,43 @@ class FileSink : public Sink {
   // Bytes written so far (text: after formatting), for rates.
   std::uint64_t bytes_written() const;
 
+  // Makes the output resumable; call before begin(). The rows go to hidden
+  // partial files beside the targets (".NAME.apsp-partial") that outlive a
+  // failed or killed run, and a journal (".NAME.apsp-journal", beside the
+  // distances, or the predecessors without them) records each row block
+  // with the digest of its bytes. With `resume`, begin() continues the
+  // partial files an interrupted run of the same solve (SinkLayout::
+  // solve_key, n, formats) left, and resumed() names the rows they hold;
+  // a journal of another solve is a UsageError (option "resume"); a
+  // missing or damaged one starts afresh with a note. Without `resume`,
+  // begin() starts afresh. commit() renames the partial files over the
+  // targets, then removes the journal. Binary formats (.bin, .npy) of one
+  // process only (UsageError, option "checkpoint").
+  //
+  // A dense solver (fw-blocked on the CPU) also saves its working matrices
+  // at a round boundary once `checkpoint_every` seconds (0: never) have
+  // passed since it began or last saved (round_checkpoints(), in
+  // ".NAME.apsp-checkpoint" beside the journal), and with `resume`
+  // continues from the last valid one.
+  void keep_partial(bool resume, double checkpoint_every = kDefaultCheckpointSeconds);
+  static constexpr double kDefaultCheckpointSeconds = 300;
+  bool keeps_partial() const override { return keep_; }
+  SinkResume resumed() const override { return resumed_; }
+  RoundCheckpoints* round_checkpoints() override;
+
  private:
+  void begin_kept();
+  void rename_outputs();
   MatrixFileTarget targets_[2];
   Communicator* comm_ = nullptr;
   SinkLayout layout_;
   std::unique_ptr<io::detail::MatrixFileWriter> writers_[2];  // by Plane; null = plane dropped
   std::unique_ptr<sink::RowLedger> ledger_;
+  bool keep_ = false, resume_ = false;
+  double checkpoint_every_ = 0;
+  std::unique_ptr<sink::RowJournal> journal_;
+  std::unique_ptr<sink::FileRoundCheckpoints> rounds_;
+  SinkResume resumed_;
 };
 
 // What a SparseSink keeps of each row. Unreachable pairs are never kept.
@@ -208,12 +241,18 @@ class ConvertingSink : public Sink {
   void put(const RowBlock& block) override;
   void commit() override { inner_.commit(); }
   void discard() noexcept override { inner_.discard(); }
+  // A resumable `inner` (FileSink::keep_partial) stays resumable through the
+  // conversion: its kept rows are in the output's type already.
+  bool keeps_partial() const override { return inner_.keeps_partial(); }
+  SinkResume resumed() const override { return inner_.resumed(); }
+  RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
 
   // After the last put(): the narrowest of int32, float32 and float64 that
-  // holds every finite distance that arrived exactly.
-  Element narrowest_exact() const;
+  // holds every finite distance that arrived exactly; unset where `inner`
+  // kept rows of a killed run (Sink::resumed), whose values never arrive here.
+  std::optional<Element> narrowest_exact() const;
   // Whether the conversion may round (float32 from float64 or int32): exact
-  // only where narrowest_exact() is not float64.
+  // only where narrowest_exact() is int32 or float32.
   bool lossy() const { return lossy_; }
 
  private:
@@ -221,6 +260,7 @@ class ConvertingSink : public Sink {
   std::optional<Element> to_;
   SinkLayout layout_;
   bool lossy_ = false;
+  bool kept_ = false;  // `inner` kept rows of a killed run
   std::atomic<bool> all_int32_{true};
   std::atomic<bool> all_float32_{true};
 };

@@ -33,11 +33,10 @@ void throw_unknown_algorithm(const std::string& name, Backend backend, const std
                    "algorithm");
 }
 
-namespace {
-
-// Whether a CPU algorithm computes the rows of chosen sources only
-// (SolveOptions::sources): the per-source searches and supernodal's row solve.
+// The per-source searches and supernodal's row solve.
 bool takes_sources(const AlgorithmInfo& a) { return a.work == Work::per_source || a.work == Work::separators; }
+
+namespace {
 
 // The algorithms "name" may run as on `backend`: itself, or for "auto" the
 // production entries of the backend.

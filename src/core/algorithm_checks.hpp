@@ -39,6 +39,10 @@ void require_thread_count(int threads);
 void require_options_honoured(const std::string& name, Backend backend, const SolveOptions& opts,
                               const std::vector<AlgorithmInfo>& entries);
 
+// True for the algorithms that compute rows of chosen sources only
+// (SolveOptions::sources): the per-source and separator (supernodal) ones.
+bool takes_sources(const AlgorithmInfo& a);
+
 // Throws UsageError (option "sources") when opts.sources is not empty and
 // `resolved` (an algorithm name, "auto" resolved) on `backend` does not
 // compute rows of chosen sources (only the per-source CPU algorithms do), or

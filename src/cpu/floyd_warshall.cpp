@@ -633,7 +633,25 @@ void fw_blocked_typed(const BasicJob<W>& job, std::int64_t super_width = 0) {
   };
   WorkMatrix<D> dist(N, "the working distance matrix");
   WorkMatrix<vertex_t> pred(kPred ? N : 0, "the working predecessor matrix");
-  if (job.dense) {  // no predecessors (BasicJob::dense)
+  // Round checkpoints (a resumable file output) at the boundaries of the
+  // tile rounds, or of fw-ooc's super-rounds: the working matrices as they
+  // are, named by this solver's rounds, element types and padded size.
+  RoundCheckpoints* checkpoints = job.sink.round_checkpoints();
+  const std::int64_t rounds = super_width > 0 ? N / super_width : tiles;
+  RoundState state;
+  if (checkpoints != nullptr) {
+    state.layout = (super_width > 0 ? "cpu fw-ooc super-rounds of " + std::to_string(super_width) : "cpu fw-blocked") +
+                   " tiles " + std::to_string(kTile) + " N " + std::to_string(N) + " distance bytes " +
+                   std::to_string(sizeof(D)) + (kPred ? " with predecessors" : "");
+    state.rounds = rounds;
+    const auto bytes = [N](std::size_t cell) { return static_cast<std::size_t>(N * N) * cell; };
+    state.planes.push_back({dist.data(), bytes(sizeof(D))});
+    if (kPred) state.planes.push_back({pred.data(), bytes(sizeof(vertex_t))});
+  }
+  const std::int64_t first_round = checkpoints != nullptr ? checkpoints->restore(state) : 0;
+  if (first_round > 0) {
+    job.report(static_cast<double>(first_round) / static_cast<double>(rounds));
+  } else if (job.dense) {  // no predecessors (BasicJob::dense)
     core::fill_from_dense<D>(*job.dense, N, kTile, at, dist.data(), inf, job.threads);
   } else {
 #pragma omp parallel for num_threads(job.threads) schedule(static)
@@ -656,12 +674,22 @@ void fw_blocked_typed(const BasicJob<W>& job, std::int64_t super_width = 0) {
     CpuSuperExecutor<D, kPred> executor(
         step, block, super_width / kTile, tiles, negative_below, job.threads,
         [&](std::int64_t v) { return dist[at(v, v)]; }, [&](double fraction) { job.report(fraction); });
-    core::run_super_rounds(executor, N / super_width, 0, nullptr);
+    core::RoundBoundary at_boundary;
+    if (checkpoints != nullptr)
+      at_boundary = [&](std::int64_t rounds_done, std::int64_t) {
+        state.round = rounds_done;
+        checkpoints->round_done(state);
+      };
+    core::run_super_rounds(executor, rounds, first_round, at_boundary);
   }
-  for (std::int64_t r = 0; r < tiles && super_width == 0; ++r) {
+  for (std::int64_t r = first_round; r < tiles && super_width == 0; ++r) {
     blocked_round(step, block, 0, tiles, r, negative_below, job.threads);
     for (std::int64_t v = 0; v < N; ++v)
       if (dist[at(v, v)] < negative_below) throw NegativeCycleError(v);
+    if (checkpoints != nullptr) {
+      state.round = r + 1;
+      checkpoints->round_done(state);
+    }
     job.report(static_cast<double>(r + 1) / static_cast<double>(tiles));
   }
   confirm_candidate_cycle(job, [&](std::int64_t v) { return dist[at(v, v)]; });

@@ -3,10 +3,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <iterator>
@@ -92,10 +94,6 @@ namespace {
 
 std::atomic<bool> g_unnamed_allowed{true};
 
-std::string directory_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
 
 std::string base_name_of(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
@@ -230,15 +228,72 @@ int open_unnamed(const std::string& directory, const std::string& target) {
 
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
+namespace {
+
+// What writing `path` replaces: the file a symbolic link points to, not the link.
+std::string target_of(const std::string& path) {
   struct stat info {};
-  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
-    // Replace the file the link points to, not the link.
+  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode))
     if (char* resolved = ::realpath(path.c_str(), nullptr)) {
-      target_ = resolved;
+      std::string target = resolved;
       std::free(resolved);
+      return target;
     }
+  return path;
+}
+
+}  // namespace
+
+std::string kept_file_name(const std::string& path, const std::string& what) {
+  const std::string target = target_of(path);
+  return directory_of(target) + "/." + base_name_of(target) + ".apsp-" + what;
+}
+
+std::unique_ptr<OutputFile> OutputFile::kept(const std::string& path, bool reopen) {
+  std::unique_ptr<OutputFile> file(new OutputFile());
+  file->path_ = path;
+  file->target_ = target_of(path);
+  struct stat info {};
+  const bool exists = ::stat(file->target_.c_str(), &info) == 0;
+  if (exists && !S_ISREG(info.st_mode))
+    throw UsageError("cannot keep the partial rows of " + path +
+                         " for a resumed run: it is not a regular file (write a file, or run without --checkpoint)",
+                     "checkpoint");
+  file->temporary_ = kept_file_name(path, "partial");
+  file->fd_ = ::open(file->temporary_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (file->fd_ < 0) throw ResourceError("cannot open " + file->temporary_ + " for writing: " + reason(errno));
+  file->mode_ = Mode::kept;
+  if (::flock(file->fd_, LOCK_EX | LOCK_NB) != 0)
+    throw ResourceError("cannot write " + path + ": another run holds its partial output " + file->temporary_);
+  if (!reopen && ::ftruncate(file->fd_, 0) != 0) file->fail_write(errno);
+  if (exists) ::fchmod(file->fd_, info.st_mode & 07777);
+  return file;
+}
+
+bool OutputFile::read_at(std::uint64_t offset, void* data, std::size_t size) const {
+  auto* next = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t got = ::pread(fd_, next, size, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    next += got;
+    offset += static_cast<std::uint64_t>(got);
+    size -= static_cast<std::size_t>(got);
   }
+  return true;
+}
+
+std::uint64_t OutputFile::size() const {
+  struct stat info {};
+  return fd_ >= 0 && ::fstat(fd_, &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+}
+
+void OutputFile::resize(std::uint64_t size) {
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail_write(errno);
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path), target_(target_of(path)) {
+  struct stat info {};
   const bool exists = ::stat(target_.c_str(), &info) == 0;
   if (exists && !S_ISREG(info.st_mode)) {
     if (S_ISDIR(info.st_mode)) throw ResourceError("cannot open " + path + " for writing: " + reason(EISDIR));
@@ -268,6 +323,22 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
     slot_ = register_temporary(temporary_);
   }
   if (exists) ::fchmod(fd_, info.st_mode & 07777);
+}
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+void write_fully(int fd, const void* data, std::size_t size, const std::string& path) {
+  const char* next = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t put = ::write(fd, next, std::min<std::size_t>(size, std::size_t{1} << 30));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) throw ResourceError("cannot write " + path + ": " + reason(put < 0 ? errno : EIO));
+    next += put;
+    size -= static_cast<std::size_t>(put);
+  }
 }
 
 OutputFile::~OutputFile() { discard(); }
@@ -338,7 +409,7 @@ void OutputFile::rename_over_target(ReplacedFile* replaced) {
     }
     replaced->armed_ = true;
   }
-  if (mode_ == Mode::named && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
+  if ((mode_ == Mode::named || mode_ == Mode::kept) && ::rename(temporary_.c_str(), target_.c_str()) != 0) {
     const int error_number = errno;
     if (replaced != nullptr) replaced->drop();
     discard();

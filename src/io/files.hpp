@@ -89,8 +89,24 @@ class OutputFile {
   static std::unique_ptr<OutputFile> join(const std::string& path, const std::string& shared_name);
   void finish_writes();
 
+  // A temporary kept for a resumed run: the hidden kept_file_name(path,
+  // "partial") beside the target, opened for reading and writing and locked
+  // (flock) against a second run writing the same target (ResourceError).
+  // Fresh (`reopen` false), its old contents are dropped; reopened, they
+  // stay. Unlike the other modes it is never unlinked: not by discard(), the
+  // destructor, a signal handler or a later run; close() renames it over
+  // the target as any temporary. A target that exists and is not a regular
+  // file (/dev/stdout) is a UsageError: a partial file cannot be kept.
+  static std::unique_ptr<OutputFile> kept(const std::string& path, bool reopen);
+  // Reads `size` bytes at `offset`; false when the file is shorter or the read fails.
+  bool read_at(std::uint64_t offset, void* data, std::size_t size) const;
+  // The file's length now (0 when it cannot be told).
+  std::uint64_t size() const;
+  // Sets the length (holes read as zeros); ResourceError on failure.
+  void resize(std::uint64_t size);
+
  private:
-  enum class Mode { direct, unnamed, named, joined };
+  enum class Mode { direct, unnamed, named, joined, kept };
   OutputFile() = default;
   [[noreturn]] void fail_write(int error_number) const;
   // Gives an unnamed temporary its hidden name: 0, or the errno after discard().
@@ -138,6 +154,18 @@ class ReplacedFile {
   bool kept_ = false;     // the target was new, or previous_ holds its old file
   bool armed_ = false;
 };
+
+// The hidden file beside `path` (a symbolic link followed) that a
+// resumable output keeps: ".NAME.apsp-WHAT" ("partial": the rows so far,
+// "journal": which rows they are). No other temporary has such a name.
+std::string kept_file_name(const std::string& path, const std::string& what);
+
+// Writes all `size` bytes to the descriptor `fd` (retrying short writes and
+// EINTR); ResourceError "cannot write PATH: <reason>" on failure.
+void write_fully(int fd, const void* data, std::size_t size, const std::string& path);
+
+// The directory part of `path` ("." for a bare name).
+std::string directory_of(const std::string& path);
 
 // Unlinks the named temporaries of this process's open outputs;
 // async-signal-safe (apsp::io::remove_temporaries_on_signal).

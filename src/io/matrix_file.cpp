@@ -7,6 +7,7 @@
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
+#include "core/fingerprint.hpp"
 #include "core/resources.hpp"
 #include "io/files.hpp"
 #include "io/formats.hpp"
@@ -94,6 +95,52 @@ void MatrixFileWriter::begin(std::int64_t rows, std::int64_t columns, Element el
   next_row_ = 0;
   append_at_ = 0;
   pending_.clear();
+}
+
+bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen) {
+  if (text())
+    throw UsageError("cannot keep the partial rows of " + path_ +
+                         " for a resumed run: text rows are written in order; use .bin or .npy",
+                     "checkpoint");
+  const std::uint64_t needed = bytes_needed(n, n, element);
+  resources::require_disk_space(path_, needed, described(n, n));
+  rows_ = n;
+  columns_ = n;
+  element_ = element;
+  element_bytes_ = element_bytes(element);
+  file_ = io::detail::OutputFile::kept(path_, reopen);
+  const bool kept = reopen && file_->size() == needed;
+  if (!kept) {
+    file_->resize(0);
+    file_->resize(needed);
+  }
+  const std::string header = format_ == io::Format::npy ? io::detail::npy_header(n, n, npy_descr(element)) : "";
+  header_bytes_ = header.size();
+  if (!header.empty()) file_->write_at(0, header.data(), header.size());
+  bytes_written_ = header.size();
+  return kept;
+}
+
+std::uint64_t MatrixFileWriter::digest_of(std::int64_t rows, std::int64_t stride, const void* data) const {
+  const auto row_bytes = static_cast<std::size_t>(columns_) * element_bytes_;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  core::Fingerprint digest;
+  for (std::int64_t r = 0; r < rows; ++r)
+    digest.bytes(bytes + static_cast<std::size_t>(r * stride) * element_bytes_, row_bytes);
+  return digest.digest();
+}
+
+std::optional<std::uint64_t> MatrixFileWriter::stored_digest(std::int64_t first_row, std::int64_t rows) const {
+  if (!file_ || text()) return std::nullopt;
+  const auto row_bytes = static_cast<std::uint64_t>(columns_) * element_bytes_;
+  std::vector<unsigned char> chunk(static_cast<std::size_t>(std::max<std::uint64_t>(row_bytes, 1)));
+  core::Fingerprint digest;
+  for (std::int64_t r = first_row; r < first_row + rows; ++r) {
+    if (!file_->read_at(header_bytes_ + static_cast<std::uint64_t>(r) * row_bytes, chunk.data(), row_bytes))
+      return std::nullopt;
+    digest.bytes(chunk.data(), row_bytes);
+  }
+  return digest.digest();
 }
 
 std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t rows, std::int64_t columns, Element element) const {

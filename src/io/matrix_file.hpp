@@ -49,6 +49,19 @@ class MatrixFileWriter {
   // The same for a rows x columns part of the result (some sources, some
   // targets); the text limit applies to the columns.
   void begin(std::int64_t rows, std::int64_t columns, Element element, Communicator* comm = nullptr);
+  // As begin() in one process, into a partial file kept for a resumed run
+  // (OutputFile::kept): binary formats only (UsageError for text, whose rows
+  // are appended in order). Fresh (`reopen` false), the file is sized to
+  // the whole matrix at once. Reopened, its rows stay; returns false, and
+  // starts it fresh, when its length is not the matrix's (another matrix,
+  // or a damaged file).
+  bool begin_kept(std::int64_t n, Element element, bool reopen);
+  // The digest (core::Fingerprint) of rows as put() would store them: `rows`
+  // rows of columns elements, row r at data + r * stride elements.
+  std::uint64_t digest_of(std::int64_t rows, std::int64_t stride, const void* data) const;
+  // The digest of rows [first_row, first_row + rows) as the file holds them
+  // now (binary formats); nullopt when they cannot be read.
+  std::optional<std::uint64_t> stored_digest(std::int64_t first_row, std::int64_t rows) const;
   // What begin() checks of the format's limits (throwing the same errors),
   // and the bytes the file will take: the least for text formats. No I/O.
   std::uint64_t bytes_needed(std::int64_t rows, std::int64_t columns, Element element) const;
@@ -69,6 +82,7 @@ class MatrixFileWriter {
 
   std::uint64_t bytes_written() const { return bytes_written_.load(); }
   const std::string& path() const { return path_; }
+  io::Format format() const { return format_; }
 
  private:
   bool text() const;

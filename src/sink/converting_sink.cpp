@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,11 @@ void ConvertingSink::begin(const SinkLayout& layout) {
   SinkLayout out = layout;
   if (to_) out.distance_element = *to_;
   inner_.begin(out);
+  kept_ = false;
+  if (inner_.keeps_partial()) {
+    const std::vector<bool> present = inner_.resumed().present;
+    kept_ = std::find(present.begin(), present.end(), true) != present.end();
+  }
 }
 
 void ConvertingSink::put(const RowBlock& block) {
@@ -107,7 +114,8 @@ void ConvertingSink::put(const RowBlock& block) {
   inner_.put(RowBlock{block.plane, *to_, block.first_row, block.rows, columns, staged.data()});
 }
 
-Element ConvertingSink::narrowest_exact() const {
+std::optional<Element> ConvertingSink::narrowest_exact() const {
+  if (kept_) return std::nullopt;
   if (all_int32_.load()) return Element::int32;
   return all_float32_.load() ? Element::float32 : Element::float64;
 }

@@ -5,10 +5,13 @@
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
+#include "core/fingerprint.hpp"
 #include "core/resources.hpp"
 #include "core/row_blocks.hpp"
 #include "io/files.hpp"
 #include "io/matrix_file.hpp"
+#include "sink/round_checkpoint.hpp"
+#include "sink/row_journal.hpp"
 #include "sink/rows.hpp"
 
 namespace apsp {
@@ -71,15 +74,108 @@ void FileSink::begin(const SinkLayout& layout) {
     agree(*comm_, [&] {
       if (comm_->rank() == 0) check_disk();  // rank 0 creates the files
     });
+  if (keep_) return begin_kept();
   for (int p = 0; p < 2; ++p)
     if (writers_[p]) writers_[p]->begin(layout.row_count(), layout.column_count(), element(p), comm_);
+}
+
+void FileSink::keep_partial(bool resume, double checkpoint_every) {
+  if (comm_ != nullptr)
+    throw UsageError("the distributed solver does not keep partial output for a resumed run yet", "checkpoint");
+  if (!(checkpoint_every >= 0))
+    throw UsageError("the checkpoint interval must be 0 (none) or a positive number of seconds", "checkpoint-every");
+  keep_ = true;
+  resume_ = resume;
+  checkpoint_every_ = checkpoint_every;
+}
+
+RoundCheckpoints* FileSink::round_checkpoints() { return rounds_.get(); }
+
+void FileSink::begin_kept() {
+  if (layout_.row_count() != layout_.n || layout_.column_count() != layout_.n)
+    throw UsageError("partial rows are kept for the whole n x n matrix only, not a part of " +
+                         std::to_string(layout_.row_count()) + " x " + std::to_string(layout_.column_count()),
+                     "checkpoint");
+  const std::string& primary = targets_[0].path.empty() ? targets_[1].path : targets_[0].path;
+  const std::string journal_path = io::detail::kept_file_name(primary, "journal");
+  core::Fingerprint shape;
+  shape.value(static_cast<int>(layout_.distance_element)).value(layout_.predecessors);
+  for (const MatrixFileTarget& target : targets_)
+    shape.text(
+        target.path.empty()
+            ? ""
+            : io::to_string(io::detail::MatrixFileWriter(target.path, target.format, std::nullopt, "matrix").format()));
+  const sink::JournalHeader header{layout_.solve_key, layout_.n, layout_.row_count(), shape.digest()};
+  sink::JournalContents found;
+  std::string note;
+  if (resume_) {
+    found = sink::read_journal(journal_path);
+    if (found.state == sink::JournalContents::State::missing)
+      note = "no interrupted run of " + primary + " to resume (no " + journal_path + "): started afresh";
+    else if (found.state == sink::JournalContents::State::damaged)
+      note = "the journal " + journal_path + " is damaged: started afresh";
+    else if (!(found.header == header))
+      throw UsageError("cannot resume " + primary + ": the interrupted run that left " + journal_path +
+                           " solved another problem (its graph, algorithm, weights, precision, predecessors or "
+                           "output format differ); run without --resume to start afresh",
+                       "resume");
+  }
+  const bool resuming = found.state == sink::JournalContents::State::ok && found.header == header;
+  const auto element = [&](int p) {
+    return sink::element_of(layout_, p == 0 ? Plane::distances : Plane::predecessors);
+  };
+  for (int p = 0; p < 2; ++p)
+    if (writers_[p]) writers_[p]->begin_kept(layout_.n, element(p), resuming);
+  // A record counts only when the partial file holds the bytes it vouches
+  // for; a row counts when every written plane holds it.
+  const auto rows = static_cast<std::size_t>(layout_.row_count());
+  std::vector<std::uint8_t> planes_holding(rows, 0);
+  std::vector<sink::JournalRecord> kept;
+  std::int64_t damaged = found.damaged_records;
+  for (const sink::JournalRecord& record : found.records) {
+    const auto& writer = writers_[index_of(record.plane)];
+    if (!resuming || !writer) continue;
+    if (writer->stored_digest(record.first_row, record.rows) != record.digest) {
+      ++damaged;
+      continue;
+    }
+    kept.push_back(record);
+    for (std::int64_t r = record.first_row; r < record.first_row + record.rows; ++r)
+      planes_holding[static_cast<std::size_t>(r)] |= static_cast<std::uint8_t>(1u << index_of(record.plane));
+  }
+  const std::uint8_t every_plane = static_cast<std::uint8_t>((writers_[0] ? 1 : 0) | (writers_[1] ? 2 : 0));
+  resumed_.present.assign(rows, false);
+  std::int64_t present = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    if (planes_holding[r] == every_plane) {
+      resumed_.present[r] = true;
+      ++present;
+      for (int p = 0; p < 2; ++p)
+        if (p == 0 || layout_.predecessors)
+          ledger_->mark(p == 0 ? Plane::distances : Plane::predecessors, static_cast<std::int64_t>(r), 1);
+    }
+  if (damaged > 0)
+    note = std::to_string(damaged) + " record(s) of " + journal_path +
+           " did not match the partial output: their rows were computed again";
+  if (resuming)
+    note = "resumed " + primary + ": " + std::to_string(present) + " of " + std::to_string(rows) +
+           " rows kept from the interrupted run" + (note.empty() ? "" : "; " + note);
+  resumed_.note = note;
+  journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
+  // The rounds resume only where the rows do: a journal of this solve.
+  rounds_ = std::make_unique<sink::FileRoundCheckpoints>(io::detail::kept_file_name(primary, "checkpoint"),
+                                                         layout_.solve_key, checkpoint_every_, resuming);
 }
 
 void FileSink::put(const RowBlock& block) {
   if (!ledger_) throw UsageError("a row block arrived before begin()");
   ledger_->record(block);
-  if (auto& writer = writers_[index_of(block.plane)])
+  if (auto& writer = writers_[index_of(block.plane)]) {
     writer->put(block.first_row, block.rows, block.row_stride, block.data);
+    if (journal_ && block.rows > 0)
+      journal_->append(
+          {block.plane, block.first_row, block.rows, writer->digest_of(block.rows, block.row_stride, block.data)});
+  }
 }
 
 void FileSink::commit() {
@@ -106,6 +202,19 @@ void FileSink::commit() {
       });
     }
   }
+  if (journal_) sink::kill_point_for_testing("rename");
+  rename_outputs();
+  if (journal_) {
+    // The outputs are in place: the journal and checkpoint describe nothing any more.
+    sink::kill_point_for_testing("renamed");
+    if (rounds_) rounds_->remove();
+    rounds_.reset();
+    journal_->remove();
+    journal_.reset();
+  }
+}
+
+void FileSink::rename_outputs() {
   if (!writers_[0] || !writers_[1]) {
     for (auto& writer : writers_)
       if (writer) writer->commit();
@@ -130,6 +239,8 @@ void FileSink::commit() {
 }
 
 void FileSink::discard() noexcept {
+  journal_.reset();  // a kept output's journal and checkpoint stay for a resumed run
+  rounds_.reset();
   for (auto& writer : writers_) {
     if (writer) writer->discard();
     writer.reset();

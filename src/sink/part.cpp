@@ -40,6 +40,11 @@ PartSink::PartSink(Sink& inner, std::vector<std::int64_t> rows_from, std::vector
       vertex_names_(std::move(vertex_names)) {}
 
 void PartSink::begin(const SinkLayout& layout) {
+  // Kept rows are rows of the whole matrix, and the solve key the producer
+  // would give names its own rows and columns, not the part's.
+  if (inner_.keeps_partial())
+    throw UsageError("partial rows are kept for the whole n x n matrix only, not a part of chosen sources or targets",
+                     "checkpoint");
   producer_ = layout;
   const std::int64_t producer_rows = layout.row_count();
   for (std::size_t i = 0; i < rows_from_.size(); ++i)

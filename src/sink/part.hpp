@@ -23,6 +23,8 @@ namespace apsp::sink {
 // `vertex_names` (empty: none) renames the predecessors' vertices, v to
 // vertex_names[v] (-1 stays): for a producer that solved a renumbered graph.
 // Thread-safe as any sink. row_address() stays null: producers copy through put().
+// An `inner` that keeps partial rows (Sink::keeps_partial) is refused at
+// begin(): a resumed run keeps rows of the whole matrix only.
 class PartSink : public Sink {
  public:
   PartSink(Sink& inner, std::vector<std::int64_t> rows_from, std::vector<vertex_t> columns,

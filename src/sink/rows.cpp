@@ -38,13 +38,17 @@ RowLedger::RowLedger(const SinkLayout& layout) : layout_(layout) {
 
 void RowLedger::record(const RowBlock& block) {
   check_block(layout_, block);
-  const int plane = block.plane == Plane::distances ? 0 : 1;
-  for (std::int64_t r = block.first_row; r < block.first_row + block.rows; ++r) {
+  mark(block.plane, block.first_row, block.rows);
+}
+
+void RowLedger::mark(Plane plane, std::int64_t first_row, std::int64_t rows) {
+  const int p = plane == Plane::distances ? 0 : 1;
+  for (std::int64_t r = first_row; r < first_row + rows; ++r) {
     const std::uint64_t bit = std::uint64_t{1} << (r % 64);
-    if (arrived_[plane][r / 64].fetch_or(bit) & bit)
-      throw UsageError("row " + std::to_string(r) + " of the " + to_string(block.plane) + " arrived twice");
+    if (arrived_[p][r / 64].fetch_or(bit) & bit)
+      throw UsageError("row " + std::to_string(r) + " of the " + to_string(plane) + " arrived twice");
   }
-  count_[plane] += block.rows;
+  count_[p] += rows;
 }
 
 void RowLedger::require_complete() const {

@@ -30,6 +30,9 @@ class RowLedger {
   // check_block, then marks the rows; throws UsageError for a row that has
   // already arrived.
   void record(const RowBlock& block);
+  // Marks rows [first_row, first_row + rows) of `plane` as arrived without
+  // data (rows a resumed output already holds); the same repeat check.
+  void mark(Plane plane, std::int64_t first_row, std::int64_t rows);
   // Throws Error naming the first row of an announced plane that never arrived.
   void require_complete() const;
   // Rows of `plane` recorded so far.

@@ -21,6 +21,7 @@
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
 #include "sink/part.hpp"
+#include "solve/resume.hpp"
 #include "supernodal/symbolic.hpp"
 
 namespace apsp {
@@ -185,15 +186,24 @@ class PartRoute {
 };
 
 // The sink's side of every solve: begin() with `layout` once the options are
-// checked, compute(), then commit(); on any failure, begin() included,
-// discard() and rethrow.
-template <class Compute>
-void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, ProgressMeter& meter, Compute compute) {
+// checked, compute(into, run) (`into`: the sink, or what forwards the rows an
+// interrupted run did not leave to it; `run`: the options, sources narrowed
+// to those rows where `narrow_sources`), then commit(); on any failure,
+// begin() included, discard() and rethrow. `key()` is the solve's
+// resume::solve_key, asked only by a sink that keeps partial rows.
+template <class Key, class Compute>
+void run_into_sink(Sink& sink, SinkLayout layout, const SolveOptions& run, bool narrow_sources, Key key,
+                   SolveSummary& out, StageClock& clock, ProgressMeter& meter, Compute compute) {
   try {
+    if (sink.keeps_partial()) layout.solve_key = key();
     // Options are checked: from here on the sink may hold memory or files.
     sink.begin(layout);
     clock.lap("open output");
-    compute();
+    resume::RowsLeft left = resume::rows_left(sink, layout, run, narrow_sources);
+    if (!left.note.empty()) out.note = out.note.empty() ? left.note : out.note + "; " + left.note;
+    if (!left.nothing_left) compute(left.into ? *left.into : sink, left.run);
+    if (RoundCheckpoints* rounds = sink.round_checkpoints(); rounds != nullptr && !rounds->note().empty())
+      out.note = out.note.empty() ? rounds->note() : out.note + "; " + rounds->note();
     clock.restart();
     meter.finish();
     sink.commit();
@@ -203,6 +213,13 @@ void run_into_sink(Sink& sink, const SinkLayout& layout, StageClock& clock, Prog
     throw;
   }
   meter.finish();
+}
+
+// Whether `algorithm` on `backend` computes the rows of chosen sources only
+// (SolveOptions::sources), so that a resumed solve computes only its rows left.
+bool narrows_sources(const std::string& algorithm, Backend backend) {
+  const AlgorithmInfo* info = find_algorithm(algorithm);
+  return backend == Backend::cpu && info != nullptr && info->backend == Backend::cpu && takes_sources(*info);
 }
 
 // Real weights: an explicit backend or a named algorithm's backend; under
@@ -266,12 +283,14 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
                           opts.predecessors, rows_of(run)};
-  run_into_sink(route.sink(), layout, clock, meter, [&] {
-    if (out.backend == Backend::cpu)
-      cpu::solve(route.graph(), reporting_into(run, meter.whole()), route.sink(), out);
-    else
-      solve_on_cuda_real(route.graph(), reporting_into(run, meter.whole()), route.sink(), out);
-  });
+  const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
+  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+                [&](Sink& into, const SolveOptions& left) {
+                  if (out.backend == Backend::cpu)
+                    cpu::solve(route.graph(), reporting_into(left, meter.whole()), into, out);
+                  else
+                    solve_on_cuda_real(route.graph(), reporting_into(left, meter.whole()), into, out);
+                });
   return out;
 }
 
@@ -339,16 +358,17 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   if (out.backend == Backend::cpu)
     require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
-  Sink& rows = route.sink();
   const Graph& solved = route.graph();
-  run_into_sink(rows, SinkLayout{normalized.n, Element::int32, opts.predecessors, rows_of(run)}, clock, meter, [&] {
+  const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
+  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(run)};
+  const auto compute = [&](Sink& into, const SolveOptions& left) {
     if (out.backend == Backend::cpu) {
-      cpu::solve(solved, reporting_into(run, meter.whole()), rows, out);
+      cpu::solve(solved, reporting_into(left, meter.whole()), into, out);
     } else if (!cpu_may_take_over(normalized, opts)) {
-      cuda::solve(solved, reporting_into(run, meter.whole()), rows, out);
+      cuda::solve(solved, reporting_into(left, meter.whole()), into, out);
     } else {
       try {
-        cuda::solve(solved, reporting_into(run, meter.whole().part(0, kGpuAttemptShare)), rows, out);
+        cuda::solve(solved, reporting_into(left, meter.whole().part(0, kGpuAttemptShare)), into, out);
       } catch (const ArithmeticRangeError& refusal) {
         // The GPU refuses before its download: no row has reached the sink.
         SolveSummary cpu_out;
@@ -357,12 +377,14 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
         // The rows the GPU was to compute (every row where the PartSink picks them).
         SolveOptions on_cpu = run;
         on_cpu.algorithm = cpu::resolve_algorithm(normalized, opts);
-        cpu::solve(solved, reporting_into(on_cpu, meter.whole().rest()), rows, cpu_out);
+        cpu::solve(solved, reporting_into(on_cpu, meter.whole().rest()), into, cpu_out);
         out = std::move(cpu_out);
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }
     }
-  });
+  };
+  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+                compute);
   return out;
 }
 
@@ -426,8 +448,11 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   PartRoute<DenseView> route(run, v, Backend::cpu, sink);
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(run)};
-  run_into_sink(route.sink(), layout, clock, meter,
-                [&] { cpu::solve(v, scan, reporting_into(run, meter.whole()), route.sink(), out); });
+  // The dense CPU algorithms compute every row: a resumed one skips the kept rows' puts only.
+  const auto key = [&] { return resume::solve_key(v, run.algorithm, Backend::cpu, run); };
+  run_into_sink(route.sink(), layout, run, false, key, out, clock, meter, [&](Sink& into, const SolveOptions& left) {
+    cpu::solve(v, scan, reporting_into(left, meter.whole()), into, out);
+  });
   return out;
 }
 

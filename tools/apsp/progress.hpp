@@ -45,6 +45,9 @@ class ProgressSink : public Sink {
   void discard() noexcept override { inner_.discard(); }
   void* row_address(Plane plane, std::int64_t row) override { return inner_.row_address(plane, row); }
   void prepare() override { inner_.prepare(); }
+  bool keeps_partial() const override { return inner_.keeps_partial(); }
+  SinkResume resumed() const override { return inner_.resumed(); }
+  RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
 
   void writing_started() { writing_ = true; }
 

@@ -42,6 +42,9 @@ struct SolveArgs {
   int threads = 0;
   std::optional<int> device;  // unset: device 0 in one process, --devices' GPUs when distributed
   bool verify = false;
+  bool checkpoint = false;  // keep partial rows for --resume
+  bool resume = false;
+  double checkpoint_every = FileSink::kDefaultCheckpointSeconds;
   DistributedArgs distributed;
   // A part of the matrix (parts.cpp): vertex lists, a sparse result, the output's type.
   std::string sources;
@@ -257,9 +260,10 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
     }
   }
   const std::optional<Element> output_type = parse_output_type(a.output_type);
-  const std::optional<Element> narrowest = written ? std::optional<Element>(written->narrowest_exact())
-                                                   : std::optional<Element>();
-  const bool rounded = written && written->lossy() && narrowest == Element::float64;
+  // Unset where rows kept from a killed run were never scanned: no advice,
+  // and a lossy conversion is not called exact.
+  const std::optional<Element> narrowest = written ? written->narrowest_exact() : std::optional<Element>();
+  const bool rounded = written && written->lossy() && narrowest != Element::int32 && narrowest != Element::float32;
   written.reset();
   progress.reset();
   const double total = seconds_since(start);
@@ -316,6 +320,15 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
 }
 
 void run_solve(const SolveArgs& a) {
+  if (a.checkpoint || a.resume) {
+    const char* option = a.resume ? "resume" : "checkpoint";
+    if (a.output.empty() && a.predecessors_path.empty())
+      throw UsageError("keeps partial rows of an output file; give -o or --predecessors", option);
+    if (runs_distributed(a.distributed))
+      throw UsageError("the distributed solver does not keep partial output for a resumed run yet", option);
+    if (a.verify)
+      throw UsageError("--verify checks the result in memory before writing it; it cannot resume partial rows", option);
+  }
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
     if (!a.memory_budget.empty())
@@ -360,6 +373,7 @@ void run_solve(const SolveArgs& a) {
   if (!a.sparse() && (!a.output.empty() || opts.predecessors))
     files = std::make_unique<FileSink>(MatrixFileTarget{a.output, io::parse_format(a.out_format)},
                                        MatrixFileTarget{a.predecessors_path, io::Format::automatic});
+  if (files && (a.checkpoint || a.resume)) files->keep_partial(a.resume, a.checkpoint_every);
 
   const LoadedAnyGraph loaded = load_any_graph(a.input, a.weights);
   // --weights int32 asks for int32 distances: refused before the solve where
@@ -406,6 +420,16 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "CPU threads (0 = OpenMP default)")->check(count_up_to(kMaxThreads));
   cmd->add_option("--predecessors", args->predecessors_path, "Also write the predecessor matrix to this file");
   cmd->add_flag("--verify", args->verify, "Check the result in O(n*m) and print 'verify: ok'");
+  cmd->add_flag("--checkpoint", args->checkpoint,
+                "Keep the rows written so far beside the output (.OUT.apsp-partial and its journal) when the run "
+                "fails or is killed, for --resume (.bin and .npy outputs)");
+  cmd->add_flag("--resume", args->resume,
+                "Continue the rows (and fw-blocked's rounds) an interrupted --checkpoint run of the same solve left "
+                "(implies --checkpoint)");
+  cmd->add_option("--checkpoint-every", args->checkpoint_every,
+                  "With --checkpoint: seconds between fw-blocked's round checkpoints (0: none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--relabel", args->input.relabel,
                 "Number the vertices an edge touches 0..k-1 (ids that run high, as in SNAP edge lists) and write "
                 "the original ids beside the result (OUT.ids), which path and verify read back");

@@ -1,0 +1,46 @@
+// Resuming a solve into a sink that keeps the rows of a killed run
+// (Sink::keeps_partial, FileSink::keep_partial): the key that proves a
+// resumed run continues the same solve, and the rows it has left to compute.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "apsp/dense.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/sink.hpp"
+#include "apsp/solver.hpp"
+
+namespace apsp::resume {
+
+// SinkLayout::solve_key of a solve: the digest of the normalized graph (its
+// order, weight type and edges, or a dense view's cells), the algorithm as
+// resolved, the backend, the requested precision, predecessors and sources.
+std::uint64_t solve_key(const Graph& normalized, const std::string& algorithm, Backend backend,
+                        const SolveOptions& opts);
+std::uint64_t solve_key(const GraphF32& normalized, const std::string& algorithm, Backend backend,
+                        const SolveOptions& opts);
+std::uint64_t solve_key(const GraphF64& normalized, const std::string& algorithm, Backend backend,
+                        const SolveOptions& opts);
+std::uint64_t solve_key(const DenseView& view, const std::string& algorithm, Backend backend, const SolveOptions& opts);
+
+// What is left of a solve once `sink` (begun with `layout`) has said which
+// rows an interrupted run left (Sink::resumed).
+struct RowsLeft {
+  // `run` with its sources narrowed to the rows left, where the algorithm
+  // computes chosen sources; otherwise `run` as it was.
+  SolveOptions run;
+  // Where the solve puts its rows: null for `sink` itself (no row was kept);
+  // else a sink that takes the narrowed solve's rows, or skips the kept ones
+  // of a whole solve, and forwards the rest to `sink`.
+  std::unique_ptr<Sink> into;
+  bool nothing_left = false;  // every row was kept: compute nothing
+  std::string note;           // Sink::resumed's note
+};
+
+// `narrow_sources`: the algorithm of `run` computes rows of chosen sources
+// (SolveOptions::sources), so only the rows left are computed.
+RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run, bool narrow_sources);
+
+}  // namespace apsp::resume
