@@ -97,8 +97,8 @@ TEST(RowSplit, RefusesMeaninglessArguments) {
 }
 
 // The distributed "auto": sparse graphs take the row split of the
-// one-process choice, dense ones the distributed Floyd-Warshall (float64 on
-// GPUs the row split: their fw has none); the reason names the ranks.
+// one-process choice, dense ones the distributed Floyd-Warshall; the reason
+// names the ranks.
 TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
   const Graph rmat = normalize(test::generated(GraphKind::rmat, 3000, -1, 1, 100, 2));
   const DistributedChoice rows = choose_distributed(rmat, Backend::cpu, 4);
@@ -118,8 +118,11 @@ TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
   const DistributedChoice cpu_real = choose_distributed(normalize(real), Backend::cpu, 2);
   EXPECT_FALSE(cpu_real.row_split) << "the CPU's distributed fw takes real weights: " << cpu_real.why;
   const DistributedChoice gpu_real = choose_distributed(normalize(real), Backend::cuda, 2);
+  // On the GPU this 300-vertex graph goes to the sssp ladder (the GPU model
+  // counts fw's fixed cost), whose rows split over the ranks.
   EXPECT_TRUE(gpu_real.row_split) << gpu_real.why;
-  EXPECT_EQ(gpu_real.algorithm, "sssp") << gpu_real.why;
+  EXPECT_EQ(gpu_real.algorithm.rfind("sssp", 0), 0u) << gpu_real.why;
+  EXPECT_NE(gpu_real.why.find("its rows split over 2 ranks"), std::string::npos) << gpu_real.why;
 }
 
 }  // namespace
