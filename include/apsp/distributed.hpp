@@ -103,6 +103,9 @@ struct DistributedResult {
   double rounds_seconds = 0;     // this rank: the rounds
   double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included
   double verify_seconds = -1;    // this rank: checking its rows; -1 without verify
+  // The row split with verify and predecessors: this rank's rows whose
+  // predecessors were checked with their distances (0 otherwise).
+  std::int64_t verified_predecessor_rows = 0;
 };
 
 // Solves APSP with every rank of `comm`: collective, every rank passes the

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -40,20 +42,27 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // What a rank hands its algorithm as the sink: put() goes to the rank's
-// sink (checked first with `verifier` when set: distances only), begin()
-// and commit() are the distributed solve's (agreed over every rank), so
-// here they do nothing.
+// sink, begin() and commit() are the distributed solve's (agreed over every
+// rank), so here they do nothing. With `verifier` every row is checked:
+// distances as their block comes; with predecessors, each row once both of
+// its planes have come (a solver puts them as separate blocks, in either
+// order and cut into pieces of its own, from several threads), so each
+// waiting row is kept here until its other plane arrives. put() may run on
+// several threads.
 template <class W>
 class RankShare final : public Sink {
  public:
-  RankShare(Sink& target, const BasicRowVerifier<W>* verifier) : target_(target), verifier_(verifier) {}
+  // n: the row length; predecessors: whether the solver puts that plane.
+  RankShare(Sink& target, const BasicRowVerifier<W>* verifier, std::int64_t n, bool predecessors)
+      : target_(target), verifier_(verifier), n_(n), predecessors_(predecessors) {}
   void begin(const SinkLayout&) override {}
   void put(const RowBlock& block) override {
-    if (verifier_ != nullptr && block.plane == Plane::distances) {
+    if (verifier_ != nullptr && !predecessors_ && block.plane == Plane::distances) {
       const VerifyReport report =
           verifier_->check(block.first_row, block.rows, static_cast<const W*>(block.data), nullptr);
       if (!report.ok) throw VerifyError(report.first_violation);
     }
+    if (verifier_ != nullptr && predecessors_) pair_and_check(block);
     target_.put(block);
   }
   void commit() override {}
@@ -61,10 +70,55 @@ class RankShare final : public Sink {
     // Verified rows are checked before they reach the sink's memory.
     return verifier_ != nullptr ? nullptr : target_.row_address(plane, row);
   }
+  // Rows whose distances and predecessors were checked together.
+  std::int64_t rows_checked_with_predecessors() const { return paired_rows_; }
+  // Throws when a row's other plane never came (a solver that put only one).
+  void require_paired() const {
+    if (!waiting_.empty())
+      throw VerifyError("row " + std::to_string(waiting_.begin()->first) +
+                        " came with one of its planes only (distances, predecessors), so it was not checked");
+  }
 
  private:
+  struct Waiting {
+    std::vector<W> d;
+    std::vector<vertex_t> p;
+  };
+
+  // Keeps each row of `block` until its other plane is here, then checks
+  // the pair (outside the lock).
+  void pair_and_check(const RowBlock& block) {
+    const bool distances = block.plane == Plane::distances;
+    for (std::int64_t r = 0; r < block.rows; ++r) {
+      const std::int64_t row = block.first_row + r;
+      Waiting done;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Waiting& w = waiting_[row];
+        if (distances) {
+          const W* from = static_cast<const W*>(block.data) + r * block.row_stride;
+          w.d.assign(from, from + n_);
+        } else {
+          const vertex_t* from = static_cast<const vertex_t*>(block.data) + r * block.row_stride;
+          w.p.assign(from, from + n_);
+        }
+        if (w.d.empty() || w.p.empty()) continue;
+        done = std::move(w);
+        waiting_.erase(row);
+        ++paired_rows_;
+      }
+      const VerifyReport report = verifier_->check(row, 1, done.d.data(), done.p.data());
+      if (!report.ok) throw VerifyError(report.first_violation);
+    }
+  }
+
   Sink& target_;
   const BasicRowVerifier<W>* verifier_;
+  std::int64_t n_;
+  bool predecessors_;
+  std::mutex mutex_;
+  std::map<std::int64_t, Waiting> waiting_;
+  std::int64_t paired_rows_ = 0;
 };
 
 // The registry entry `name` names on `backend`: one whose rows the split can
@@ -146,7 +200,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     setup.lap("begin sink");
     std::unique_ptr<BasicRowVerifier<W>> verifier;
     if (opts.verify) verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
-    RankShare<W> share(sink, verifier.get());
+    RankShare<W> share(sink, verifier.get(), n, opts.predecessors);
     run.progress = opts.progress;
     run.row_split = &split;
     result.setup_seconds = seconds_since(start);
@@ -173,7 +227,11 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     });
     result.rounds_seconds = seconds_since(rows_start);
     result.precision = summary.precision;
-    if (opts.verify) result.verify_seconds = 0;  // inside the rows' time: each block is checked as it is put
+    if (opts.verify) {
+      result.verify_seconds = 0;  // inside the rows' time: each block is checked as it is put
+      share.require_paired();
+      result.verified_predecessor_rows = share.rows_checked_with_predecessors();
+    }
 
     const auto output_start = std::chrono::steady_clock::now();
     agree(comm, [&] { sink.commit(); });

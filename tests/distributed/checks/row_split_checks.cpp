@@ -136,6 +136,10 @@ void check_one(Communicator& comm, const std::string& name, const BasicGraph<W>&
   for (std::int64_t row = 0; row < n; ++row)
     EXPECT_EQ(count[static_cast<std::size_t>(row)], 1) << "row " << row << " reached that many ranks";
   comm.all_reduce(entries, entries, 2, ReduceOp::sum);
+  // verify checked every row's predecessors with its distances, on some rank.
+  std::int64_t checked = r.verified_predecessor_rows;
+  comm.all_reduce(&checked, &checked, 1, ReduceOp::sum);
+  EXPECT_EQ(checked, predecessors ? n : 0) << "rows whose predecessors verify checked";
   if (n >= 2) {
     EXPECT_GT(entries[0], 0) << "no finite off-diagonal entry";
     EXPECT_GT(entries[1], 0) << "no unreachable entry";
