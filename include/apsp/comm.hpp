@@ -164,6 +164,18 @@ class Communicator {
     return value;
   }
 
+  // Where this communicator's creation went, in named parts (seconds), for
+  // a launcher's summary: e.g. mpi's "mpi init", nccl's "nccl id" and its
+  // communicator's "nccl init (overlapped)" and "nccl warm-up (overlapped)",
+  // made on a helper thread while the caller works on (listed once they are
+  // done). Empty for kinds with nothing to say.
+  virtual std::vector<std::pair<std::string, double>> startup_parts() const { return {}; }
+  // Waits until the communicator can move device buffers (nccl: its NCCL
+  // communicator, made on a helper thread, is ready); at once for the other
+  // kinds. A device call or split waits by itself; this places the wait
+  // where the caller wants to time it. Rethrows the helper's error.
+  void wait_ready() { do_wait_ready(); }
+
   // Wall seconds this rank has spent inside calls of this communicator
   // (not of communicators split from it), from any thread.
   double seconds_in_calls() const { return static_cast<double>(nanoseconds_in_calls_.load()) * 1e-9; }
@@ -184,6 +196,7 @@ class Communicator {
   virtual std::unique_ptr<Communicator> do_split(int color, int key) = 0;
   virtual std::unique_ptr<SharedCounter> do_make_counter() = 0;
   virtual void do_abort(int exit_code) noexcept = 0;
+  virtual void do_wait_ready() {}
 
  private:
   void check_rank(int r, const char* role) const;

@@ -4,11 +4,15 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <future>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
@@ -125,7 +129,13 @@ class NcclTransport final : public DeviceTransport {
   std::unique_ptr<DeviceTransport> split(int color, int key) override {
     use_device(device_);
     ncclComm_t part = nullptr;
-    APSP_NCCL_CHECK(comm_, ncclCommSplit(comm_, color, key, &part, nullptr));
+    // The part shares the parent's resources (its proxy thread and buffers):
+    // a split then costs its bootstrap and connections only, not a whole
+    // communicator's setup (the 2d grid's two splits took 0.65 s of setup on
+    // four H200s, docs/scaling.md).
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.splitShare = 1;
+    APSP_NCCL_CHECK(comm_, ncclCommSplit(comm_, color, key, &part, &config));
     auto transport = std::make_unique<NcclTransport>(part, device_);
     warm_up({part}, {device_});
     return transport;
@@ -140,7 +150,23 @@ class NcclTransport final : public DeviceTransport {
   int device_;
 };
 
+// The world's NCCL communicator, created on a helper thread while the
+// caller goes on with host work (reading and broadcasting the graph,
+// building its tiles): ncclCommInitRank and the warm-up need neither MPI nor
+// the caller, only the device's context. The times of both parts are kept
+// for the summary.
+struct PendingTransport {
+  std::future<std::unique_ptr<DeviceTransport>> transport;
+  std::shared_ptr<std::vector<std::pair<std::string, double>>> parts;  // written by the helper before it returns
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Host buffers through the host communicator, device buffers through NCCL.
+// The transport may still be in the making (a world communicator): the
+// first device call, split or wait_ready() waits for it.
 class NcclCommunicator final : public Communicator {
  public:
   NcclCommunicator(std::unique_ptr<Communicator> host, std::unique_ptr<DeviceTransport> device_transport, int device)
@@ -148,43 +174,85 @@ class NcclCommunicator final : public Communicator {
         host_(std::move(host)),
         transport_(std::move(device_transport)),
         device_(device) {}
+  NcclCommunicator(std::unique_ptr<Communicator> host, PendingTransport pending, int device,
+                   std::vector<std::pair<std::string, double>> parts)
+      : Communicator(host->rank(), host->size()),
+        host_(std::move(host)),
+        pending_(std::move(pending)),
+        device_(device),
+        parts_(std::move(parts)) {}
+  ~NcclCommunicator() override {
+    // A transport still in the making is finished (every rank is making it)
+    // and destroyed; its error, if any, no longer matters.
+    if (pending_.transport.valid()) try {
+        pending_.transport.get();
+      } catch (...) {
+      }
+  }
   const char* kind() const override { return "nccl"; }
   int device() const override { return device_; }
+  std::vector<std::pair<std::string, double>> startup_parts() const override {
+    std::vector<std::pair<std::string, double>> out = host_->startup_parts();
+    out.insert(out.end(), parts_.begin(), parts_.end());
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pending_.parts && !pending_.transport.valid())
+      out.insert(out.end(), pending_.parts->begin(), pending_.parts->end());
+    return out;
+  }
 
  protected:
   void do_broadcast(void* data, std::size_t, DataType type, std::size_t count, int root, Memory memory,
                     void* stream) override {
-    if (memory == Memory::device) return transport_->broadcast(data, count, type, root, stream);
+    if (memory == Memory::device) return transport().broadcast(data, count, type, root, stream);
     host_->broadcast(data, count, type, root);
   }
   void do_send(const void* data, std::size_t bytes, int peer, Memory memory, void* stream) override {
-    if (memory == Memory::device) return transport_->send(data, bytes, peer, stream);
+    if (memory == Memory::device) return transport().send(data, bytes, peer, stream);
     host_->send(data, bytes, DataType::uint8, peer);
   }
   void do_receive(void* data, std::size_t bytes, int peer, Memory memory, void* stream) override {
-    if (memory == Memory::device) return transport_->receive(data, bytes, peer, stream);
+    if (memory == Memory::device) return transport().receive(data, bytes, peer, stream);
     host_->receive(data, bytes, DataType::uint8, peer);
   }
   void do_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op, Memory memory,
                      void* stream) override {
-    if (memory == Memory::device) return transport_->all_reduce(input, output, count, type, op, stream);
+    if (memory == Memory::device) return transport().all_reduce(input, output, count, type, op, stream);
     host_->all_reduce(input, output, count, type, op);
   }
   void do_barrier() override { host_->barrier(); }
   std::unique_ptr<Communicator> do_split(int color, int key) override {
+    DeviceTransport& whole = transport();
     std::unique_ptr<Communicator> host_part = host_->split(color, key);
-    return std::make_unique<NcclCommunicator>(std::move(host_part), transport_->split(color, key), device_);
+    return std::make_unique<NcclCommunicator>(std::move(host_part), whole.split(color, key), device_);
   }
   std::unique_ptr<SharedCounter> do_make_counter() override { return host_->make_counter(); }
+  void do_wait_ready() override { transport(); }
   void do_abort(int exit_code) noexcept override {
-    transport_->abort();
+    // A transport still in the making cannot be aborted; the host's abort
+    // ends every process anyway.
+    {
+      // Not when another thread holds the lock (it may be waiting for the
+      // transport): never block here.
+      std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+      if (lock && transport_) transport_->abort();
+    }
     host_->abort(exit_code);
   }
 
  private:
+  // The device transport, waiting for the helper thread the first time.
+  DeviceTransport& transport() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!transport_) transport_ = pending_.transport.get();
+    return *transport_;
+  }
+
   std::unique_ptr<Communicator> host_;
+  mutable std::mutex mutex_;  // transport_ and pending_
   std::unique_ptr<DeviceTransport> transport_;
+  PendingTransport pending_;
   int device_;
+  std::vector<std::pair<std::string, double>> parts_;  // made on the calling thread
 };
 
 }  // namespace
@@ -205,15 +273,28 @@ std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const s
 
 std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device) {
   nccl_environment();
+  const auto id_start = std::chrono::steady_clock::now();
   use_device(device);
   ncclUniqueId id{};
   if (host_world->rank() == 0) APSP_NCCL_CHECK(nullptr, ncclGetUniqueId(&id));
   host_world->broadcast(reinterpret_cast<std::uint8_t*>(&id), sizeof id, 0);
-  ncclComm_t comm = nullptr;
-  APSP_NCCL_CHECK(nullptr, ncclCommInitRank(&comm, host_world->size(), id, host_world->rank()));
-  auto transport = std::make_unique<NcclTransport>(comm, device);
-  warm_up({comm}, {device});
-  return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(transport), device);
+  std::vector<std::pair<std::string, double>> parts{{"nccl id", seconds_since(id_start)}};
+  PendingTransport pending;
+  pending.parts = std::make_shared<std::vector<std::pair<std::string, double>>>();
+  const int ranks = host_world->size(), rank = host_world->rank();
+  pending.transport = std::async(std::launch::async, [id, ranks, rank, device, times = pending.parts] {
+    use_device(device);
+    const auto init_start = std::chrono::steady_clock::now();
+    ncclComm_t comm = nullptr;
+    APSP_NCCL_CHECK(nullptr, ncclCommInitRank(&comm, ranks, id, rank));
+    std::unique_ptr<DeviceTransport> transport = std::make_unique<NcclTransport>(comm, device);
+    times->emplace_back("nccl init (overlapped)", seconds_since(init_start));
+    const auto warm_start = std::chrono::steady_clock::now();
+    warm_up({comm}, {device});
+    times->emplace_back("nccl warm-up (overlapped)", seconds_since(warm_start));
+    return transport;
+  });
+  return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(pending), device, std::move(parts));
 }
 
 }  // namespace apsp::comm

@@ -149,17 +149,6 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     result.algorithm = distributed_algorithm(result.backend);
     result.precision = Precision::int32;
 
-    // A process row (column) that holds every rank, in rank order (a 1 x P
-    // grid's row, a P x 1 grid's column: the rows layout), is `comm` itself:
-    // no split, which on GPUs creates an NCCL communicator (a collective
-    // costing tenths of a second, docs/scaling.md).
-    const std::unique_ptr<Communicator> own_row = grid.cols > 1 && grid.rows > 1 ? comm.split(grid.row, grid.col)
-                                                                                 : nullptr;
-    const std::unique_ptr<Communicator> own_column = grid.rows > 1 && grid.cols > 1 ? comm.split(grid.col, grid.row)
-                                                                                    : nullptr;
-    Communicator* const process_row = grid.cols == 1 ? nullptr : grid.rows == 1 ? &comm : own_row.get();
-    Communicator* const process_column = grid.rows == 1 ? nullptr : grid.cols == 1 ? &comm : own_column.get();
-    setup.lap("split comms");
     std::unique_ptr<dist::TileEngine> engine;
     dist::GpuEngineOptions gpu_options;
     gpu_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
@@ -183,6 +172,23 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       }
     });
     setup.lap("build tiles");
+    // The communicator's device side may still be in the making (nccl: on a
+    // helper thread since startup, overlapping the read and the tile build
+    // above); the splits and the rounds need it. Its failure on any rank is
+    // every rank's.
+    agree(comm, [&] { comm.wait_ready(); });
+    setup.lap("comm ready");
+    // A process row (column) that holds every rank, in rank order (a 1 x P
+    // grid's row, a P x 1 grid's column: the rows layout), is `comm` itself:
+    // no split, which on GPUs creates an NCCL communicator (a collective
+    // costing tenths of a second, docs/scaling.md).
+    const std::unique_ptr<Communicator> own_row = grid.cols > 1 && grid.rows > 1 ? comm.split(grid.row, grid.col)
+                                                                                 : nullptr;
+    const std::unique_ptr<Communicator> own_column = grid.rows > 1 && grid.cols > 1 ? comm.split(grid.col, grid.row)
+                                                                                    : nullptr;
+    Communicator* const process_row = grid.cols == 1 ? nullptr : grid.rows == 1 ? &comm : own_row.get();
+    Communicator* const process_column = grid.rows == 1 ? nullptr : grid.cols == 1 ? &comm : own_column.get();
+    setup.lap("split comms");
     // Apart: a sink's begin() may make collective calls of its own, which no
     // rank may skip because its engine failed.
     agree(comm, [&] { sink.begin(SinkLayout{normalized.n, dist::output_element<W>(), opts.predecessors}); });

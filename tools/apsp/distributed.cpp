@@ -120,6 +120,22 @@ DistributedOptions options_of(const DistributedSolve& s) {
   return opts;
 }
 
+// The startup stages as the summary lists them: `timed` (devices, the
+// communicator, the wait for the context), each under "startup", then
+// `parts`: what the communicator reports of its making and the context's own
+// time, parts that overlapped other work (so they need not add up).
+struct StartupLines {
+  StageTimes timed;
+  StageTimes parts;
+};
+
+StartupLines startup_parts(const StageTimes& timed, const Communicator& comm, double context_s) {
+  StartupLines lines{timed, {}};
+  for (const auto& [name, seconds] : comm.startup_parts()) lines.parts.add(name, seconds);
+  if (context_s >= 0) lines.parts.add("context (overlapped)", context_s);
+  return lines;
+}
+
 // "min / median / max ms" of one of the ranks' times.
 void print_spread(const char* label, const std::vector<RankTimes>& ranks, double RankTimes::*field) {
   std::vector<double> v;
@@ -137,7 +153,7 @@ void print_parts(const StageTimes& parts) {
 }
 
 void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
-                   const DistributedResult& r, const std::string& why, int threads, const StageTimes& startup,
+                   const DistributedResult& r, const std::string& why, int threads, const StartupLines& startup,
                    double read_s, const StageTimes& read_parts, double total_s) {
   const bool row_split = is_row_algorithm(r.algorithm);
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
@@ -159,8 +175,9 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                           (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
                           ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
-  print_stage("startup", startup.total());
-  print_parts(startup);
+  print_stage("startup", startup.timed.total());
+  print_parts(startup.timed);
+  print_parts(startup.parts);
   print_stage("read", read_s);
   print_parts(read_parts);
   print_stage("setup", r.setup_seconds);
@@ -283,8 +300,8 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
     results[static_cast<std::size_t>(comm.rank())] = solve_on(comm, s, loaded.normalized, mine, *sink, &rank_why);
     if (comm.rank() == 0) why = rank_why;
   });
-  print_summary(s, *group.front(), loaded, results.front(), why, opts.threads, startup, read_s, StageTimes{},
-                seconds_since(start));
+  print_summary(s, *group.front(), loaded, results.front(), why, opts.threads, StartupLines{startup, {}}, read_s,
+                StageTimes{}, seconds_since(start));
 }
 
 bool current_exception_is_agreed() {
@@ -320,20 +337,31 @@ void run_distributed_solve(const DistributedSolve& s) {
   std::unique_ptr<Communicator> comm;
   int device = -1;
   // Where startup goes: the node's GPUs (CUDA's initialization), then the
-  // communicator (MPI's, and NCCL's communicator with its warm-up), with the
-  // rank's CUDA context created on a helper thread meanwhile: MPI's start
-  // needs no GPU, so the two overlap (NCCL's needs the context, and waits
-  // for it inside the driver).
+  // communicator (MPI's initialization and the NCCL id), with the rank's
+  // CUDA context created on a helper thread meanwhile: MPI's start needs no
+  // GPU, so the two overlap. NCCL's communicator is made on another helper
+  // thread once the context is there, while this one reads the graph and
+  // builds the tiles (its parts are listed at the end, marked overlapped).
   StageTimes startup;
+  double context_s = -1;  // the helper thread's own time for the context
   try {
     device = rank_device(s);
     startup.add("devices", seconds_since(start));
     const auto comm_start = std::chrono::steady_clock::now();
     std::future<void> context;
-    if (device >= 0) context = std::async(std::launch::async, [device] { cuda::create_context(device); });
+    if (device >= 0)
+      context = std::async(std::launch::async, [device, &context_s] {
+        const auto context_start = std::chrono::steady_clock::now();
+        cuda::create_context(device);
+        context_s = seconds_since(context_start);
+      });
     comm = make_communicator(s, device);
-    if (context.valid()) context.get();
-    startup.add(device >= 0 ? "comm + context" : "communicator", seconds_since(comm_start));
+    startup.add("communicator", seconds_since(comm_start));
+    if (context.valid()) {
+      const auto wait_start = std::chrono::steady_clock::now();
+      context.get();
+      startup.add("context wait", seconds_since(wait_start));
+    }
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
     throw ExitStatus{report_current_exception()};
@@ -366,8 +394,12 @@ void run_distributed_solve(const DistributedSolve& s) {
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     std::string why;
     const DistributedResult result = solve_on(*comm, s, loaded.normalized, opts, *sink, &why);
+    // The communicator's parts, overlapped ones included: a solve that
+    // moved no device buffer (the row split) waits for them here.
+    comm->wait_ready();
     if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, why, opts.threads, startup, read_s, read_parts, seconds_since(start));
+      print_summary(s, *comm, loaded, result, why, opts.threads, startup_parts(startup, *comm, context_s), read_s,
+                    read_parts, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)
