@@ -157,20 +157,28 @@ DistributedResult solve_distributed_rows(Communicator& comm, const GraphF64& g, 
                                          const DistributedOptions& opts, Sink& sink);
 
 // What "auto" runs distributed on `ranks` ranks of `backend` (cpu or cuda)
-// for this normalized graph: the one-process cost model's choice (the CPU's,
-// or the GPU's between fw and sssp); when that is a per-source algorithm
-// or supernodal (sparse graphs, small separators) its row split
+// for this normalized graph, `ranks_per_node` of them on each node (0: all
+// on one). CPU: the one-process choice; a per-source algorithm or
+// supernodal (sparse graphs, small separators) takes its row split
 // (solve_distributed_rows), else the distributed Floyd-Warshall
-// (solve_distributed: dense graphs). float64 on cuda takes sssp's row split
-// (the distributed GPU fw is int32 or float32). `why` is the summary's line.
+// (solve_distributed: dense graphs). GPU: the one-GPU model's estimates for
+// fw and for the row solvers (sssp, or supernodal where chosen), each
+// divided by the ranks, fw's plus its measured distributed setup and output
+// (src/solve/distributed_choice.cpp), whatever the weights (the distributed
+// GPU fw takes int32, float32 and float64). fw's layout: rows while the
+// rows layout's messages stay below half its rounds' compute (docs/scaling.md:
+// every P of one node), else 2d. `why` is the summary's line.
 struct DistributedChoice {
   std::string algorithm;   // a registry name of `backend`
   bool row_split = false;  // solve_distributed_rows, else solve_distributed
+  Distribution distribution = Distribution::rows;  // solve_distributed's layout
   std::string why;
 };
-DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks);
-DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks);
-DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks);
+DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks, int ranks_per_node = 0);
+DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks, int ranks_per_node = 0);
+DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks, int ranks_per_node = 0);
+// The distributed fw's layout that choose_distributed picks for n vertices.
+Distribution choose_distributed_layout(std::int64_t n, Backend backend, int ranks, int ranks_per_node = 0);
 
 // Agreed<E>, AgreedFailure and agree(): apsp/comm.hpp.
 

@@ -169,6 +169,12 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     setup.lap("normalize");
     dist::require_same_graph(comm, normalized);
     setup.lap("same graph");
+    // The row split moves no device buffer, but a device communicator still
+    // in the making (nccl, on a helper thread) allocates device memory, and
+    // the GPU row solvers size their pieces by the memory left: it is done
+    // first.
+    agree(comm, [&] { comm.wait_ready(); });
+    setup.lap("comm ready");
     const std::int64_t n = normalized.n;
     // CPU: every thread of every rank is a consumer, and chunks hold at most
     // the rows of a thread's staging (about 1 MiB), the same on every rank.

@@ -125,5 +125,40 @@ TEST(DistributedAuto, SparseGraphsSplitRowsDenseOnesRunFloydWarshall) {
   EXPECT_NE(gpu_real.why.find("its rows split over 2 ranks"), std::string::npos) << gpu_real.why;
 }
 
+// On GPU ranks auto weighs fw against the row split at the ranks given: a
+// dense float64 graph for which one GPU's model picks fw stays with the
+// distributed fw (which takes float64) on one rank, and moves to the row
+// split on four, where fw's fixed cost (every rank's) no longer pays.
+TEST(DistributedAuto, GpuRanksWeighFwAgainstTheRowSplitAtTheirCount) {
+  const Graph full = normalize(test::generated(GraphKind::dense, 3000, -1, 1, 100, 4));
+  GraphF64 real;
+  real.n = full.n;
+  for (const Edge& e : full.edges) real.edges.push_back(BasicEdge<double>{e.src, e.dst, e.w * 0.37});
+  const GraphF64 dense64 = normalize(real);
+  const DistributedChoice one = choose_distributed(dense64, Backend::cuda, 1, 1);
+  EXPECT_FALSE(one.row_split) << one.why;
+  EXPECT_EQ(one.algorithm, "fw") << one.why;
+  EXPECT_EQ(one.distribution, Distribution::rows) << one.why;
+  EXPECT_NE(one.why.find("distributed Floyd-Warshall over 1 rank"), std::string::npos) << one.why;
+  const DistributedChoice four = choose_distributed(dense64, Backend::cuda, 4, 4);
+  EXPECT_TRUE(four.row_split) << four.why;
+  EXPECT_EQ(four.algorithm.rfind("sssp", 0), 0u) << four.why;
+  EXPECT_NE(four.why.find("on 4 GPUs the model gives"), std::string::npos) << four.why;
+}
+
+// fw's layout: rows inside a node, where the strips cost little against the
+// rounds (n = 65536 on 4 or 8 GPUs); 2d once the ranks span nodes and the
+// rows layout's strips would outweigh the rounds (64 GPUs, 8 to a node).
+// CPU ranks: rows until the strips reach half a round's compute.
+TEST(DistributedAuto, FwLayoutIsRowsInANodeAnd2dAcrossNodes) {
+  EXPECT_EQ(choose_distributed_layout(65536, Backend::cuda, 4, 4), Distribution::rows);
+  EXPECT_EQ(choose_distributed_layout(65536, Backend::cuda, 8, 8), Distribution::rows);
+  EXPECT_EQ(choose_distributed_layout(65536, Backend::cuda, 8), Distribution::rows);
+  EXPECT_EQ(choose_distributed_layout(65536, Backend::cuda, 64, 8), Distribution::grid);
+  EXPECT_EQ(choose_distributed_layout(1000000, Backend::cuda, 16, 8), Distribution::rows);
+  EXPECT_EQ(choose_distributed_layout(300, Backend::cpu, 2, 2), Distribution::rows);
+  EXPECT_EQ(choose_distributed_layout(300, Backend::cpu, 4, 4), Distribution::grid);
+}
+
 }  // namespace
 }  // namespace apsp

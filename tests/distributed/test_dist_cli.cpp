@@ -542,6 +542,27 @@ TEST_F(DistributedCli, AutoSplitsTheRowsOfASparseGraph) {
   for (const char* name : {"s.bin", "one.bin", "d.bin"}) fs::remove(dir_ / name);
 }
 
+// "auto" on a dense graph: the distributed Floyd-Warshall, its layout from
+// the ranks (rows on 2 CPU ranks, 2d on 4, where the rows layout's strips
+// would reach half the rounds' compute at n = 300), each equal to one
+// process's fw-blocked bit for bit.
+TEST_F(DistributedCli, AutoPicksFwsLayoutFromTheRanks) {
+  SKIP_WITHOUT_MPIRUN();
+  ASSERT_EQ(apsp("gen dense -n 300 --weights -5:60 --seed 6 -o g.bin").status, 0);
+  const ProcessRun ref = apsp("solve g.bin --algo fw-blocked --threads 1 -o ref.bin");
+  ASSERT_EQ(ref.status, 0) << ref;
+  for (const auto& [ranks, layout] : {std::pair<int, const char*>{2, "(rows)"}, {4, "(2d)"}}) {
+    const ProcessRun r = mpirun(ranks, "solve g.bin --threads 1 -o d.bin");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
+    EXPECT_NE(r.out.find("distributed Floyd-Warshall over " + std::to_string(ranks) + " ranks, layout"),
+              std::string::npos)
+        << r;
+    EXPECT_NE(r.out.find(layout), std::string::npos) << r;
+    fs::remove(dir_ / "d.bin");
+  }
+}
+
 // A rank that fails while drawing rows stops the others: one agreed line,
 // every rank exits with its code, no file is left.
 TEST_F(DistributedCli, RowSplitFailureOfOneRankStopsEveryRank) {

@@ -172,8 +172,8 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                             std::to_string(r.tile) + " rows drawn on demand");
   else
     print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
-                          (s.distributed.distribution == "2d" ? "2d" : "rows") + "), tile " + std::to_string(r.tile) +
-                          ", look-ahead " + (s.distributed.no_lookahead ? "off" : "on"));
+                          (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
+                          (s.distributed.no_lookahead ? "off" : "on"));
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.timed.total());
   print_parts(startup.timed);
@@ -264,10 +264,19 @@ DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const 
                            const DistributedOptions& opts, Sink& sink, std::string* why) {
   return std::visit(
       [&](const auto& g) {
-        DistributedChoice choice{s.algorithm, runs_row_split(s), {}};
-        if (auto_chooses(s)) agree(comm, [&] { choice = choose_distributed(g, opts.backend, comm.size()); });
+        DistributedChoice choice{s.algorithm, runs_row_split(s), opts.distribution, {}};
+        if (auto_chooses(s))
+          agree(comm, [&] {
+            // Ranks per node: the launcher's; every rank in this process (--devices) is one node.
+            const int per_node = launched_by_mpi() ? node_place().local_size : 0;
+            choice = choose_distributed(g, opts.backend, comm.size(), per_node);
+          });
         *why = choice.why;
-        if (!choice.row_split) return solve_distributed(comm, g, opts, sink);
+        if (!choice.row_split) {
+          DistributedOptions fw = opts;
+          fw.distribution = choice.distribution;
+          return solve_distributed(comm, g, fw, sink);
+        }
         return solve_distributed_rows(comm, g, choice.algorithm, opts, sink);
       },
       graph);
