@@ -60,9 +60,11 @@ MPI_Op mpi_op(ReduceOp op) {
 // (unless the program finalized it itself).
 class Session {
  public:
-  static void ensure() {
+  // Returns the seconds MPI's initialization took in this process (0 when
+  // the program had initialized it).
+  static double ensure() {
     static Session session;
-    (void)session;
+    return session.init_seconds_;
   }
 
  private:
@@ -76,7 +78,9 @@ class Session {
       return;
     }
     int provided = MPI_THREAD_SINGLE;
+    const auto start = std::chrono::steady_clock::now();
     APSP_MPI_CHECK(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided));
+    init_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     owned_ = true;
     require_serialized(provided);
   }
@@ -92,6 +96,7 @@ class Session {
                           "; apsp needs MPI_THREAD_SERIALIZED");
   }
   bool owned_ = false;
+  double init_seconds_ = 0;
 };
 
 bool cuda_aware_now() {
@@ -116,7 +121,8 @@ class MpiCommunicator final : public Communicator {
     if (init_seconds_ < 0) return {};
     return {{"mpi init", init_seconds_}};
   }
-  // The world's: how long MPI's initialization took in this process.
+  // The world's: how long MPI's initialization took in this process,
+  // whichever call made it.
   double init_seconds_ = -1;
 
  protected:
@@ -269,9 +275,7 @@ std::unique_ptr<SharedCounter> MpiCommunicator::do_make_counter() { return std::
 }  // namespace
 
 std::unique_ptr<Communicator> make_mpi_communicator(int device) {
-  const auto init_start = std::chrono::steady_clock::now();
-  Session::ensure();
-  const double init_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - init_start).count();
+  const double init_seconds = Session::ensure();
   comm::use_device(device);
   APSP_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   int rank = 0, size = 0;

@@ -120,18 +120,20 @@ DistributedOptions options_of(const DistributedSolve& s) {
   return opts;
 }
 
-// The startup stages as the summary lists them: `timed` (devices, the
-// communicator, the wait for the context), each under "startup", then
-// `parts`: what the communicator reports of its making and the context's own
-// time, parts that overlapped other work (so they need not add up).
+// The startup stages as the summary lists them: `timed` (this thread's:
+// MPI, the wait for the GPU helper, the communicator), each under
+// "startup", then `parts`: what the communicator reports of its making and
+// the GPU helper's own times (devices, context; -1: not run), parts that
+// overlapped other work (so they need not add up).
 struct StartupLines {
   StageTimes timed;
   StageTimes parts;
 };
 
-StartupLines startup_parts(const StageTimes& timed, const Communicator& comm, double context_s) {
+StartupLines startup_parts(const StageTimes& timed, const Communicator& comm, double devices_s, double context_s) {
   StartupLines lines{timed, {}};
   for (const auto& [name, seconds] : comm.startup_parts()) lines.parts.add(name, seconds);
+  if (devices_s >= 0) lines.parts.add("devices (overlapped)", devices_s);
   if (context_s >= 0) lines.parts.add("context (overlapped)", context_s);
   return lines;
 }
@@ -345,32 +347,37 @@ void run_distributed_solve(const DistributedSolve& s) {
   if (!s.distributed.devices.empty() && !launched_by_mpi()) return run_on_local_devices(s, start);
   std::unique_ptr<Communicator> comm;
   int device = -1;
-  // Where startup goes: the node's GPUs (CUDA's initialization), then the
-  // communicator (MPI's initialization and the NCCL id), with the rank's
-  // CUDA context created on a helper thread meanwhile: MPI's start needs no
-  // GPU, so the two overlap. NCCL's communicator is made on another helper
-  // thread once the context is there, while this one reads the graph and
-  // builds the tiles (its parts are listed at the end, marked overlapped).
+  // Where startup goes. A helper thread finds the node's GPUs (CUDA's
+  // initialization), this rank's device and creates its context, while this
+  // thread initializes MPI: neither needs the other. Then the communicator
+  // (the NCCL id; NCCL's communicator itself is made on another helper
+  // thread while this one reads the graph and builds the tiles). The
+  // helper's and the communicator's parts are listed after the stages,
+  // marked overlapped where they ran beside other work.
   StageTimes startup;
-  double context_s = -1;  // the helper thread's own time for the context
+  double devices_s = -1, context_s = -1;  // the GPU helper's own times
   try {
-    device = rank_device(s);
-    startup.add("devices", seconds_since(start));
-    const auto comm_start = std::chrono::steady_clock::now();
-    std::future<void> context;
-    if (device >= 0)
-      context = std::async(std::launch::async, [device, &context_s] {
+    std::future<int> gpu = std::async(std::launch::async, [&s, &devices_s, &context_s] {
+      const auto devices_start = std::chrono::steady_clock::now();
+      const int d = rank_device(s);
+      devices_s = seconds_since(devices_start);
+      if (d >= 0) {
         const auto context_start = std::chrono::steady_clock::now();
-        cuda::create_context(device);
+        cuda::create_context(d);
         context_s = seconds_since(context_start);
-      });
+      }
+      return d;
+    });
+    // MPI's initialization, here beside the helper: the communicator's
+    // creation below finds it done.
+    if (launched_by_mpi() && comm_support().mpi) (void)make_mpi_communicator();
+    startup.add("mpi", seconds_since(start));
+    const auto wait_start = std::chrono::steady_clock::now();
+    device = gpu.get();
+    startup.add("gpu wait", seconds_since(wait_start));
+    const auto comm_start = std::chrono::steady_clock::now();
     comm = make_communicator(s, device);
     startup.add("communicator", seconds_since(comm_start));
-    if (context.valid()) {
-      const auto wait_start = std::chrono::steady_clock::now();
-      context.get();
-      startup.add("context wait", seconds_since(wait_start));
-    }
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
     throw ExitStatus{report_current_exception()};
@@ -407,8 +414,8 @@ void run_distributed_solve(const DistributedSolve& s) {
     // moved no device buffer (the row split) waits for them here.
     comm->wait_ready();
     if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, why, opts.threads, startup_parts(startup, *comm, context_s), read_s,
-                    read_parts, seconds_since(start));
+      print_summary(s, *comm, loaded, result, why, opts.threads, startup_parts(startup, *comm, devices_s, context_s),
+                    read_s, read_parts, seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)
