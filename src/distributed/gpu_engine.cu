@@ -274,6 +274,12 @@ class GpuEngine final : public TileEngine {
   // Tile columns per update_rest C tile (128 words).
   static constexpr std::int64_t kUnit = W::kPerWord;
   static constexpr S kInfinity = storage_infinity<W>();
+  // Downloaded parts are converted where they lie (TileRowParts::view): real
+  // values as stored, and int32 words whose infinity is the output's kInf
+  // (widen_part would copy them unchanged); int16 and tagged words are
+  // widened first.
+  static constexpr bool kViewParts =
+      kReal || (std::is_same<S, std::int32_t>::value && static_cast<std::int64_t>(kInfinity) == kInf);
 
   GpuEngine(std::shared_ptr<const ProblemType> problem, const ProcessGrid& grid, const GpuEngineOptions& options)
       : problem_(std::move(problem)),
@@ -642,8 +648,8 @@ class GpuEngine final : public TileEngine {
   void deliver_parts(Communicator* process_row, Sink& sink, const RowCheck& check, ToRows&& to_rows) {
     const bool pred = problem_->predecessors;
     if (grid_.cols == 1) {
-      deliver_rows<P, Out>(
-          grid_, n_, kTile, pred, false, process_row, [&](std::int64_t a, P* d, vertex_t*) { download_row(a, d); },
+      deliver_gathered_rows<P, Out>(
+          grid_, n_, kTile, pred, false, [&](std::int64_t a, TileRowParts<P>* parts) { download_row(a, *parts); },
           to_rows, sink, check);
       return;
     }
@@ -693,8 +699,8 @@ class GpuEngine final : public TileEngine {
     APSP_CUDA_CHECK(cudaEventSynchronize(gathered_ready_[slot].get()));
     for (int c = 0; c < pc; ++c) {
       const std::size_t at = static_cast<std::size_t>(c), count = static_cast<std::size_t>(kTile * gathered_columns(c));
-      if constexpr (kReal)
-        std::memcpy(parts->d[at].data(), gathered_host_[slot][at]->get(), count * sizeof(S));
+      if constexpr (kViewParts)
+        parts->view[at] = gathered_host_[slot][at]->get();  // valid until this slot's next row, after the conversion
       else
         widen_part<S>(gathered_host_[slot][at]->get(), count, kInfinity, parts->d[at].data());
     }
@@ -734,14 +740,18 @@ class GpuEngine final : public TileEngine {
     gathered_ready_[slot].record(panel_.get());
   }
 
-  // This rank's part of local tile row a as b x (C*b) values, row-major:
-  // int32 (infinity kInf) for the integer policies, float32 as stored. Rows
-  // are asked for in order (deliver_rows): each comes from a pinned staging
-  // buffer that the device filled while the previous row was converted, and
-  // the next row's copy starts before this one's conversion, so the link and
-  // the host's threads both stay busy.
-  template <class Out>
-  void download_row(std::int64_t a, Out* to) {
+  // This rank's part of local tile row a as b x (C*b) values, row-major,
+  // into `parts` (one part: the rows layout): int32 (infinity kInf) for the
+  // integer policies, float32 / float64 as stored. Rows are asked for in
+  // order: each comes from a pinned staging buffer that the device filled
+  // while the previous row was converted, and the next row's copy starts
+  // before this one's conversion, so the link and the host's threads both
+  // stay busy. Where the staged values need no widening (kViewParts) the
+  // part points at the staging buffer itself, which stays untouched until
+  // row a + 2 is staged, after this row's conversion: one pass over the
+  // values fewer.
+  template <class P>
+  void download_row(std::int64_t a, TileRowParts<P>& parts) {
     if (own_width_ == 0) return;
     const std::size_t count = static_cast<std::size_t>(kTile * own_width_);
     if (!staged_[0]) {
@@ -760,10 +770,10 @@ class GpuEngine final : public TileEngine {
     APSP_CUDA_CHECK(cudaEventSynchronize(staged_ready_[slot].get()));
     // The other buffer held row a - 1, converted already.
     if (a + 1 < rows_) stage(a + 1);
-    if constexpr (kReal)
-      std::memcpy(to, staged_[slot]->get(), count * sizeof(S));
+    if constexpr (kViewParts)
+      parts.view[0] = staged_[slot]->get();
     else
-      widen_part<S>(staged_[slot]->get(), count, kInfinity, to);
+      widen_part<S>(staged_[slot]->get(), count, kInfinity, parts.d[0].data());
     staged_row_[slot] = -1;
   }
 

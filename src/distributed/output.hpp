@@ -21,10 +21,16 @@ namespace apsp::dist {
 // One gathered tile row: part c (distances, and predecessors when asked) of
 // each process column c. Global column j = J * b + y lies in part J mod pc,
 // row x, at x * (part width) + (J / pc) * b + y.
+// A gatherer may instead point view[c] at memory that already holds part c
+// in that layout (the GPU engine's pinned downloads, when they need no
+// widening): values(c) is then read from there, d[c] keeps only its size.
 template <class D>
 struct TileRowParts {
   std::vector<std::vector<D>> d;
   std::vector<std::vector<vertex_t>> p;
+  std::vector<const D*> view;  // per part: null (use d[c]) or where part c is
+
+  const D* values(std::size_t c) const { return c < view.size() && view[c] != nullptr ? view[c] : d[c].data(); }
 };
 
 // The sink element of output values of type Out (int32, float, double).
@@ -56,6 +62,7 @@ void deliver_gathered_rows(const ProcessGrid& grid, std::int64_t n, std::int64_t
     parts.d.emplace_back(size);
     parts.p.emplace_back(tile_predecessors ? size : 0);
   }
+  parts.view.assign(static_cast<std::size_t>(grid.cols), nullptr);
   std::vector<Out> dist_rows(static_cast<std::size_t>(b * n));
   std::vector<vertex_t> pred_rows(predecessors ? dist_rows.size() : 0);
   for (std::int64_t a = 0; a < grid.local_rows(); ++a) {

@@ -50,8 +50,8 @@ std::string reweighted_parts_to_rows(const TileRowParts<std::int32_t>& parts, co
     const std::int64_t hi = h.empty() ? 0 : h[static_cast<std::size_t>(i)];
     // Row x of tile column J: in part J mod pc, at its (J / pc)-th tile.
     const auto tile_of = [&](std::int64_t J) {
-      const std::vector<std::int32_t>& part = parts.d[static_cast<std::size_t>(J % pc)];
-      return part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
+      const std::size_t c = static_cast<std::size_t>(J % pc);
+      return parts.values(c) + x * (static_cast<std::int64_t>(parts.d[c].size()) / b) + (J / pc) * b;
     };
     int bad = 0;
     // Branch-free inner loops over one tile's columns, so that they vectorize.
@@ -97,8 +97,8 @@ void real_parts_to_rows(const TileRowParts<T>& parts, const ProcessGrid& grid, s
   for (std::int64_t x = 0; x < rows; ++x) {
     // Row x of tile column J: in part J mod pc, at its (J / pc)-th tile.
     for (std::int64_t J = 0; J * b < n; ++J) {
-      const std::vector<T>& part = parts.d[static_cast<std::size_t>(J % pc)];
-      const T* from = part.data() + x * (static_cast<std::int64_t>(part.size()) / b) + (J / pc) * b;
+      const std::size_t c = static_cast<std::size_t>(J % pc);
+      const T* from = parts.values(c) + x * (static_cast<std::int64_t>(parts.d[c].size()) / b) + (J / pc) * b;
       const std::int64_t j0 = J * b, count = std::min(b, n - j0);
       std::copy(from, from + count, dist + x * n + j0);
     }
