@@ -144,6 +144,8 @@ class NcclTransport final : public DeviceTransport {
     if (comm_) ncclCommAbort(comm_);
     comm_ = nullptr;
   }
+  // The first collective (warm_up), waited for: collective.
+  void warm() { warm_up({comm_}, {device_}); }
 
  private:
   ncclComm_t comm_;
@@ -151,12 +153,15 @@ class NcclTransport final : public DeviceTransport {
 };
 
 // The world's NCCL communicator, created on a helper thread while the
-// caller goes on with host work (reading and broadcasting the graph,
-// building its tiles): ncclCommInitRank and the warm-up need neither MPI nor
-// the caller, only the device's context. The times of both parts are kept
-// for the summary.
+// caller goes on with its own work (reading and broadcasting the graph,
+// building its tiles): ncclCommInitRank needs neither MPI nor the caller,
+// only the device's context, and waits for no other rank's kernel. The
+// warm-up broadcast, whose kernel does wait for the other ranks', runs on
+// the caller's thread when the transport is first needed: a kernel waiting
+// for a peer while another thread's cudaFree waits for the whole device
+// could deadlock. Its time is kept for the summary.
 struct PendingTransport {
-  std::future<std::unique_ptr<DeviceTransport>> transport;
+  std::future<std::unique_ptr<NcclTransport>> transport;
   std::shared_ptr<std::vector<std::pair<std::string, double>>> parts;  // written by the helper before it returns
 };
 
@@ -193,8 +198,8 @@ class NcclCommunicator final : public Communicator {
   int device() const override { return device_; }
   std::vector<std::pair<std::string, double>> startup_parts() const override {
     std::vector<std::pair<std::string, double>> out = host_->startup_parts();
-    out.insert(out.end(), parts_.begin(), parts_.end());
     std::lock_guard<std::mutex> lock(mutex_);
+    out.insert(out.end(), parts_.begin(), parts_.end());
     if (pending_.parts && !pending_.transport.valid())
       out.insert(out.end(), pending_.parts->begin(), pending_.parts->end());
     return out;
@@ -240,10 +245,17 @@ class NcclCommunicator final : public Communicator {
   }
 
  private:
-  // The device transport, waiting for the helper thread the first time.
+  // The device transport, waiting for the helper thread and warming the
+  // communicator up the first time.
   DeviceTransport& transport() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!transport_) transport_ = pending_.transport.get();
+    if (!transport_) {
+      std::unique_ptr<NcclTransport> made = pending_.transport.get();
+      const auto warm_start = std::chrono::steady_clock::now();
+      made->warm();
+      parts_.emplace_back("nccl warm-up", seconds_since(warm_start));
+      transport_ = std::move(made);
+    }
     return *transport_;
   }
 
@@ -252,7 +264,7 @@ class NcclCommunicator final : public Communicator {
   std::unique_ptr<DeviceTransport> transport_;
   PendingTransport pending_;
   int device_;
-  std::vector<std::pair<std::string, double>> parts_;  // made on the calling thread
+  std::vector<std::pair<std::string, double>> parts_;  // made on the calling thread (under mutex_)
 };
 
 }  // namespace
@@ -287,11 +299,8 @@ std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_
     const auto init_start = std::chrono::steady_clock::now();
     ncclComm_t comm = nullptr;
     APSP_NCCL_CHECK(nullptr, ncclCommInitRank(&comm, ranks, id, rank));
-    std::unique_ptr<DeviceTransport> transport = std::make_unique<NcclTransport>(comm, device);
+    auto transport = std::make_unique<NcclTransport>(comm, device);
     times->emplace_back("nccl init (overlapped)", seconds_since(init_start));
-    const auto warm_start = std::chrono::steady_clock::now();
-    warm_up({comm}, {device});
-    times->emplace_back("nccl warm-up (overlapped)", seconds_since(warm_start));
     return transport;
   });
   return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(pending), device, std::move(parts));
