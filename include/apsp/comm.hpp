@@ -165,10 +165,11 @@ class Communicator {
   }
 
   // Where this communicator's creation went, in named parts (seconds), for
-  // a launcher's summary: e.g. mpi's "mpi init", nccl's "nccl id" and its
-  // communicator's "nccl init (overlapped)" and "nccl warm-up (overlapped)",
-  // made on a helper thread while the caller works on (listed once they are
-  // done). Empty for kinds with nothing to say.
+  // a launcher's summary: e.g. mpi's "mpi init", nccl's "nccl id", its
+  // communicator's "nccl init (overlapped)", made on a helper thread while
+  // the caller works on, and "nccl warm-up", its first broadcast when the
+  // device side is first needed (both listed once done). Empty for kinds
+  // with nothing to say.
   virtual std::vector<std::pair<std::string, double>> startup_parts() const { return {}; }
   // Waits until the communicator can move device buffers (nccl: its NCCL
   // communicator, made on a helper thread, is ready); at once for the other
