@@ -17,6 +17,7 @@
 #include "apsp/verify.hpp"
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
+#include "core/midpoint_chains.hpp"
 #include "core/resources.hpp"
 #include "core/stages.hpp"
 #include "core/tight_edges.hpp"
@@ -228,53 +229,6 @@ bool solve_in_width(const Graph& g, const SolveOptions& opts, const Reweighted& 
   return true;
 }
 
-// mid (order x order) becomes the predecessor matrix in place, for the
-// n x n block: pred[i][j] = -1 where i == j or dist[i][j] is kInf, else the
-// row r that ends the chain i -> mid[i][j] -> mid[..][j] -> ... (the first
-// whose midpoint is -1: the edge r -> j ends the path), which is what in-core
-// fw's pointer jumping (jump_links) computes. The chains of one column never
-// leave it, so each thread takes strips of kStrip columns (one 64-byte line of
-// each row), copies them out, and follows each chain once (every row on it
-// learns its end). Throws DeviceError when the midpoints form a cycle.
-void midpoints_to_predecessors(std::int32_t* mid, const std::int32_t* dist, std::int64_t n, std::int64_t order) {
-  constexpr std::int64_t kStrip = 16;
-  const std::int64_t strips = ceil_div(n, kStrip);
-  bool looped = false;
-#pragma omp parallel reduction(|| : looped)
-  {
-    // link[i * kStrip + c]: a row (>= 0) to follow, or ~r once the chain's end r is known.
-    std::vector<std::int32_t> link(static_cast<std::size_t>(n * kStrip));
-    std::vector<std::int64_t> chain;
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t s = 0; s < strips; ++s) {
-      const std::int64_t j0 = s * kStrip, columns = std::min(kStrip, n - j0);
-      for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t c = 0; c < columns; ++c) {
-          const std::int32_t m = mid[i * order + j0 + c];
-          link[i * kStrip + c] = m >= 0 && m < n ? m : ~static_cast<std::int32_t>(i);
-          if (m >= n) looped = true;  // no vertex: the rounds went wrong
-        }
-      for (std::int64_t c = 0; c < columns && !looped; ++c)
-        for (std::int64_t i = 0; i < n && !looped; ++i) {
-          chain.clear();
-          std::int64_t x = i;
-          while (link[x * kStrip + c] >= 0 && !looped) {
-            chain.push_back(x);
-            x = link[x * kStrip + c];
-            looped = static_cast<std::int64_t>(chain.size()) > n;
-          }
-          for (const std::int64_t y : chain) link[y * kStrip + c] = link[x * kStrip + c];
-        }
-      for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t c = 0; c < columns; ++c) {
-          const std::int64_t j = j0 + c;
-          mid[i * order + j] = i == j || dist[i * order + j] >= kInf ? -1 : ~link[i * kStrip + c];
-        }
-    }
-  }
-  if (looped) throw DeviceError("predecessor reconstruction", "midpoint chains did not converge", __FILE__, __LINE__);
-}
-
 // Predecessor mode (int32): the tagged matrix and the midpoint matrix in host
 // memory, closed by fw_out_of_core_tagged, the tagged range certified, then
 // the midpoint chains followed. False (before any row reaches the sink, both
@@ -325,7 +279,7 @@ bool solve_tagged(const Graph& g, const SolveOptions& opts, const Reweighted& rw
       row[j] = v >= kInfTagged ? kInf : v;
     }
   }
-  midpoints_to_predecessors(mid.get(), tagged.get(), n, order);
+  core::midpoints_to_predecessors(mid.get(), tagged.get(), n, order, kInf);
   clock.lap("midpoints to predecessors (host)", cells * sizeof(std::int32_t));
   out.precision = Precision::int32;
   note_shape(out, shape);
