@@ -28,6 +28,7 @@
 #include "cuda/range_rule.hpp"
 #include "cuda/stored_distance.hpp"
 #include "cuda/testing.hpp"
+#include "cuda/tight_in_edge.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -106,12 +107,13 @@ void note_shape(SolveSummary& out, const core::SuperShape& shape) {
               " streamed from host memory";
 }
 
-// Where the predecessor plane comes from, if any.
+// Where the predecessor plane comes from, if any. Either way rows that are
+// not trees (ties on zero-weight cycles) are then rebuilt from tight edges,
+// as in-core fw does.
 enum class Predecessors {
   none,
-  chains,      // `pred` holds the predecessor matrix (midpoint chains followed); rows that are not
-               // trees (ties on zero-weight cycles) are rebuilt from tight edges, as in-core fw does
-  tight_edges  // each row read off the tight edges of its distances (the tagged range failed)
+  chains,      // `pred` holds the predecessor matrix (midpoint chains followed)
+  tight_edges  // each read off a tight in-edge, in-core fw's rule (the tagged range failed)
 };
 
 // The closed matrix (order x order cells of S, `infinity` for unreachable)
@@ -128,6 +130,18 @@ void deliver(const Graph& g, const SolveOptions& opts, const Reweighted& rw, con
   std::vector<vertex_t> pred_rows(predecessors == Predecessors::none ? 0 : rows.size());
   std::unique_ptr<RowVerifier> verifier = opts.verify ? std::make_unique<RowVerifier>(g) : nullptr;
   const Csr csr = predecessors == Predecessors::none ? Csr{} : to_csr(g);
+  // The reweighted graph's in-edges, for Predecessors::tight_edges: the
+  // rule reads the reweighted distances in `matrix` (int32, kInf), as
+  // in-core fw's device pass reads its own.
+  Csr in_edges;
+  if (predecessors == Predecessors::tight_edges) {
+    Graph reweighted;
+    reweighted.n = n;
+    reweighted.edges = rw.edges;
+    in_edges = transpose(to_csr(reweighted));
+  }
+  const DeviceCsr in_edges_view{in_edges.row_start.data(), in_edges.col.data(), in_edges.weight.data(), n,
+                                static_cast<std::int64_t>(in_edges.col.size())};
   for (std::int64_t first = 0; first < n; first += block_rows) {
     const std::int64_t count = std::min(block_rows, n - first);
     std::int64_t overflow_at = -1;
@@ -161,18 +175,18 @@ void deliver(const Graph& g, const SolveOptions& opts, const Reweighted& rw, con
 #pragma omp parallel reduction(+ : repaired)
     {
       core::PredecessorRepair repair(n);
-      core::TightEdgeSearch search(n);
 #pragma omp for schedule(dynamic, 16)
       for (std::int64_t x = 0; x < count; ++x) {
         const std::int64_t i = first + x;
         vertex_t* to = pred_rows.data() + x * n;
-        const dist_t* row = rows.data() + x * n;
-        if (predecessors == Predecessors::tight_edges) {
-          core::tight_predecessor_row(csr, row, static_cast<vertex_t>(i), to, search);
-        } else {
-          std::copy(pred + i * order, pred + i * order + n, to);
-          if (repair.row(csr, row, static_cast<vertex_t>(i), to)) ++repaired;
+        if constexpr (sizeof(S) == sizeof(dist_t)) {
+          if (predecessors == Predecessors::tight_edges)
+            for (std::int64_t j = 0; j < n; ++j)
+              to[j] =
+                  tight_in_edge_predecessor(reinterpret_cast<const dist_t*>(matrix + i * order), i, j, in_edges_view);
         }
+        if (predecessors == Predecessors::chains) std::copy(pred + i * order, pred + i * order + n, to);
+        if (repair.row(csr, rows.data() + x * n, static_cast<vertex_t>(i), to)) ++repaired;
       }
     }
     testing::hooks.repaired_rows += repaired;

@@ -420,9 +420,11 @@ TEST(CudaFwOutOfCoreSolve, PredecessorsEqualInCoreFw) {
 }
 
 // The zero-weight cycle of GpuProduction.HostRepairsPredecessorRowsTheGpuLeftCyclic
-// and a path beyond the tagged range (the fallback: int32 rounds, tight-edge
-// trees), both out of core: exact distances, valid trees; and with the
-// tagged certificate forced to fail, the fallback on the first graph too.
+// and a path beyond the tagged range (the fallback: int32 rounds, each
+// predecessor off a tight in-edge by in-core fw's rule), both out of core
+// and in core: the same distances and predecessors, valid trees; and with
+// the tagged certificate forced to fail on the first graph, the fallback
+// leaves rows 8 and 9 cyclic, which the host repairs, as in core.
 TEST(CudaFwOutOfCoreSolve, PredecessorsOnZeroCyclesAndBeyondTheTaggedRange) {
   SKIP_WITHOUT_GPU();
   Graph zero_cycle;
@@ -432,6 +434,8 @@ TEST(CudaFwOutOfCoreSolve, PredecessorsOnZeroCyclesAndBeyondTheTaggedRange) {
   long_path.n = 300;
   for (vertex_t v = 0; v + 1 < long_path.n; ++v) long_path.edges.push_back(Edge{v, v + 1, 50000});
   long_path.edges.push_back(Edge{7, 2, 3});
+  SolveOptions fw = on_gpu("fw");
+  fw.predecessors = true;
   SolveOptions forced = on_gpu("fw-ooc", kSmallBudget);
   forced.predecessors = true;
   for (int pass = 0; pass < 3; ++pass) {
@@ -439,8 +443,13 @@ TEST(CudaFwOutOfCoreSolve, PredecessorsOnZeroCyclesAndBeyondTheTaggedRange) {
     SCOPED_TRACE("pass " + std::to_string(pass));
     const std::unique_ptr<cuda::testing::ForceHook> fallback =
         pass == 2 ? std::make_unique<cuda::testing::ForceHook>(cuda::testing::hooks.fail_tagged_range) : nullptr;
+    const SolveResult in_core = solve(g, fw);
+    const std::int64_t repaired_before = cuda::testing::hooks.repaired_rows;
     const SolveResult r = solve(g, forced);
+    if (pass == 2) EXPECT_GT(cuda::testing::hooks.repaired_rows - repaired_before, 0) << "no row repaired";
     EXPECT_EQ(r.algorithm, "fw-ooc");
+    EXPECT_TRUE(in_core.dist == r.dist);
+    EXPECT_TRUE(in_core.pred == r.pred);
     EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
     EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
     const test::EntryCounts counts = test::count_entries(r.dist, g.n);
