@@ -83,9 +83,11 @@ SuperShape choose_super_shape(const SuperShapeInputs& in) {
     if (!fits(s)) continue;
     const double b = static_cast<double>(blocks), width = static_cast<double>(s.width);
     // Each super-tile of each round: its product or its two copies over one
-    // direction of the link, whichever is longer; and per round one
-    // super-tile in and one out that nothing overlaps (fill and drain).
-    const double tile_seconds = std::max(width * width * width / updates, 2.0 * width * width * cell / link);
+    // direction of the link with the margin, whichever is longer; and per
+    // round one super-tile in and one out that nothing overlaps (fill and
+    // drain).
+    const double tile_seconds =
+        std::max(width * width * width / updates, kSuperCopyMargin * 2.0 * width * width * cell / link);
     const double seconds = b * b * b * tile_seconds + b * 2.0 * width * width * cell / link;
     if (seconds < best_seconds) {
       best_seconds = seconds;

@@ -105,8 +105,9 @@ TEST(SuperRounds, ShapeFromRatesIsComputeBoundWhenMemoryAllows) {
   const core::SuperShape s = core::choose_super_shape(in);
   EXPECT_GE(s.order(), 150000);
   EXPECT_LE(core::super_device_bytes(s, 4), in.device_bytes);
-  // Compute bounds a super-tile: width^3 / U >= 2 width^2 * 4 / L.
-  EXPECT_GE(static_cast<double>(s.width), 2.0 * in.updates_per_second * 4 / in.link_bytes_per_second);
+  // Compute bounds a super-tile with the margin: width^3 / U >= margin * 2 width^2 * 4 / L.
+  EXPECT_GE(static_cast<double>(s.width),
+            core::kSuperCopyMargin * 2.0 * in.updates_per_second * 4 / in.link_bytes_per_second);
   EXPECT_LE(s.order() - 150000, 128 * (s.blocks + 1));  // n rounded to 128, then to blocks x 128
   // A budget too small for a compute-bound width still gets a shape.
   in.device_bytes = std::uint64_t{2} << 30;
