@@ -243,6 +243,19 @@ bool solve_in_width(const Graph& g, const SolveOptions& opts, const Reweighted& 
   return true;
 }
 
+// Predecessor mode, after the rounds: the n x n block of the tagged matrix
+// (order x order) as plain int32 distances in place, kInfTagged becoming kInf.
+void untag_distances(std::int32_t* m, std::int64_t n, std::int64_t order) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::int32_t* row = m + i * order;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const std::int32_t v = row[j] >> kTagBits;
+      row[j] = v >= kInfTagged ? kInf : v;
+    }
+  }
+}
+
 // Predecessor mode (int32): the tagged matrix and the midpoint matrix in host
 // memory, closed by fw_out_of_core_tagged, the tagged range certified, then
 // the midpoint chains followed. False (before any row reaches the sink, both
@@ -284,15 +297,8 @@ bool solve_tagged(const Graph& g, const SolveOptions& opts, const Reweighted& rw
   const bool holds = !testing::hooks.fail_tagged_range && range_holds(tagged.get(), n, order, kInfTagged, rw, kTagBits);
   clock.lap("range certificate (host)");
   if (!holds) return false;
-    // The distances unshifted in place (kInfTagged becomes kInf), then the chains.
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    std::int32_t* row = tagged.get() + i * order;
-    for (std::int64_t j = 0; j < n; ++j) {
-      const std::int32_t v = row[j] >> kTagBits;
-      row[j] = v >= kInfTagged ? kInf : v;
-    }
-  }
+
+  untag_distances(tagged.get(), n, order);
   core::midpoints_to_predecessors(mid.get(), tagged.get(), n, order, kInf);
   clock.lap("midpoints to predecessors (host)", cells * sizeof(std::int32_t));
   out.precision = Precision::int32;
