@@ -6,7 +6,10 @@
 // on the device. Copies in, compute and copies out run on three streams over
 // a ring of three super-tile buffers, so the link works while the kernels do.
 // The results are the in-core fw rounds' bit for bit (every entry ends as
-// min(distance, the width's infinity) either way). Host-safe header.
+// min(distance, the width's infinity) either way). fw_out_of_core_tagged is
+// in-core fw's predecessor mode likewise: bit for bit at 128-wide super-tiles
+// (in-core's own rounds), the same distances and shortest-path midpoints at
+// wider ones. Host-safe header.
 #pragma once
 
 #include <cstdint>
