@@ -70,13 +70,16 @@ struct SuperShapeInputs {
   double updates_per_second = 0;     // the in-core kernel rate (cell updates)
   std::uint64_t device_bytes = 0;    // device memory the executor may use
   std::int64_t forced_width = 0;     // > 0: this width (a multiple of granule), memory still checked
+  bool predecessors = false;         // the executor's predecessor mode (super_device_bytes)
 };
 
 // Device bytes the GPU executor holds for a shape: the pivot super-row and
 // super-column (2 * order * width cells, the column one as transposed words
 // of 4 bytes), three streamed super-tiles, the closed diagonal and its
-// transpose and the panel scratch.
-std::uint64_t super_device_bytes(const SuperShape& shape, std::int64_t cell_bytes);
+// transpose and the panel scratch. With `predecessors` (int32 tagged cells)
+// also the midpoint tiles: a ring of three, the diagonal's own, the tagged
+// copy of the diagonal, and the diagonal closure's 128 x width B rows.
+std::uint64_t super_device_bytes(const SuperShape& shape, std::int64_t cell_bytes, bool predecessors = false);
 
 // How much longer than its copies a super-tile's product must take before
 // the model calls it compute-bound. At the balance point (margin 1) the

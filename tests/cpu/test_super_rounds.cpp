@@ -116,6 +116,24 @@ TEST(SuperRounds, ShapeFromRatesIsComputeBoundWhenMemoryAllows) {
   EXPECT_GE(small.order(), 150000);
 }
 
+// Predecessor mode holds five more width x width midpoint tiles (a ring of
+// three, the diagonal's own, its tagged copy) and the closure's 128 x width
+// B rows: a budget that fits 128-wide tiles without them fits fewer with
+// them, and the chooser takes the narrower shape it then needs.
+TEST(SuperRounds, PredecessorModeCountsTheMidpointTiles) {
+  const core::SuperShape s{256, 3};
+  EXPECT_EQ(core::super_device_bytes(s, 4, true) - core::super_device_bytes(s, 4),
+            std::uint64_t{256} * 256 * 5 * 4 + 128 * 256 * 4);
+  core::SuperShapeInputs in = inputs(700, core::super_device_bytes(s, 4));
+  EXPECT_EQ(core::choose_super_shape(in).width, 256);
+  in.predecessors = true;
+  const core::SuperShape with = core::choose_super_shape(in);
+  EXPECT_EQ(with.width, 128);
+  EXPECT_LE(core::super_device_bytes(with, 4, true), in.device_bytes);
+  in.forced_width = 256;
+  EXPECT_THROW(core::choose_super_shape(in), ResourceError);
+}
+
 TEST(SuperRounds, ForcedWidthIsKeptOrRefused) {
   core::SuperShapeInputs in = inputs(1000, std::uint64_t{1} << 30);
   in.forced_width = 256;
