@@ -410,8 +410,8 @@ void run_distributed_solve(const DistributedSolve& s) {
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     std::string why;
     const DistributedResult result = solve_on(*comm, s, loaded.normalized, opts, *sink, &why);
-    // The communicator's parts, overlapped ones included: a solve that
-    // moved no device buffer (the row split) waits for them here.
+    // Both solvers waited for the communicator's device side in their
+    // setup; this makes its parts complete for the summary whatever ran.
     comm->wait_ready();
     if (comm->rank() == 0)
       print_summary(s, *comm, loaded, result, why, opts.threads, startup_parts(startup, *comm, devices_s, context_s),
