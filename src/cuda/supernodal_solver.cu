@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -156,6 +157,62 @@ void launch_tasks(const DeviceTasks<D>& device, const typename TaskLists<D>::Lau
       device.tasks.get() + l.first, device.tile_task.get() + l.tile_first, col_limit, stamp);
   APSP_CUDA_CHECK_LAUNCH("minplus_tasks");
 }
+
+// The least bytes a launch's tiles move: A, B once per strip of C's rows
+// (kernels/supernodal/minplus_tasks.cuh), C written; columns up to col_limit.
+// Its add-mins: m * n * k per product.
+struct LaunchCost {
+  double bytes = 0, ops = 0;
+};
+template <class D>
+LaunchCost launch_cost(const TaskLists<D>& lists, const typename TaskLists<D>::Launch& l, int col_limit) {
+  LaunchCost cost;
+  for (std::int64_t t = l.first; t < l.first + l.count; ++t) {
+    const sn::MinPlusTask<D>& task = lists.tasks[static_cast<std::size_t>(t)];
+    const double n = std::min(task.n, col_limit);
+    const double strips = static_cast<double>(ceil_div<std::int64_t>(task.m, sn::shape_rows(task.shape)));
+    cost.bytes += (static_cast<double>(task.m) * task.k + strips * task.k * n + static_cast<double>(task.m) * n) *
+                  sizeof(D);
+    cost.ops += static_cast<double>(task.m) * n * task.k;
+  }
+  return cost;
+}
+
+// Times the solve phase's launches one by one when testing::hooks.supernodal_profile
+// is set (events around each launch; the records are appended by finish()).
+class LaunchTimer {
+ public:
+  explicit LaunchTimer(cudaStream_t stream) : stream_(stream), out_(testing::hooks.supernodal_profile.load()) {}
+  bool on() const { return out_ != nullptr; }
+  template <class Launch>
+  void time(const char* pass, std::int32_t level, std::int64_t batch, LaunchCost cost, Launch&& launch) {
+    if (out_ == nullptr) {
+      launch();
+      return;
+    }
+    events_.emplace_back();
+    events_.back().record(stream_);
+    launch();
+    events_.emplace_back();
+    events_.back().record(stream_);
+    pending_.push_back({pass, level, batch, cost.bytes, cost.ops, 0.0});
+  }
+  // Waits for the timed launches and appends their records.
+  void finish() {
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      pending_[i].ms = elapsed_ms(events_[2 * i], events_[2 * i + 1]);
+      out_->push_back(pending_[i]);
+    }
+    pending_.clear();
+    events_.clear();
+  }
+
+ private:
+  cudaStream_t stream_;
+  std::vector<testing::SupernodalLaunch>* out_;
+  std::deque<Event> events_;  // begin and end per pending record (a deque never moves them)
+  std::vector<testing::SupernodalLaunch> pending_;
+};
 
 // A contiguous part [first, first + count) of a device list.
 struct Part {
@@ -463,42 +520,61 @@ void SupernodalRows<D>::factor() {
   // The rounds' panel scratch for the largest padded front, allocated once.
   DeviceBuffer<std::int32_t> panels(std::is_same<D, double>::value ? 0 : static_cast<std::size_t>(dense_panel_words_));
   const std::int64_t pad = dense_pad<D>();
+  LaunchTimer timer(stream_);
   for (std::int32_t l = 0; l < levels; ++l) {
     const Part all = level_all_[l], small = level_small_[l], children = level_children_[l], entries = level_entries_[l];
-    sn::init_fronts<D><<<grid_of(all.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
-        fronts_.get(), index, lists + all.first);
-    APSP_CUDA_CHECK_LAUNCH("init_fronts");
-    if (entries.count > 0) {
-      sn::assemble_entries<D><<<grid_for(entries.count, kElementThreads), kElementThreads, 0, stream_>>>(
-          fronts_.get(), d_entry_at_.get() + entries.first, d_entry_w_.get() + entries.first, entries.count);
-      APSP_CUDA_CHECK_LAUNCH("assemble_entries");
-    }
+    timer.time("factor init", l, -1, {}, [&] {
+      sn::init_fronts<D><<<grid_of(all.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+          fronts_.get(), index, lists + all.first);
+      APSP_CUDA_CHECK_LAUNCH("init_fronts");
+      if (entries.count > 0) {
+        sn::assemble_entries<D><<<grid_for(entries.count, kElementThreads), kElementThreads, 0, stream_>>>(
+            fronts_.get(), d_entry_at_.get() + entries.first, d_entry_w_.get() + entries.first, entries.count);
+        APSP_CUDA_CHECK_LAUNCH("assemble_entries");
+      }
+    });
     if (children.count > 0) {
-      sn::extend_add<D><<<grid_of(children.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
-          fronts_.get(), index, lists + children.first);
-      APSP_CUDA_CHECK_LAUNCH("extend_add");
+      timer.time("factor extend-add", l, -1, {}, [&] {
+        sn::extend_add<D><<<grid_of(children.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+            fronts_.get(), index, lists + children.first);
+        APSP_CUDA_CHECK_LAUNCH("extend_add");
+      });
     }
     if (small.count > 0) {
-      sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
-          fronts_.get(), index, lists + small.first);
-      APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
-      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l], INT_MAX, 0, stream_);
-      launch_tasks<D, false>(d_factor_tasks_, factor_tasks_.launches[2 * l + 1], INT_MAX, 0, stream_);
+      const auto& panel_launch = factor_tasks_.launches[2 * l];
+      const auto& update_launch = factor_tasks_.launches[2 * l + 1];
+      timer.time("factor small closure", l, -1, {}, [&] {
+        sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
+            fronts_.get(), index, lists + small.first);
+        APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
+      });
+      timer.time("factor small panels", l, -1, timer.on() ? launch_cost(factor_tasks_, panel_launch, INT_MAX) : LaunchCost{},
+                 [&] { launch_tasks<D, false>(d_factor_tasks_, panel_launch, INT_MAX, 0, stream_); });
+      timer.time("factor small update", l, -1,
+                 timer.on() ? launch_cost(factor_tasks_, update_launch, INT_MAX) : LaunchCost{},
+                 [&] { launch_tasks<D, false>(d_factor_tasks_, update_launch, INT_MAX, 0, stream_); });
     }
     for (const std::int32_t K : level_dense_[l]) {
       const std::int64_t k = columns(K), s = structure(K);
       const std::int64_t k_pad = round_up(k, pad);
       const sn::PaddedFront shape{k, s, k_pad, round_up(k_pad + s, pad)};
-      sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
-          front(K), shape, dense.get());
-      APSP_CUDA_CHECK_LAUNCH("pad_front");
-      dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_);
-      sn::unpad_front<D>
-          <<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(dense.get(), shape, front(K));
-      APSP_CUDA_CHECK_LAUNCH("unpad_front");
+      const double n_pad = static_cast<double>(shape.n_pad);
+      timer.time("dense pad", l, -1, {}, [&] {
+        sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
+            front(K), shape, dense.get());
+        APSP_CUDA_CHECK_LAUNCH("pad_front");
+      });
+      timer.time("dense rounds", l, -1, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
+                 [&] { dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_); });
+      timer.time("dense unpad", l, -1, {}, [&] {
+        sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(
+            dense.get(), shape, front(K));
+        APSP_CUDA_CHECK_LAUNCH("unpad_front");
+      });
       ++testing::hooks.supernodal_dense_fronts;
     }
   }
+  timer.finish();
   // `dense` is freed on return: the rounds must be done.
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
@@ -595,6 +671,7 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
   if (pred != nullptr && !predecessors_)
     throw UsageError("supernodal rows: predecessors asked of a factor built without them", "predecessors");
   if (count == 0) return;
+  const auto plan_start = std::chrono::steady_clock::now();
   // Batches of sources consecutive in the new order, so that each batch's
   // forward pass touches few supernodes (all of them only when the rows
   // asked for are few and scattered).
@@ -631,6 +708,11 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
   d_forward_tasks_ = upload_tasks(forward_tasks_, stream_);
 
   const std::int64_t ldx = batch_rows_;
+  LaunchTimer timer(stream_);
+  if (timer.on())  // the host's planning and uploads, while the device waits
+    testing::hooks.supernodal_profile.load()->push_back(
+        {"plan (host)", -1, -1, 0.0, 0.0,
+         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - plan_start).count()});
   for (std::size_t batch = 0; batch + 1 < batch_launches.size(); ++batch) {
     const std::int64_t b = static_cast<std::int64_t>(batch) * batch_rows_;
     const std::int64_t rows = std::min(batch_rows_, count - b);
@@ -641,25 +723,43 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
     }
     const int stamp = ++row_stamp_;
     const auto inits = static_cast<std::int64_t>(batch_init[batch + 1] - batch_init[batch]);
+    const auto batch64 = static_cast<std::int64_t>(batch);
     if (inits > 0) {
-      sn::unit_rows<D><<<grid_of(inits, kUnitRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
-          x_.get(), ldx, d_first_.get(), d_run_init_.get() + batch_init[batch], d_run_new_.get() + b, rows,
-          d_row_stamp_.get(), stamp);
-      APSP_CUDA_CHECK_LAUNCH("unit_rows");
+      timer.time("unit", -1, batch64, {}, [&] {
+        sn::unit_rows<D><<<grid_of(inits, kUnitRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+            x_.get(), ldx, d_first_.get(), d_run_init_.get() + batch_init[batch], d_run_new_.get() + b, rows,
+            d_row_stamp_.get(), stamp);
+        APSP_CUDA_CHECK_LAUNCH("unit_rows");
+      });
     }
     for (std::size_t l = batch_launches[batch]; l < batch_launches[batch + 1]; l += 2) {
-      launch_tasks<D, false>(d_forward_tasks_, forward_tasks_.launches[l], rows32, stamp, stream_);
-      launch_tasks<D, true>(d_forward_tasks_, forward_tasks_.launches[l + 1], rows32, stamp, stream_);
+      const auto step = static_cast<std::int32_t>((l - batch_launches[batch]) / 2);
+      const auto& closure = forward_tasks_.launches[l];
+      const auto& scatter = forward_tasks_.launches[l + 1];
+      timer.time("forward closure", step, batch64,
+                 timer.on() ? launch_cost(forward_tasks_, closure, rows32) : LaunchCost{},
+                 [&] { launch_tasks<D, false>(d_forward_tasks_, closure, rows32, stamp, stream_); });
+      timer.time("forward scatter", step, batch64,
+                 timer.on() ? launch_cost(forward_tasks_, scatter, rows32) : LaunchCost{},
+                 [&] { launch_tasks<D, true>(d_forward_tasks_, scatter, rows32, stamp, stream_); });
     }
-    for (const auto& launch : backward_tasks_.launches)
-      launch_tasks<D, false>(d_backward_tasks_, launch, rows32, stamp, stream_);
-    sn::rows_to_original<D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
-                                      ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
-                              dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
-        x_.get(), n_, ldx, d_iperm_.get(), d_run_slot_.get() + b, d_run_old_.get() + b, rows, d_potentials_.get(), dist,
-        ld, d_largest_finite_.get());
-    APSP_CUDA_CHECK_LAUNCH("rows_to_original");
+    for (std::size_t l = 0; l < backward_tasks_.launches.size(); ++l) {
+      const auto& launch = backward_tasks_.launches[l];
+      timer.time("backward", static_cast<std::int32_t>(backward_tasks_.launches.size() - 1 - l), batch64,
+                 timer.on() ? launch_cost(backward_tasks_, launch, rows32) : LaunchCost{},
+                 [&] { launch_tasks<D, false>(d_backward_tasks_, launch, rows32, stamp, stream_); });
+    }
+    timer.time("transpose", -1, batch64, {2.0 * static_cast<double>(n_) * static_cast<double>(rows) * sizeof(D), 0.0},
+               [&] {
+      sn::rows_to_original<D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
+                                        ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
+                                dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
+          x_.get(), n_, ldx, d_iperm_.get(), d_run_slot_.get() + b, d_run_old_.get() + b, rows, d_potentials_.get(),
+          dist, ld, d_largest_finite_.get());
+      APSP_CUDA_CHECK_LAUNCH("rows_to_original");
+    });
   }
+  timer.finish();
   if (pred != nullptr) {
     kernels::real_predecessors<D><<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
         dist, pred, n_, ld, d_in_rows_.get(), d_in_cols_.get(), d_in_weights_.get(), count, first);

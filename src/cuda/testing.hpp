@@ -6,8 +6,24 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace apsp::cuda::testing {
+
+// One launch of the supernodal solve phase, timed by CUDA events (the
+// benchmark's profile): its pass ("unit", "forward closure", "forward
+// scatter", "backward", "transpose", "range"), the etree level (-1 where
+// none), the batch (-1 in the factor), the bytes its min-plus tiles move at
+// least (A, B once per strip of C's rows, C written; 0 for the other
+// kernels), its add-mins (min-plus tiles and dense rounds) and milliseconds.
+struct SupernodalLaunch {
+  const char* pass;
+  std::int32_t level;
+  std::int64_t batch;
+  double bytes;
+  double ops;
+  double ms;
+};
 
 struct Hooks {
   // fw: the int16 attempt's range certificate reports failure, so the
@@ -38,6 +54,9 @@ struct Hooks {
   std::atomic<std::int64_t> supernodal_dense_columns{0};
   // supernodal: fronts factored through the dense fw rounds (counts up).
   std::atomic<std::int64_t> supernodal_dense_fronts{0};
+  // supernodal: when set, every launch of the solve phase is timed and
+  // appended here (events around each launch: for profiles, not timings).
+  std::atomic<std::vector<SupernodalLaunch>*> supernodal_profile{nullptr};
   // Every GPU path: the sink is prepared (Sink::prepare) for results of any
   // size, not only from HostWarmup::kMinPreparedBytes, so small test graphs
   // exercise that path.
