@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "apsp/cpu.hpp"
@@ -157,14 +158,26 @@ std::string choice_reason_typed(const BasicGraph<W>& normalized, const BasicWeig
   return choose_with_reason(normalized, s).why;
 }
 
+// What every resolve_algorithm decides before any model: a named algorithm
+// is checked against the CPU's entries, and rows of some sources only take
+// one search per source, whatever the density. Empty: the model decides.
+// `negative()` (whether some weight is negative; a scan of the weights for a
+// graph) is called only for the second.
+template <class Negative>
+std::optional<std::string> resolve_without_model(const SolveOptions& opts, const Negative& negative) {
+  require_thread_count(opts.threads);
+  if (opts.algorithm != "auto") return std::string(cpu_name(opts.algorithm));
+  if (!opts.sources.empty()) return std::string(negative() ? "johnson" : "dijkstra");
+  return std::nullopt;
+}
+
 // With `why`, the reason for an "auto" choice is stored there (one model
 // evaluation, one symbolic analysis at most).
 template <class W>
 std::string resolve_typed(const BasicGraph<W>& normalized, const SolveOptions& opts, std::string* why = nullptr) {
-  require_thread_count(opts.threads);
-  if (opts.algorithm != "auto") return cpu_name(opts.algorithm);
-  // Rows of some sources only: one search per source, whatever the density.
-  if (!opts.sources.empty()) return weight_stats(normalized).has_negative() ? "johnson" : "dijkstra";
+  if (std::optional<std::string> named =
+          resolve_without_model(opts, [&] { return weight_stats(normalized).has_negative(); }))
+    return *named;
   CpuChoice choice = choose_with_reason(normalized, weight_stats(normalized));
   if (why) *why = std::move(choice.why);
   return choice.algorithm;
@@ -210,10 +223,8 @@ std::string choose_algorithm(std::int64_t n, std::int64_t m, bool negative) { re
 std::string choice_reason(std::int64_t n, std::int64_t m, bool negative) { return reason_by_model(n, m, negative); }
 
 std::string resolve_algorithm(std::int64_t n, const DenseScan& scan, const SolveOptions& opts) {
-  require_thread_count(opts.threads);
-  if (opts.algorithm != "auto") return cpu_name(opts.algorithm);
   const bool negative = scan.min_w < 0;
-  if (!opts.sources.empty()) return negative ? "johnson" : "dijkstra";
+  if (std::optional<std::string> named = resolve_without_model(opts, [&] { return negative; })) return *named;
   return choose_by_model(n, scan.m, negative);
 }
 

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -224,13 +223,17 @@ TEST(GenerateGeometric, RefusesNegativeWeightsAndParsesNames) {
   }
 }
 
-// The benchmark's sizes generate in seconds (grid-bucketed neighbour search).
-TEST(GenerateGeometric, LargeNIsFast) {
-  const auto start = std::chrono::steady_clock::now();
+// The benchmark's size: every vertex gets its k neighbours through the grid's
+// ring search (k = 4, so between 4n and 8n arcs). How fast it generates is
+// the benchmarks' concern, not a test's: no clock here.
+TEST(GenerateGeometric, TheBenchmarkSizeGivesEveryVertexItsNeighbours) {
   const Graph g = generate(geometric(126146, 4, 1));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(g.n, 126146);
   EXPECT_GE(static_cast<std::int64_t>(g.edges.size()), 4 * g.n);
-  EXPECT_LT(seconds, 20.0);
+  EXPECT_LE(static_cast<std::int64_t>(g.edges.size()), 8 * g.n);
+  std::vector<std::int64_t> out_degree(static_cast<std::size_t>(g.n), 0);
+  for (const Edge& e : g.edges) ++out_degree[static_cast<std::size_t>(e.src)];
+  EXPECT_GE(*std::min_element(out_degree.begin(), out_degree.end()), 4);
 }
 
 }  // namespace

@@ -690,15 +690,16 @@ TEST_F(SinkTest, TwoOutputsOnOneDiskAreCheckedAsASum) {
 
 // Bug 5 of issue 6: text output stops at 4096 vertices, and a solve with such
 // an output computed everything before refusing. The refusal now comes from
-// the sink's begin(), before the algorithm starts.
+// the sink's begin(), before the algorithm starts: dijkstra, which would
+// refuse the negative edge with an InputError as it starts, never runs, and
+// no progress is reported (no clock involved).
 TEST_F(SinkTest, TheTextLimitIsCheckedBeforeSolving) {
-  const Graph g{5000, {{0, 1, 1}}};
+  const Graph g{5000, {{0, 1, -1}}};
   std::vector<double> progress;
   SolveOptions o;
   o.backend = Backend::cpu;
-  o.algorithm = "fw-seq";  // 1.25e11 relaxations if it started
+  o.algorithm = "dijkstra";
   o.progress = [&](double f) { progress.push_back(f); };
-  const auto start = std::chrono::steady_clock::now();
   FileSink sink(MatrixFileTarget{path("d.txt")}, MatrixFileTarget{path("p.bin")});
   o.predecessors = true;
   try {
@@ -708,7 +709,6 @@ TEST_F(SinkTest, TheTextLimitIsCheckedBeforeSolving) {
     EXPECT_NE(std::string(e.what()).find("5000 vertices exceed the text limit of 4096"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(progress.empty());
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
   EXPECT_EQ(files(), std::set<std::string>{});
 }
 

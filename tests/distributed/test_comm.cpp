@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <stdexcept>
 
 #include "apsp/comm.hpp"
@@ -59,11 +58,11 @@ TEST(SingleCommunicator, CallsAfterAbortThrow) {
 }
 
 // A rank that fails while the others wait in a receive, a broadcast, a
-// barrier and a split collective: every rank returns at once and the first
-// real error comes out.
+// barrier and a split collective: every waiting rank is woken by CommAborted
+// (counted; a rank left waiting would hang, which ctest's timeout reports)
+// and the first real error comes out.
 TEST(LocalGroupAbort, FailureOfOneRankWakesEveryWaitingRank) {
   for (int failing = 0; failing < 4; ++failing) {
-    const auto start = std::chrono::steady_clock::now();
     std::atomic<int> aborted_ranks{0};
     try {
       on_local_group(4, [&](Communicator& comm) {
@@ -86,7 +85,6 @@ TEST(LocalGroupAbort, FailureOfOneRankWakesEveryWaitingRank) {
       EXPECT_EQ(std::string(e.what()), "rank " + std::to_string(failing) + " read a bad file");
     }
     EXPECT_EQ(aborted_ranks.load(), 3);
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
   }
 }
 

@@ -233,7 +233,6 @@ TEST_F(DistributedCli, RankZeroReadsTheInputForEveryRank) {
   EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
   EXPECT_NE(r.err.find("apsp: bad.bin@20: truncated"), std::string::npos) << r;
   EXPECT_EQ(r.err.find("apsp: rank"), std::string::npos) << r;
-  EXPECT_LT(r.seconds, 30) << r;
   expect_no_output_files();
 }
 
@@ -247,7 +246,6 @@ TEST_F(DistributedCli, FailureOfOneRankMidSolveAbortsEveryRank) {
     EXPECT_NE(r.status, 124) << "timed out" << r;
     EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
     EXPECT_NE(r.err.find("apsp: rank 1: injected failure on rank 1"), std::string::npos) << r;
-    EXPECT_LT(r.seconds, 30) << r;
     expect_no_output_files();
   }
 }

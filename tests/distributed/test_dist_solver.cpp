@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <utility>
 #include <ostream>
 #include <string>
@@ -141,15 +140,15 @@ TEST(DistributedSolverPrecision, ReportsTheArithmeticAsTheSingleProcessSolveDoes
 
 // A rank that fails alone in the middle of the rounds (here its progress
 // callback throws, as a device error would) leaves the others waiting in a
-// collective: aborting the group wakes them, every sink is discarded, and
-// the first error is the one that comes out.
+// collective: aborting the group wakes them (a rank left waiting would hang,
+// which ctest's timeout reports), every sink is discarded, and the first
+// error is the one that comes out.
 TEST(DistributedSolverErrors, OneRankFailingMidSolveStopsEveryRank) {
   const test::Case c{"random_n600", test::generated(GraphKind::random, 600, 3000, 1, 50, 17)};
   for (const test::DistConfig& config :
        {test::DistConfig{Distribution::rows, 0, 0, true}, test::DistConfig{Distribution::grid, 2, 2, false}}) {
     SCOPED_TRACE(config.name());
     std::atomic<int> discarded{0}, committed{0};
-    const auto start = std::chrono::steady_clock::now();
     try {
       on_threads(4, [&](Communicator& comm) {
         test::RowCollector sink;
@@ -172,7 +171,6 @@ TEST(DistributedSolverErrors, OneRankFailingMidSolveStopsEveryRank) {
     }
     EXPECT_EQ(discarded.load(), 4);
     EXPECT_EQ(committed.load(), 0);
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
   }
 }
 

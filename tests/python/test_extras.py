@@ -12,7 +12,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -277,29 +276,39 @@ def test_ctrl_c_while_the_engine_computes_stops_it_at_its_next_check():
 
 
 def test_the_gil_is_released_while_solving():
+    """Another Python thread runs while the engine computes. The first
+    progress report wakes a waiting thread (go.set()), which then needs the
+    GIL to record that it ran (ran.set()); each report notes whether it has.
+    With the switch interval at an hour, a thread that holds the GIL keeps it
+    until it blocks: a solve that held the GIL between reports would keep
+    the woken thread waiting until the solve returned, and the last report
+    (at fraction 1.0) would see ran unset. No step reads the clock."""
     a = long_graph()[:1500, :1500]
-    ticks = 0
-    done = threading.Event()
+    go = threading.Event()
+    ran = threading.Event()
+    seen: list[bool] = []
 
-    def count() -> None:
-        nonlocal ticks
-        while not done.is_set():
-            ticks += 1
-            time.sleep(0.001)
+    def report(fraction: float) -> None:
+        go.set()
+        seen.append(ran.is_set())
 
-    counter = threading.Thread(target=count)
-    counter.start()
-    start = time.monotonic()
+    def wait_then_run() -> None:
+        go.wait()
+        ran.set()
+
+    waiter = threading.Thread(target=wait_then_run)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(3600)
     try:
-        apsp.shortest_path(a, algorithm="fw-seq")
+        waiter.start()
+        apsp.shortest_path(a, algorithm="fw-seq", progress=report)
     finally:
-        done.set()
-        counter.join()
-    elapsed = time.monotonic() - start
-    assert elapsed > 0.3, "the solve was too short to tell"
-    # With the GIL held through the solve the counter would stand still (a
-    # few ticks at most, from the 100 ms progress checks).
-    assert ticks > elapsed * 100, f"{ticks} ticks in {elapsed:.2f} s"
+        go.set()
+        sys.setswitchinterval(interval)
+        waiter.join()
+    assert len(seen) >= 2, "the solve reported once: too short to tell"
+    assert not seen[0], "the waiting thread ran before it was woken"
+    assert seen[-1], f"the waiting thread never ran while the engine computed: {seen}"
 
 
 def write_graph_files(tmp: Path) -> dict[str, Path]:
