@@ -7,8 +7,11 @@
 //   apsp_bench_gpu_ooc_bench large --n 150000 [--precision int32|int16] [--in-core-n 65536]
 //       out-of-core at an n whose matrix only the host holds (its shape from
 //       the measured link and kernel rates and the free device memory), rows
-//       of a few sampled sources checked against Dijkstra on the host; the
-//       in-core rate measured in the same run at --in-core-n.
+//       of --samples sampled sources (16) checked against Dijkstra on the
+//       host, one per thread; the in-core rate measured in the same run at
+//       --in-core-n. Every stage prints a line stamped with the seconds since
+//       the start, and every super-round one with the rounds' projected total,
+//       so a run cut short by its call's time limit still says how far it got.
 //   [--csv FILE] appends one row per configuration.
 //
 // Rates are n^3 / seconds (n the vertex count, padding not counted), so a
@@ -18,10 +21,12 @@
 // seeded random digraph with 4n edges, weights 1..1000 (int32) or 1..20
 // (int16), and the last n/64 vertices reachable from nowhere else.
 #include <CLI/CLI.hpp>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -32,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "core/cuda_check.hpp"
 #include "core/cuda_memory.hpp"
@@ -42,6 +48,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+const Clock::time_point kProcessStart = Clock::now();
+// The seconds since the process started, for each stage line of `large`.
+double stamp() { return seconds_since(kProcessStart); }
 
 constexpr std::int32_t kInf32 = apsp::kInf;
 constexpr std::int32_t kInf16 = 16383;  // kernels/common/words.cuh
@@ -223,46 +232,71 @@ void large(std::int64_t n, std::int64_t in_core_n, const std::string& precision,
            std::int32_t max_weight, int samples, const std::string& csv) {
   const apsp::Precision p = sizeof(T) == 2 ? apsp::Precision::int16 : apsp::Precision::int32;
   const double in_rate = in_core_n > 0 ? in_core_rate<T>(in_core_n, infinity, max_weight, 1) : 0;
-  std::printf("in-core rate at n = %lld: %.3f T updates/s\n", static_cast<long long>(in_core_n), in_rate * 1e-12);
+  std::printf("[%6.1f s] in-core rate at n = %lld: %.3f T updates/s\n", stamp(), static_cast<long long>(in_core_n),
+              in_rate * 1e-12);
   const apsp::cuda::OutOfCoreRates rates = apsp::cuda::measure_out_of_core_rates(p);
-  std::printf("link %.1f GB/s, phase-3 kernel %.3f T updates/s\n", rates.link_bytes_per_second * 1e-9,
-              rates.updates_per_second * 1e-12);
+  std::printf("[%6.1f s] link %.1f GB/s, phase-3 kernel %.3f T updates/s\n", stamp(),
+              rates.link_bytes_per_second * 1e-9, rates.updates_per_second * 1e-12);
   const apsp::core::SuperShape shape = apsp::cuda::out_of_core_shape(n, p, 0, 0, &rates);
+  std::printf("[%6.1f s] shape %lld x %lld super-tiles of width %lld; rounds predicted at the kernel rate: %.0f s\n",
+              stamp(), static_cast<long long>(shape.blocks), static_cast<long long>(shape.blocks),
+              static_cast<long long>(shape.width), cube(shape.order()) / rates.updates_per_second);
   const std::int64_t order = shape.order();
   const auto cells = static_cast<std::size_t>(order) * static_cast<std::size_t>(order);
   const Edges edges = random_edges(n, max_weight, 5);
   auto start = Clock::now();
-  // Pageable and not zeroed (the fill writes every cell on all threads):
-  // fw_out_of_core registers it for the run.
-  const std::unique_ptr<T[]> host(new T[cells]);
+  // Pageable and not zeroed (the fill writes every cell on all threads),
+  // in 2 MiB-aligned memory asked for transparent huge pages: the first
+  // touch and the registration below then handle 512 times fewer pages.
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const std::size_t bytes = (cells * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
+  const std::unique_ptr<T, decltype(&std::free)> host(static_cast<T*>(std::aligned_alloc(kHugePage, bytes)),
+                                                      &std::free);
+  if (!host) throw apsp::ResourceError("the " + std::to_string(bytes) + "-byte host matrix");
+  madvise(host.get(), bytes, MADV_HUGEPAGE);  // advice: without THP the fill still works, only slower
   fill_matrix(host.get(), order, edges, infinity);
-  std::printf("host matrix: %.1f GiB, filled in %.1f s\n", static_cast<double>(cells * sizeof(T)) / (1 << 30),
-              seconds_since(start));
+  std::printf("[%6.1f s] host matrix: %.1f GiB, filled in %.1f s on %u threads\n", stamp(),
+              static_cast<double>(cells * sizeof(T)) / (1 << 30), seconds_since(start),
+              std::max(1u, std::thread::hardware_concurrency()));
   // Page-locked here, outside the timed run (fw_out_of_core would register
   // it itself, inside): pinning 84 GiB takes tens of seconds.
   start = Clock::now();
   APSP_CUDA_CHECK(cudaHostRegister(host.get(), cells * sizeof(T), cudaHostRegisterDefault));
-  std::printf("registered with CUDA in %.1f s; shape %lld x %lld\n", seconds_since(start),
-              static_cast<long long>(shape.blocks), static_cast<long long>(shape.width));
+  std::printf("[%6.1f s] registered with CUDA in %.1f s\n", stamp(), seconds_since(start));
   start = Clock::now();
-  apsp::cuda::fw_out_of_core(host.get(), shape);
+  apsp::cuda::OutOfCoreRun run;
+  run.at_boundary = [&](std::int64_t done, std::int64_t rounds) {
+    const double seconds = seconds_since(start);
+    std::printf("[%6.1f s] super-round %lld/%lld done: %.1f s of rounds, projected %.0f s\n", stamp(),
+                static_cast<long long>(done), static_cast<long long>(rounds), seconds,
+                seconds * static_cast<double>(rounds) / static_cast<double>(done));
+  };
+  apsp::cuda::fw_out_of_core(host.get(), shape, run);
   Row row{"large", precision, n, order, shape.width, shape.blocks};
   row.seconds = seconds_since(start);
   APSP_CUDA_CHECK(cudaHostUnregister(host.get()));
   row.rate = cube(n) / row.seconds;
   row.in_core_n = static_cast<double>(in_core_n);
   row.in_core_rate = in_rate;
-  std::int64_t wrong = 0;
+  std::printf("[%6.1f s] rounds done in %.1f s\n", stamp(), row.seconds);
+  // The sampled rows, one source per thread.
+  std::vector<std::int32_t> sources(static_cast<std::size_t>(samples));
   std::mt19937_64 random(6);
-  for (int s = 0; s < samples; ++s) {
-    const auto source = static_cast<std::int32_t>(random() % static_cast<std::uint64_t>(n));
-    const std::vector<std::int64_t> d = dijkstra(edges, source);
-    for (std::int64_t j = 0; j < n; ++j) {
-      const std::int64_t got = host[static_cast<std::size_t>(std::int64_t{source} * order + j)];
-      const std::int64_t want = d[j] < 0 || d[j] >= infinity ? infinity : d[j];
-      wrong += got != want;
-    }
-  }
+  for (std::int32_t& source : sources) source = static_cast<std::int32_t>(random() % static_cast<std::uint64_t>(n));
+  std::vector<std::int64_t> wrong_in(sources.size(), 0);
+  std::vector<std::thread> checkers;
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    checkers.emplace_back([&, s] {
+      const std::vector<std::int64_t> d = dijkstra(edges, sources[s]);
+      for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t got = host.get()[static_cast<std::size_t>(std::int64_t{sources[s]} * order + j)];
+        const std::int64_t want = d[j] < 0 || d[j] >= infinity ? infinity : d[j];
+        wrong_in[s] += got != want;
+      }
+    });
+  for (std::thread& checker : checkers) checker.join();
+  std::int64_t wrong = 0;
+  for (const std::int64_t w : wrong_in) wrong += w;
   row.check = wrong == 0 ? std::to_string(samples) + " sampled rows match Dijkstra"
                          : std::to_string(wrong) + " ENTRIES DIFFER from Dijkstra";
   report(row, csv);
@@ -276,7 +310,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::int64_t n = 0, width = 8192, in_core_n = 65536;
   std::string precision = "int32", csv;
-  int reps = 3, samples = 4;
+  int reps = 3, samples = 16;
   auto* cmp = app.add_subcommand("compare", "in-core and out-of-core at the same n, bit for bit");
   auto* big = app.add_subcommand("large", "out-of-core at an n only the host holds");
   for (auto* sub : {cmp, big}) {

@@ -70,19 +70,30 @@ struct SuperShapeInputs {
   double updates_per_second = 0;     // the in-core kernel rate (cell updates)
   std::uint64_t device_bytes = 0;    // device memory the executor may use
   std::int64_t forced_width = 0;     // > 0: this width (a multiple of granule), memory still checked
+  bool predecessors = false;         // the executor's predecessor mode (super_device_bytes)
 };
 
 // Device bytes the GPU executor holds for a shape: the pivot super-row and
 // super-column (2 * order * width cells, the column one as transposed words
 // of 4 bytes), three streamed super-tiles, the closed diagonal and its
-// transpose and the panel scratch.
-std::uint64_t super_device_bytes(const SuperShape& shape, std::int64_t cell_bytes);
+// transpose and the panel scratch. With `predecessors` (int32 tagged cells)
+// also the midpoint tiles: a ring of three, the diagonal's own, the tagged
+// copy of the diagonal, and the diagonal closure's 128 x width B rows.
+std::uint64_t super_device_bytes(const SuperShape& shape, std::int64_t cell_bytes, bool predecessors = false);
+
+// How much longer than its copies a super-tile's product must take before
+// the model calls it compute-bound. At the balance point (margin 1) the
+// H100 ran n = 150000 int32 at 67% of in-core fw (width 2176, the panels'
+// copies and the serial diagonal closure are not in the model); at four times
+// the balance width (8192 at n = 32768) it ran at 94%
+// (docs/results/2026-11-26-h100-ooc-large).
+inline constexpr double kSuperCopyMargin = 4.0;
 
 // The shape of least predicted time among those that fit `device_bytes`:
 // per round, each super-tile costs the longer of its product (width^3
-// updates) and its copies in and out (2 width^2 cells) over one direction of
-// the link, so compute bounds the stream once width >= 2 U cell / L (with
-// margin: full duplex halves the copies), plus one super-tile in and one out
+// updates) and kSuperCopyMargin times its copies in and out (2 width^2
+// cells) over one direction of the link, so compute bounds the stream once
+// width >= kSuperCopyMargin * 2 U cell / L, plus one super-tile in and one out
 // that nothing overlaps; padding (order > n) costs its cubic work. Without
 // rates: the least padding, then the fewest blocks. forced_width skips the
 // choice. Throws ResourceError when no shape fits.

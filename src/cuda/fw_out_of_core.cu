@@ -10,12 +10,22 @@
 // kernels on compute_, wait, copy out on out_; a buffer is refilled only
 // after its copy out (drained_). A round ends with the three streams idle
 // and the host matrix whole, which is where at_boundary is called.
+//
+// Predecessor mode (TaggedWords, the in-core solver's predecessor variant):
+// the host holds tagged distances and a midpoint matrix beside them, whose
+// tiles stream with the distance tiles through a second ring (mids_). Every
+// product's B operand carries row tags (tag_rows: rows_ keeps the row panels
+// tagged, pivot_tagged_ the diagonal), and each rank-128 launch names the
+// vertex of its first pivot (update_rest's mid_k0), so mid records global
+// vertices. The diagonal is closed by fw_rounds_tagged, whose midpoints are
+// local to the super-tile: merge_midpoints moves them to global vertices.
 #include "cuda/fw_out_of_core.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -54,18 +64,45 @@ void configure_update_rest() {
                                        static_cast<int>(kUpdateRestSharedBytes)));
 }
 
+// Predecessor mode, phase 3's B operand: to[i][j] = from[i][j] | (i % 128 + 1),
+// the row's tag within its rank-128 launch (from's tags are 0). Grid-stride
+// over width x width.
+__global__ void tag_rows(const std::int32_t* __restrict__ from, std::int32_t* __restrict__ to, std::int64_t width) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < width * width;
+       x += std::int64_t{gridDim.x} * blockDim.x)
+    to[x] = from[x] | static_cast<std::int32_t>((x / width) % Traits::kTile + 1);
+}
+
+// Predecessor mode, after the diagonal's closure: the midpoints it recorded
+// (local pivots 0 .. width-1, -1 for none) become vertices first + k in the
+// streamed midpoint tile; the others keep the tile's earlier midpoints.
+__global__ void merge_midpoints(const std::int32_t* __restrict__ local, std::int32_t* __restrict__ mid,
+                                std::int64_t cells, std::int64_t first) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < cells;
+       x += std::int64_t{gridDim.x} * blockDim.x)
+    if (local[x] >= 0) mid[x] = static_cast<std::int32_t>(first + local[x]);
+}
+
+constexpr int kElementwiseThreads = 256;
+unsigned elementwise_grid(std::int64_t cells) {
+  return static_cast<unsigned>(std::min<std::int64_t>(ceil_div(cells, kElementwiseThreads), 4096));
+}
+
 // c = min(c, a (x) b) for w x w super-tiles: a given as panel words (a_t,
 // transposed), b and c as cells; w / 128 rank-128 launches of update_rest.
+// Predecessor mode (mid set): b carries row tags (tag_rows), and launch r
+// records improvements in mid (w x w) as vertex first_pivot + r * 128 + k.
 template <class W>
 void product(typename W::storage_t* c, const std::int32_t* a_t, const typename W::storage_t* b, std::int64_t width,
-             cudaStream_t stream) {
+             cudaStream_t stream, std::int32_t* mid = nullptr, std::int64_t first_pivot = 0) {
   const std::int64_t tiles = width / Traits::kTile;
   const std::int64_t row_words = width / W::kPerWord;
   const dim3 grid(static_cast<unsigned>(W::kPerWord == 1 ? tiles : tiles / 2), static_cast<unsigned>(tiles));
   const auto* b_words = reinterpret_cast<const std::int32_t*>(b);
   for (std::int64_t r = 0; r < tiles; ++r) {
     kernels::update_rest<Traits, W><<<grid, Traits::kThreads, kUpdateRestSharedBytes, stream>>>(
-        c, a_t + r * Traits::kTile * width, b_words + r * Traits::kTile * row_words, width, kSkipNoTile, nullptr);
+        c, a_t + r * Traits::kTile * width, b_words + r * Traits::kTile * row_words, width, kSkipNoTile, mid,
+        first_pivot + r * Traits::kTile);
     APSP_CUDA_CHECK_LAUNCH("update_rest (out-of-core)");
   }
 }
@@ -83,11 +120,18 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
   using S = typename W::storage_t;
 
  public:
-  GpuSuperExecutor(S* host, const core::SuperShape& shape)
-      : host_(host), width_(shape.width), order_(shape.order()), cells_(static_cast<std::size_t>(width_ * width_)) {
-    require_device_memory(core::super_device_bytes(shape, sizeof(S)),
+  // host_mid: the midpoint matrix beside `host` (predecessor mode, W tagged).
+  GpuSuperExecutor(S* host, const core::SuperShape& shape, std::int32_t* host_mid = nullptr)
+      : host_(host),
+        host_mid_(host_mid),
+        width_(shape.width),
+        order_(shape.order()),
+        cells_(static_cast<std::size_t>(width_ * width_)) {
+    static_assert(!W::kTagged || sizeof(S) == sizeof(std::int32_t), "tagged words are int32");
+    if (W::kTagged != (host_mid != nullptr)) throw Error("out-of-core fw: midpoints go with tagged words only");
+    require_device_memory(core::super_device_bytes(shape, sizeof(S), W::kTagged),
                           "out-of-core fw (" + std::to_string(shape.blocks) + " x " + std::to_string(shape.width) +
-                              " super-tiles)");
+                              " super-tiles" + (W::kTagged ? " with predecessors)" : ")"));
     rows_ = DeviceBuffer<S>(cells_ * static_cast<std::size_t>(shape.blocks));
     columns_t_ = DeviceBuffer<std::int32_t>(cells_ * static_cast<std::size_t>(shape.blocks));
     for (auto& buffer : ring_) buffer = DeviceBuffer<S>(cells_);
@@ -95,6 +139,12 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
     scratch_ = DeviceBuffer<S>(cells_);
     pivot_t_ = DeviceBuffer<std::int32_t>(cells_);
     workspace_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(Traits::kTile * width_));
+    if constexpr (W::kTagged) {
+      for (auto& buffer : mids_) buffer = DeviceBuffer<std::int32_t>(cells_);
+      local_mid_ = DeviceBuffer<std::int32_t>(cells_);
+      pivot_tagged_ = DeviceBuffer<std::int32_t>(cells_);
+      row_tagged_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(Traits::kTile * width_));
+    }
     configure_update_rest<W>();
   }
   GpuSuperExecutor(const GpuSuperExecutor&) = delete;
@@ -113,15 +163,22 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
     const std::size_t row_bytes = static_cast<std::size_t>(width_) * sizeof(S);
     const std::size_t host_pitch = static_cast<std::size_t>(order_) * sizeof(S);
     APSP_CUDA_CHECK(cudaStreamWaitEvent(in_.get(), drained_[slot].get(), 0));
+    const std::size_t offset = static_cast<std::size_t>(job.row * width_ * order_ + job.col * width_);
     APSP_CUDA_CHECK(cudaMemcpy2DAsync(buffer, row_bytes, tile, host_pitch, row_bytes, static_cast<std::size_t>(width_),
                                       cudaMemcpyHostToDevice, in_.get()));
+    if (host_mid_)
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(mids_[slot].get(), row_bytes, host_mid_ + offset, host_pitch, row_bytes,
+                                        static_cast<std::size_t>(width_), cudaMemcpyHostToDevice, in_.get()));
     loaded_[slot].record(in_.get());
     APSP_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), loaded_[slot].get(), 0));
-    compute(job, buffer);
+    compute(job, buffer, mids_[slot].get());
     computed_[slot].record(compute_.get());
     APSP_CUDA_CHECK(cudaStreamWaitEvent(out_.get(), computed_[slot].get(), 0));
     APSP_CUDA_CHECK(cudaMemcpy2DAsync(tile, host_pitch, buffer, row_bytes, row_bytes, static_cast<std::size_t>(width_),
                                       cudaMemcpyDeviceToHost, out_.get()));
+    if (host_mid_)
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(host_mid_ + offset, host_pitch, mids_[slot].get(), row_bytes, row_bytes,
+                                        static_cast<std::size_t>(width_), cudaMemcpyDeviceToHost, out_.get()));
     drained_[slot].record(out_.get());
   }
 
@@ -132,35 +189,64 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
   }
 
  private:
-  void compute(const core::SuperJob& job, S* buffer) {
+  // One job on `buffer` (its super-tile) and, in predecessor mode, `mid`
+  // (its midpoint tile; unused otherwise).
+  void compute(const core::SuperJob& job, S* buffer, std::int32_t* mid) {
     using Step = core::SuperJob::Step;
     const cudaStream_t stream = compute_.get();
     const std::size_t bytes = cells_ * sizeof(S);
+    const std::int64_t first_pivot = job.round * width_;
     S* const row_panel = rows_.get() + static_cast<std::size_t>(job.col) * cells_;
     std::int32_t* const column_panel_t = columns_t_.get() + static_cast<std::size_t>(job.row) * cells_;
     switch (job.step) {
       case Step::diagonal:
-        closure(buffer, width_, stream, workspace_.get());
+        if constexpr (W::kTagged) {
+          APSP_CUDA_CHECK(cudaMemsetAsync(local_mid_.get(), 0xff, cells_ * sizeof(std::int32_t), stream));
+          fw_rounds_tagged(buffer, width_, stream, local_mid_.get(), row_tagged_.get(), workspace_.get());
+          merge_midpoints<<<elementwise_grid(width_ * width_), kElementwiseThreads, 0, stream>>>(
+              local_mid_.get(), mid, width_ * width_, first_pivot);
+          APSP_CUDA_CHECK_LAUNCH("merge_midpoints");
+          tag(buffer, pivot_tagged_.get(), stream);
+        } else {
+          closure(buffer, width_, stream, workspace_.get());
+        }
         APSP_CUDA_CHECK(cudaMemcpyAsync(pivot_.get(), buffer, bytes, cudaMemcpyDeviceToDevice, stream));
         transpose<W>(pivot_.get(), pivot_t_.get(), width_, stream);
         break;
       case Step::row_panel:  // (K, J) = D* (x) old (K, J)
-        APSP_CUDA_CHECK(cudaMemcpyAsync(scratch_.get(), buffer, bytes, cudaMemcpyDeviceToDevice, stream));
-        product<W>(buffer, pivot_t_.get(), scratch_.get(), width_, stream);
-        APSP_CUDA_CHECK(cudaMemcpyAsync(row_panel, buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+        if constexpr (W::kTagged) {
+          tag(buffer, scratch_.get(), stream);
+          product<W>(buffer, pivot_t_.get(), scratch_.get(), width_, stream, mid, first_pivot);
+          tag(buffer, row_panel, stream);
+        } else {
+          APSP_CUDA_CHECK(cudaMemcpyAsync(scratch_.get(), buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+          product<W>(buffer, pivot_t_.get(), scratch_.get(), width_, stream);
+          APSP_CUDA_CHECK(cudaMemcpyAsync(row_panel, buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+        }
         break;
       case Step::column_panel:  // (I, K) = old (I, K) (x) D*
         transpose<W>(buffer, column_panel_t, width_, stream);
-        product<W>(buffer, column_panel_t, pivot_.get(), width_, stream);
+        if constexpr (W::kTagged)
+          product<W>(buffer, column_panel_t, pivot_tagged_.get(), width_, stream, mid, first_pivot);
+        else
+          product<W>(buffer, column_panel_t, pivot_.get(), width_, stream);
         transpose<W>(buffer, column_panel_t, width_, stream);
         break;
       case Step::update:  // (I, J) = min((I, J), (I, K) (x) (K, J))
-        product<W>(buffer, column_panel_t, row_panel, width_, stream);
+        product<W>(buffer, column_panel_t, row_panel, width_, stream, W::kTagged ? mid : nullptr, first_pivot);
         break;
     }
   }
 
+  // Predecessor mode: `to` = `from` with phase 3's row tags (tag_rows).
+  void tag(const S* from, S* to, cudaStream_t stream) {
+    tag_rows<<<elementwise_grid(width_ * width_), kElementwiseThreads, 0, stream>>>(
+        reinterpret_cast<const std::int32_t*>(from), reinterpret_cast<std::int32_t*>(to), width_);
+    APSP_CUDA_CHECK_LAUNCH("tag_rows");
+  }
+
   S* host_;
+  std::int32_t* host_mid_;
   std::int64_t width_, order_;
   std::size_t cells_;
   Stream in_, compute_, out_;
@@ -168,6 +254,10 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
   std::array<DeviceBuffer<S>, kSlots> ring_;
   DeviceBuffer<S> rows_, pivot_, scratch_;
   DeviceBuffer<std::int32_t> columns_t_, pivot_t_, workspace_;
+  // Predecessor mode only (empty otherwise): the midpoint ring, the
+  // diagonal closure's own midpoints and B rows, the tagged diagonal.
+  std::array<DeviceBuffer<std::int32_t>, kSlots> mids_;
+  DeviceBuffer<std::int32_t> local_mid_, row_tagged_, pivot_tagged_;
   std::size_t sequence_ = 0;
 };
 
@@ -194,7 +284,7 @@ class PinnedForRun {
 
 template <class W>
 void run_out_of_core(typename W::storage_t* host, const core::SuperShape& shape, const OutOfCoreRun& run,
-                     std::int64_t granule) {
+                     std::int64_t granule, std::int32_t* host_mid = nullptr) {
   if (shape.blocks < 1 || shape.width < granule || shape.width % granule != 0)
     throw UsageError("out-of-core fw: super-tiles " + std::to_string(shape.width) + " wide, " +
                          std::to_string(shape.blocks) + " per side (the width must be a positive multiple of " +
@@ -202,7 +292,9 @@ void run_out_of_core(typename W::storage_t* host, const core::SuperShape& shape,
                      "super_width");
   const auto cells = static_cast<std::size_t>(shape.order()) * static_cast<std::size_t>(shape.order());
   PinnedForRun pinned(host, cells * sizeof(typename W::storage_t));
-  GpuSuperExecutor<W> executor(host, shape);
+  std::unique_ptr<PinnedForRun> pinned_mid =
+      host_mid ? std::make_unique<PinnedForRun>(host_mid, cells * sizeof(std::int32_t)) : nullptr;
+  GpuSuperExecutor<W> executor(host, shape, host_mid);
   core::run_super_rounds(executor, shape.blocks, run.first_round, run.at_boundary);
 }
 
@@ -248,8 +340,9 @@ OutOfCoreRates measure_out_of_core_rates(Precision precision) {
 }
 
 core::SuperShape out_of_core_shape(std::int64_t n, Precision precision, std::uint64_t device_budget,
-                                   std::int64_t forced_width, const OutOfCoreRates* rates) {
+                                   std::int64_t forced_width, const OutOfCoreRates* rates, bool predecessors) {
   core::SuperShapeInputs in;
+  in.predecessors = predecessors;
   in.n = n;
   in.granule = granule_of(precision);
   in.cell_bytes = precision == Precision::int16 ? 2 : 4;
@@ -275,6 +368,10 @@ void fw_out_of_core(std::int32_t* host, const core::SuperShape& shape, const Out
 }
 void fw_out_of_core(std::int16_t* host, const core::SuperShape& shape, const OutOfCoreRun& run) {
   run_out_of_core<kernels::Int16Words>(host, shape, run, granule_of(Precision::int16));
+}
+void fw_out_of_core_tagged(std::int32_t* tagged, std::int32_t* mid, const core::SuperShape& shape,
+                           const OutOfCoreRun& run) {
+  run_out_of_core<kernels::TaggedWords>(tagged, shape, run, granule_of(Precision::int32), mid);
 }
 
 }  // namespace apsp::cuda

@@ -6,7 +6,10 @@
 // on the device. Copies in, compute and copies out run on three streams over
 // a ring of three super-tile buffers, so the link works while the kernels do.
 // The results are the in-core fw rounds' bit for bit (every entry ends as
-// min(distance, the width's infinity) either way). Host-safe header.
+// min(distance, the width's infinity) either way). fw_out_of_core_tagged is
+// in-core fw's predecessor mode likewise: bit for bit at 128-wide super-tiles
+// (in-core's own rounds), the same distances and shortest-path midpoints at
+// wider ones. Host-safe header.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +31,11 @@ OutOfCoreRates measure_out_of_core_rates(Precision precision);
 // The shape for n vertices in `precision` (int32, or int16 with widths a
 // multiple of 256): core::choose_super_shape with the device's free memory
 // less 1 GiB (or `device_budget` bytes when > 0) and `rates` (measured when
-// null). forced_width > 0 imposes the width. Throws ResourceError when no
-// width fits, UsageError for a width that is no multiple of the granule.
+// null). forced_width > 0 imposes the width. `predecessors`: the shape of
+// fw_out_of_core_tagged (int32). Throws ResourceError when no width fits,
+// UsageError for a width that is no multiple of the granule.
 core::SuperShape out_of_core_shape(std::int64_t n, Precision precision, std::uint64_t device_budget,
-                                   std::int64_t forced_width, const OutOfCoreRates* rates);
+                                   std::int64_t forced_width, const OutOfCoreRates* rates, bool predecessors = false);
 
 struct OutOfCoreRun {
   std::int64_t first_round = 0;  // > 0: continue a solve whose host matrix holds that many super-rounds
@@ -46,5 +50,16 @@ struct OutOfCoreRun {
 // device buffers do not fit, DeviceError for a failed CUDA call.
 void fw_out_of_core(std::int32_t* host, const core::SuperShape& shape, const OutOfCoreRun& run = {});
 void fw_out_of_core(std::int16_t* host, const core::SuperShape& shape, const OutOfCoreRun& run = {});
+
+// Predecessor mode, the in-core solver's (kernels/dense/tagged_predecessors.cuh):
+// `tagged` holds min(d, kInfTagged) << kTagBits for the same matrix as above
+// (tags 0), `mid` (order x order) -1 everywhere. Afterwards tagged holds the
+// closed distances, still shifted and with tags 0, and mid[i][j] the last
+// pivot vertex that improved d[i][j] (-1: none, the entry is the edge's own),
+// from which predecessors follow as pred[i][j] = pred[mid[i][j]][j]. The
+// caller certifies the tagged range (22 bits of distance). Both matrices are
+// registered when not page-locked.
+void fw_out_of_core_tagged(std::int32_t* tagged, std::int32_t* mid, const core::SuperShape& shape,
+                           const OutOfCoreRun& run = {});
 
 }  // namespace apsp::cuda

@@ -66,6 +66,14 @@ void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, P
 // out-of-core solver's diagonal super-tiles. The caller certifies the range.
 void fw_rounds_int16(std::int16_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
                      std::int32_t* workspace = nullptr);
+// The predecessor mode's rounds (all of them) on `tagged`, an n_pad x n_pad
+// matrix of TaggedWords (d << kTagBits, tag 0; kernels/common/words.cuh; n_pad
+// a multiple of 128): mid[i][j] (n_pad x n_pad, -1 where no pivot improved
+// the entry) becomes the last pivot k (0 <= k < n_pad) that improved d[i][j];
+// row_tagged holds 128 x n_pad words of phase 3's B operand. The out-of-core
+// solver's diagonal super-tiles in predecessor mode.
+void fw_rounds_tagged(std::int32_t* tagged, std::int64_t n_pad, cudaStream_t stream, std::int32_t* mid,
+                      std::int32_t* row_tagged, std::int32_t* workspace = nullptr);
 // The words of the int32 / float32 rounds' panel scratch for an n_pad matrix.
 constexpr std::int64_t fw_panel_words(std::int64_t n_pad) { return real_fw_pad<float>() * n_pad; }
 

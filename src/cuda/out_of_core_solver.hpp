@@ -28,11 +28,14 @@ std::string dense_shortfall(std::int64_t n, const SolveOptions& opts);
 // Solves `normalized` (int32 weights, negative ones reweighted with Johnson
 // potentials) out of core into `sink`, which has begun: int32, or int16 when
 // opts.precision asks for it (solved again in int32 when the int16 result
-// does not certify). Refuses before any work with ResourceError when
-// host memory cannot hold the order x order working matrix, UsageError for
-// predecessors (the out-of-core executor does not track them). The range
-// certificate runs on the host matrix before the first row reaches the sink;
-// appends the super-tile shape to out.note.
+// does not certify). With opts.predecessors, in-core fw's predecessor mode:
+// tagged distances and a midpoint matrix stream through the super-rounds
+// (twice the host memory), or, when the tagged range does not certify, int32
+// rounds with predecessors read off tight edges. Refuses before any work with
+// ResourceError when host memory cannot hold the order x order working
+// matrices, UsageError for int16 with predecessors. The range certificate
+// runs on the host matrix before the first row reaches the sink; appends the
+// super-tile shape to out.note.
 void solve_out_of_core(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out,
                        ProgressSpan progress);
 

@@ -85,7 +85,7 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       // fw past device memory (out_of_core_solver.hpp): the matrix in host
       // memory, the fw kernels on super-tiles streamed through the device;
       // "auto" takes it only when fw's matrix does not fit (solve.cpp).
-      {{"fw-ooc", cuda, cubic, production, false, true, false, false, false, kBuilt},
+      {{"fw-ooc", cuda, cubic, production, true, true, false, false, false, kBuilt},
        kProductionPad,
        false,
        nullptr,

@@ -257,8 +257,8 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts, co
   return c;
 }
 
-void prefer_out_of_core(GpuChoice& c, const std::string& shortfall, WeightType weights, const SolveOptions& opts) {
-  if (c.algorithm != "fw" || shortfall.empty() || weights != WeightType::int32 || opts.predecessors) return;
+void prefer_out_of_core(GpuChoice& c, const std::string& shortfall, WeightType weights) {
+  if (c.algorithm != "fw" || shortfall.empty() || weights != WeightType::int32) return;
   c.algorithm = "fw-ooc";
   c.why += "; in-core fw does not fit (" + shortfall + "), so fw-ooc solves it out of core from host memory";
 }

@@ -71,8 +71,9 @@ GpuChoice choose_gpu_algorithm(const core::GraphProbe& probe, const SolveOptions
 // "auto" past device memory: a choice of fw becomes fw-ooc (the matrix in
 // host memory, streamed through the device) when `shortfall`
 // (cuda::fw_device_shortfall: why fw's matrix does not fit) is not empty and
-// the options are ones fw-ooc honours (int32 weights, no predecessors); the
-// reason joins c.why. Otherwise c is unchanged (fw then refuses as before).
-void prefer_out_of_core(GpuChoice& c, const std::string& shortfall, WeightType weights, const SolveOptions& opts);
+// the weights are int32 (fw-ooc's, with or without predecessors: shortfall
+// counts the predecessor matrix when they are asked for); the reason joins
+// c.why. Otherwise c is unchanged (fw then refuses as before).
+void prefer_out_of_core(GpuChoice& c, const std::string& shortfall, WeightType weights);
 
 }  // namespace apsp::choice

@@ -339,8 +339,8 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     // resolved before the option checks so they name the method that runs;
     // fw becomes fw-ooc only when its matrix does not fit the device.
     choice::GpuChoice choice = choose_on_gpu(normalized, opts);
-    if (choice.algorithm == "fw" && !opts.predecessors)
-      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32, opts);
+    if (choice.algorithm == "fw")
+      choice::prefer_out_of_core(choice, cuda::fw_device_shortfall(normalized.n, opts), WeightType::int32);
     run.algorithm = choice.algorithm;
     out.note = choice.why;
     clock.lap("auto probe");

@@ -354,27 +354,23 @@ TEST(AutoChoice, OutOfCoreOnlyWhenFwDoesNotFit) {
   choice::GpuChoice fits;
   fits.algorithm = "fw";
   fits.why = "auto picked fw: model";
-  choice::prefer_out_of_core(fits, "", WeightType::int32, {});
+  choice::prefer_out_of_core(fits, "", WeightType::int32);
   EXPECT_EQ(fits.algorithm, "fw");
   EXPECT_EQ(fits.why, "auto picked fw: model");
 
   choice::GpuChoice past = fits;
-  choice::prefer_out_of_core(past, shortfall, WeightType::int32, {});
+  choice::prefer_out_of_core(past, shortfall, WeightType::int32);
   EXPECT_EQ(past.algorithm, "fw-ooc");
   EXPECT_EQ(past.why, "auto picked fw: model; in-core fw does not fit (" + shortfall +
                           "), so fw-ooc solves it out of core from host memory");
 
-  SolveOptions with_predecessors;
-  with_predecessors.predecessors = true;
   choice::GpuChoice kept = fits;
-  choice::prefer_out_of_core(kept, shortfall, WeightType::int32, with_predecessors);
-  EXPECT_EQ(kept.algorithm, "fw");
-  choice::prefer_out_of_core(kept, shortfall, WeightType::float32, {});
+  choice::prefer_out_of_core(kept, shortfall, WeightType::float32);
   EXPECT_EQ(kept.algorithm, "fw");
   choice::GpuChoice sparse;
   sparse.algorithm = "sssp";
   sparse.why = "auto picked sssp";
-  choice::prefer_out_of_core(sparse, shortfall, WeightType::int32, {});
+  choice::prefer_out_of_core(sparse, shortfall, WeightType::int32);
   EXPECT_EQ(sparse.algorithm, "sssp");
   EXPECT_EQ(sparse.why, "auto picked sssp");
 }

@@ -105,14 +105,33 @@ TEST(SuperRounds, ShapeFromRatesIsComputeBoundWhenMemoryAllows) {
   const core::SuperShape s = core::choose_super_shape(in);
   EXPECT_GE(s.order(), 150000);
   EXPECT_LE(core::super_device_bytes(s, 4), in.device_bytes);
-  // Compute bounds a super-tile: width^3 / U >= 2 width^2 * 4 / L.
-  EXPECT_GE(static_cast<double>(s.width), 2.0 * in.updates_per_second * 4 / in.link_bytes_per_second);
+  // Compute bounds a super-tile with the margin: width^3 / U >= margin * 2 width^2 * 4 / L.
+  EXPECT_GE(static_cast<double>(s.width),
+            core::kSuperCopyMargin * 2.0 * in.updates_per_second * 4 / in.link_bytes_per_second);
   EXPECT_LE(s.order() - 150000, 128 * (s.blocks + 1));  // n rounded to 128, then to blocks x 128
   // A budget too small for a compute-bound width still gets a shape.
   in.device_bytes = std::uint64_t{2} << 30;
   const core::SuperShape small = core::choose_super_shape(in);
   EXPECT_LE(core::super_device_bytes(small, 4), in.device_bytes);
   EXPECT_GE(small.order(), 150000);
+}
+
+// Predecessor mode holds five more width x width midpoint tiles (a ring of
+// three, the diagonal's own, its tagged copy) and the closure's 128 x width
+// B rows: a budget that fits 128-wide tiles without them fits fewer with
+// them, and the chooser takes the narrower shape it then needs.
+TEST(SuperRounds, PredecessorModeCountsTheMidpointTiles) {
+  const core::SuperShape s{256, 3};
+  EXPECT_EQ(core::super_device_bytes(s, 4, true) - core::super_device_bytes(s, 4),
+            std::uint64_t{256} * 256 * 5 * 4 + 128 * 256 * 4);
+  core::SuperShapeInputs in = inputs(700, core::super_device_bytes(s, 4));
+  EXPECT_EQ(core::choose_super_shape(in).width, 256);
+  in.predecessors = true;
+  const core::SuperShape with = core::choose_super_shape(in);
+  EXPECT_EQ(with.width, 128);
+  EXPECT_LE(core::super_device_bytes(with, 4, true), in.device_bytes);
+  in.forced_width = 256;
+  EXPECT_THROW(core::choose_super_shape(in), ResourceError);
 }
 
 TEST(SuperRounds, ForcedWidthIsKeptOrRefused) {

@@ -3,12 +3,15 @@
 // bit for bit, at small forced super-tile widths so that every step of the
 // schedule runs; and against the tests' independent reference. Then the
 // registry entry fw-ooc through apsp::solve: a memory budget forcing it
-// equals in-core fw bit for bit, auto's choice and note, the refusals.
+// equals in-core fw bit for bit, auto's choice and note, the refusals; the
+// predecessor mode likewise.
 // Exists only in CUDA builds; skips without a device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,6 +25,7 @@
 #include "core/resources.hpp"
 #include "cuda/fw_out_of_core.hpp"
 #include "cuda/fw_real.hpp"
+#include "cuda/testing.hpp"
 #include "gpu/device_fixtures.hpp"
 #include "support/cases.hpp"
 
@@ -132,6 +136,109 @@ TEST(CudaFwOutOfCore, Int32AtTileBoundaries) {
 TEST(CudaFwOutOfCore, Int16MatchesInCoreBitForBit) {
   SKIP_WITHOUT_GPU();
   for (const std::int64_t n : {1, 255, 256, 257, 600}) expect_out_of_core_matches<std::int16_t>(n, 256, kInf16, 20);
+}
+
+// Predecessor mode (kernels/common/words.cuh): distances d << 8 with
+// kInfTagged = 2^22 - 1 as infinity, midpoints -1 before the rounds.
+constexpr int kTagBits = 8;
+constexpr std::int32_t kInfTagged = (1 << 22) - 1;
+
+struct Tagged {
+  std::vector<std::int32_t> cells, mid;
+};
+
+Tagged tagged_input(const Graph& g, std::int64_t order) {
+  Tagged t{matrix_of<std::int32_t>(g, order, kInfTagged), {}};
+  for (std::int32_t& x : t.cells) x <<= kTagBits;
+  t.mid.assign(t.cells.size(), -1);
+  return t;
+}
+
+// In-core fw's predecessor rounds (fw_rounds_tagged on the whole matrix).
+Tagged in_core_tagged(const Tagged& input, std::int64_t order) {
+  cuda::DeviceBuffer<std::int32_t> d(input.cells.size()), mid(input.mid.size());
+  cuda::DeviceBuffer<std::int32_t> row_tagged(static_cast<std::size_t>(128 * order));
+  cuda::Stream stream;
+  const std::size_t bytes = input.cells.size() * sizeof(std::int32_t);
+  APSP_CUDA_CHECK(cudaMemcpy(d.get(), input.cells.data(), bytes, cudaMemcpyHostToDevice));
+  APSP_CUDA_CHECK(cudaMemcpy(mid.get(), input.mid.data(), bytes, cudaMemcpyHostToDevice));
+  cuda::fw_rounds_tagged(d.get(), order, stream.get(), mid.get(), row_tagged.get());
+  stream.synchronize();
+  Tagged out{std::vector<std::int32_t>(input.cells.size()), std::vector<std::int32_t>(input.mid.size())};
+  APSP_CUDA_CHECK(cudaMemcpy(out.cells.data(), d.get(), bytes, cudaMemcpyDeviceToHost));
+  APSP_CUDA_CHECK(cudaMemcpy(out.mid.data(), mid.get(), bytes, cudaMemcpyDeviceToHost));
+  return out;
+}
+
+Tagged out_of_core_tagged(const Tagged& input, const core::SuperShape& shape) {
+  cuda::PinnedBuffer<std::int32_t> cells(input.cells.size());
+  std::vector<std::int32_t> mid = input.mid;  // pageable: registered for the run
+  std::copy(input.cells.begin(), input.cells.end(), cells.get());
+  cuda::fw_out_of_core_tagged(cells.get(), mid.data(), shape);
+  return Tagged{std::vector<std::int32_t>(cells.get(), cells.get() + input.cells.size()), mid};
+}
+
+core::SuperShape shape_of(std::int64_t n, std::int64_t width) {
+  return core::SuperShape{width,
+                          std::max<std::int64_t>(1, test::round_up(std::max<std::int64_t>(n, 1), width) / width)};
+}
+
+// 128-wide super-tiles are in-core fw's rounds one for one: the tagged words
+// and every midpoint bit for bit (ties included: the words' min is
+// canonical), and the distances the reference's.
+TEST(CudaFwOutOfCore, TaggedMatchesInCoreBitForBitAt128Sanitize) {
+  SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {1, 129, 300}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Graph g = seeded_graph(n, 20, 31 + static_cast<std::uint64_t>(n));  // small weights: many ties
+    const core::SuperShape shape = shape_of(n, 128);
+    const Tagged input = tagged_input(g, shape.order());
+    const Tagged expected = in_core_tagged(input, shape.order());
+    const Tagged actual = out_of_core_tagged(input, shape);
+    ASSERT_EQ(expected.cells, actual.cells);
+    ASSERT_EQ(expected.mid, actual.mid);
+    std::vector<std::int32_t> unshifted(actual.cells.size());
+    for (std::size_t x = 0; x < unshifted.size(); ++x) unshifted[x] = actual.cells[x] >> kTagBits;
+    const std::vector<dist_t> d = distances(unshifted, n, shape.order(), kInfTagged);
+    EXPECT_EQ(test::first_difference(test::reference_distances(g), d, n), "");
+    if (n >= 10) {
+      const test::EntryCounts counts = test::count_entries(d, n);
+      EXPECT_GT(counts.finite_off_diagonal, 0);
+      EXPECT_GT(counts.unreachable, 0);
+      EXPECT_GT(std::count_if(actual.mid.begin(), actual.mid.end(), [](std::int32_t m) { return m >= 0; }), 0);
+    }
+  }
+}
+
+// Wider super-tiles: the same distances; each midpoint k of (i, j) a vertex
+// on a shortest path (d[i][k] + d[k][j] = d[i][j], k not i or j). On ties it
+// may name another vertex than in-core's: a super-round's rank-128 steps see
+// panels closed over the whole super-block.
+TEST(CudaFwOutOfCore, TaggedWiderSuperTilesGiveShortestPathMidpoints) {
+  SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {257, 600}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Graph g = seeded_graph(n, 20, 77 + static_cast<std::uint64_t>(n));
+    const core::SuperShape shape = shape_of(n, 256);
+    const std::int64_t order = shape.order();
+    const Tagged input = tagged_input(g, order);
+    const Tagged expected = in_core_tagged(input, order);
+    const Tagged actual = out_of_core_tagged(input, shape);
+    ASSERT_EQ(expected.cells, actual.cells);
+    std::int64_t midpoints = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        const std::int32_t k = actual.mid[static_cast<std::size_t>(i * order + j)];
+        if (k < 0) continue;
+        ++midpoints;
+        ASSERT_LT(k, n) << i << "->" << j;
+        ASSERT_NE(k, i);
+        ASSERT_NE(k, j);
+        auto at = [&](std::int64_t a, std::int64_t b) { return actual.cells[static_cast<std::size_t>(a * order + b)]; };
+        ASSERT_EQ(at(i, k) + at(k, j), at(i, j)) << i << "->" << k << "->" << j;
+      }
+    EXPECT_GT(midpoints, 0);
+  }
 }
 
 // The round-boundary hook: a copy of the host matrix taken after round 1,
@@ -268,10 +375,87 @@ TEST(CudaFwOutOfCoreSolve, AutoGoesOutOfCoreOnlyPastTheBudget) {
   } catch (const ResourceError& e) {
     EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
   }
-  // fw-ooc does not track predecessors (auto's rule: AutoChoice.OutOfCoreOnlyWhenFwDoesNotFit).
-  SolveOptions with_predecessors = on_gpu("fw-ooc", std::uint64_t{64} << 20);
+  // With predecessors the cost model weighs fw against sssp on its own
+  // terms (no int16); whatever it picks within the budget, past the budget
+  // a pick of fw becomes fw-ooc (fw's matrices then need twice the memory).
+  // At n = 4000 dense it picks fw with today's constants.
+  const Graph big = normalize(test::generated(GraphKind::dense, 4000, -1, 1, 100, 4));
+  SolveOptions with_predecessors = on_gpu("auto");
+  with_predecessors.precision = Precision::automatic;
   with_predecessors.predecessors = true;
-  EXPECT_THROW(solve(g, with_predecessors), UsageError);
+  const SolveResult unlimited = solve(big, with_predecessors);
+  with_predecessors.memory_budget = std::uint64_t{64} << 20;  // fw needs 128 MiB of matrices
+  const SolveResult limited = solve(big, with_predecessors);
+  EXPECT_EQ(limited.algorithm, unlimited.algorithm == "fw" ? "fw-ooc" : unlimited.algorithm) << limited.note;
+  EXPECT_TRUE(unlimited.dist == limited.dist);
+  EXPECT_EQ(test::check_predecessors(big, limited.dist, limited.pred), "");
+  SolveOptions int16_predecessors = on_gpu("fw-ooc", std::uint64_t{64} << 20);
+  int16_predecessors.predecessors = true;
+  int16_predecessors.precision = Precision::int16;
+  EXPECT_THROW(solve(g, int16_predecessors), UsageError);
+}
+
+// Predecessors through solve(): under kSmallBudget the super-tiles are 128
+// wide, in-core fw's own rounds, so distances and predecessors equal in-core
+// fw's bit for bit (negative and zero weights, ties, duplicates, self-loops,
+// unreachable parts); the trees are checked against the graph.
+TEST(CudaFwOutOfCoreSolve, PredecessorsEqualInCoreFw) {
+  SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {0, 1, 129, 300, 700}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Graph g = with_negative_weights(n, 41 + static_cast<std::uint64_t>(n));
+    SolveOptions fw = on_gpu("fw");
+    fw.predecessors = true;
+    SolveOptions forced = on_gpu("fw-ooc", kSmallBudget);
+    forced.predecessors = true;
+    forced.verify = true;
+    const SolveResult in_core = solve(g, fw), out_of_core = solve(g, forced);
+    EXPECT_EQ(out_of_core.algorithm, "fw-ooc");
+    EXPECT_TRUE(in_core.dist == out_of_core.dist);
+    EXPECT_TRUE(in_core.pred == out_of_core.pred);
+    EXPECT_EQ(test::first_difference(test::reference_distances(g), out_of_core.dist, n), "");
+    EXPECT_EQ(test::check_predecessors(g, out_of_core.dist, out_of_core.pred), "");
+    if (n >= 300) EXPECT_NE(out_of_core.note.find("of width 128 "), std::string::npos) << out_of_core.note;
+  }
+}
+
+// The zero-weight cycle of GpuProduction.HostRepairsPredecessorRowsTheGpuLeftCyclic
+// and a path beyond the tagged range (the fallback: int32 rounds, each
+// predecessor off a tight in-edge by in-core fw's rule), both out of core
+// and in core: the same distances and predecessors, valid trees; and with
+// the tagged certificate forced to fail on the first graph, the fallback
+// leaves rows 8 and 9 cyclic, which the host repairs, as in core.
+TEST(CudaFwOutOfCoreSolve, PredecessorsOnZeroCyclesAndBeyondTheTaggedRange) {
+  SKIP_WITHOUT_GPU();
+  Graph zero_cycle;
+  zero_cycle.n = 12;
+  zero_cycle.edges = {{9, 8, 1}, {8, 6, 0}, {6, 7, 0}, {7, 6, 0}, {0, 9, 4}, {6, 10, 2}, {7, 10, 2}, {10, 0, 3}};
+  Graph long_path;
+  long_path.n = 300;
+  for (vertex_t v = 0; v + 1 < long_path.n; ++v) long_path.edges.push_back(Edge{v, v + 1, 50000});
+  long_path.edges.push_back(Edge{7, 2, 3});
+  SolveOptions fw = on_gpu("fw");
+  fw.predecessors = true;
+  SolveOptions forced = on_gpu("fw-ooc", kSmallBudget);
+  forced.predecessors = true;
+  for (int pass = 0; pass < 3; ++pass) {
+    const Graph& g = pass == 1 ? long_path : zero_cycle;
+    SCOPED_TRACE("pass " + std::to_string(pass));
+    const std::unique_ptr<cuda::testing::ForceHook> fallback =
+        pass == 2 ? std::make_unique<cuda::testing::ForceHook>(cuda::testing::hooks.fail_tagged_range) : nullptr;
+    const SolveResult in_core = solve(g, fw);
+    const std::int64_t repaired_before = cuda::testing::hooks.repaired_rows;
+    const SolveResult r = solve(g, forced);
+    if (pass == 2) EXPECT_GT(cuda::testing::hooks.repaired_rows - repaired_before, 0) << "no row repaired";
+    EXPECT_EQ(r.algorithm, "fw-ooc");
+    EXPECT_TRUE(in_core.dist == r.dist);
+    EXPECT_TRUE(in_core.pred == r.pred);
+    EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
+    EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
+    const test::EntryCounts counts = test::count_entries(r.dist, g.n);
+    EXPECT_GT(counts.finite_off_diagonal, 0);
+    EXPECT_GT(counts.unreachable, 0);
+  }
 }
 
 // The host matrix is refused before any work when the available memory
@@ -295,6 +479,15 @@ TEST(CudaFwOutOfCoreSolve, RefusedWhenHostMemoryCannotHoldTheMatrix) {
     ADD_FAILURE() << "no ResourceError";
   } catch (const ResourceError& e) {
     EXPECT_NE(std::string(e.what()).find("the out-of-core 2000-vertex int32 matrix in host memory"), std::string::npos)
+        << e.what();
+  }
+  o.predecessors = true;
+  try {
+    solve(g, o, sink);
+    ADD_FAILURE() << "no ResourceError with predecessors";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("distance and midpoint matrices (predecessors) in host memory"),
+              std::string::npos)
         << e.what();
   }
   resources::set_memory_sources_for_testing(nullptr);

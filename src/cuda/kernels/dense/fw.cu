@@ -352,6 +352,13 @@ void fw_rounds_int16(std::int16_t* d, std::int64_t n_pad, cudaStream_t stream, P
     throw UsageError("the int16 matrix must be padded to a multiple of " + std::to_string(kInt16Pad), "n_pad");
   run_rounds<kernels::Int16Words>(d, n_pad, stream, span, Phase3::tile_per_block, nullptr, nullptr, -1, workspace);
 }
+void fw_rounds_tagged(std::int32_t* tagged, std::int64_t n_pad, cudaStream_t stream, std::int32_t* mid,
+                      std::int32_t* row_tagged, std::int32_t* workspace) {
+  if (n_pad % Traits::kTile != 0)
+    throw UsageError("the tagged matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
+  run_rounds<kernels::TaggedWords>(tagged, n_pad, stream, ProgressSpan{}, Phase3::tile_per_block, mid, row_tagged, -1,
+                                   workspace);
+}
 void run_fw_persistent(GpuProblem& p) { run_blocked_production(p, Phase3::persistent); }
 
 }  // namespace apsp::cuda

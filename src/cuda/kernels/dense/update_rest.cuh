@@ -14,10 +14,14 @@ namespace apsp::cuda::kernels {
 // (n_pad/256) x (nb-1)). Shared memory: kStages x (A chunk + B chunk).
 //   d        n_pad x n_pad storage_t, leading dimension ld (elements)
 //   panel_t  kTile x n_pad words: panel_t[k][i] = broadcast(d[i][kb*kTile + k])
+//   mid_k0   predecessor mode: the vertex of the pivot block's first k, which
+//            mid records; -1 means kb * kTile (the out-of-core products pass
+//            their own, as their kb skips no tile)
 template <class T, class W>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
     update_rest(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t,
-                const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
+                const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb, std::int32_t* __restrict__ mid,
+                std::int64_t mid_k0 = -1) {
   constexpr int kRowWords = T::kTile;             // words in one C tile row
   constexpr int kAWords = T::kChunk * T::kTile;   // A chunk: kChunk x kTile words
   constexpr int kBWords = T::kChunk * kRowWords;  // B chunk: kChunk x kRowWords words
@@ -116,13 +120,14 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
     }
   }
 
+  const std::int64_t k0 = mid_k0 >= 0 ? mid_k0 : std::int64_t{kb} * T::kTile;
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
     const std::int64_t row_index = std::int64_t{ti} * T::kTile + fragment_row<T>(ty, r);
 #pragma unroll
     for (int x = 0; x < 8; ++x) {
       const std::int64_t col_index = std::int64_t{tj} * T::kTile + (x < 4 ? 0 : kRowWords / 2) + tx * 4 + (x & 3);
-      c[r][x] = settle_tag<W>(c[r][x], mid, row_index * ld + col_index, std::int64_t{kb} * T::kTile);
+      c[r][x] = settle_tag<W>(c[r][x], mid, row_index * ld + col_index, k0);
     }
     std::int32_t* row = c_base + std::int64_t{fragment_row<T>(ty, r)} * ld_words;
     *reinterpret_cast<int4*>(row + tx * 4) = make_int4(c[r][0], c[r][1], c[r][2], c[r][3]);
