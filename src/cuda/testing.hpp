@@ -10,9 +10,12 @@
 
 namespace apsp::cuda::testing {
 
-// One launch of the supernodal solve phase, timed by CUDA events (the
-// benchmark's profile): its pass ("unit", "forward closure", "forward
-// scatter", "backward", "transpose", "range"), the etree level (-1 where
+// One launch of the supernodal factor or solve phase, timed by CUDA events
+// (the benchmark's profile): its pass ("factor init", "factor extend-add",
+// "factor small closure" / "panels" / "update", "dense pad" / "rounds" /
+// "unpad", "unit", "forward closure", "forward scatter", "backward",
+// "transpose"; "plan (host)": the host's planning in wall milliseconds), the
+// etree level (the forward pass's step; the plan's segment, 0 or 1; -1 where
 // none), the batch (-1 in the factor), the bytes its min-plus tiles move at
 // least (A, B once per strip of C's rows, C written; 0 for the other
 // kernels), its add-mins (min-plus tiles and dense rounds) and milliseconds.
