@@ -57,19 +57,12 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
   [[maybe_unused]] int largest =
       -1;  // int32 D: the largest finite value this thread wrote (the rows are reweighted, >= 0)
   const std::int64_t v0 = std::int64_t{blockIdx.x} * kTransposeTile, b0 = std::int64_t{blockIdx.y} * kTransposeTile;
-  // Both loops unrolled (a fixed trip count): a thread's index loads
-  // (iperm, slot) issue together, then its data loads, instead of one
-  // dependent pair at a time.
-#pragma unroll
-  for (int q = 0; q < kTransposeTile / kTransposeRows; ++q) {
-    const int i = threadIdx.y + q * kTransposeRows;
+  for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
     const std::int64_t v = v0 + i, b = b0 + threadIdx.x;
     if (v < n && b < rows) tile[i][threadIdx.x] = xt[std::int64_t{iperm[v]} * ldx + b];
   }
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < kTransposeTile / kTransposeRows; ++q) {
-    const int i = threadIdx.y + q * kTransposeRows;
+  for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
     const std::int64_t b = b0 + i, v = v0 + threadIdx.x;
     if (v >= n || b >= rows) continue;
     D value = tile[threadIdx.x][i];
