@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
 #include "families.hpp"
+#include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"
 
 namespace {
@@ -106,6 +108,55 @@ Row measure(const std::string& family, const apsp::Graph& g, const std::string& 
   return r;
 }
 
+// One more supernodal solve of g with every launch timed
+// (testing::hooks.supernodal_profile), summed per pass and level into `csv`
+// (appended) and printed: where the factor's and the solve's time goes.
+void profile_supernodal(const std::string& family, const apsp::Graph& g, const std::string& csv) {
+  std::vector<apsp::cuda::testing::SupernodalLaunch> launches;
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::cuda;
+  o.algorithm = "supernodal";
+  apsp::cuda::testing::hooks.supernodal_profile = &launches;
+  apsp::NullSink nothing;
+  try {
+    apsp::solve(g, o, nothing);
+  } catch (...) {
+    apsp::cuda::testing::hooks.supernodal_profile = nullptr;
+    throw;
+  }
+  apsp::cuda::testing::hooks.supernodal_profile = nullptr;
+  struct Sum {
+    std::int64_t launches = 0;
+    double bytes = 0, ops = 0, ms = 0;
+  };
+  std::map<std::pair<std::string, std::int32_t>, Sum> sums;
+  double total_ms = 0;
+  for (const auto& l : launches) {
+    Sum& sum = sums[{l.pass, l.level}];
+    ++sum.launches;
+    sum.bytes += l.bytes;
+    sum.ops += l.ops;
+    sum.ms += l.ms;
+    total_ms += l.ms;
+  }
+  const bool fresh = !std::ifstream(csv).good();
+  std::ofstream out(csv, std::ios::app);
+  if (fresh) out << "family,n,pass,level,launches,ms,gbytes,gbytes_per_s,ops,ops_per_s\n";
+  std::printf("%-10s n=%-7lld profile: %.1f ms in %zu timed launches\n", family.c_str(), static_cast<long long>(g.n),
+              total_ms, launches.size());
+  for (const auto& [key, sum] : sums) {
+    const double seconds = sum.ms / 1000.0;
+    out << family << ',' << g.n << ',' << key.first << ',' << key.second << ',' << sum.launches << ',' << sum.ms << ','
+        << sum.bytes / 1e9 << ',' << (seconds > 0 ? sum.bytes / 1e9 / seconds : 0.0) << ',' << sum.ops << ','
+        << (seconds > 0 ? sum.ops / seconds : 0.0) << '\n';
+    if (sum.ms >= 0.02 * total_ms)
+      std::printf("  %-22s level %3d: %5lld launches %9.2f ms  %7.2f GB at %7.1f GB/s  %.3g ops at %.3g ops/s\n",
+                  key.first.c_str(), key.second, static_cast<long long>(sum.launches), sum.ms, sum.bytes / 1e9,
+                  seconds > 0 ? sum.bytes / 1e9 / seconds : 0.0, sum.ops, seconds > 0 ? sum.ops / seconds : 0.0);
+  }
+  if (!out) throw apsp::ResourceError("cannot write " + csv);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,8 +170,10 @@ int main(int argc, char** argv) {
   std::int64_t fw_max_n = 32768;
   std::int64_t max_reps_n = 65536;
   int reps = 3;
+  std::int64_t batch_rows = 0;
   std::uint64_t seed = 1;
   std::string csv;
+  std::string profile_csv;
   app.add_option("--families", families)->delimiter(',');
   app.add_option("--grid-sizes", grid_sizes)->delimiter(',');
   app.add_option("--geometric-sizes", geometric_sizes)->delimiter(',');
@@ -131,11 +184,17 @@ int main(int argc, char** argv) {
   app.add_option("--fw-max-n", fw_max_n, "above this n fw is estimated, not run");
   app.add_option("--max-reps-n", max_reps_n, "above this n one timed solve only");
   app.add_option("--reps", reps);
+  app.add_option("--batch-rows", batch_rows,
+                 "sources per batch of supernodal's solve phase (0: the solver's own choice, up to 4096)");
   app.add_option("--seed", seed);
   app.add_option("--csv", csv, "append rows to this CSV file");
+  app.add_option("--profile-csv", profile_csv,
+                 "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
+                 "this CSV (appended)");
   CLI11_PARSE(app, argc, argv);
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
+    apsp::cuda::testing::hooks.supernodal_batch_rows = batch_rows;
     std::vector<Row> rows;
     for (const std::string& family : families) {
       const std::vector<std::int64_t>& ns = family == "grid"        ? grid_sizes
@@ -152,6 +211,7 @@ int main(int argc, char** argv) {
           if (method == "fw" && g.n > fw_max_n) continue;
           Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
           if (method == "supernodal") count_supernodal_ops(g, r);
+          if (method == "supernodal" && !profile_csv.empty()) profile_supernodal(family, g, profile_csv);
           if (method == "fw") {
             fw_s = r.compute_s;
             fw_estimated = false;

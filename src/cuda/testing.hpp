@@ -6,8 +6,27 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace apsp::cuda::testing {
+
+// One launch of the supernodal factor or solve phase, timed by CUDA events
+// (the benchmark's profile): its pass ("factor init", "factor extend-add",
+// "factor small closure" / "panels" / "update", "dense pad" / "rounds" /
+// "unpad", "unit", "forward closure", "forward scatter", "backward",
+// "transpose"; "plan (host)": the host's planning in wall milliseconds), the
+// etree level (the forward pass's step; the plan's segment, 0 or 1; -1 where
+// none), the batch (-1 in the factor), the bytes its min-plus tiles move at
+// least (A, B once per strip of C's rows, C written; 0 for the other
+// kernels), its add-mins (min-plus tiles and dense rounds) and milliseconds.
+struct SupernodalLaunch {
+  const char* pass;
+  std::int32_t level;
+  std::int64_t batch;
+  double bytes;
+  double ops;
+  double ms;
+};
 
 struct Hooks {
   // fw: the int16 attempt's range certificate reports failure, so the
@@ -38,6 +57,9 @@ struct Hooks {
   std::atomic<std::int64_t> supernodal_dense_columns{0};
   // supernodal: fronts factored through the dense fw rounds (counts up).
   std::atomic<std::int64_t> supernodal_dense_fronts{0};
+  // supernodal: when set, every launch of the solve phase is timed and
+  // appended here (events around each launch: for profiles, not timings).
+  std::atomic<std::vector<SupernodalLaunch>*> supernodal_profile{nullptr};
   // Every GPU path: the sink is prepared (Sink::prepare) for results of any
   // size, not only from HostWarmup::kMinPreparedBytes, so small test graphs
   // exercise that path.

@@ -96,8 +96,9 @@ constexpr std::int64_t kInt16Distances = 16383;
 // fw 65 to 93 ms of compute where sssp took 0.05 to 0.3 ms. The low end.
 constexpr double kFwFixedSeconds = 0.065;
 
-// supernodal, fitted on the H100 (docs/results/2026-11-26-h100-supernodal-v2,
-// supernodal-v4.csv for the solve, the v3 run's factor and analysis times):
+// supernodal, fitted on the H100 (docs/results/2026-11-26-h100-sn3,
+// supernodal-v6.csv for the solve; docs/results/2026-11-26-h100-supernodal-v2
+// for the factor and the analysis):
 //  - kSnAnalysisPerEdge: METIS_NodeND and the symbolic analysis on the device
 //    host's CPU, per directed edge: 1.0e-6 to 1.2e-6 s on grids and geometric
 //    graphs from n = 16384 to 262144 (1.5e-6 on the 3D grid, 1.7e-6 on R-MAT).
@@ -105,10 +106,12 @@ constexpr double kFwFixedSeconds = 0.065;
 //    kSnFactorOpSeconds (fronts >= 1024 columns ran at 4.3e12 ops/s); under
 //    3% of the planar graphs' compute, so only roughly fitted (0.4x to 1.3x).
 //  - the solve: kSnSolveFixed + n^2 * kSnSolveCellSeconds + n * solve ops per
-//    source * kSnSolveOpSeconds, least squares on relative error over the four
-//    v4 rows (grid 16384 and 65536, geometric 16384 and 126146): each within
-//    0.98x to 1.02x; the v3 rows of the other families (a slower solve) come
-//    out at 0.68x (geometric 65536) to 1.22x (uniform).
+//    source * kSnSolveOpSeconds; the v6 solve (min-plus tiles at 4 resident
+//    blocks per SM), least squares on relative error over grid 65536,
+//    geometric 126146 and grid3d 32768 with the fixed part kept at v4's
+//    5.6 ms: each within 0.98x to 1.01x; R-MAT 32768 (never analysed: its hop
+//    depth is below the gate) comes out at 0.72x, its deep etree's top levels
+//    being latency-bound.
 //  - kSnAnalysisMargin: the analysis runs only when its estimate plus the
 //    solve's op-free part stays below this share of the best other estimate:
 //    a graph where supernodal loses pays the analysis for nothing.
@@ -119,8 +122,8 @@ constexpr double kSnFactorFixed = 5e-4;
 constexpr double kSnFactorPerVertex = 4e-8;
 constexpr double kSnFactorOpSeconds = 1 / 4.3e12;
 constexpr double kSnSolveFixed = 5.6e-3;
-constexpr double kSnSolveCellSeconds = 1.44e-11;
-constexpr double kSnSolveOpSeconds = 4.3e-13;
+constexpr double kSnSolveCellSeconds = 8.4e-12;
+constexpr double kSnSolveOpSeconds = 1.24e-13;
 constexpr double kSnAnalysisMargin = 0.8;
 // The probe's size limits of the analysis: no graph with fewer edges than
 // vertices (isolated vertices: the searches are trivial), none beyond 2^24

@@ -10,7 +10,9 @@
 // CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,44 @@ TEST(GpuSupernodal, BatchWidthsAroundEveryTileShape) {
       expect_exact(c, false, &reference);
     }
   }
+}
+
+// The benchmark's profile (testing::hooks.supernodal_profile): a profiled
+// solve gives the same rows, and its records name every pass of the factor
+// (both paths: the dense fronts forced by the hook) and of each solve batch,
+// with the tiles' bytes and add-mins where they apply. Only the records'
+// presence and counts are checked, never their times.
+TEST(GpuSupernodal, ProfileRecordsEveryPassAndChangesNoRow) {
+  SKIP_WITHOUT_GPU();
+  const test::Case c{"grid_n900", test::generated(GraphKind::grid, 900, 0, 0, 30, 12)};
+  const std::vector<dist_t> reference = test::reference_distances(c.graph);
+  IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+  IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 300);  // 3 batches
+  std::vector<cuda::testing::SupernodalLaunch> launches;
+  cuda::testing::hooks.supernodal_profile = &launches;
+  const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+  cuda::testing::hooks.supernodal_profile = nullptr;
+  EXPECT_EQ(test::first_difference(reference, r.dist, c.graph.n), "");
+  std::map<std::string, std::int64_t> count;
+  std::map<std::string, double> ops;
+  std::int64_t last_batch = -1;
+  for (const auto& l : launches) {
+    ++count[l.pass];
+    ops[l.pass] += l.ops;
+    last_batch = std::max(last_batch, l.batch);
+  }
+  EXPECT_EQ(last_batch, 2);
+  EXPECT_EQ(count["plan (host)"], 2);  // the first batch's plan, then the other two's
+  for (const char* pass : {"unit", "forward closure", "forward scatter", "backward", "transpose", "factor init",
+                           "factor extend-add", "dense pad", "dense rounds", "dense unpad"})
+    EXPECT_GT(count[pass], 0) << pass;
+  EXPECT_EQ(count["transpose"], 3);
+  EXPECT_GT(ops["backward"], 0);
+  EXPECT_GT(ops["dense rounds"], 0);
+  // Without the hook nothing is recorded.
+  const std::size_t recorded = launches.size();
+  solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+  EXPECT_EQ(launches.size(), recorded);
 }
 
 // auto on the GPU picks supernodal on a grid deep and large enough (n =

@@ -34,10 +34,17 @@ struct TileShape {
   static constexpr int inner = kStageCells / cols < kMaxInner ? kStageCells / cols : kMaxInner;
   static constexpr int row_threads = rows / kThreadRows;
   static constexpr int col_threads = cols / kThreadCols;
+  // The B stage's loads: b_row_threads threads along each row of B's stage,
+  // b_rows_per_pass rows at once, b_cols_per_thread entries of a row each.
+  static constexpr int b_row_threads = cols < kThreads ? cols : kThreads;
+  static constexpr int b_rows_per_pass = kThreads / b_row_threads;
+  static constexpr int b_cols_per_thread = cols / b_row_threads;
   static_assert(rows % kThreadRows == 0 && cols % kThreadCols == 0, "whole thread tiles");
   static_assert(row_threads * col_threads == kThreads, "one thread per 4 x 4 entries of the tile");
   static_assert(inner >= 1 && inner * cols <= kStageCells, "the B stage fits its shared memory");
   static_assert((inner * cols) % kThreads == 0, "whole B loads per thread");
+  static_assert(inner % b_rows_per_pass == 0 && b_row_threads * b_cols_per_thread == cols,
+                "the B stage's rows and columns split evenly over the threads");
 };
 
 // The tile rows of shape index 0 .. kShapes - 1 (4, 8, 16, 32, 64), and the
@@ -127,16 +134,19 @@ __device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limi
         v = task.a[std::int64_t{row0 + r} * task.a_row + std::int64_t{k0 + t} * task.a_inner];
       a_tile[t][r] = v;
     }
+    // B's stage: threads along a row of B (Shape::b_row_threads of them),
+    // the rest down; one row pointer per row this thread loads (few
+    // registers: the kernel's occupancy is what hides the gathers' latency).
 #pragma unroll
-    for (int q = 0; q < kInner * kCols / kThreads; ++q) {
-      const int e = threadIdx.x + q * kThreads;
-      const int t = e / kCols, c = e % kCols;
-      D v = inf;
-      if (k0 + t < task.k && col0 + c < n) {
-        const std::int64_t row = task.b_rows ? task.b_rows[k0 + t] : k0 + t;
-        v = task.b[row * task.ldb + col0 + c];
+    for (int t = threadIdx.x / Shape::b_row_threads; t < kInner; t += Shape::b_rows_per_pass) {
+      const bool row_in = k0 + t < task.k;
+      const D* row = task.b;
+      if (row_in) row += std::int64_t{task.b_rows ? task.b_rows[k0 + t] : k0 + t} * task.ldb + col0;
+#pragma unroll
+      for (int j = 0; j < Shape::b_cols_per_thread; ++j) {
+        const int c = threadIdx.x % Shape::b_row_threads + j * Shape::b_row_threads;
+        b_tile[t][c] = row_in && col0 + c < n ? row[c] : inf;
       }
-      b_tile[t][c] = v;
     }
     __syncthreads();
 #pragma unroll
@@ -173,12 +183,20 @@ __device__ void minplus_tile(const MinPlusTask<D>& task, int local, int col_limi
   }
 }
 
+// Resident blocks per SM the kernel's registers must allow: the tiles of
+// narrow supernodes are short gathers, and only many resident blocks hide
+// their latency (one block per SM, at the 184 registers the kernel took
+// unbounded, moved 0.4 TB/s). int32 and float32 fit 64 registers unspilled;
+// float64's accumulators need twice the registers.
+template <class D>
+inline constexpr int kMinBlocks = sizeof(D) > 4 ? 2 : 4;
+
 // Runs a launch's tasks, gridDim.x = their total tiles; tile_task[tile] is
 // the index in `tasks` of the task that tile belongs to; columns of every task beyond col_limit are
 // left alone (the solve's last, narrower batch); `stamp`: see c_stamp. kAtomic: C is written with
 // an atomic min (tasks of the launch whose scattered rows may coincide).
 template <class D, bool kAtomic>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks<D>)
     minplus_tasks(const MinPlusTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task, int col_limit,
                   int stamp) {
   __shared__ StageMemory<D> stage;

@@ -43,7 +43,8 @@ static_assert(kTransposeTile % kTransposeRows == 0, "whole columns of the transp
 // Block (x, y) moves vertices 32x .. 32x + 31 of sources 32y .. 32y + 31:
 // both the read (a row of XT) and the write (a row of out) are contiguous.
 // With largest_finite (int32 D), *largest_finite is raised to the largest
-// finite value written (one atomicMax per warp): the range check's quick
+// finite value written (at most one atomicMax per warp, none where the
+// value already read is as large): the range check's quick
 // rule reads it instead of a pass over the result.
 template <class D>
 __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
@@ -75,7 +76,11 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
     // Every lane of the warp (one threadIdx.y row of 32) reaches here.
     for (int offset = 16; offset > 0; offset /= 2)
       largest = max(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
-    if (largest_finite != nullptr && threadIdx.x == 0 && largest >= 0) atomicMax(largest_finite, largest);
+    // A plain read first: once the largest value is raised, most warps have
+    // nothing to add, and atomics on one address serialize (hundreds of
+    // thousands of warps per batch).
+    if (largest_finite != nullptr && threadIdx.x == 0 && largest >= 0 && largest > *(volatile int*)largest_finite)
+      atomicMax(largest_finite, largest);
   }
 }
 
