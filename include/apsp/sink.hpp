@@ -19,8 +19,14 @@ enum class Plane { distances, predecessors };
 
 // The element type of a row block's data. Distances are int32 (kInf =
 // unreachable) today; the real-valued weight types add float32 and float64.
-// Predecessors are always int32 (vertex_t, -1 = none).
-enum class Element { int32, float32, float64 };
+// Predecessors are always int32 (vertex_t, -1 = none). int16 is an output
+// type only (ConvertingSink's --output-type int16; kOutputInf16 = unreachable): no
+// solver produces it, and only the file sinks take it.
+enum class Element { int32, float32, float64, int16 };
+
+// int16 results (an output type) mark an unreachable pair with this value;
+// finite distances are below it in magnitude.
+constexpr std::int16_t kOutputInf16 = 32767;
 
 std::size_t element_bytes(Element e);
 const char* to_string(Element e);

@@ -184,20 +184,35 @@ struct SparseKeep {
 };
 
 // A part of the distance matrix in compressed sparse rows: row r's kept
-// entries are column[k], distance[k] for k in row_start[r] .. row_start[r+1]
+// entries are column[k], distance(k) for k in row_start[r] .. row_start[r+1]
 // - 1, columns increasing. Columns index the result's columns (vertices, or
-// positions in SolveOptions::targets); rows the result's rows.
+// positions in SolveOptions::targets); rows the result's rows. The
+// distances keep the solve's type: int32 and float32 in 4 bytes (8 a pair
+// with the column), float64 in 8 (int16 rows are kept as int32).
 struct SparseDistances {
   std::int64_t rows = 0;
   std::int64_t columns = 0;
   std::vector<std::int64_t> row_start;  // rows + 1 offsets
   std::vector<vertex_t> column;
-  std::vector<double> distance;  // exact for int32 and float32 distances
+  Element element = Element::int32;  // which of the vectors below holds the distances
+  std::vector<std::int32_t> int32_distance;
+  std::vector<float> float32_distance;
+  std::vector<double> float64_distance;
+
+  std::size_t size() const { return column.size(); }
+  double distance(std::size_t k) const {
+    return element == Element::float64   ? float64_distance[k]
+           : element == Element::float32 ? static_cast<double>(float32_distance[k])
+                                         : static_cast<double>(int32_distance[k]);
+  }
+  // Every distance as a double (exact: int32 and float32 widen exactly).
+  std::vector<double> distances() const;
 };
 
 // Keeps the distances SparseKeep asks for, as they arrive, in memory
 // proportional to what is kept, never rows x columns: each put() prunes its
-// rows into a block of exactly the kept entries (12 bytes a pair, 8 a row),
+// rows into a block of exactly the kept entries (8 bytes a pair, 12 for
+// float64 distances, and 8 a row),
 // and commit() moves the blocks into the CSR in row order, freeing each as
 // it goes, so the peak stays near one copy. Any distance element; no
 // predecessors plane (begin() refuses one: UsageError, option
@@ -229,7 +244,8 @@ class SparseSink : public Sink {
 // they come), and learns on the way the narrowest type that holds every
 // distance exactly. float64 and float32 take any distances (float32 from
 // float64 rounds to nearest: lossy); int32 takes only integers below kInf in
-// magnitude (unreachable becomes kInf), and any other distance is a
+// magnitude (unreachable becomes kInf), int16 (files only) integers below
+// kOutputInf16 (unreachable becomes kOutputInf16); any other distance is a
 // UsageError (option "output-type") naming it and its row and column: the
 // solve then fails and `inner` discards. Predecessors pass unchanged.
 // Thread-safe as any sink.
@@ -247,7 +263,7 @@ class ConvertingSink : public Sink {
   SinkResume resumed() const override { return inner_.resumed(); }
   RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
 
-  // After the last put(): the narrowest of int32, float32 and float64 that
+  // After the last put(): the narrowest of int16, int32, float32 and float64 that
   // holds every finite distance that arrived exactly; unset where `inner`
   // kept rows of a killed run (Sink::resumed), whose values never arrive here.
   std::optional<Element> narrowest_exact() const;
@@ -261,6 +277,7 @@ class ConvertingSink : public Sink {
   SinkLayout layout_;
   bool lossy_ = false;
   bool kept_ = false;  // `inner` kept rows of a killed run
+  std::atomic<bool> all_int16_{true};
   std::atomic<bool> all_int32_{true};
   std::atomic<bool> all_float32_{true};
 };

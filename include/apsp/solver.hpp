@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,13 @@ struct SolveOptions {
   // per-source algorithms and supernodal, and the GPU's sssp ladder and
   // supernodal; any other algorithm is a UsageError (option "algorithm").
   RowSplit* row_split = nullptr;
+  // Distances above it are not wanted (a sparse result of SparseKeep::cutoff,
+  // scipy's `limit`): the CPU's dijkstra and johnson stop each search past
+  // it, so their time follows what is kept, and report what lies beyond as
+  // unreachable (predecessors -1). Other algorithms compute everything; the
+  // sink's cutoff drops the rest. Unset = none; NaN is a UsageError (option
+  // "cutoff").
+  std::optional<double> cutoff;
 };
 
 // One stage of a solve: what ran, its wall time, and the bytes it moved

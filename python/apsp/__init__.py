@@ -14,6 +14,7 @@ algorithm, precision, dtype, progress, threads).
 
 from ._csgraph import (
     INF,
+    INF16,
     NO_PREDECESSOR,
     algorithm_traits,
     algorithms,
@@ -35,6 +36,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "INF",
+    "INF16",
     "NO_PREDECESSOR",
     "NegativeCycleError",
     "VerifyError",

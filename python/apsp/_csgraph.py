@@ -23,6 +23,8 @@ from ._errors import VerifyError
 
 #: int32 results (``dtype=np.int32``) mark an unreachable pair with this value (2**30 - 1).
 INF: int = _apsp.INF
+#: int16 results (``dtype=np.int16``) mark an unreachable pair with this value (2**15 - 1).
+INF16: int = 32767
 
 #: scipy's predecessor value for "none" (the source itself, or unreachable).
 NO_PREDECESSOR: int = -9999
@@ -60,7 +62,7 @@ def last_solve_info() -> dict[str, Any]:
 
 # scipy's method codes and the CPU algorithm each one runs.
 _CPU_ALGORITHM = {"D": "dijkstra", "BF": "bellman-ford", "J": "johnson"}
-_DTYPES = {"float64": "float64", "float32": "float32", "int32": "int32"}
+_DTYPES = {"float64": "float64", "float32": "float32", "int32": "int32", "int16": "int32"}
 
 
 def _sparse_data(data: Any) -> Any:
@@ -220,10 +222,10 @@ def _request(
     try:
         name = "float64" if dtype is None else np.dtype(dtype).name
     except TypeError:
-        raise TypeError(f"dtype: expected float64, float32 or int32, got {dtype!r}") from None
+        raise TypeError(f"dtype: expected float64, float32, int32 or int16, got {dtype!r}") from None
     if name not in _DTYPES:
-        raise ValueError(f"dtype: expected float64, float32 or int32, got {name}")
-    request.dtype = name
+        raise ValueError(f"dtype: expected float64, float32, int32 or int16, got {name}")
+    request.dtype = _DTYPES[name]  # int16: solved into int32, narrowed by _narrow16
     request.limit = limit
     return request
 
@@ -235,6 +237,17 @@ def _production_algorithm(backend: str, work: str) -> str:
         if entry["backend"] == backend and entry["work"] == work and entry["role"] == "production":
             return str(entry["name"])
     raise ValueError(f"the {backend} backend has no production algorithm of work {work}")
+
+
+def _narrow16(dist: Any) -> Any:
+    """An int32 result as int16 (``INF`` becomes ``INF16``); ValueError where a distance is not below 2**15 - 1."""
+    finite = dist != INF
+    if np.any(finite & (np.abs(dist) >= INF16)):
+        at = tuple(int(i) for i in np.argwhere(finite & (np.abs(dist) >= INF16))[0])
+        raise ValueError(f"dtype: the distance {int(dist[at])} at {at} is not below 2**15 - 1 in magnitude: int16 would not be exact; use int32")
+    out = dist.astype(np.int16)
+    out[~finite] = INF16
+    return out
 
 
 def _algorithm(method: str, algorithm: Optional[str], backend: str, graph: Any, request: Any) -> Tuple[str, str]:
@@ -312,11 +325,12 @@ def _solve(
         "auto", backend, device, precision, threads, return_predecessors, sources, dtype, 0.0 if no_limit else limit
     )
     request.targets = columns
+    narrow16 = dtype is not None and np.dtype(dtype) == np.int16
     request.algorithm, request.backend = _algorithm(method, algorithm, backend, graph, request)
     if sources == []:  # the engine reads an empty list as "every source"
         if method != "D":
             _check_cycles(graph, request.threads)
-        dist = np.empty((0, width), dtype=request.dtype)
+        dist = np.empty((0, width), dtype=np.int16 if narrow16 else request.dtype)
         pred = np.empty((0, width), dtype=np.int32) if return_predecessors else None
         dist, pred = _shaped(dist, shape, width), _shaped(pred, shape, width)
         return (dist, pred) if return_predecessors else dist
@@ -335,6 +349,8 @@ def _solve(
         dist[~mine] = np.inf if dist.dtype.kind == "f" else INF
         if pred is not None:
             pred[...] = NO_PREDECESSOR
+    if narrow16:
+        dist = _narrow16(dist)
     dist, pred = _shaped(dist, shape, width), _shaped(pred, shape, width)
     return (dist, pred) if return_predecessors else dist
 
@@ -496,10 +512,12 @@ def shortest_path(
         the GPU kernels); overrides ``method``.
     precision : {'auto', 'int32', 'int16', 'int64'}
         Arithmetic width: 'int16' is the GPU's packed mode, 'int64' a CPU mode.
-    dtype : {None, np.float64, np.float32, np.int32}
+    dtype : {None, np.float64, np.float32, np.int32, np.int16}
         The distances' type: float64 (default, as scipy), float32 (half the
-        memory, exact below 2**24), or int32 with ``apsp.INF`` for unreachable,
-        the engine's own buffer handed over without conversion.
+        memory, exact below 2**24), int32 with ``apsp.INF`` for unreachable,
+        the engine's own buffer handed over without conversion, or int16 with
+        ``apsp.INF16`` for unreachable (solved in int32 and narrowed; a
+        distance of 2**15 - 1 or more is a ValueError).
     progress : bool or callable
         True: a tqdm bar when tqdm is installed, else a percentage on stderr;
         a callable gets the fraction done (0..1), about every 100 ms.

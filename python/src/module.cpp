@@ -366,6 +366,7 @@ apsp::SolveOptions options_of(const SolveRequest& request) {
   opts.predecessors = request.predecessors;
   if (request.sources) opts.sources = *request.sources;
   if (request.targets) opts.targets = *request.targets;
+  opts.cutoff = request.limit;  // the searches stop past it (the sinks drop the rest)
   if (request.dtype != "float64" && request.dtype != "float32" && request.dtype != "int32")
     throw apsp::UsageError("unknown dtype '" + request.dtype + "' (expected float64, float32 or int32)", "dtype");
   return opts;
@@ -466,7 +467,7 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     if constexpr (std::is_same<std::decay_t<decltype(sink)>, apsp::SparseSink>::value) {
       apsp::SparseDistances& kept = sink.result();
       dist = nb::make_tuple(to_numpy(std::move(kept.row_start)), to_numpy(std::move(kept.column)),
-                            to_numpy(std::move(kept.distance)));
+                            to_numpy(kept.distances()));  // float64 for Python, as scipy's
       pred = nb::none();
     } else {
       dist = nb::cast(owning_array(sink.take_distances(), rows, columns));

@@ -9,6 +9,7 @@ std::size_t element_bytes(Element e) {
     case Element::int32: return 4;
     case Element::float32: return 4;
     case Element::float64: return 8;
+    case Element::int16: return 2;
   }
   return 0;
 }
@@ -18,6 +19,7 @@ const char* to_string(Element e) {
     case Element::int32: return "int32";
     case Element::float32: return "float32";
     case Element::float64: return "float64";
+    case Element::int16: return "int16";
   }
   return "?";
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -59,6 +60,9 @@ struct BasicJob {
   // supernodal's solve phase (deliver_rows) take one; its chunks are at
   // most block_rows(*this) rows.
   RowSplit* split = nullptr;
+  // SolveOptions::cutoff: the searches that settle in order of distance stop
+  // past it (unset: none).
+  std::optional<double> cutoff;
 
   void report(double fraction) const {
     if (progress) progress(fraction);

@@ -51,7 +51,8 @@ void run_job(const detail::CpuAlgorithm& algorithm, const BasicGraph<W>& graph, 
                                 out.times,
                                 out.precision,
                                 dense,
-                                opts.row_split};
+                                opts.row_split,
+                                opts.cutoff};
   out.n = graph.n;
   out.weights = weight_type_of<W>;
   try {

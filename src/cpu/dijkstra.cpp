@@ -1,6 +1,7 @@
 // dijkstra: one heap search per source. johnson: Bellman-Ford potentials,
 // reweighting to non-negative weights, then dijkstra per source.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "apsp/error.hpp"
@@ -27,14 +28,25 @@ WideWorker make_wide_worker(std::int64_t n) {
 
 // Searches with int64 labels over `g`, then writes dist_row[t] =
 // label[t] + shift(t) to the int32 output.
+// Labels above `limit` (label_limit) are left unreachable.
 template <class W, class Shift>
 void wide_search(const core::CsrView<W>& g, WideWorker& w, vertex_t source, dist_t* dist_row, vertex_t* pred_row,
-                 Shift shift) {
+                 Shift shift, std::int64_t limit) {
   constexpr std::int64_t inf = infinity<std::int64_t>();
   std::fill(w.dist.begin(), w.dist.end(), inf);
-  dijkstra_from(g, source, w.dist.data(), pred_row, w.heap);
+  dijkstra_from(g, source, w.dist.data(), pred_row, w.heap, limit);
   for (std::int64_t t = 0; t < g.n; ++t)
-    if (w.dist[t] != inf) dist_row[t] = to_output(w.dist[t] + shift(t), source, t);
+    if (w.dist[t] <= limit && w.dist[t] != inf)
+      dist_row[t] = to_output(w.dist[t] + shift(t), source, t);
+    else if (pred_row && w.dist[t] != inf)
+      pred_row[t] = -1;
+}
+
+// The smallest Johnson potential: a reduced label above cutoff + h[s] - it
+// is a distance above the cutoff.
+template <class H>
+H lowest_potential(const std::vector<H>& h) {
+  return h.empty() ? H{0} : *std::min_element(h.begin(), h.end());
 }
 
 // Searches in the weight type itself, straight in the output row (float32
@@ -52,6 +64,7 @@ void dijkstra_real(const BasicJob<W>& job) {
   const BasicCsr<W> csr = to_csr(job.graph);
   const core::CsrView<W> g = core::csr_view(csr);
   const double width = bucket_width(g);
+  const W limit = label_limit<W>(job.cutoff);
   for_each_source(
       job,
       [width] {
@@ -60,7 +73,8 @@ void dijkstra_real(const BasicJob<W>& job) {
         return heap;
       },
       [&](RadixHeap<W>& heap, vertex_t s, W* dist_row, vertex_t* pred_row) {
-        dijkstra_from(g, s, dist_row, pred_row, heap);
+        dijkstra_from(g, s, dist_row, pred_row, heap, limit);
+        drop_beyond(dist_row, pred_row, g.n, limit);
       });
   clock.lap("compute");
 }
@@ -86,6 +100,8 @@ void johnson_real(const BasicJob<W>& job) {
     RadixHeap<double> heap;
   };
   const double width = bucket_width(g);
+  const double lowest = lowest_potential(h);
+  const double spread = job.cutoff ? std::fabs(*job.cutoff) + std::fabs(lowest) : 0.0;
   for_each_source(
       job,
       [&] {
@@ -96,9 +112,15 @@ void johnson_real(const BasicJob<W>& job) {
       [&](Labels& w, vertex_t s, W* dist_row, vertex_t* pred_row) {
         constexpr double inf = kUnreachable<double>;
         std::fill(w.dist.begin(), w.dist.end(), inf);
-        dijkstra_from(g, s, w.dist.data(), pred_row, w.heap);
+        // Reduced labels round: a relative slack keeps every label of a kept distance.
+        const double shift = h[s] - lowest;
+        const double limit = label_limit<double>(job.cutoff, shift, 1e-9 * (std::fabs(shift) + spread));
+        dijkstra_from(g, s, w.dist.data(), pred_row, w.heap, limit);
         for (std::int64_t t = 0; t < g.n; ++t)
-          if (w.dist[t] != inf) dist_row[t] = static_cast<W>(w.dist[t] + h[t] - h[s]);
+          if (w.dist[t] <= limit && w.dist[t] != inf)
+            dist_row[t] = static_cast<W>(w.dist[t] + h[t] - h[s]);
+          else if (pred_row && w.dist[t] != inf)
+            pred_row[t] = -1;
       });
   clock.lap("compute");
 }
@@ -120,18 +142,22 @@ void dijkstra(const Job& job) {
                        std::to_string(e.dst) + " has weight " + std::to_string(e.w) + "); use johnson");
   const Csr csr = to_csr(job.graph);
   const core::CsrView<weight_t> g = core::csr_view(csr);
+  const std::int32_t limit32 = label_limit<std::int32_t>(job.cutoff);
+  const std::int64_t limit64 = label_limit<std::int64_t>(job.cutoff);
   if (job.int32_arithmetic) {
     // Labels stay below (n-1) * max|w| < kInf / 2: search straight in the output row.
     for_each_source(
         job, [] { return RadixHeap<std::int32_t>{}; },
         [&](RadixHeap<std::int32_t>& heap, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
-          dijkstra_from(g, s, dist_row, pred_row, heap);
+          dijkstra_from(g, s, dist_row, pred_row, heap, limit32);
+          drop_beyond(dist_row, pred_row, g.n, limit32);
         });
   } else {
     for_each_source(
         job, [&] { return make_wide_worker(g.n); },
         [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
-          wide_search(g, w, s, dist_row, pred_row, [](std::int64_t) { return std::int64_t{0}; });
+          wide_search(
+              g, w, s, dist_row, pred_row, [](std::int64_t) { return std::int64_t{0}; }, limit64);
         });
   }
   job.precision = job.int32_arithmetic ? Precision::int32 : Precision::int64;
@@ -153,11 +179,15 @@ void johnson(const Job& job) {
     for (std::int64_t e = csr.row_start[u]; e < csr.row_start[u + 1]; ++e)
       reweighted[e] = csr.weight[e] + h[u] - h[csr.col[e]];
   const core::CsrView<std::int64_t> g{csr.n, csr.row_start.data(), csr.col.data(), reweighted.data()};
+  const std::int64_t lowest = lowest_potential(h);
   clock.lap("potentials");
   for_each_source(
       job, [&] { return make_wide_worker(g.n); },
       [&](WideWorker& w, vertex_t s, dist_t* dist_row, vertex_t* pred_row) {
-        wide_search(g, w, s, dist_row, pred_row, [&](std::int64_t t) { return h[t] - h[s]; });
+        // Integer labels are exact: no slack.
+        const std::int64_t limit = label_limit<std::int64_t>(job.cutoff, static_cast<double>(h[s] - lowest));
+        wide_search(
+            g, w, s, dist_row, pred_row, [&](std::int64_t t) { return h[t] - h[s]; }, limit);
       });
   job.precision = Precision::int64;
   clock.lap("compute");

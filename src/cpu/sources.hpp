@@ -5,7 +5,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -97,6 +99,37 @@ class RadixHeap {
   double per_width_ = 1.0;
 };
 
+// The search limit (dijkstra_from) of labels of type D for SolveOptions::
+// cutoff moved by `shift` (Johnson's h[s] - min h: a reduced label above
+// cutoff + shift is a distance above cutoff), and widened by `slack` for
+// labels that round: no label of a distance at or below the cutoff is above
+// it. infinity<D>() without a cutoff or where it reaches that far.
+template <class D>
+D label_limit(const std::optional<double>& cutoff, double shift = 0, double slack = 0) {
+  if (!cutoff) return infinity<D>();
+  const double x = *cutoff + shift + slack;
+  if constexpr (std::is_floating_point<D>::value) {
+    if (!(x < static_cast<double>(std::numeric_limits<D>::max()))) return infinity<D>();
+    return std::nextafter(static_cast<D>(x), infinity<D>());
+  } else {
+    if (!(x < static_cast<double>(infinity<D>()))) return infinity<D>();
+    const double lowest = -static_cast<double>(infinity<D>());
+    return x < lowest ? static_cast<D>(lowest) : static_cast<D>(std::floor(x));
+  }
+}
+
+// After a search stopped at `limit`: the labels above it, tentative, become
+// unreachable (predecessors -1), so the row holds exact distances or none.
+template <class D>
+void drop_beyond(D* dist, vertex_t* pred, std::int64_t n, D limit) {
+  if (limit == infinity<D>()) return;
+  for (std::int64_t t = 0; t < n; ++t)
+    if (dist[t] > limit && dist[t] != infinity<D>()) {
+      dist[t] = infinity<D>();
+      if (pred) pred[t] = -1;
+    }
+}
+
 // The bucket width of a Dijkstra search over real weights (RadixHeap): the
 // mean positive weight over the mean out-degree, so that a bucket holds about
 // the vertices one settled vertex reaches (Delta-stepping's rule of thumb),
@@ -120,15 +153,20 @@ double bucket_width(const core::CsrView<W>& g) {
 }
 
 // Dijkstra from `source`. `dist` holds infinity<D>() and `pred` (may be null)
-// holds -1 for every vertex on entry. Weights must be non-negative.
+// holds -1 for every vertex on entry. Weights must be non-negative. With a
+// `limit` (label_limit), the search stops once the nearest unsettled label
+// is above it: every label at or below it is then final, those above are
+// tentative (drop_beyond clears them).
 template <class D, class W>
-void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap) {
+void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap,
+                   D limit = infinity<D>()) {
   heap.reset();
   dist[source] = 0;
   heap.push(0, source);
   while (!heap.empty()) {
     const auto [du, u] = heap.pop();
     if (du != dist[u]) continue;
+    if (du > limit) break;
     for (std::int64_t e = g.row_start[u]; e < g.row_start[u + 1]; ++e) {
       const vertex_t v = g.col[e];
       const D candidate = du + static_cast<D>(g.weight[e]);

@@ -24,6 +24,7 @@ const char* npy_descr(Element e) {
     case Element::int32: return "<i4";
     case Element::float32: return "<f4";
     case Element::float64: return "<f8";
+    case Element::int16: return "<i2";
   }
   return "?";
 }
@@ -146,6 +147,9 @@ std::optional<std::uint64_t> MatrixFileWriter::stored_digest(std::int64_t first_
 std::uint64_t MatrixFileWriter::bytes_needed(std::int64_t rows, std::int64_t columns, Element element) const {
   const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(columns);
   const bool raw_real = format_ == io::Format::bin_f32 || format_ == io::Format::bin_f64;
+  if (format_ == io::Format::nthu_bin && element == Element::int16)
+    throw UsageError("cannot write the int16 " + what_ + " to " + path_ +
+                     ": the NTHU .bin format holds int32 values; write .npy or text");
   if (format_ == io::Format::nthu_bin && element != Element::int32)
     throw UsageError(std::string("cannot write the ") + apsp::to_string(element) + " " + what_ + " to " + path_ +
                      ": the NTHU .bin format holds int32 values; name the format " +
@@ -206,6 +210,17 @@ void MatrixFileWriter::put_text(std::int64_t first_row, std::int64_t rows, std::
         return io::detail::append_text_rows(text, reinterpret_cast<const float*>(at), count, columns_, stride);
       case Element::float64:
         return io::detail::append_text_rows(text, reinterpret_cast<const double*>(at), count, columns_, stride);
+      case Element::int16: {
+        // Widened to int32 (kOutputInf16 to kInf), written as int32 rows are.
+        const auto* cells = reinterpret_cast<const std::int16_t*>(at);
+        std::vector<std::int32_t> wide(static_cast<std::size_t>(count * columns_));
+        for (std::int64_t r = 0; r < count; ++r)
+          for (std::int64_t c = 0; c < columns_; ++c) {
+            const std::int16_t v = cells[r * stride + c];
+            wide[static_cast<std::size_t>(r * columns_ + c)] = v == kOutputInf16 ? kInf : v;
+          }
+        return io::detail::append_text_rows(text, wide.data(), count, columns_, columns_, shown_as_inf_);
+      }
     }
   };
   const std::int64_t pieces = (rows + kTextPieceRows - 1) / kTextPieceRows;

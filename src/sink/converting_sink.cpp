@@ -13,36 +13,55 @@
 namespace apsp {
 namespace {
 
-// Clears int32_exact unless every finite value of the row fits int32
-// exactly (an integer below kInf in magnitude), float32_exact unless every
-// one fits float32 exactly; a flag already false is not asked.
+// What a row's finite values fit exactly: an integer below kOutputInf16 in
+// magnitude (int16), below kInf (int32), a float (float32). A flag already
+// false is not asked again.
+struct Exact {
+  bool int16 = true, int32 = true, float32 = true;
+  bool open() const { return int16 || int32 || float32; }
+};
+
+// An integer below `bound` in magnitude.
+inline bool integer_below(double v, double bound) { return std::nearbyint(v) == v && std::fabs(v) < bound; }
+
 template <class T>
-void scan_row(const T* row, std::int64_t count, bool& int32_exact, bool& float32_exact) {
-  for (std::int64_t c = 0; c < count && (int32_exact || float32_exact); ++c) {
+void scan_row(const T* row, std::int64_t count, Exact& exact) {
+  for (std::int64_t c = 0; c < count && exact.open(); ++c) {
     if (row[c] == kUnreachable<T>) continue;
     const auto v = static_cast<double>(row[c]);
-    if (int32_exact && !(std::nearbyint(v) == v && std::fabs(v) < kInf)) int32_exact = false;
-    if (float32_exact && static_cast<double>(static_cast<float>(v)) != v) float32_exact = false;
+    if (exact.int16 && !integer_below(v, kOutputInf16)) exact.int16 = false;
+    if (exact.int32 && !integer_below(v, kInf)) exact.int32 = false;
+    if (exact.float32 && static_cast<double>(static_cast<float>(v)) != v) exact.float32 = false;
   }
 }
 
-// One row of `count` values from In to Out; int32 output refuses a value it
-// cannot hold exactly, naming its place.
+template <class Out>
+Out unreachable() {
+  if constexpr (std::is_same<Out, std::int16_t>::value)
+    return kOutputInf16;
+  else
+    return kUnreachable<Out>;
+}
+
+// One row of `count` values from In to Out; int32 and int16 output refuse a
+// value they cannot hold exactly, naming its place.
 template <class In, class Out>
 void convert_row(const In* in, Out* out, std::int64_t count, std::int64_t row) {
   for (std::int64_t c = 0; c < count; ++c) {
     if (in[c] == kUnreachable<In>) {
-      out[c] = kUnreachable<Out>;
+      out[c] = unreachable<Out>();
       continue;
     }
     const auto v = static_cast<double>(in[c]);
-    if constexpr (std::is_same<Out, std::int32_t>::value) {
-      if (!(std::nearbyint(v) == v && std::fabs(v) < kInf)) {
+    if constexpr (std::is_integral<Out>::value) {
+      constexpr bool narrow = std::is_same<Out, std::int16_t>::value;
+      if (!integer_below(v, narrow ? kOutputInf16 : kInf)) {
         char text[64];
         std::snprintf(text, sizeof text, "%.17g", v);
         throw UsageError(std::string("the distance ") + text + " (row " + std::to_string(row) + ", column " +
-                             std::to_string(c) + ") is not an integer below 2^30 - 1 in magnitude: int32 output " +
-                             "would not be exact; use float64 (or float32, rounded)",
+                             std::to_string(c) + ") is not an integer below " + (narrow ? "2^15 - 1" : "2^30 - 1") +
+                             " in magnitude: " + (narrow ? "int16" : "int32") + " output would not be exact; use " +
+                             (narrow ? "int32 or " : "") + "float64 (or float32, rounded)",
                          "output-type");
       }
     }
@@ -59,6 +78,7 @@ void convert_rows(const RowBlock& b, std::int64_t columns, Element to, void* sta
       case Element::int32: convert_row(in, static_cast<std::int32_t*>(staged) + r * columns, columns, row); break;
       case Element::float32: convert_row(in, static_cast<float*>(staged) + r * columns, columns, row); break;
       case Element::float64: convert_row(in, static_cast<double*>(staged) + r * columns, columns, row); break;
+      case Element::int16: convert_row(in, static_cast<std::int16_t*>(staged) + r * columns, columns, row); break;
     }
   }
 }
@@ -68,7 +88,10 @@ void convert_rows(const RowBlock& b, std::int64_t columns, Element to, void* sta
 ConvertingSink::ConvertingSink(Sink& inner, std::optional<Element> to) : inner_(inner), to_(to) {}
 
 void ConvertingSink::begin(const SinkLayout& layout) {
+  if (layout.distance_element == Element::int16)
+    throw UsageError("int16 rows are converted to, never from (ConvertingSink)", "output-type");
   layout_ = layout;
+  all_int16_ = true;
   all_int32_ = true;
   all_float32_ = true;
   lossy_ = to_ == Element::float32 && layout.distance_element != Element::float32;
@@ -84,38 +107,38 @@ void ConvertingSink::begin(const SinkLayout& layout) {
 
 void ConvertingSink::put(const RowBlock& block) {
   if (block.plane != Plane::distances || block.rows == 0) return inner_.put(block);
-  // Only what is still open is scanned: int32 rows are int32-exact, float32
-  // rows float32-exact, and a scan stops once both answers are known.
-  bool int32_exact = all_int32_.load();
-  bool float32_exact = all_float32_.load();
-  const bool ask_int32 = int32_exact && block.element != Element::int32;
-  const bool ask_float32 = float32_exact && block.element == Element::float64;
+  // Only what is still open is scanned (int32 rows are int32-exact, float32
+  // rows float32-exact: not asked), and a scan stops once every answer is known.
+  const bool ask_int32 = all_int32_.load() && block.element != Element::int32;
+  const bool ask_float32 = all_float32_.load() && block.element == Element::float64;
+  Exact ask{all_int16_.load(), ask_int32, ask_float32};
   const std::int64_t columns = layout_.column_count();
-  for (std::int64_t r = 0; r < block.rows && ((ask_int32 && int32_exact) || (ask_float32 && float32_exact)); ++r) {
+  for (std::int64_t r = 0; r < block.rows && ask.open(); ++r) {
     const std::int64_t at = r * block.row_stride;
-    bool row_float32 = ask_float32 && float32_exact;
-    bool row_int32 = ask_int32 && int32_exact;
-    if (block.element == Element::float32)
-      scan_row(static_cast<const float*>(block.data) + at, columns, row_int32, row_float32);
+    if (block.element == Element::int32)
+      scan_row(static_cast<const std::int32_t*>(block.data) + at, columns, ask);
+    else if (block.element == Element::float32)
+      scan_row(static_cast<const float*>(block.data) + at, columns, ask);
     else
-      scan_row(static_cast<const double*>(block.data) + at, columns, row_int32, row_float32);
-    if (ask_int32) int32_exact = row_int32;
-    if (ask_float32) float32_exact = row_float32;
+      scan_row(static_cast<const double*>(block.data) + at, columns, ask);
   }
-  if (!int32_exact) all_int32_ = false;
-  if (!float32_exact) all_float32_ = false;
+  if (!ask.int16) all_int16_ = false;
+  if (ask_int32 && !ask.int32) all_int32_ = false;
+  if (ask_float32 && !ask.float32) all_float32_ = false;
   if (!to_ || *to_ == block.element) return inner_.put(block);
   std::vector<unsigned char> staged(static_cast<std::size_t>(block.rows * columns) * element_bytes(*to_));
   switch (block.element) {
     case Element::int32: convert_rows<std::int32_t>(block, columns, *to_, staged.data()); break;
     case Element::float32: convert_rows<float>(block, columns, *to_, staged.data()); break;
     case Element::float64: convert_rows<double>(block, columns, *to_, staged.data()); break;
+    case Element::int16: throw UsageError("int16 rows are converted to, never from (ConvertingSink)", "output-type");
   }
   inner_.put(RowBlock{block.plane, *to_, block.first_row, block.rows, columns, staged.data()});
 }
 
 std::optional<Element> ConvertingSink::narrowest_exact() const {
   if (kept_) return std::nullopt;
+  if (all_int16_.load()) return Element::int16;
   if (all_int32_.load()) return Element::int32;
   return all_float32_.load() ? Element::float32 : Element::float64;
 }

@@ -42,6 +42,8 @@ void HostMatrixSink::begin(const SinkLayout& layout) {
   dist_f32_ = {};
   dist_f64_ = {};
   pred_ = {};
+  if (layout.distance_element == Element::int16)
+    throw UsageError("int16 is an output file type (--output-type); a host matrix holds the solve's own type");
   layout_ = layout;
   const std::int64_t rows = layout.row_count();
   const auto cells = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(layout.column_count());
@@ -54,6 +56,7 @@ void HostMatrixSink::begin(const SinkLayout& layout) {
     case Element::int32: allocate(dist_, rows, layout.column_count(), "distance matrix"); break;
     case Element::float32: allocate(dist_f32_, rows, layout.column_count(), "distance matrix"); break;
     case Element::float64: allocate(dist_f64_, rows, layout.column_count(), "distance matrix"); break;
+    case Element::int16: break;  // refused above
   }
   if (layout.predecessors) allocate(pred_, rows, layout.column_count(), "predecessor matrix");
   // The pages are not touched yet: count them until this sink lets them go.
@@ -69,6 +72,7 @@ void* HostMatrixSink::row_address(Plane plane, std::int64_t row) {
     case Element::int32: break;
     case Element::float32: return dist_f32_.data() + row * layout_.column_count();
     case Element::float64: return dist_f64_.data() + row * layout_.column_count();
+    case Element::int16: return nullptr;
   }
   return dist_.data() + row * layout_.column_count();
 }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "apsp/error.hpp"
@@ -17,11 +18,21 @@ struct SparseSink::Kept {
 struct SparseSink::Block {
   std::int64_t first_row = 0;
   std::vector<std::int64_t> counts;  // kept entries of each row
-  std::vector<vertex_t> column;
-  std::vector<double> distance;
+  SparseDistances kept;              // column and the distances of the sink's element only
 };
 
 namespace {
+
+// Calls f with the vector of `s` that holds its element's distances.
+template <class F>
+void stored_values(SparseDistances& s, F&& f) {
+  switch (s.element) {
+    case Element::float32: f(s.float32_distance); break;
+    case Element::float64: f(s.float64_distance); break;
+    case Element::int32:
+    case Element::int16: f(s.int32_distance); break;
+  }
+}
 
 // The kept entries of one row of `columns` values of T, unreachable being
 // `unreachable`, into `out` (cleared first), ordered by column.
@@ -64,6 +75,7 @@ void SparseSink::begin(const SinkLayout& layout) {
   ledger_ = std::make_unique<sink::RowLedger>(layout);
   blocks_.clear();
   result_ = SparseDistances{};
+  result_.element = layout.distance_element == Element::int16 ? Element::int32 : layout.distance_element;
 }
 
 void SparseSink::put(const RowBlock& block) {
@@ -87,17 +99,23 @@ void SparseSink::put(const RowBlock& block) {
       case Element::float64:
         keep_row(static_cast<const double*>(block.data) + at, columns, static_cast<double>(INFINITY), keep_, row_kept);
         break;
+      case Element::int16:
+        keep_row(static_cast<const std::int16_t*>(block.data) + at, columns, kOutputInf16, keep_, row_kept);
+        break;
     }
     pruned.counts[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(row_kept.size());
     kept.insert(kept.end(), row_kept.begin(), row_kept.end());
   }
   // Exactly the kept entries: no growth slack outlives the put.
-  pruned.column.resize(kept.size());
-  pruned.distance.resize(kept.size());
-  for (std::size_t k = 0; k < kept.size(); ++k) {
-    pruned.column[k] = kept[k].column;
-    pruned.distance[k] = kept[k].distance;
-  }
+  pruned.kept.element = result_.element;
+  pruned.kept.column.resize(kept.size());
+  for (std::size_t k = 0; k < kept.size(); ++k) pruned.kept.column[k] = kept[k].column;
+  const auto store = [&](auto& values) {
+    using V = typename std::decay_t<decltype(values)>::value_type;
+    values.resize(kept.size());
+    for (std::size_t k = 0; k < kept.size(); ++k) values[k] = static_cast<V>(kept[k].distance);
+  };
+  stored_values(pruned.kept, store);
   std::lock_guard<std::mutex> lock(mutex_);
   blocks_.push_back(std::move(pruned));
 }
@@ -111,21 +129,31 @@ void SparseSink::commit() {
   result_.columns = layout_.column_count();
   result_.row_start.assign(static_cast<std::size_t>(result_.rows) + 1, 0);
   std::size_t total = 0;
-  for (const Block& b : blocks_) total += b.column.size();
+  for (const Block& b : blocks_) total += b.kept.size();
   // Reserved, not touched: pages are committed as the blocks are copied and freed.
   result_.column.reserve(total);
-  result_.distance.reserve(total);
+  stored_values(result_, [&](auto& values) { values.reserve(total); });
   for (Block& b : blocks_) {
     for (std::size_t r = 0; r < b.counts.size(); ++r) {
       const auto row = static_cast<std::size_t>(b.first_row) + r;
       result_.row_start[row + 1] = result_.row_start[row] + b.counts[r];
     }
-    result_.column.insert(result_.column.end(), b.column.begin(), b.column.end());
-    result_.distance.insert(result_.distance.end(), b.distance.begin(), b.distance.end());
+    result_.column.insert(result_.column.end(), b.kept.column.begin(), b.kept.column.end());
+    // Only the element's vector holds any.
+    const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(result_.int32_distance, b.kept.int32_distance);
+    append(result_.float32_distance, b.kept.float32_distance);
+    append(result_.float64_distance, b.kept.float64_distance);
     b = Block{};
   }
   blocks_.clear();
   ledger_.reset();
+}
+
+std::vector<double> SparseDistances::distances() const {
+  std::vector<double> out(size());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = distance(k);
+  return out;
 }
 
 }  // namespace apsp

@@ -125,6 +125,7 @@ class PartRoute {
     const std::int64_t n = normalized.n;
     require_vertices_in_range(run.sources, n, "sources");
     require_vertices_in_range(run.targets, n, "targets");
+    if (run.cutoff && std::isnan(*run.cutoff)) throw UsageError("the cutoff is not a number", "cutoff");
     std::vector<std::int64_t> rows_from;
     std::vector<vertex_t> columns = std::move(run.targets), names;
     run.targets.clear();

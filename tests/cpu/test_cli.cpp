@@ -1161,8 +1161,14 @@ TEST_F(Cli, OutputTypeConvertsStatesLossAndRefusesInexactInt32) {
   std::string summary = expect_ok("solve real.txt --output-type float32 -o d.npy");
   EXPECT_NE(summary.find("float32 (lossy: rounded from float64)"), std::string::npos) << summary;
   EXPECT_NE(summary.find("float64 is the narrowest output type"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("float32 halves it, rounded (lossy)"), std::string::npos) << summary;
   EXPECT_NE(read_text("d.npy").find("'<f4'"), std::string::npos);
-  expect_error("solve real.txt --output-type int32 -o i.npy", 1, "--output-type: the distance 0.1");
+  // One row holds the only inexact distances, in column order: the error
+  // names the same one whichever thread finishes first.
+  write_text("half.txt", "0 1 0.5\n1 2 2\n");
+  expect_error("solve half.txt --output-type int32 -o i.npy", 1, "--output-type: the distance 0.5 (row 0, column 1)");
+  EXPECT_FALSE(fs::exists(path("i.npy")));
+  expect_error("solve half.txt --output-type int16 -o i.npy", 1, "int16 output would not be exact");
   EXPECT_FALSE(fs::exists(path("i.npy")));
   expect_error("solve real.txt --output-type int8 -o i.npy", 1, "--output-type");
   write_text("ints.txt", "0 1 1.0\n1 2 3.0\n");  // real tokens (float64 weights), integer distances
@@ -1170,7 +1176,23 @@ TEST_F(Cli, OutputTypeConvertsStatesLossAndRefusesInexactInt32) {
   EXPECT_NE(summary.find("int32 (exact)"), std::string::npos) << summary;
   EXPECT_EQ(read_part(path("i.bin"), "bin", 9), (std::vector<std::int32_t>{0, 1, 4, kInf, 0, 3, kInf, kInf, 0}));
   summary = expect_ok("solve ints.txt -o i.npy");
+  EXPECT_NE(summary.find("int16 is the narrowest output type"), std::string::npos) << summary;
+  // int16: exact below 2^15 - 1, INF in text, 32767 in binary; .bin (int32 only) refused.
+  summary = expect_ok("solve ints.txt --output-type int16 -o s.txt");
+  EXPECT_NE(summary.find("int16 (exact)"), std::string::npos) << summary;
+  EXPECT_EQ(read_text("s.txt"), "0 1 4\nINF 0 3\nINF INF 0\n");
+  expect_ok("solve ints.txt --output-type int16 -o s.npy");
+  const std::string npy = read_text("s.npy");
+  EXPECT_NE(npy.find("'<i2'"), std::string::npos);
+  std::vector<std::int16_t> cells(9);
+  ASSERT_GE(npy.size(), 18u);
+  std::memcpy(cells.data(), npy.data() + npy.size() - 18, 18);
+  EXPECT_EQ(cells, (std::vector<std::int16_t>{0, 1, 4, kOutputInf16, 0, 3, kOutputInf16, kOutputInf16, 0}));
+  expect_error("solve ints.txt --output-type int16 -o s.bin", 1, "int32 values");
+  write_text("far.txt", "0 1 30000\n1 2 30000\n");
+  summary = expect_ok("solve far.txt -o f.npy");
   EXPECT_NE(summary.find("int32 is the narrowest output type"), std::string::npos) << summary;
+  expect_error("solve far.txt --output-type int16 -o f16.npy", 1, "the distance 60000 (row 0, column 2)");
 }
 
 }  // namespace

@@ -5,13 +5,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 #include "support/cases.hpp"
+#include "support/scratch.hpp"
 
 namespace apsp {
 namespace {
@@ -161,7 +164,7 @@ TEST(Sparse, CutoffAndNearestKeepWhatTheFullSolveSays) {
         ASSERT_EQ(last - first, want.size()) << "row " << r;
         for (std::size_t k = 0; k < want.size(); ++k) {
           EXPECT_EQ(got.column[first + k], want[k].first) << "row " << r;
-          EXPECT_EQ(got.distance[first + k], want[k].second) << "row " << r;
+          EXPECT_EQ(got.distance(first + k), want[k].second) << "row " << r;
         }
         kept_total += static_cast<std::int64_t>(want.size());
         dropped_total += static_cast<std::int64_t>(row.size() - want.size());
@@ -185,6 +188,71 @@ TEST(Sparse, PredecessorsAreAUsageError) {
   }
   EXPECT_THROW(SparseSink(SparseKeep{std::nullopt, -1}), UsageError);
   EXPECT_THROW(SparseSink(SparseKeep{NAN, 0}), UsageError);
+}
+
+// SolveOptions::cutoff: dijkstra and johnson stop each search past it. Every
+// distance at or below it is the full solve's; one above it is unreachable
+// (the search never settled it; real labels may keep one a rounding step
+// past it), predecessors -1 there; int32,
+// int64 (the wide search), float32 and float64 weights.
+template <class G, class R>
+void expect_pruned(const G& g, SolveOptions o, double cutoff, std::int64_t& kept, std::int64_t& pruned) {
+  o.predecessors = true;
+  const R full = solve(g, o);
+  o.cutoff = cutoff;
+  const R part = solve(g, o);
+  ASSERT_EQ(part.dist.size(), full.dist.size());
+  using D = std::decay_t<decltype(full.dist[0])>;
+  for (std::size_t x = 0; x < full.dist.size(); ++x) {
+    const D want = full.dist[x];
+    if (want != kUnreachable<D> && static_cast<double>(want) <= cutoff) {
+      ASSERT_EQ(part.dist[x], want) << o.algorithm << " cell " << x;
+      ++kept;
+    } else if (part.dist[x] != want) {  // real labels may keep a distance a rounding step past it
+      ASSERT_EQ(part.dist[x], kUnreachable<D>) << o.algorithm << " cell " << x << " full " << want;
+      ASSERT_EQ(part.pred[x], -1) << o.algorithm << " cell " << x;
+      ++pruned;
+    }
+  }
+}
+
+TEST(Cutoff, DijkstraAndJohnsonStopPastItAndKeepTheFullSolvesDistances) {
+  const test::Case c = medium_case();
+  Graph positive = c.graph;
+  for (Edge& e : positive.edges) e.w = e.w < 0 ? -e.w : e.w;
+  std::int64_t kept = 0, pruned = 0;
+  for (const double cutoff : {0.0, 7.0, 25.5, -3.0}) {
+    SCOPED_TRACE(cutoff);
+    for (const Precision p : {Precision::automatic, Precision::int64}) {
+      SolveOptions o;
+      o.backend = Backend::cpu;
+      o.precision = p;
+      o.algorithm = "dijkstra";
+      expect_pruned<Graph, SolveResult>(positive, o, cutoff, kept, pruned);
+      o.algorithm = "johnson";
+      expect_pruned<Graph, SolveResult>(c.graph, o, cutoff, kept, pruned);
+      o.sources = chosen(c.graph.n, 2);
+      expect_pruned<Graph, SolveResult>(c.graph, o, cutoff, kept, pruned);
+    }
+    SolveOptions o;
+    o.backend = Backend::cpu;
+    const GraphF64 real = test::with_real_weights(c.graph);
+    GraphF32 real32;
+    real32.n = real.n;
+    for (const auto& e : real.edges) real32.edges.push_back({e.src, e.dst, static_cast<float>(e.w)});
+    o.algorithm = "johnson";
+    expect_pruned<GraphF64, SolveResultF64>(real, o, cutoff / 10, kept, pruned);
+    expect_pruned<GraphF32, SolveResultF32>(real32, o, cutoff / 10, kept, pruned);
+    GraphF64 real_positive = real;
+    for (auto& e : real_positive.edges) e.w = std::fabs(e.w);
+    o.algorithm = "dijkstra";
+    expect_pruned<GraphF64, SolveResultF64>(real_positive, o, cutoff / 10, kept, pruned);
+  }
+  EXPECT_GT(kept, 100);
+  EXPECT_GT(pruned, 100);
+  SolveOptions o;
+  o.cutoff = NAN;
+  EXPECT_THROW(solve(c.graph, o), UsageError);
 }
 
 TEST(OutputType, Float32FromFloat64RoundsAndInt32RefusesARealDistance) {
@@ -225,14 +293,56 @@ TEST(OutputType, IntegerDistancesAreExactInInt32AndTheAdviceSaysSo) {
   ConvertingSink to_int32(host, Element::int32);
   solve(integral, o, to_int32);
   std::int64_t unreachable = 0;
+  dist_t largest = 0;
   for (std::size_t x = 0; x < full.dist.size(); ++x) {
     const dist_t want = std::isinf(full.dist[x]) ? kInf : static_cast<dist_t>(full.dist[x]);
     ASSERT_EQ(host.distances()[x], want) << x;
     unreachable += want == kInf;
+    if (want != kInf) largest = std::max(largest, want < 0 ? -want : want);
   }
   EXPECT_GT(unreachable, 0);
-  EXPECT_EQ(to_int32.narrowest_exact(), Element::int32);
+  EXPECT_EQ(to_int32.narrowest_exact(), largest < kOutputInf16 ? Element::int16 : Element::int32) << largest;
   EXPECT_FALSE(to_int32.lossy());
+}
+
+// int16 output: exact below 2^15 - 1 (kOutputInf16 = unreachable) into a
+// file; a larger distance is refused naming it; a host matrix refuses int16.
+class OutputTypeFiles : public test::ScratchDirTest {};
+
+TEST_F(OutputTypeFiles, Int16HoldsSmallDistancesAndRefusesLargeOnes) {
+  const test::Case c = medium_case();
+  SolveOptions o;
+  o.backend = Backend::cpu;
+  const SolveResult full = solve(c.graph, o);
+  FileSink files(MatrixFileTarget{path("d.npy"), io::Format::automatic}, MatrixFileTarget{});
+  ConvertingSink to_int16(files, Element::int16);
+  solve(c.graph, o, to_int16);
+  EXPECT_EQ(to_int16.narrowest_exact(), Element::int16);
+  const std::string written = read_text("d.npy");
+  EXPECT_NE(written.find("'<i2'"), std::string::npos);
+  ASSERT_GE(written.size(), full.dist.size() * 2);
+  const char* cells = written.data() + written.size() - full.dist.size() * 2;
+  for (std::size_t x = 0; x < full.dist.size(); ++x) {
+    std::int16_t got = 0;
+    std::memcpy(&got, cells + 2 * x, 2);
+    ASSERT_EQ(got, full.dist[x] == kInf ? kOutputInf16 : static_cast<std::int16_t>(full.dist[x])) << x;
+  }
+  Graph far;
+  far.n = 3;
+  far.edges = {{0, 1, 30000}, {1, 2, 30000}};
+  FileSink far_file(MatrixFileTarget{path("far.npy"), io::Format::automatic}, MatrixFileTarget{});
+  ConvertingSink far_int16(far_file, Element::int16);
+  o.threads = 1;  // the first row's distance is the one named
+  try {
+    solve(far, o, far_int16);
+    ADD_FAILURE() << "int16 took the distance 60000";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.option(), "output-type");
+    EXPECT_NE(std::string(e.what()).find("the distance 60000 (row 0, column 2)"), std::string::npos) << e.what();
+  }
+  HostMatrixSink host;
+  ConvertingSink refused(host, Element::int16);
+  EXPECT_THROW(solve(c.graph, o, refused), UsageError);
 }
 
 }  // namespace

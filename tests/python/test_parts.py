@@ -88,6 +88,30 @@ def test_networkx_cutoff_agrees_with_sparse_limit():
         assert present == {t: float(d) for t, d in lengths.items()}
 
 
+@settings(max_examples=80, deadline=None)
+@given(parts(), st.sampled_from(["auto", "D", "J"]), st.booleans())
+def test_int16_is_the_int32_result_narrowed_and_dijkstra_limit_prunes_alike(case, method, limited):
+    a, indices, targets = case
+    a = np.abs(a) if method == "D" else a
+    limit = 6.0 if limited else None
+    wide = apsp.shortest_path(a, method=method, indices=indices, targets=targets, dtype=np.int32)
+    got = apsp.shortest_path(a, method=method, indices=indices, targets=targets, dtype=np.int16)
+    assert got.dtype == np.int16
+    np.testing.assert_array_equal(got, np.where(wide == apsp.INF, apsp.INF16, wide).astype(np.int16))
+    if method == "D":  # limit: the searches stop past it, as scipy's dijkstra
+        want = csgraph.dijkstra(sp.csr_matrix(a), indices=np.asarray(indices) % a.shape[0], limit=limit or np.inf)
+        want = want[:, np.asarray(targets) % a.shape[0]]
+        near = apsp.dijkstra(a, indices=indices, targets=targets, limit=limit or np.inf)
+        np.testing.assert_array_equal(near, want)
+
+
+def test_int16_refuses_a_distance_it_cannot_hold():
+    a = np.array([[0, 30000, 0], [0, 0, 30000], [0, 0, 0]])
+    with pytest.raises(ValueError, match="int16 would not be exact"):
+        apsp.shortest_path(a, dtype=np.int16)
+    assert apsp.shortest_path(a[:2, :2], dtype=np.int16)[0, 1] == 30000
+
+
 def test_bad_part_arguments_are_value_errors():
     a = random_dense(10, 0.3, 1, 9, seed=1)
     with pytest.raises(ValueError, match="targets"):

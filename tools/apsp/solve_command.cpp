@@ -56,13 +56,14 @@ struct SolveArgs {
   bool part() const { return !sources.empty() || !targets.empty() || sparse() || output_type != "auto"; }
 };
 
-// --output-type: unset for auto (the solve's own type), else int32, float32 or float64.
+// --output-type: unset for auto (the solve's own type), else int16, int32, float32 or float64.
 std::optional<Element> parse_output_type(const std::string& name) {
   if (name == "auto") return std::nullopt;
+  if (name == "int16") return Element::int16;
   if (name == "int32") return Element::int32;
   if (name == "float32") return Element::float32;
   if (name == "float64") return Element::float64;
-  throw UsageError("'" + name + "' is not an output type (auto, int32, float32 or float64)", "output-type");
+  throw UsageError("'" + name + "' is not an output type (auto, int16, int32, float32 or float64)", "output-type");
 }
 
 // The sparse result of --cutoff / --nearest written as a graph file (an
@@ -80,13 +81,13 @@ void write_sparse(const std::string& path, const std::string& format, const Spar
   const auto fill = [&](auto& g) {
     using W = std::decay_t<decltype(g.edges[0].w)>;
     g.n = order;
-    g.edges.reserve(kept.distance.size());
+    g.edges.reserve(kept.size());
     for (std::int64_t r = 0; r < kept.rows; ++r)
       for (std::int64_t k = kept.row_start[static_cast<std::size_t>(r)];
            k < kept.row_start[static_cast<std::size_t>(r) + 1]; ++k)
         g.edges.push_back({vertex_of(opts.sources, r),
                            vertex_of(opts.targets, kept.column[static_cast<std::size_t>(k)]),
-                           static_cast<W>(kept.distance[static_cast<std::size_t>(k)])});
+                           static_cast<W>(kept.distance(static_cast<std::size_t>(k)))});
   };
   const io::Format f = io::parse_format(format);
   if (integers) {
@@ -204,6 +205,7 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   if (progress) written = std::make_unique<ConvertingSink>(*progress, parse_output_type(a.output_type));
   std::optional<SparseSink> sparse;
   if (a.sparse()) sparse.emplace(SparseKeep{a.cutoff, a.nearest});
+  opts.cutoff = a.cutoff;  // the searches stop past it (the sparse sink drops the rest)
   // Only a drawn bar listens: a listener makes the GPU solver wait for each
   // round to report it (7% of fw's compute at n = 32768 on the H100).
   if (bar.enabled())
@@ -263,7 +265,7 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
   // Unset where rows kept from a killed run were never scanned: no advice,
   // and a lossy conversion is not called exact.
   const std::optional<Element> narrowest = written ? written->narrowest_exact() : std::optional<Element>();
-  const bool rounded = written && written->lossy() && narrowest != Element::int32 && narrowest != Element::float32;
+  const bool rounded = written && written->lossy() && (!narrowest || *narrowest == Element::float64);
   written.reset();
   progress.reset();
   const double total = seconds_since(start);
@@ -296,10 +298,9 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
     print_row("part", std::to_string(rows) + " sources x " + std::to_string(columns) + " targets");
   if (sparse) {
     const SparseDistances& kept = sparse->result();
-    const double share = cells == 0 ? 0.0
-                                    : 100.0 * static_cast<double>(kept.distance.size()) / static_cast<double>(cells);
+    const double share = cells == 0 ? 0.0 : 100.0 * static_cast<double>(kept.size()) / static_cast<double>(cells);
     char text[96];
-    std::snprintf(text, sizeof text, "%zu pairs (%.3g%% of %llu)", kept.distance.size(), share,
+    std::snprintf(text, sizeof text, "%zu pairs (%.3g%% of %llu)", kept.size(), share,
                   static_cast<unsigned long long>(cells));
     print_row("kept", text);
   }
@@ -307,7 +308,10 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
     print_row("output type",
               std::string(to_string(*output_type)) +
                   (rounded ? " (lossy: rounded from " + std::string(to_string(result.weights)) + ")" : " (exact)"));
-  if (narrowest)
+  if (narrowest == Element::float64)
+    print_row("advice", "float64 is the narrowest output type that holds every distance exactly; float32 halves it, "
+                        "rounded (lossy) (--output-type)");
+  else if (narrowest)
     print_row("advice", std::string(to_string(*narrowest)) + " is the narrowest output type that holds every distance "
                                                              "exactly (--output-type)");
   if (opts.predecessors) print_row("predecessors", a.predecessors_path);
@@ -453,8 +457,9 @@ Command add_solve_command(CLI::App& app) {
                   "--cutoff")
       ->check(count_up_to(std::numeric_limits<vertex_t>::max()));
   cmd->add_option("--output-type", args->output_type,
-                  "Distances written as int32 (exact integers only, else refused), float32 (rounds float64: "
-                  "lossy) or float64; auto = the solve's own type")
+                  "Distances written as int16 (integers below 32767 only, else refused; 32767 = unreachable; .npy "
+                  "or text), int32 (exact integers only, else refused), float32 (rounds float64: lossy) or float64; "
+                  "auto = the solve's own type")
       ->capture_default_str();
   add_distributed_options(*cmd, args->distributed);
   return Command{cmd, [args] { run_solve(*args); }};
