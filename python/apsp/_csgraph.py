@@ -244,7 +244,10 @@ def _narrow16(dist: Any) -> Any:
     finite = dist != INF
     if np.any(finite & (np.abs(dist) >= INF16)):
         at = tuple(int(i) for i in np.argwhere(finite & (np.abs(dist) >= INF16))[0])
-        raise ValueError(f"dtype: the distance {int(dist[at])} at {at} is not below 2**15 - 1 in magnitude: int16 would not be exact; use int32")
+        raise ValueError(
+            f"dtype: the distance {int(dist[at])} at {at} is not below 2**15 - 1 in magnitude: "
+            "int16 would not be exact; use int32"
+        )
     out = dist.astype(np.int16)
     out[~finite] = INF16
     return out

@@ -1,3 +1,7 @@
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -22,6 +26,16 @@ struct SparseSink::Block {
 };
 
 namespace {
+
+// Bytes of blocks freed between two release_free_heap() calls in commit().
+constexpr std::size_t kTrimBytes = std::size_t{64} << 20;
+
+// Returns the heap's free pages to the system (glibc; elsewhere a no-op).
+void release_free_heap() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 
 // Calls f with the vector of `s` that holds its element's distances.
 template <class F>
@@ -133,6 +147,7 @@ void SparseSink::commit() {
   // Reserved, not touched: pages are committed as the blocks are copied and freed.
   result_.column.reserve(total);
   stored_values(result_, [&](auto& values) { values.reserve(total); });
+  std::size_t freed = 0;
   for (Block& b : blocks_) {
     for (std::size_t r = 0; r < b.counts.size(); ++r) {
       const auto row = static_cast<std::size_t>(b.first_row) + r;
@@ -144,7 +159,15 @@ void SparseSink::commit() {
     append(result_.int32_distance, b.kept.int32_distance);
     append(result_.float32_distance, b.kept.float32_distance);
     append(result_.float64_distance, b.kept.float64_distance);
+    freed += b.kept.column.capacity() * sizeof(vertex_t) + b.kept.int32_distance.capacity() * 4 +
+             b.kept.float32_distance.capacity() * 4 + b.kept.float64_distance.capacity() * 8;
     b = Block{};
+    // The blocks came from the heap, which keeps freed pages resident:
+    // handed back as they go, the peak stays near one copy, not two.
+    if (freed >= kTrimBytes) {
+      release_free_heap();
+      freed = 0;
+    }
   }
   blocks_.clear();
   ledger_.reset();
