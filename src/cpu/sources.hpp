@@ -154,9 +154,9 @@ double bucket_width(const core::CsrView<W>& g) {
 
 // Dijkstra from `source`. `dist` holds infinity<D>() and `pred` (may be null)
 // holds -1 for every vertex on entry. Weights must be non-negative. With a
-// `limit` (label_limit), the search stops once the nearest unsettled label
-// is above it: every label at or below it is then final, those above are
-// tentative (drop_beyond clears them).
+// `limit` (label_limit), no vertex whose label is above it is expanded:
+// every label at or below it is then final, those above are tentative
+// (drop_beyond clears them).
 template <class D, class W>
 void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t* pred, RadixHeap<D>& heap,
                    D limit = infinity<D>()) {
@@ -165,8 +165,10 @@ void dijkstra_from(const core::CsrView<W>& g, vertex_t source, D* dist, vertex_t
   heap.push(0, source);
   while (!heap.empty()) {
     const auto [du, u] = heap.pop();
-    if (du != dist[u]) continue;
-    if (du > limit) break;
+    // Past the limit nothing is expanded, but the heap drains: the radix
+    // heap of real labels pops a bucket's labels in no order, so a label
+    // at or below the limit may still follow.
+    if (du != dist[u] || du > limit) continue;
     for (std::int64_t e = g.row_start[u]; e < g.row_start[u + 1]; ++e) {
       const vertex_t v = g.col[e];
       const D candidate = du + static_cast<D>(g.weight[e]);

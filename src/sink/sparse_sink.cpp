@@ -1,7 +1,3 @@
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,6 +7,10 @@
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
 #include "sink/rows.hpp"
+
+#ifdef __GLIBC__  // defined by the C library's headers above
+#include <malloc.h>
+#endif
 
 namespace apsp {
 
