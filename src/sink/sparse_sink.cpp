@@ -28,7 +28,7 @@ struct SparseSink::Block {
 namespace {
 
 // Bytes of blocks freed between two release_free_heap() calls in commit().
-constexpr std::size_t kTrimBytes = std::size_t{64} << 20;
+constexpr std::size_t kTrimBytes = std::size_t{8} << 20;
 
 // Returns the heap's free pages to the system (glibc; elsewhere a no-op).
 void release_free_heap() {
