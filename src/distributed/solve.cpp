@@ -120,9 +120,19 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     BasicWeightStats<W> stats;
     dist::ProcessGrid grid;
     const bool on_gpu = opts.backend == Backend::cuda;
-    const std::int64_t tile = on_gpu ? dist::gpu_tile(weight_type_of<W>) : dist::cpu_tile();
+    const std::int64_t tile = on_gpu                ? dist::gpu_tile(weight_type_of<W>)
+                              : opts.super_width > 0 ? opts.super_width
+                                                     : dist::cpu_tile();
     StageClock setup(result.setup_stages);
     agree(comm, [&] {
+      if (opts.super_width < 0 || opts.super_width % dist::cpu_tile() != 0)
+        throw UsageError("super width " + std::to_string(opts.super_width) + " is not a positive multiple of " +
+                             std::to_string(dist::cpu_tile()),
+                         "super_width");
+      if (on_gpu && opts.super_width > 0)
+        throw UsageError("out of core per rank (a super width) runs on CPU ranks only; GPU ranks are not built for "
+                         "it yet",
+                         "super_width");
       if (!on_gpu && opts.precision == Precision::int16)
         throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
                          "for the cuda backend",
@@ -148,6 +158,9 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     result.backend = on_gpu ? Backend::cuda : Backend::cpu;
     result.algorithm = distributed_algorithm(result.backend);
     result.precision = Precision::int32;
+    result.super_width = on_gpu ? 0 : opts.super_width;
+    if (result.super_width > 0)
+      result.out_of_core = "super-rounds of " + std::to_string(result.super_width) + " (forced by super_width)";
 
     std::unique_ptr<dist::TileEngine> engine;
     dist::GpuEngineOptions gpu_options;
@@ -168,6 +181,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
         engine_options.predecessors = opts.predecessors;
         engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
         engine_options.lookahead = opts.lookahead;
+        engine_options.super_width = opts.super_width;
         engine = dist::make_cpu_engine(normalized, grid, engine_options);
       }
     });

@@ -94,6 +94,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
     parse_grid(s.distributed.grid, opts);
   }
   opts.lookahead = !s.distributed.no_lookahead;
+  opts.super_width = s.distributed.super_width;
   opts.backend = parse_backend(s.backend);
   // A GPU-only algorithm (sssp) names its backend, as --devices does.
   const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
@@ -176,6 +177,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
     print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
                           (s.distributed.no_lookahead ? "off" : "on"));
+  if (r.super_width > 0) print_row("out of core", r.out_of_core);
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.timed.total());
   print_parts(startup.timed);
@@ -332,6 +334,9 @@ void add_distributed_options(CLI::App& cmd, DistributedArgs& args) {
                  "Distributed solver layout: rows or 2d (the default under mpirun is rows)");
   cmd.add_option("--grid", args.grid, "2d process grid RxC (default: the most square one)");
   cmd.add_flag("--no-lookahead", args.no_lookahead, "Distributed solver: send the next panels only after each round");
+  cmd.add_option("--super-width", args.super_width,
+                 "Distributed CPU solver: out of core per rank, forced: fw-ooc's super-rounds of this width (a "
+                 "multiple of 64)");
   cmd.add_option("--devices", args.devices,
                  "Distributed GPU solver: without mpirun, one process on these GPUs (e.g. 0,1); under mpirun, the "
                  "GPUs the ranks of a node take in turn");
