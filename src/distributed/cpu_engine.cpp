@@ -205,8 +205,8 @@ class CpuEngine final : public TileEngine {
   std::int64_t close_pivot(std::int64_t k) override {
     BusyClock::Scope busy(clock_);
     const Block<D> t = own(k / grid_.rows, k / grid_.cols);
-    const std::int64_t pivot =
-        m_ == 1 ? step_(StepArgs<D>{Step::diagonal, t, t, t, negative_below_}) : close_super_pivot(t);
+    const std::int64_t pivot = m_ == 1 ? step_(StepArgs<D>{Step::diagonal, t, t, t, negative_below_})
+                                       : close_super_pivot(t);
     if (pivot >= 0) fill_identity(t, k, k);
     return pivot;
   }

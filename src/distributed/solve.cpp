@@ -120,7 +120,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     BasicWeightStats<W> stats;
     dist::ProcessGrid grid;
     const bool on_gpu = opts.backend == Backend::cuda;
-    const std::int64_t tile = on_gpu                ? dist::gpu_tile(weight_type_of<W>)
+    const std::int64_t tile = on_gpu                 ? dist::gpu_tile(weight_type_of<W>)
                               : opts.super_width > 0 ? opts.super_width
                                                      : dist::cpu_tile();
     StageClock setup(result.setup_stages);

@@ -164,6 +164,37 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
   EXPECT_NE(grid.out.find("2 x 3 (2d)"), std::string::npos) << grid;
 }
 
+// Out of core per rank, forced (--super-width): distances are fw-blocked's,
+// predecessors fw-ooc's at its width 128; the summary says so; a width that is
+// no multiple of 64 is refused.
+TEST_F(DistributedCli, SuperWidthRunsFwOocsSuperRoundsOnEveryRank) {
+  make_graph_and_reference();
+  const ProcessRun ooc = apsp("solve g.bin --algo fw-ooc --threads 1 -o oocd.bin --predecessors oocp.bin");
+  ASSERT_EQ(ooc.status, 0) << ooc;
+  EXPECT_EQ(slurp(dir_ / "oocd.bin"), slurp(dir_ / "ref.bin"));
+  const ProcessRun one =
+      apsp("solve g.bin --distribution rows --super-width 128 --threads 1 -o d.bin --predecessors p.bin");
+  ASSERT_EQ(one.status, 0) << one;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << one;
+  EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "oocp.bin")) << one;
+  EXPECT_NE(one.out.find("out of core      super-rounds of 128"), std::string::npos) << one;
+  const ProcessRun bad = apsp("solve g.bin --distribution rows --super-width 100 --threads 1 -o e.bin");
+  EXPECT_EQ(bad.status, 1) << bad;
+  EXPECT_NE(bad.err.find("not a positive multiple of 64"), std::string::npos) << bad;
+  EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
+  if (!have_mpirun()) return;
+  for (const std::string& options : {std::string("--distribution rows --super-width 128"),
+                                     std::string("--distribution 2d --super-width 192 --no-lookahead")}) {
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+    const ProcessRun r = mpirun(3, "solve g.bin " + options + " --threads 1 -o d.bin --predecessors p.bin --verify");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
+    if (options.find("128") != std::string::npos) EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "oocp.bin")) << r;
+    EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
+  }
+}
+
 // .npy from every rank through the shared file sink, as one process writes it.
 TEST_F(DistributedCli, NpyOutputEqualsTheSingleProcessFile) {
   SKIP_WITHOUT_MPIRUN();
