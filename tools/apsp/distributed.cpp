@@ -75,9 +75,10 @@ bool runs_row_split(const DistributedSolve& s) {
 }
 
 // True when "auto" chooses between the row split and Floyd-Warshall
-// (choose_distributed): no --distribution or --grid names fw's layout.
+// (choose_distributed): no --distribution, --grid or --super-width names fw.
 bool auto_chooses(const DistributedSolve& s) {
-  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty();
+  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty() &&
+         s.distributed.super_width == 0;
 }
 
 // True when `algorithm` (a registry name, as run) is a row split's.
@@ -103,6 +104,9 @@ DistributedOptions options_of(const DistributedSolve& s) {
                        ? Backend::cpu
                        : Backend::cuda;
   if (runs_row_split(s)) {
+    if (s.distributed.super_width != 0)
+      throw UsageError("is for distributed fw's rounds; the row split of " + s.algorithm + " holds rows, not tiles",
+                       "super_width");
     if (opts.distribution != Distribution::rows)
       throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
                        "distribution");

@@ -329,6 +329,10 @@ void run_solve(const SolveArgs& a) {
     if (a.verify)
       throw UsageError("--verify checks the result in memory before writing it; it cannot resume partial rows", option);
   }
+  if (a.distributed.super_width != 0 && !runs_distributed(a.distributed))
+    throw UsageError("is for the distributed solver (--distribution or mpirun); one process goes out of core with "
+                     "--algo fw-ooc",
+                     "super_width");
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
     if (!a.memory_budget.empty())
