@@ -182,6 +182,13 @@ TEST_F(DistributedCli, SuperWidthRunsFwOocsSuperRoundsOnEveryRank) {
   EXPECT_EQ(bad.status, 1) << bad;
   EXPECT_NE(bad.err.find("not a positive multiple of 64"), std::string::npos) << bad;
   EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
+  const ProcessRun single = apsp("solve g.bin --super-width 128 --threads 1 -o e.bin");
+  EXPECT_EQ(single.status, 1) << single;
+  EXPECT_NE(single.err.find("is for the distributed solver"), std::string::npos) << single;
+  const ProcessRun rows = apsp("solve g.bin --distribution rows --algo dijkstra --super-width 128 -o e.bin");
+  EXPECT_EQ(rows.status, 1) << rows;
+  EXPECT_NE(rows.err.find("the row split of dijkstra holds rows"), std::string::npos) << rows;
+  EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
   if (!have_mpirun()) return;
   for (const std::string& options : {std::string("--distribution rows --super-width 128"),
                                      std::string("--distribution 2d --super-width 192 --no-lookahead")}) {
