@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -45,18 +44,6 @@ class IntHook {
 
  private:
   std::atomic<std::int64_t>& hook_;
-};
-
-// Sets a boolean testing hook for the lifetime of the object.
-class BoolHook {
- public:
-  explicit BoolHook(std::atomic<bool>& hook) : hook_(hook) { hook_ = true; }
-  BoolHook(const BoolHook&) = delete;
-  BoolHook& operator=(const BoolHook&) = delete;
-  ~BoolHook() { hook_ = false; }
-
- private:
-  std::atomic<bool>& hook_;
 };
 
 // Whether this build has the CPU supernodal solver to compare with.
@@ -97,7 +84,7 @@ void expect_exact_every_path(const test::Case& c, bool predecessors) {
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
   expect_exact(c, predecessors, &reference);
-  BoolHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
   expect_exact(c, predecessors, &reference);
 }
 
@@ -114,7 +101,7 @@ void expect_real_every_path(const test::RealCase<W>& rc, bool predecessors, bool
     SCOPED_TRACE("dense fronts, small batches");
     test::expect_real_matches_reference(rc, o);
   }
-  BoolHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
   SCOPED_TRACE("dense fronts batched, small batches");
   test::expect_real_matches_reference(rc, o);
 }
@@ -154,7 +141,7 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
     const std::vector<dist_t> fw(fw_result.dist.begin(), fw_result.dist.end());
     expect_exact(c, true, &fw);
     {
-      BoolHook batched(cuda::testing::hooks.supernodal_batched_factor);
+      cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
       expect_exact(c, true, &fw);
     }
     if (cpu_supernodal_available()) {
@@ -256,7 +243,7 @@ TEST(GpuSupernodal, BatchedFactorRecordsItsPassesAndMatchesV6) {
   SKIP_WITHOUT_GPU();
   const test::Case c{"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, 1, 60, 31)};
   const SolveResult v6 = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
-  BoolHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
   std::vector<cuda::testing::SupernodalLaunch> launches;
   cuda::testing::hooks.supernodal_profile = &launches;
   const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
