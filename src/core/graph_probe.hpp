@@ -66,10 +66,11 @@ inline constexpr std::int64_t kHeavyDegree = 32;
 
 // Sources of the probe's BFS: 0, n / 3 and 2n / 3 (the distinct ones below n).
 inline constexpr int kProbeSources = 3;
-// The probe's hop-depth search stops after this many scanned edges (about
-// 30-60 ms on one core; bench/cpu_probe.cpp). Only graphs beyond ~11 million
-// reachable edges reach it, and there the depth seen (then a lower bound) is
-// long past every threshold the rules compare it with on such sizes.
+// The probe's hop-depth search stops after this many scanned edges. With the
+// early stop, dense graphs scan a few rows per source, so only sparse graphs
+// with more than ~11 million edges reachable from the sources reach it; there
+// n is far past fw's reach, and the depth seen (a lower bound, said in auto's
+// note) is what sssp's estimate and the separator gate read.
 inline constexpr std::int64_t kProbeEdgeBudget = std::int64_t{1} << 25;
 GraphProbe probe_graph(const Graph& normalized);
 GraphProbe probe_graph(const GraphF32& normalized);
