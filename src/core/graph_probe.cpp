@@ -8,13 +8,13 @@
 
 namespace apsp::core {
 
+namespace {
+
+// hop_depth_search over the rows' starts (n + 1 offsets into sorted_edges).
 template <class W>
-HopDepth hop_depth_search(const std::vector<BasicEdge<W>>& sorted_edges, std::int64_t n,
-                          const std::vector<std::int64_t>& sources, std::int64_t edge_budget) {
+HopDepth search(const std::vector<BasicEdge<W>>& sorted_edges, const std::vector<std::int64_t>& row_start,
+                std::int64_t n, const std::vector<std::int64_t>& sources, std::int64_t edge_budget) {
   HopDepth found;
-  if (n <= 0) return found;
-  const std::vector<std::int64_t> row_start =
-      row_offsets(n, sorted_edges.size(), [&](std::size_t k) { return sorted_edges[k].src; });
   std::vector<std::int32_t> hops(static_cast<std::size_t>(n));
   std::vector<vertex_t> frontier, next;
   for (const std::int64_t source : sources) {
@@ -49,6 +49,17 @@ HopDepth hop_depth_search(const std::vector<BasicEdge<W>>& sorted_edges, std::in
   return found;
 }
 
+}  // namespace
+
+template <class W>
+HopDepth hop_depth_search(const std::vector<BasicEdge<W>>& sorted_edges, std::int64_t n,
+                          const std::vector<std::int64_t>& sources, std::int64_t edge_budget) {
+  if (n <= 0) return HopDepth{};
+  const std::vector<std::int64_t> row_start =
+      row_offsets(n, sorted_edges.size(), [&](std::size_t k) { return sorted_edges[k].src; });
+  return search(sorted_edges, row_start, n, sources, edge_budget);
+}
+
 template HopDepth hop_depth_search(const std::vector<Edge>&, std::int64_t, const std::vector<std::int64_t>&,
                                    std::int64_t);
 template HopDepth hop_depth_search(const std::vector<EdgeF32>&, std::int64_t, const std::vector<std::int64_t>&,
@@ -65,9 +76,12 @@ GraphProbe probe(const BasicGraph<W>& normalized) {
   p.weights = weight_type_of<W>;
   p.m = static_cast<std::int64_t>(normalized.edges.size());
   std::int64_t heavy_edges = 0;
+  // The rows' starts for the hop-depth search, in the same pass (edges sorted by src).
+  std::vector<std::int64_t> row_start(static_cast<std::size_t>(std::max<std::int64_t>(0, p.n)) + 1, 0);
   for (std::size_t e = 0, run_start = 0; e < normalized.edges.size(); ++e) {
     const BasicEdge<W>& x = normalized.edges[e];
     if (e > 0 && normalized.edges[e - 1].src != x.src) run_start = e;
+    ++row_start[static_cast<std::size_t>(x.src) + 1];
     const auto run = static_cast<std::int64_t>(e - run_start + 1);
     p.max_out_degree = std::max(p.max_out_degree, run);
     // The edge that completes a run of kHeavyDegree counts the whole run; later ones count themselves.
@@ -82,7 +96,8 @@ GraphProbe probe(const BasicGraph<W>& normalized) {
   std::vector<std::int64_t> sources;
   for (int k = 0; k < kProbeSources; ++k) sources.push_back(p.n * k / kProbeSources);
   sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-  const HopDepth hops = hop_depth_search(normalized.edges, p.n, sources, kProbeEdgeBudget);
+  for (std::size_t v = 0; v + 1 < row_start.size(); ++v) row_start[v + 1] += row_start[v];
+  const HopDepth hops = p.n > 0 ? search(normalized.edges, row_start, p.n, sources, kProbeEdgeBudget) : HopDepth{};
   p.hop_depth = hops.depth;
   p.hop_edges_scanned = hops.edges_scanned;
   p.hop_depth_complete = hops.complete;
