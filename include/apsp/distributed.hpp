@@ -106,6 +106,10 @@ struct DistributedResult {
   // The row split with verify and predecessors: this rank's rows whose
   // predecessors were checked with their distances (0 otherwise).
   std::int64_t verified_predecessor_rows = 0;
+  // A sink that keeps partial rows (Sink::keeps_partial, FileSink::
+  // keep_partial): the line its resume has for the summary (rows kept from
+  // an interrupted run, or why none were); empty otherwise.
+  std::string resume_note;
 };
 
 // Solves APSP with every rank of `comm`: collective, every rank passes the

@@ -28,6 +28,7 @@
 #include "distributed/rank_threads.hpp"
 #include "distributed/same_graph.hpp"
 #include "distributed/schedule.hpp"
+#include "sink/resume.hpp"
 
 namespace apsp {
 namespace {
@@ -191,7 +192,20 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     setup.lap("split comms");
     // Apart: a sink's begin() may make collective calls of its own, which no
     // rank may skip because its engine failed.
-    agree(comm, [&] { sink.begin(SinkLayout{normalized.n, dist::output_element<W>(), opts.predecessors}); });
+    SinkLayout layout{normalized.n, dist::output_element<W>(), opts.predecessors};
+    if (sink.keeps_partial()) {
+      SolveOptions keyed;
+      keyed.precision = opts.precision;
+      keyed.predecessors = opts.predecessors;
+      layout.solve_key = resume::solve_key(normalized, result.algorithm, result.backend, keyed);
+    }
+    agree(comm, [&] { sink.begin(layout); });
+    // A resumed output: the rows an interrupted run kept are not put again
+    // (the rounds run in full: the distributed solver keeps no round
+    // checkpoints yet).
+    resume::RowsLeft left = resume::rows_left(sink, layout, SolveOptions{}, false);
+    result.resume_note = left.note;
+    Sink& into = left.into ? *left.into : sink;
     setup.lap("begin sink");
     result.setup_seconds = seconds_since(start);
 
@@ -256,7 +270,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
         result.verify_seconds += seconds_since(verify_start);
       };
     }
-    engine->deliver(process_row, sink, check);
+    engine->deliver(process_row, into, check);
     agree(comm, [&] { engine->check_delivered_range(); });
     agree(comm, [&] {
       if (!violation.empty()) throw Error("verify failed: " + violation);

@@ -121,6 +121,29 @@ bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen) 
   return kept;
 }
 
+bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen, Communicator* comm) {
+  if (comm == nullptr || comm->size() == 1) return begin_kept(n, element, reopen);
+  std::int64_t kept = 0;
+  agree(*comm, [&] {
+    if (comm->rank() == 0) kept = begin_kept(n, element, reopen) ? 1 : 0;
+  });
+  comm->broadcast(&kept, 1, 0);
+  agree(*comm, [&] {
+    if (comm->rank() == 0) return;
+    rows_ = n;
+    columns_ = n;
+    element_ = element;
+    element_bytes_ = element_bytes(element);
+    header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(n, n, npy_descr(element)).size() : 0;
+    // The partial file by its own name: closing it renames nothing, and
+    // discarding it removes nothing (rank 0 owns it).
+    file_ = io::detail::OutputFile::join(io::detail::kept_file_name(path_, "partial"), "");
+    bytes_written_ = 0;
+  });
+  comm_ = comm;
+  return kept != 0;
+}
+
 std::uint64_t MatrixFileWriter::digest_of(std::int64_t rows, std::int64_t stride, const void* data) const {
   const auto row_bytes = static_cast<std::size_t>(columns_) * element_bytes_;
   const auto* bytes = static_cast<const unsigned char*>(data);

@@ -56,6 +56,12 @@ class MatrixFileWriter {
   // starts it fresh, when its length is not the matrix's (another matrix,
   // or a damaged file).
   bool begin_kept(std::int64_t n, Element element, bool reopen);
+  // The same with `comm` (collective, every rank with the same path, format
+  // and `reopen`): rank 0 opens (and locks) the partial file as above, the
+  // others join it by its name (a shared file system); commit() is then
+  // collective as begin()'s with a communicator. Returns rank 0's verdict on
+  // every rank. Errors are agreed on every rank.
+  bool begin_kept(std::int64_t n, Element element, bool reopen, Communicator* comm);
   // The digest (core::Fingerprint) of rows as put() would store them: `rows`
   // rows of columns elements, row r at data + r * stride elements.
   std::uint64_t digest_of(std::int64_t rows, std::int64_t stride, const void* data) const;

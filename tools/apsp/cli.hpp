@@ -152,6 +152,8 @@ struct DistributedSolve {
   bool verify;
   const DistributedArgs& distributed;
   const std::string& weights;  // --weights: auto, int32, float32 or float64
+  bool checkpoint = false;     // --checkpoint: keep the rows of a killed run
+  bool resume = false;         // --resume: continue them
 };
 void run_distributed_solve(const DistributedSolve& s);
 

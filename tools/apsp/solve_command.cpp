@@ -324,8 +324,6 @@ void run_solve(const SolveArgs& a) {
     const char* option = a.resume ? "resume" : "checkpoint";
     if (a.output.empty() && a.predecessors_path.empty())
       throw UsageError("keeps partial rows of an output file; give -o or --predecessors", option);
-    if (runs_distributed(a.distributed))
-      throw UsageError("the distributed solver does not keep partial output for a resumed run yet", option);
     if (a.verify)
       throw UsageError("--verify checks the result in memory before writing it; it cannot resume partial rows", option);
   }
@@ -348,7 +346,7 @@ void run_solve(const SolveArgs& a) {
     }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify, distributed,
-                                                  a.weights});
+                                                  a.weights, a.checkpoint || a.resume, a.resume});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
