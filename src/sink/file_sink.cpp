@@ -12,6 +12,7 @@
 #include "core/row_blocks.hpp"
 #include "io/files.hpp"
 #include "io/matrix_file.hpp"
+#include "sink/rank_checkpoints.hpp"
 #include "sink/round_checkpoint.hpp"
 #include "sink/row_journal.hpp"
 #include "sink/rows.hpp"
@@ -89,7 +90,9 @@ void FileSink::keep_partial(bool resume, double checkpoint_every) {
   checkpoint_every_ = checkpoint_every;
 }
 
-RoundCheckpoints* FileSink::round_checkpoints() { return rounds_.get(); }
+RoundCheckpoints* FileSink::round_checkpoints() {
+  return rounds_ ? static_cast<RoundCheckpoints*>(rounds_.get()) : rank_rounds_.get();
+}
 
 namespace {
 
@@ -226,7 +229,10 @@ void FileSink::begin_kept() {
         journal_ = std::make_unique<sink::RowJournal>(journal_path + "-" + std::to_string(ranks->rank()), header,
                                                       std::vector<sink::JournalRecord>{});
     });
-    return;  // the distributed dense solver keeps no round checkpoints (yet)
+    rank_rounds_ = std::make_unique<sink::RankRoundCheckpoints>(
+        *ranks, io::detail::kept_file_name(primary, "checkpoint"), layout_.solve_key, checkpoint_every_,
+        resuming != 0);
+    return;
   }
   // The rounds resume only where the rows do: a journal of this solve.
   rounds_ = std::make_unique<sink::FileRoundCheckpoints>(io::detail::kept_file_name(primary, "checkpoint"),
@@ -275,6 +281,8 @@ void FileSink::commit() {
     sink::kill_point_for_testing("renamed");
     if (rounds_) rounds_->remove();
     rounds_.reset();
+    if (rank_rounds_) rank_rounds_->remove();
+    rank_rounds_.reset();
     journal_->remove();
     journal_.reset();
   }
@@ -307,6 +315,7 @@ void FileSink::rename_outputs() {
 void FileSink::discard() noexcept {
   journal_.reset();  // a kept output's journal and checkpoint stay for a resumed run
   rounds_.reset();
+  rank_rounds_.reset();
   for (auto& writer : writers_) {
     if (writer) writer->discard();
     writer.reset();

@@ -583,8 +583,10 @@ class DistributedResume : public DistributedCli {
  protected:
   // Kills `args` under `ranks` ranks at the COUNT-th journal record of
   // whichever rank gets there first; expects the job dead with rows kept.
-  void killed(int ranks, const std::string& args, int count) const {
-    const ProcessRun r = mpirun(ranks, args + " --checkpoint", "env APSP_TEST_KILL_AT=journal:" + std::to_string(count));
+  void killed(int ranks, const std::string& args, int count) const { killed_at(ranks, args, "journal:" + std::to_string(count)); }
+  // The same at any kill point of the hook (POINT:COUNT).
+  void killed_at(int ranks, const std::string& args, const std::string& point) const {
+    const ProcessRun r = mpirun(ranks, args + " --checkpoint", "env APSP_TEST_KILL_AT=" + point);
     ASSERT_NE(r.status, 0) << r;
     ASSERT_FALSE(fs::exists(dir_ / "d.bin")) << r;
     ASSERT_TRUE(fs::exists(dir_ / ".d.bin.apsp-journal")) << r;
@@ -631,8 +633,8 @@ TEST_F(DistributedResume, RowSplitKilledOnOneRankResumesOnAnyRankCount) {
 }
 
 // The distributed Floyd-Warshall killed while it delivers its rows (rows and
-// 2d): the resumed run puts only the rows not kept (its rounds run again:
-// no round checkpoints yet).
+// 2d): the resumed run puts only the rows not kept (no round checkpoint was
+// due at the default interval: its rounds run again).
 TEST_F(DistributedResume, DenseFwKilledWhileDeliveringResumes) {
   SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
@@ -648,6 +650,64 @@ TEST_F(DistributedResume, DenseFwKilledWhileDeliveringResumes) {
   }
 }
 
+// The distributed Floyd-Warshall killed mid-rounds (n = 300: 5 rounds, a
+// checkpoint due after every one): after one rank's second save, or
+// half-way through one rank's third; each rank saved its share at the same
+// rounds, and the resumed run continues from the newest round every rank
+// holds, byte-identical to one process.
+TEST_F(DistributedResume, DenseFwKilledMidRoundsResumesFromTheCommonRound) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  struct Kill {
+    int ranks;
+    const char* layout;
+    const char* point;
+  };
+  for (const Kill& k : {Kill{2, "rows", "checkpoint:2"}, Kill{4, "2d", "checkpoint-write:3"},
+                        Kill{3, "2d --grid 1x3 --no-lookahead", "checkpoint:1"}}) {
+    const std::string args = std::string("solve g.bin --algo fw-blocked --distribution ") + k.layout +
+                             " --threads 1 --checkpoint-every 1e-9 -o d.bin --predecessors p.bin";
+    killed_at(k.ranks, args, k.point);
+    const ProcessRun r = resumed(k.ranks, args, "ref.bin", "refp.bin");
+    EXPECT_NE(r.out.find("resumed the rounds after round "), std::string::npos) << r;
+    expect_nothing_kept();
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+  }
+}
+
+// One rank's newest share damaged: the resume falls back to the previous
+// round every rank holds. Checkpoints of another rank count are refused.
+TEST_F(DistributedResume, DamagedShareFallsBackAndOtherRankCountsAreRefused) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const std::string args = "solve g.bin --algo fw-blocked --distribution rows --threads 1 --checkpoint-every 1e-9 "
+                           "-o d.bin --predecessors p.bin";
+  // Killed after some rank's third save (rounds 1, 2, 3 in slots 0, 1, 0):
+  // every rank saved round 2 before round 3's panels could reach it.
+  killed_at(2, args, "checkpoint:3");
+  const fs::path newest = dir_ / ".d.bin.apsp-checkpoint-1-of-2.0";
+  if (fs::exists(newest)) {
+    std::fstream file(newest, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(fs::file_size(newest) / 2));
+    file.put('\x7f').put('\x01');
+  }
+  const ProcessRun r = resumed(2, args, "ref.bin", "refp.bin");
+  EXPECT_NE(r.out.find("resumed the rounds after round 2 of 5"), std::string::npos) << r;
+  expect_nothing_kept();
+  fs::remove(dir_ / "d.bin");
+  fs::remove(dir_ / "p.bin");
+
+  killed_at(2, args, "checkpoint:1");
+  const ProcessRun other = mpirun(3, args + " --resume");
+  EXPECT_EQ(other.status, 1) << other;
+  EXPECT_EQ(count_lines_starting(other.err, "apsp: "), 1) << other;
+  EXPECT_NE(other.err.find("it was written by 2 ranks and this run has 3"), std::string::npos) << other;
+  // The same rank count resumes them.
+  resumed(2, args, "ref.bin", "refp.bin");
+  expect_nothing_kept();
+}
+
 // A resume must continue the same solve: another algorithm or graph is
 // refused once, clearly, and what the killed run kept stays for a resume of
 // the right solve; damaged partial rows are computed again, and a damaged
@@ -656,9 +716,7 @@ TEST_F(DistributedResume, MismatchIsRefusedAndDamageFallsBack) {
   SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   const std::string args = " --threads 1 -o d.bin --predecessors p.bin";
-  ASSERT_EQ(apsp("solve g.bin --algo johnson" + args.substr(0, args.find(" -o")) + " -o one.bin --predecessors onep.bin")
-                .status,
-            0);
+  ASSERT_EQ(apsp("solve g.bin --algo johnson --threads 1 -o one.bin --predecessors onep.bin").status, 0);
   ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 6 -o g2.bin").status, 0);
   killed(2, "solve g.bin --algo johnson" + args, 3);
   for (const std::string& other : {"solve g.bin --algo bellman-ford" + args, "solve g2.bin --algo johnson" + args}) {

@@ -258,8 +258,7 @@ std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
   if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<NullSink>(NullSink::Rows::some);
   auto files = std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
                                           MatrixFileTarget{s.predecessors_path, io::Format::automatic});
-  // Rows only: the distributed dense solver keeps no round checkpoints yet.
-  if (s.checkpoint) files->keep_partial(s.resume, 0);
+  if (s.checkpoint) files->keep_partial(s.resume, s.checkpoint_every);
   return files;
 }
 
