@@ -212,7 +212,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     // saved at the round after which rank 0's clock says one is due.
     auto* const checkpoints = dynamic_cast<sink::RankRoundCheckpoints*>(sink.round_checkpoints());
     const bool checkpointed = checkpoints != nullptr && engine->precision() != Precision::int16 &&
-                              !engine->state_buffers().empty();
+                              !engine->state_layout().empty();
     const auto round_state = [&](std::int64_t round) {
       return RoundState{engine->state_layout(), round, grid.tiles, engine->state_buffers()};
     };
