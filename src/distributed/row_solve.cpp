@@ -210,9 +210,12 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     if (opts.verify) verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
     RankShare<W> share(sink, verifier.get(), n, opts.predecessors);
     // A resumed output: every rank knows the rows the interrupted run kept
-    // (the sink's begin() told them all) and the split hands out only the
-    // others, as sources of a narrowed solve whose rows go to their place.
-    resume::RowsLeft left = resume::rows_left(share, layout, run, true);
+    // (the sink's begin() told them all). A CPU algorithm that computes
+    // chosen sources gets only the others, and the split hands out those
+    // (their rows go to their place); any other computes every row and the
+    // kept ones are dropped before the sink.
+    const bool narrow = backend == Backend::cpu && takes_sources(row_algorithm(algorithm, backend));
+    resume::RowsLeft left = resume::rows_left(share, layout, run, narrow);
     result.resume_note = left.note;
     run = left.run;
     Sink& into = left.into ? *left.into : share;
