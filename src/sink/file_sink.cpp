@@ -220,8 +220,7 @@ void FileSink::begin_kept() {
   // other rank starts its own.
   on_root([&] {
     journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
-    if (ranks != nullptr)
-      for (const std::string& path : rank_journals(journal_path)) std::remove(path.c_str());
+    for (const std::string& path : rank_journals(journal_path)) std::remove(path.c_str());
   });
   if (ranks != nullptr) {
     agree(*ranks, [&] {
