@@ -428,8 +428,8 @@ class CpuEngine final : public TileEngine {
     const char* element = std::is_floating_point<D>::value ? (sizeof(D) == 4 ? "float32" : "float64")
                                                            : (sizeof(D) == 4 ? "int32" : "int64");
     return std::string("distributed cpu tiles ") + element + (kPred ? " with predecessors" : "") + ", b " +
-           std::to_string(kTile) + ", grid " + std::to_string(grid_.rows) + "x" + std::to_string(grid_.cols) +
-           " at " + std::to_string(grid_.row) + "," + std::to_string(grid_.col) + ", n " + std::to_string(n_);
+           std::to_string(kTile) + ", grid " + std::to_string(grid_.rows) + "x" + std::to_string(grid_.cols) + " at " +
+           std::to_string(grid_.row) + "," + std::to_string(grid_.col) + ", n " + std::to_string(n_);
   }
 
  private:

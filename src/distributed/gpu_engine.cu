@@ -574,8 +574,8 @@ class GpuEngine final : public TileEngine {
   std::vector<RoundState::Buffer> state_buffers() override {
     const std::size_t cells = static_cast<std::size_t>(rows_ * kTile * width_);
     host_state_.resize(cells);
-    APSP_CUDA_CHECK(cudaMemcpyAsync(host_state_.data(), tiles_.get(), cells * sizeof(S), cudaMemcpyDeviceToHost,
-                                    panel_.get()));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(host_state_.data(), tiles_.get(), cells * sizeof(S), cudaMemcpyDeviceToHost, panel_.get()));
     APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
     return {{host_state_.data(), cells * sizeof(S)}};
   }

@@ -229,8 +229,7 @@ void FileSink::begin_kept() {
                                                       std::vector<sink::JournalRecord>{});
     });
     rank_rounds_ = std::make_unique<sink::RankRoundCheckpoints>(
-        *ranks, io::detail::kept_file_name(primary, "checkpoint"), layout_.solve_key, checkpoint_every_,
-        resuming != 0);
+        *ranks, io::detail::kept_file_name(primary, "checkpoint"), layout_.solve_key, checkpoint_every_, resuming != 0);
     return;
   }
   // The rounds resume only where the rows do: a journal of this solve.

@@ -104,8 +104,7 @@ std::int64_t RankRoundCheckpoints::restore(const RoundState& state) {
 bool RankRoundCheckpoints::due() {
   std::int64_t go = 0;
   if (comm_.rank() == 0)
-    go = interval_ > 0 &&
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= interval_;
+    go = interval_ > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= interval_;
   comm_.broadcast(&go, 1, 0);
   return go != 0;
 }

@@ -583,7 +583,9 @@ class DistributedResume : public DistributedCli {
  protected:
   // Kills `args` under `ranks` ranks at the COUNT-th journal record of
   // whichever rank gets there first; expects the job dead with rows kept.
-  void killed(int ranks, const std::string& args, int count) const { killed_at(ranks, args, "journal:" + std::to_string(count)); }
+  void killed(int ranks, const std::string& args, int count) const {
+    killed_at(ranks, args, "journal:" + std::to_string(count));
+  }
   // The same at any kill point of the hook (POINT:COUNT).
   void killed_at(int ranks, const std::string& args, const std::string& point) const {
     const ProcessRun r = mpirun(ranks, args + " --checkpoint", "env APSP_TEST_KILL_AT=" + point);
@@ -639,8 +641,8 @@ TEST_F(DistributedResume, DenseFwKilledWhileDeliveringResumes) {
   SKIP_WITHOUT_MPIRUN();
   make_graph_and_reference();
   for (const auto& [ranks, layout] : {std::pair<int, const char*>{2, "rows"}, {4, "2d"}}) {
-    const std::string args =
-        std::string("solve g.bin --algo fw-blocked --distribution ") + layout + " --threads 1 -o d.bin --predecessors p.bin";
+    const std::string args = std::string("solve g.bin --algo fw-blocked --distribution ") + layout +
+                             " --threads 1 -o d.bin --predecessors p.bin";
     killed(ranks, args, 2);
     const ProcessRun r = resumed(ranks, args, "ref.bin", "refp.bin");
     EXPECT_GT(kept_rows(r), 0) << r;
@@ -756,8 +758,9 @@ TEST_F(DistributedResume, GpuRanksResume) {
   SKIP_WITHOUT_MPIRUN();
   if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
   ASSERT_EQ(apsp("gen rmat -n 3000 --seed 2 -o s.bin").status, 0);
-  for (const std::string& solve : {std::string("solve s.bin --backend cuda --algo sssp --comm mpi"),
-                                   std::string("solve s.bin --backend cuda --algo fw --distribution rows --comm mpi")}) {
+  for (const std::string& solve :
+       {std::string("solve s.bin --backend cuda --algo sssp --comm mpi"),
+        std::string("solve s.bin --backend cuda --algo fw --distribution rows --comm mpi")}) {
     const ProcessRun ref = mpirun(2, solve + " -o one.bin --predecessors onep.bin");
     ASSERT_EQ(ref.status, 0) << ref;
     const std::string args = solve + " -o d.bin --predecessors p.bin";

@@ -346,8 +346,7 @@ void run_solve(const SolveArgs& a) {
     }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify, distributed,
-                                                  a.weights, a.checkpoint || a.resume, a.resume,
-                                                  a.checkpoint_every});
+                                                  a.weights, a.checkpoint || a.resume, a.resume, a.checkpoint_every});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
