@@ -741,6 +741,8 @@ TEST_F(DistributedResume, MismatchIsRefusedAndDamageFallsBack) {
   EXPECT_NE(damaged.out.find("did not match the partial output"), std::string::npos) << damaged;
   expect_nothing_kept();
   // A torn journal: started afresh, with the note.
+  fs::remove(dir_ / "d.bin");
+  fs::remove(dir_ / "p.bin");
   killed(2, "solve g.bin --algo johnson" + args, 3);
   fs::resize_file(dir_ / ".d.bin.apsp-journal", 10);
   const ProcessRun torn = mpirun(2, "solve g.bin --algo johnson" + args + " --resume");
