@@ -92,6 +92,10 @@ class MatrixFileWriter {
 
  private:
   bool text() const;
+  // A rank other than 0 of a shared file: the writer's shape, and the file
+  // rank 0 made (OutputFile::join(path, shared_name)).
+  void join(std::int64_t rows, std::int64_t columns, Element element, const std::string& path,
+            const std::string& shared_name);
   void put_binary(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
   void put_text(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
   // Appends formatted rows once every row before them is written.
