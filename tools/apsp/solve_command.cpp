@@ -424,8 +424,9 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_flag("--resume", args->resume,
                 "Continue the rows (and fw-blocked's rounds) an interrupted --checkpoint run of the same solve left "
                 "(implies --checkpoint)");
-  cmd->add_option("--checkpoint-every", args->checkpoint_every,
-                  "With --checkpoint: seconds between fw-blocked's round checkpoints (0: none)")
+  cmd->add_option(
+         "--checkpoint-every", args->checkpoint_every,
+         "With --checkpoint: seconds between the round checkpoints of fw-blocked and the distributed fw (0: none)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--relabel", args->input.relabel,
