@@ -116,6 +116,10 @@ struct DistributedResult {
   // Out of core per rank: the super width (0: in core) and why, for the summary.
   std::int64_t super_width = 0;
   std::string out_of_core;
+  // A sink that keeps partial rows (Sink::keeps_partial, FileSink::
+  // keep_partial): the line its resume has for the summary (rows kept from
+  // an interrupted run, or why none were); empty otherwise.
+  std::string resume_note;
 };
 
 // Solves APSP with every rank of `comm`: collective, every rank passes the

@@ -485,6 +485,20 @@ class CpuEngine final : public TileEngine {
     }
   }
 
+  std::vector<RoundState::Buffer> state_buffers() override {
+    std::vector<RoundState::Buffer> planes{{own_.d.data(), own_.d.size() * sizeof(D)}};
+    if (kPred) planes.push_back({own_.p.data(), own_.p.size() * sizeof(vertex_t)});
+    return planes;
+  }
+  std::string state_layout() const override {
+    const char* element = std::is_floating_point<D>::value ? (sizeof(D) == 4 ? "float32" : "float64")
+                                                           : (sizeof(D) == 4 ? "int32" : "int64");
+    return std::string("distributed cpu tiles ") + element + (kPred ? " with predecessors" : "") + ", b " +
+           std::to_string(kTile) + ", grid " + std::to_string(grid_.rows) + "x" + std::to_string(grid_.cols) + " at " +
+           std::to_string(grid_.row) + "," + std::to_string(grid_.col) + ", n " + std::to_string(n_);
+  }
+
+ private:
   const ProcessGrid grid_;
   const std::int64_t n_;
   const std::int64_t m_;            // kTile tiles per tile edge: 1, or the super width / kTile

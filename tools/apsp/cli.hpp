@@ -153,6 +153,9 @@ struct DistributedSolve {
   bool verify;
   const DistributedArgs& distributed;
   const std::string& weights;  // --weights: auto, int32, float32 or float64
+  bool checkpoint = false;     // --checkpoint: keep the rows of a killed run
+  bool resume = false;         // --resume: continue them
+  double checkpoint_every = 0;  // --checkpoint-every: seconds between the dense rounds' checkpoints
 };
 void run_distributed_solve(const DistributedSolve& s);
 

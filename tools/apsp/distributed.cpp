@@ -170,6 +170,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_row("weights", to_string(weight_type(loaded.normalized)));
   print_row("algorithm", r.algorithm);
   if (!why.empty()) print_row("auto", why);
+  if (!r.resume_note.empty()) print_row("note", r.resume_note);
   print_row("backend", to_string(r.backend));
   print_row("precision", to_string(r.precision));
   print_row("communicator",
@@ -261,8 +262,10 @@ std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int d
 
 std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
   if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<NullSink>(NullSink::Rows::some);
-  return std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
-                                    MatrixFileTarget{s.predecessors_path, io::Format::automatic});
+  auto files = std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
+                                          MatrixFileTarget{s.predecessors_path, io::Format::automatic});
+  if (s.checkpoint) files->keep_partial(s.resume, s.checkpoint_every);
+  return files;
 }
 
 // This rank's part of the solve: the row split of --algorithm's rows, or
