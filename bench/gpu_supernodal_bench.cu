@@ -14,7 +14,19 @@
 // least 1024 vertices, the solve's n times nnz(L)-based ops per source, the
 // count fw's n^3 rate compares with) and the rates they give.
 //
+// --factor v6|batched|both: the dense fronts' factor path (v6: one front at a
+// time through fw's rounds, the default; batched: the opt-in grouped path of
+// testing::hooks.supernodal_batched_factor; both: a "supernodal" row and a
+// "supernodal-batched" row). With --profile-csv each supernodal row's
+// profile also sums the factor's dense passes per front-size class (fronts
+// of >= 1024 vertices, and the other dense fronts) and prints their rate in
+// useful add-mins (the symbolic (k + s)^2 k of those fronts) per second and
+// as a share of fw int32's rate measured in the same run (run fw at the same
+// n: --methods supernodal,fw), else of the H100 constant below.
+//
 //   apsp_bench_gpu_supernodal_bench --csv supernodal.csv
+//   apsp_bench_gpu_supernodal_bench --families rmat,uniform --sizes 32768 --methods supernodal,fw --factor both \
+//       --profile-csv profile.csv
 //   apsp_bench_gpu_supernodal_bench --families grid,geometric --grid-sizes 65536 --methods supernodal,sssp
 #include <CLI/CLI.hpp>
 
@@ -26,6 +38,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -55,10 +68,19 @@ struct Row {
   double fw_s = 0;
   bool fw_estimated = false;
   double factor_ops = 0, large_front_ops = 0, solve_ops = 0;  // supernodal only
+  // The dense fronts (more than 64 columns) below kLargeFront vertices: their symbolic add-mins.
+  double mid_front_ops = 0;
+  // From the profile (--profile-csv): milliseconds of the factor's dense
+  // passes per size class (SupernodalLaunch::batch: 1024 or 0).
+  double large_front_ms = 0, mid_front_ms = 0;
+  bool profiled = false;
 };
 
-// The fronts at least this big (k + s vertices) count as the factor's dense work.
+// The fronts at least this big (k + s vertices) count as the factor's dense
+// work (the solver's kLargeFrontVertices).
 constexpr std::int64_t kLargeFront = 1024;
+// Fronts with more columns than this take the dense path (kernels/supernodal's kSmallColumns).
+constexpr std::int64_t kDenseColumns = 64;
 
 // The supernodal operation counts of g (its own symbolic analysis, untimed).
 void count_supernodal_ops(const apsp::Graph& g, Row& r) {
@@ -66,7 +88,10 @@ void count_supernodal_ops(const apsp::Graph& g, Row& r) {
   r.factor_ops = sym.factor_ops;
   for (std::int32_t K = 0; K < sym.count; ++K) {
     const double k = sym.columns(K), front = k + static_cast<double>(sym.structure_size(K));
-    if (front >= kLargeFront) r.large_front_ops += front * front * k;
+    if (front >= kLargeFront)
+      r.large_front_ops += front * front * k;
+    else if (k > kDenseColumns)
+      r.mid_front_ops += front * front * k;
   }
   r.solve_ops = static_cast<double>(g.n) * sym.solve_ops_per_source;
 }
@@ -111,7 +136,7 @@ Row measure(const std::string& family, const apsp::Graph& g, const std::string& 
 // One more supernodal solve of g with every launch timed
 // (testing::hooks.supernodal_profile), summed per pass and level into `csv`
 // (appended) and printed: where the factor's and the solve's time goes.
-void profile_supernodal(const std::string& family, const apsp::Graph& g, const std::string& csv) {
+void profile_supernodal(const std::string& family, const apsp::Graph& g, const std::string& csv, Row& row) {
   std::vector<apsp::cuda::testing::SupernodalLaunch> launches;
   apsp::SolveOptions o;
   o.backend = apsp::Backend::cuda;
@@ -132,6 +157,8 @@ void profile_supernodal(const std::string& family, const apsp::Graph& g, const s
   std::map<std::pair<std::string, std::int32_t>, Sum> sums;
   double total_ms = 0;
   for (const auto& l : launches) {
+    if (std::string(l.pass).rfind("dense", 0) == 0)
+      (l.batch >= kLargeFront ? row.large_front_ms : row.mid_front_ms) += l.ms;
     Sum& sum = sums[{l.pass, l.level}];
     ++sum.launches;
     sum.bytes += l.bytes;
@@ -141,14 +168,15 @@ void profile_supernodal(const std::string& family, const apsp::Graph& g, const s
   }
   const bool fresh = !std::ifstream(csv).good();
   std::ofstream out(csv, std::ios::app);
-  if (fresh) out << "family,n,pass,level,launches,ms,gbytes,gbytes_per_s,ops,ops_per_s\n";
+  row.profiled = true;
+  if (fresh) out << "family,n,pass,level,launches,ms,gbytes,gbytes_per_s,ops,ops_per_s,method\n";
   std::printf("%-10s n=%-7lld profile: %.1f ms in %zu timed launches\n", family.c_str(), static_cast<long long>(g.n),
               total_ms, launches.size());
   for (const auto& [key, sum] : sums) {
     const double seconds = sum.ms / 1000.0;
     out << family << ',' << g.n << ',' << key.first << ',' << key.second << ',' << sum.launches << ',' << sum.ms << ','
         << sum.bytes / 1e9 << ',' << (seconds > 0 ? sum.bytes / 1e9 / seconds : 0.0) << ',' << sum.ops << ','
-        << (seconds > 0 ? sum.ops / seconds : 0.0) << '\n';
+        << (seconds > 0 ? sum.ops / seconds : 0.0) << ',' << row.method << '\n';
     if (sum.ms >= 0.02 * total_ms)
       std::printf("  %-22s level %3d: %5lld launches %9.2f ms  %7.2f GB at %7.1f GB/s  %.3g ops at %.3g ops/s\n",
                   key.first.c_str(), key.second, static_cast<long long>(sum.launches), sum.ms, sum.bytes / 1e9,
@@ -174,6 +202,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string csv;
   std::string profile_csv;
+  std::string factor_path = "v6";
   app.add_option("--families", families)->delimiter(',');
   app.add_option("--grid-sizes", grid_sizes)->delimiter(',');
   app.add_option("--geometric-sizes", geometric_sizes)->delimiter(',');
@@ -191,6 +220,8 @@ int main(int argc, char** argv) {
   app.add_option("--profile-csv", profile_csv,
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
                  "this CSV (appended)");
+  app.add_option("--factor", factor_path, "the dense fronts' factor path: v6 (default), batched, or both (two rows)")
+      ->check(CLI::IsMember({"v6", "batched", "both"}));
   CLI11_PARSE(app, argc, argv);
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
@@ -209,14 +240,25 @@ int main(int argc, char** argv) {
         std::vector<Row> family_rows;
         for (const std::string& method : methods) {
           if (method == "fw" && g.n > fw_max_n) continue;
-          Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
-          if (method == "supernodal") count_supernodal_ops(g, r);
-          if (method == "supernodal" && !profile_csv.empty()) profile_supernodal(family, g, profile_csv);
-          if (method == "fw") {
-            fw_s = r.compute_s;
-            fw_estimated = false;
+          // supernodal once per factor path asked.
+          std::vector<bool> paths{false};
+          if (method == "supernodal") {
+            if (factor_path == "batched") paths = {true};
+            if (factor_path == "both") paths = {false, true};
           }
-          family_rows.push_back(r);
+          for (const bool batched : paths) {
+            apsp::cuda::testing::hooks.supernodal_batched_factor = batched;
+            Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
+            if (batched) r.method = "supernodal-batched";
+            if (method == "supernodal") count_supernodal_ops(g, r);
+            if (method == "supernodal" && !profile_csv.empty()) profile_supernodal(family, g, profile_csv, r);
+            apsp::cuda::testing::hooks.supernodal_batched_factor = false;
+            if (method == "fw") {
+              fw_s = r.compute_s;
+              fw_estimated = false;
+            }
+            family_rows.push_back(r);
+          }
         }
         for (Row& r : family_rows) {
           r.fw_s = fw_s;
@@ -233,6 +275,20 @@ int main(int argc, char** argv) {
                         100.0 * r.large_front_ops / r.factor_ops, static_cast<long long>(kLargeFront),
                         r.factor_s > 0 ? r.factor_ops / r.factor_s : 0.0, r.solve_ops,
                         r.solve_s > 0 ? r.solve_ops / r.solve_s : 0.0);
+          if (r.profiled) {
+            // fw int32's rate in this run (n^3 over its compute), else the constant.
+            const double nn = static_cast<double>(r.n);
+            const double fw_rate = r.fw_estimated ? kFwInt32Rate : nn * nn * nn / r.fw_s;
+            for (const auto& [label, ops, ms] : {std::tuple{">= 1024", r.large_front_ops, r.large_front_ms},
+                                                 std::tuple{"< 1024", r.mid_front_ops, r.mid_front_ms}}) {
+              if (ms <= 0) continue;
+              const double rate = ops / (ms / 1000.0);
+              std::printf("%-10s n=%-7lld %-18s factor dense fronts %-7s %.3g add-mins in %8.3f ms (profiled): %.3g "
+                          "per s, %.0f%% of fw int32's %.3g%s\n",
+                          r.family.c_str(), static_cast<long long>(r.n), r.method.c_str(), label, ops, ms, rate,
+                          100.0 * rate / fw_rate, fw_rate, r.fw_estimated ? " (H100 constant)" : " (this run)");
+            }
+          }
           std::fflush(stdout);
           rows.push_back(r);
         }

@@ -77,6 +77,13 @@ struct DistributedOptions {
   int threads = 0;
   // This rank's fraction of rounds done (0..1], from the calling thread.
   std::function<void(double)> progress;
+  // Out of core per rank, forced: > 0 (a multiple of 64) runs the rounds as
+  // fw-ooc's super-rounds of this width (tiles of super_width, each stepped
+  // as fw-ooc steps its super-tiles), in either layout; results are those of
+  // in-core fw-blocked. cpu backend only for now (UsageError on cuda: GPU
+  // ranks whose share does not fit their device are refused before any work,
+  // as without it). 0: in-core tiles.
+  std::int64_t super_width = 0;
 };
 
 // Seconds one rank spent in the rounds, split three ways.
@@ -106,6 +113,13 @@ struct DistributedResult {
   // The row split with verify and predecessors: this rank's rows whose
   // predecessors were checked with their distances (0 otherwise).
   std::int64_t verified_predecessor_rows = 0;
+  // Out of core per rank: the super width (0: in core) and why, for the summary.
+  std::int64_t super_width = 0;
+  std::string out_of_core;
+  // A sink that keeps partial rows (Sink::keeps_partial, FileSink::
+  // keep_partial): the line its resume has for the summary (rows kept from
+  // an interrupted run, or why none were); empty otherwise.
+  std::string resume_note;
 };
 
 // Solves APSP with every rank of `comm`: collective, every rank passes the

@@ -27,6 +27,7 @@ namespace sink {
 class RowLedger;
 class RowJournal;
 class FileRoundCheckpoints;
+class RankRoundCheckpoints;
 }  // namespace sink
 namespace io::detail {
 class MatrixFileWriter;
@@ -144,14 +145,19 @@ class FileSink : public Sink {
   // a journal of another solve is a UsageError (option "resume"); a
   // missing or damaged one starts afresh with a note. Without `resume`,
   // begin() starts afresh. commit() renames the partial files over the
-  // targets, then removes the journal. Binary formats (.bin, .npy) of one
-  // process only (UsageError, option "checkpoint").
+  // targets, then removes the journal. Binary formats (.bin, .npy) only.
+  // With a communicator (collective, as begin()): the ranks share the
+  // partial files; rank 0 keeps the journal and each other rank R journals
+  // its own rows beside it (".NAME.apsp-journal-R"), which rank 0 merges on
+  // a resume; every rank learns the kept rows (resumed()).
   //
   // A dense solver (fw-blocked on the CPU) also saves its working matrices
   // at a round boundary once `checkpoint_every` seconds (0: never) have
   // passed since it began or last saved (round_checkpoints(), in
   // ".NAME.apsp-checkpoint" beside the journal), and with `resume`
-  // continues from the last valid one.
+  // continues from the last valid one. With a communicator, each rank saves
+  // its own share at the same round (sink/rank_checkpoints.hpp), and a
+  // resume continues from the newest round every rank holds valid.
   void keep_partial(bool resume, double checkpoint_every = kDefaultCheckpointSeconds);
   static constexpr double kDefaultCheckpointSeconds = 300;
   bool keeps_partial() const override { return keep_; }
@@ -170,6 +176,7 @@ class FileSink : public Sink {
   double checkpoint_every_ = 0;
   std::unique_ptr<sink::RowJournal> journal_;
   std::unique_ptr<sink::FileRoundCheckpoints> rounds_;
+  std::unique_ptr<sink::RankRoundCheckpoints> rank_rounds_;  // several ranks: each its share
   SinkResume resumed_;
 };
 

@@ -482,36 +482,6 @@ void fw_seq_typed(const BasicJob<W>& job) {
   clock.lap("store", result_bytes(job));
 }
 
-// Round r of fw-blocked over tiles first .. first + count - 1 of each
-// dimension (r among them): the diagonal step, then the panels and the
-// updates in parallel. Throws NegativeCycleError naming the pivot whose
-// diagonal step made a diagonal entry fall below negative_below.
-template <class D, class BlockAt>
-void blocked_round(StepFunction<D> step, const BlockAt& block, std::int64_t first, std::int64_t count, std::int64_t r,
-                   D negative_below, int threads) {
-  const Block<D> diag = block(r, r);
-  const std::int64_t pivot = step(StepArgs<D>{Step::diagonal, diag, diag, diag, negative_below});
-  if (pivot >= 0) throw NegativeCycleError(r * kTile + pivot);
-  const std::int64_t others = count - 1, own = r - first;
-#pragma omp parallel num_threads(threads)
-  {
-#pragma omp for schedule(static)
-    for (std::int64_t x = 0; x < 2 * others; ++x) {
-      const std::int64_t c = first + (x / 2 < own ? x / 2 : x / 2 + 1);
-      if (x % 2 == 0)
-        step(StepArgs<D>{Step::row_panel, block(r, c), diag, diag});
-      else
-        step(StepArgs<D>{Step::column_panel, block(c, r), diag, diag});
-    }
-#pragma omp for schedule(static)
-    for (std::int64_t x = 0; x < others * others; ++x) {
-      const std::int64_t a = first + (x / others < own ? x / others : x / others + 1);
-      const std::int64_t c = first + (x % others < own ? x % others : x % others + 1);
-      step(StepArgs<D>{Step::update, block(a, c), block(a, r), block(r, c)});
-    }
-  }
-}
-
 // The out-of-core schedule (core/super_rounds.hpp) on fw-blocked's
 // tile-major matrix: super-tile (I, J) is tiles (I*m .. I*m+m-1) x
 // (J*m .. J*m+m-1), m = width / kTile. This is the host's model of the GPU

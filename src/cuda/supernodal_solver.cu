@@ -22,7 +22,10 @@
 // one level are independent: each level is a few launches (kernels that take
 // the level's supernode lists, and grouped min-plus products,
 // kernels/supernodal/minplus_tasks.cuh); fronts with more than 64 columns
-// are factored one at a time by the dense fw rounds on a padded copy.
+// are factored one at a time by the dense fw rounds on a padded copy (v6,
+// the default), or, opt-in (testing::hooks.supernodal_batched_factor, not
+// yet measured), fw's rounds close only their diagonal blocks and their
+// panels and update matrices join the level's grouped launches.
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -65,6 +68,15 @@ namespace sn = kernels::supernodal;
 constexpr std::int64_t kMaxBatchRows = 4096;
 // Share of the device memory free after the factor that the working rows may take.
 constexpr std::size_t kBatchMemoryShare = 4;
+// Fronts of at least this many vertices (columns plus structure) are the
+// factor's large class: issue 21's rate target is on them, and the profile
+// tags their dense passes with it (SupernodalLaunch::batch).
+constexpr std::int64_t kLargeFrontVertices = 1024;
+// The factor's per-level launches of min-plus products: panels then update
+// matrices of the small fronts, then (the batched dense path only) of the
+// dense fronts of the large class, then of the other dense fronts.
+constexpr int kFactorGroups = 3;
+constexpr int kFactorLaunchesPerLevel = 2 * kFactorGroups;
 // Threads of the plain element-wise kernels.
 constexpr int kElementThreads = 256;
 // Row strides (gridDim.y) of the per-front kernels.
@@ -262,6 +274,13 @@ class SupernodalRows final : public RowSource<D> {
   supernodal::Symbolic sym_;
   std::vector<std::int32_t> level_of_;  // per supernode
   std::int64_t dense_above_ = sn::kSmallColumns;
+  // The dense fronts' factor: false (v6, the measured default), each front
+  // one at a time through fw's rounds on a padded copy of the whole front;
+  // true (testing::hooks.supernodal_batched_factor, opt-in until measured),
+  // fw's rounds close only the k x k diagonal block of each front, and the
+  // panels and update matrices of all the level's dense fronts run as two
+  // grouped min-plus launches per size class.
+  bool batched_factor_ = false;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -333,6 +352,7 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in)
   }
   if (testing::hooks.supernodal_dense_columns > 0)
     dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
+  batched_factor_ = testing::hooks.supernodal_batched_factor;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -418,7 +438,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
       } else {
         level_dense_[l].push_back(*it);
         const std::int64_t k_pad = round_up(columns(*it), pad);
-        const std::int64_t n_pad = round_up(k_pad + structure(*it), pad);
+        const std::int64_t n_pad = batched_factor_ ? k_pad : round_up(k_pad + structure(*it), pad);
         dense_cells_ = std::max(dense_cells_, n_pad * n_pad);
         dense_panel_words_ = std::max(dense_panel_words_, fw_panel_words(n_pad));
       }
@@ -439,23 +459,32 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
                             std::to_string(count) + " fronts, largest " + std::to_string(sym_.max_front) + ")");
   fronts_ = DeviceBuffer<D>(static_cast<std::size_t>(std::max<std::int64_t>(1, cells)));
 
-  // Small fronts' panels (one launch per level), then their update matrices (another).
+  // Per level, kFactorLaunchesPerLevel launches: the small fronts' panels
+  // (one launch), then their update matrices (another); then the same for
+  // the dense fronts of each size class when batched_factor_ (else empty).
+  auto add_front_tasks = [&](std::int32_t K, int phase) {
+    const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
+    D* f = front(K);
+    const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
+    if (phase == 0) {
+      // L_K = F[S,K] (x) C_KK and U_K = C_KK (x) F[K,S], in place.
+      factor_tasks_.add({f + k * ld, ld, 1, f, nullptr, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0, 0});
+      factor_tasks_.add({f, ld, 1, f + k, nullptr, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0, 0});
+    } else {
+      // F[S,S] min= L_K (x) U_K.
+      factor_tasks_.add({f + k * ld, ld, 1, f + k, nullptr, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0, 0});
+    }
+  };
   for (std::int32_t l = 0; l < levels; ++l) {
-    for (int phase = 0; phase < 2; ++phase) {
-      factor_tasks_.begin_launch();
-      for (std::int64_t x = level_small_[l].first; x < level_small_[l].first + level_small_[l].count; ++x) {
-        const std::int32_t K = lists[x];
-        const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
-        D* f = front(K);
-        const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
-        if (phase == 0) {
-          // L_K = F[S,K] (x) C_KK and U_K = C_KK (x) F[K,S], in place.
-          factor_tasks_.add({f + k * ld, ld, 1, f, nullptr, ld, f + k * ld, nullptr, ld, s32, k32, k32, 0, 0, 0});
-          factor_tasks_.add({f, ld, 1, f + k, nullptr, ld, f + k, nullptr, ld, k32, s32, k32, 0, 0, 0});
-        } else {
-          // F[S,S] min= L_K (x) U_K.
-          factor_tasks_.add(
-              {f + k * ld, ld, 1, f + k, nullptr, ld, f + k * ld + k, nullptr, ld, s32, s32, k32, 0, 0, 0});
+    for (int group = 0; group < kFactorGroups; ++group) {
+      for (int phase = 0; phase < 2; ++phase) {
+        factor_tasks_.begin_launch();
+        if (group == 0) {
+          for (std::int64_t x = level_small_[l].first; x < level_small_[l].first + level_small_[l].count; ++x)
+            add_front_tasks(lists[static_cast<std::size_t>(x)], phase);
+        } else if (batched_factor_) {
+          for (const std::int32_t K : level_dense_[l])
+            if ((columns(K) + structure(K) >= kLargeFrontVertices) == (group == 1)) add_front_tasks(K, phase);
         }
       }
     }
@@ -547,33 +576,62 @@ void SupernodalRows<D>::factor() {
       });
     }
     if (small.count > 0) {
-      const auto& panel_launch = factor_tasks_.launches[2 * l];
-      const auto& update_launch = factor_tasks_.launches[2 * l + 1];
       timer.time("factor small closure", l, -1, {}, [&] {
         sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
             fronts_.get(), index, lists + small.first);
         APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
       });
-      timer.time("factor small panels", l, -1,
-                 timer.on() ? launch_cost(factor_tasks_, panel_launch, INT_MAX) : LaunchCost{},
-                 [&] { launch_tasks<D, false>(d_factor_tasks_, panel_launch, INT_MAX, 0, stream_); });
-      timer.time("factor small update", l, -1,
-                 timer.on() ? launch_cost(factor_tasks_, update_launch, INT_MAX) : LaunchCost{},
-                 [&] { launch_tasks<D, false>(d_factor_tasks_, update_launch, INT_MAX, 0, stream_); });
     }
+    if (batched_factor_) {
+      // Each dense front's diagonal block closed by fw's rounds on a padded copy of it alone.
+      for (const std::int32_t K : level_dense_[l]) {
+        const std::int64_t k = columns(K), s = structure(K), k_pad = round_up(k, pad);
+        const sn::PaddedFront shape{k, 0, k_pad, k_pad, k + s};
+        const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
+        const double kp = static_cast<double>(k_pad);
+        timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
+          sn::pad_front<D>
+              <<<grid_for(k_pad * k_pad, kElementThreads), kElementThreads, 0, stream_>>>(front(K), shape, dense.get());
+          APSP_CUDA_CHECK_LAUNCH("pad_front");
+          dense_rounds(dense.get(), k_pad, k_pad / pad, panels.get(), stream_);
+          sn::unpad_front<D>
+              <<<grid_for(k * k, kElementThreads), kElementThreads, 0, stream_>>>(dense.get(), shape, front(K));
+          APSP_CUDA_CHECK_LAUNCH("unpad_front");
+        });
+        ++testing::hooks.supernodal_dense_fronts;
+      }
+    }
+    // The grouped products: panels, then update matrices, per group.
+    static constexpr const char* kPanelPass[kFactorGroups] = {"factor small panels", "dense batched panels",
+                                                              "dense batched panels"};
+    static constexpr const char* kUpdatePass[kFactorGroups] = {"factor small update", "dense batched update",
+                                                               "dense batched update"};
+    for (int group = 0; group < kFactorGroups; ++group) {
+      const std::int64_t size_class = group == 0 ? -1 : group == 1 ? kLargeFrontVertices : 0;
+      for (int phase = 0; phase < 2; ++phase) {
+        const auto& launch =
+            factor_tasks_.launches[static_cast<std::size_t>(kFactorLaunchesPerLevel * l + 2 * group + phase)];
+        if (launch.count == 0) continue;
+        timer.time(phase == 0 ? kPanelPass[group] : kUpdatePass[group], l, size_class,
+                   timer.on() ? launch_cost(factor_tasks_, launch, INT_MAX) : LaunchCost{},
+                   [&] { launch_tasks<D, false>(d_factor_tasks_, launch, INT_MAX, 0, stream_); });
+      }
+    }
+    if (batched_factor_) continue;
     for (const std::int32_t K : level_dense_[l]) {
       const std::int64_t k = columns(K), s = structure(K);
       const std::int64_t k_pad = round_up(k, pad);
       const sn::PaddedFront shape{k, s, k_pad, round_up(k_pad + s, pad)};
       const double n_pad = static_cast<double>(shape.n_pad);
-      timer.time("dense pad", l, -1, {}, [&] {
+      const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
+      timer.time("dense pad", l, size_class, {}, [&] {
         sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
             front(K), shape, dense.get());
         APSP_CUDA_CHECK_LAUNCH("pad_front");
       });
-      timer.time("dense rounds", l, -1, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
+      timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
                  [&] { dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_); });
-      timer.time("dense unpad", l, -1, {}, [&] {
+      timer.time("dense unpad", l, size_class, {}, [&] {
         sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(
             dense.get(), shape, front(K));
         APSP_CUDA_CHECK_LAUNCH("unpad_front");

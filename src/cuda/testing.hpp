@@ -13,10 +13,13 @@ namespace apsp::cuda::testing {
 // One launch of the supernodal factor or solve phase, timed by CUDA events
 // (the benchmark's profile): its pass ("factor init", "factor extend-add",
 // "factor small closure" / "panels" / "update", "dense pad" / "rounds" /
-// "unpad", "unit", "forward closure", "forward scatter", "backward",
-// "transpose"; "plan (host)": the host's planning in wall milliseconds), the
-// etree level (the forward pass's step; the plan's segment, 0 or 1; -1 where
-// none), the batch (-1 in the factor), the bytes its min-plus tiles move at
+// "unpad", the batched dense path's "dense closure" / "dense batched panels"
+// / "dense batched update", "unit", "forward closure", "forward scatter",
+// "backward", "transpose"; "plan (host)": the host's planning in wall
+// milliseconds), the etree level (the forward pass's step; the plan's
+// segment, 0 or 1; -1 where none), the batch (in the factor: the size class
+// of a dense pass, 1024 for fronts of >= 1024 vertices and 0 for smaller
+// ones; -1 for the other passes), the bytes its min-plus tiles move at
 // least (A, B once per strip of C's rows, C written; 0 for the other
 // kernels), its add-mins (min-plus tiles and dense rounds) and milliseconds.
 struct SupernodalLaunch {
@@ -55,6 +58,11 @@ struct Hooks {
   // shared-memory closure's 64) go through the dense fw rounds, so small
   // graphs exercise that path.
   std::atomic<std::int64_t> supernodal_dense_columns{0};
+  // supernodal: when set, the factor's batched dense path (opt-in, not yet
+  // measured): fw's rounds close only each dense front's diagonal block and
+  // the level's dense panels and update matrices run as grouped min-plus
+  // launches; else v6's one front at a time through fw's rounds.
+  std::atomic<bool> supernodal_batched_factor{false};
   // supernodal: fronts factored through the dense fw rounds (counts up).
   std::atomic<std::int64_t> supernodal_dense_fronts{0};
   // supernodal: when set, every launch of the solve phase is timed and

@@ -2,9 +2,15 @@
 // updated with fw-blocked's tile steps (src/cpu/fw_tiles.hpp), in int32 or
 // int64 for int32 weights and in the weight type itself for float and double
 // (+inf for a missing edge, as fw-blocked). Tiles are
-// b x b row-major blocks, stored tile after tile (local tile (a, b) at
+// b x b blocks, stored tile after tile (local tile (a, b) at
 // (a * C + b) * b^2), so that a rank's part of a tile row is one contiguous
-// message.
+// message. b is fw-blocked's kTile, or with a super width (out of core per
+// rank, CpuEngineOptions::super_width) m * kTile: each tile is then a
+// super-tile of m x m kTile tiles stored tile after tile, and its steps are
+// fw-ooc's (src/cpu/floyd_warshall.cpp, core/super_rounds.hpp): the closure
+// of the pivot super-tile by fw-blocked's rounds, and every other step m tile
+// products per kTile tile, in the same order, so the rounds are the
+// single-process fw-ooc schedule of that width.
 //
 // Threads: with look-ahead the tile updates run on a worker thread (its
 // OpenMP team) while this thread runs the panel steps serially and talks to
@@ -136,19 +142,22 @@ class Worker {
 // predecessor plane.
 template <class D, bool kPred>
 struct Planes {
+  std::int64_t tile_cells;
   std::vector<D> d;
   std::vector<vertex_t> p;
 
-  explicit Planes(std::int64_t tiles)
-      : d(static_cast<std::size_t>(tiles * kTileCells)), p(kPred ? static_cast<std::size_t>(tiles * kTileCells) : 0) {}
+  Planes(std::int64_t tiles, std::int64_t cells)
+      : tile_cells(cells),
+        d(static_cast<std::size_t>(tiles * cells)),
+        p(kPred ? static_cast<std::size_t>(tiles * cells) : 0) {}
 
   Block<D> tile(std::int64_t t) {
-    const std::size_t at = static_cast<std::size_t>(t * kTileCells);
+    const std::size_t at = static_cast<std::size_t>(t * tile_cells);
     return Block<D>{d.data() + at, kPred ? p.data() + at : nullptr};
   }
   Messages message(std::int64_t first, std::int64_t count) {
-    const std::size_t at = static_cast<std::size_t>(first * kTileCells),
-                      cells = static_cast<std::size_t>(count * kTileCells);
+    const std::size_t at = static_cast<std::size_t>(first * tile_cells),
+                      cells = static_cast<std::size_t>(count * tile_cells);
     Messages m{{d.data() + at, cells, DataTypeOf<D>::value}};
     if (kPred) {
       m.push_back({p.data() + at, cells, DataType::int32});
@@ -170,6 +179,9 @@ class CpuEngine final : public TileEngine {
   CpuEngine(const BasicGraph<W>& g, const ProcessGrid& grid, const CpuEngineOptions& options)
       : grid_(grid),
         n_(g.n),
+        m_(options.super_width > 0 ? options.super_width / kTile : 1),
+        b_(m_ * kTile),
+        cells_(b_ * b_),
         rows_(grid.local_rows()),
         cols_(grid.local_cols()),
         threads_(options.threads),
@@ -178,8 +190,8 @@ class CpuEngine final : public TileEngine {
         negative_below_(static_cast<D>(-options.negative_tolerance)),
         slack_(options.negative_tolerance),
         repair_edges_(kPred ? to_csr(g) : BasicCsr<W>{}),
-        own_(rows_ * cols_),
-        slots_{Slot(rows_, cols_), Slot(rows_, cols_)} {
+        own_(rows_ * cols_, cells_),
+        slots_{Slot(rows_, cols_, cells_), Slot(rows_, cols_, cells_)} {
     if (overlap_) worker_ = std::make_unique<Worker>();
     build(g);
   }
@@ -193,7 +205,8 @@ class CpuEngine final : public TileEngine {
   std::int64_t close_pivot(std::int64_t k) override {
     BusyClock::Scope busy(clock_);
     const Block<D> t = own(k / grid_.rows, k / grid_.cols);
-    const std::int64_t pivot = step_(StepArgs<D>{Step::diagonal, t, t, t, negative_below_});
+    const std::int64_t pivot = m_ == 1 ? step_(StepArgs<D>{Step::diagonal, t, t, t, negative_below_})
+                                       : close_super_pivot(t);
     if (pivot >= 0) fill_identity(t, k, k);
     return pivot;
   }
@@ -207,7 +220,7 @@ class CpuEngine final : public TileEngine {
     const std::int64_t a = k / grid_.rows;
     const Block<D> pivot = grid_.owns_col(k) ? own(a, k / grid_.cols) : slots_[slot].pivot.tile(0);
     run_tiles(cols_, !overlap_, [&](std::int64_t b) {
-      if (grid_.global_col(b) != k) step_(StepArgs<D>{Step::row_panel, own(a, b), pivot, pivot});
+      if (grid_.global_col(b) != k) tile_step(Step::row_panel, own(a, b), pivot, pivot);
     });
   }
 
@@ -222,7 +235,7 @@ class CpuEngine final : public TileEngine {
     Planes<D, kPred>& column = slots_[slot].column;
     run_tiles(rows_, !overlap_, [&](std::int64_t a) {
       const Block<D> t = own(a, b);
-      if (grid_.global_row(a) != k) step_(StepArgs<D>{Step::column_panel, t, pivot, pivot});
+      if (grid_.global_row(a) != k) tile_step(Step::column_panel, t, pivot, pivot);
       copy_tile(column.tile(a), t);
     });
   }
@@ -238,7 +251,7 @@ class CpuEngine final : public TileEngine {
       Planes<D, kPred>& column = slots_[slot].column;
       run_tiles(static_cast<std::int64_t>(selected_.size()), true, [&](std::int64_t x) {
         const std::int64_t t = selected_[static_cast<std::size_t>(x)], a = t / cols_, b = t % cols_;
-        step_(StepArgs<D>{Step::update, own_.tile(t), column.tile(a), row_panel_tile(k, slot, b)});
+        tile_step(Step::update, own_.tile(t), column.tile(a), row_panel_tile(k, slot, b));
       });
     };
     if (worker_)
@@ -256,8 +269,8 @@ class CpuEngine final : public TileEngine {
       const std::int64_t I = grid_.global_row(a);
       if (!grid_.owns_col(I)) continue;
       const Block<D> t = own(a, I / grid_.cols);
-      for (std::int64_t x = 0; x < kTile; ++x)
-        if (t.d[x * kTile + x] < negative_below_) return I * kTile + x;
+      for (std::int64_t x = 0; x < b_; ++x)
+        if (t.d[cell(x, x)] < negative_below_) return I * b_ + x;
     }
     return -1;
   }
@@ -268,8 +281,8 @@ class CpuEngine final : public TileEngine {
         const std::int64_t I = grid_.global_row(a);
         if (!grid_.owns_col(I)) continue;
         const Block<D> t = own(a, I / grid_.cols);
-        for (std::int64_t x = 0; x < kTile; ++x)
-          if (t.d[x * kTile + x] < 0) return true;
+        for (std::int64_t x = 0; x < b_; ++x)
+          if (t.d[cell(x, x)] < 0) return true;
       }
     }
     return false;
@@ -283,28 +296,30 @@ class CpuEngine final : public TileEngine {
       for (std::int64_t a = 0; a < rows_; ++a)
         for (std::int64_t b = 0; b < cols_; ++b) {
           const D* d = own(a, b).d;
-          const std::int64_t i0 = grid_.global_row(a) * kTile, j0 = grid_.global_col(b) * kTile;
-          for (std::int64_t x = 0; x < kTile && i0 + x < n_; ++x)
-            for (std::int64_t y = 0; y < kTile && j0 + y < n_; ++y)
-              if (d[x * kTile + y] <= unreachable_above) cpu::detail::to_output(d[x * kTile + y], i0 + x, j0 + y);
+          const std::int64_t i0 = grid_.global_row(a) * b_, j0 = grid_.global_col(b) * b_;
+          for (std::int64_t x = 0; x < b_ && i0 + x < n_; ++x)
+            for (std::int64_t y = 0; y < b_ && j0 + y < n_; ++y)
+              if (d[cell(x, y)] <= unreachable_above) cpu::detail::to_output(d[cell(x, y)], i0 + x, j0 + y);
         }
     }
   }
 
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
-    // This rank's part of tile row a, tiles side by side, row-major.
+    // This rank's part of tile row a, tiles side by side, row-major (each
+    // row of a tile m pieces of kTile cells).
     auto fill = [&](std::int64_t a, D* d, vertex_t* p) {
-      const std::int64_t width = cols_ * kTile;
+      const std::int64_t width = cols_ * b_;
       for (std::int64_t b = 0; b < cols_; ++b) {
         const Block<D> t = own(a, b);
-        for (std::int64_t x = 0; x < kTile; ++x) {
-          std::memcpy(d + x * width + b * kTile, t.d + x * kTile, sizeof(D) * kTile);
-          if (p) std::memcpy(p + x * width + b * kTile, t.p + x * kTile, sizeof(vertex_t) * kTile);
-        }
+        for (std::int64_t x = 0; x < b_; ++x)
+          for (std::int64_t y = 0; y < b_; y += kTile) {
+            std::memcpy(d + x * width + b * b_ + y, t.d + cell(x, y), sizeof(D) * kTile);
+            if (p) std::memcpy(p + x * width + b * b_ + y, t.p + cell(x, y), sizeof(vertex_t) * kTile);
+          }
       }
     };
     deliver_rows<D, W>(
-        grid_, n_, kTile, kPred, kPred, process_row, fill,
+        grid_, n_, b_, kPred, kPred, process_row, fill,
         [&](std::int64_t first, std::int64_t rows, const TileRowParts<D>& parts, W* dist, vertex_t* pred) {
           to_rows(parts, first, rows, dist, pred);
         },
@@ -313,11 +328,62 @@ class CpuEngine final : public TileEngine {
 
  private:
   struct Slot {
-    Slot(std::int64_t rows, std::int64_t cols) : pivot(1), row(cols), column(rows) {}
+    Slot(std::int64_t rows, std::int64_t cols, std::int64_t cells)
+        : pivot(1, cells), row(cols, cells), column(rows, cells) {}
     Planes<D, kPred> pivot, row, column;
   };
 
   std::int64_t local_index(std::int64_t a, std::int64_t b) const { return a * cols_ + b; }
+  // Cell (x, y) of a tile: row-major for m = 1, else in its kTile tile.
+  std::int64_t cell(std::int64_t x, std::int64_t y) const {
+    return ((x / kTile) * m_ + y / kTile) * kTileCells + (x % kTile) * kTile + y % kTile;
+  }
+  // The kTile tile (x, y) of tile t, x, y < m.
+  Block<D> sub(Block<D> t, std::int64_t x, std::int64_t y) const {
+    const std::int64_t at = (x * m_ + y) * kTileCells;
+    return Block<D>{t.d + at, kPred ? t.p + at : nullptr};
+  }
+
+  // One panel or update step on whole tiles: fw-blocked's step for m = 1;
+  // else fw-ooc's: every kTile tile (a, c) of the target gets its m products
+  // (left (a, b) with right (b, c), b ascending), the panels through a copy of
+  // the target they overwrite (the step takes no aliased operands).
+  void tile_step(Step step, Block<D> target, Block<D> left, Block<D> right) const {
+    if (m_ == 1) {
+      step_(StepArgs<D>{step, target, left, right});
+      return;
+    }
+    std::vector<D> old_d;
+    std::vector<vertex_t> old_p;
+    if (step != Step::update) {
+      old_d.assign(target.d, target.d + cells_);
+      if (kPred) old_p.assign(target.p, target.p + cells_);
+      const Block<D> old{old_d.data(), kPred ? old_p.data() : nullptr};
+      (step == Step::row_panel ? right : left) = old;
+    }
+    for (std::int64_t a = 0; a < m_; ++a)
+      for (std::int64_t c = 0; c < m_; ++c)
+        for (std::int64_t b = 0; b < m_; ++b)
+          step_(StepArgs<D>{Step::update, sub(target, a, c), sub(left, a, b), sub(right, b, c)});
+  }
+
+  // fw-ooc's closure of a pivot super-tile: fw-blocked's rounds over its
+  // m x m kTile tiles, its diagonal checked after each. Returns the offset of
+  // the pivot whose step made a diagonal entry negative, or of the first
+  // negative diagonal entry after a round (as fw-ooc reports them), else -1.
+  std::int64_t close_super_pivot(Block<D> t) {
+    const auto block = [&](std::int64_t x, std::int64_t y) { return sub(t, x, y); };
+    for (std::int64_t r = 0; r < m_; ++r) {
+      try {
+        cpu::detail::blocked_round(step_, block, 0, m_, r, negative_below_, overlap_ ? 1 : threads_);
+      } catch (const NegativeCycleError& e) {
+        return e.vertex();
+      }
+      for (std::int64_t x = 0; x < b_; ++x)
+        if (t.d[cell(x, x)] < negative_below_) return x;
+    }
+    return -1;
+  }
   Block<D> own(std::int64_t a, std::int64_t b) { return own_.tile(local_index(a, b)); }
 
   // Tile (k, J) for this process column's b-th J: own on the pivot process row.
@@ -338,22 +404,22 @@ class CpuEngine final : public TileEngine {
     for (std::int64_t x = 0; x < count; ++x) body(x);
   }
 
-  static void copy_tile(Block<D> to, Block<D> from) {
-    std::memcpy(to.d, from.d, sizeof(D) * kTileCells);
-    if (kPred) std::memcpy(to.p, from.p, sizeof(vertex_t) * kTileCells);
+  void copy_tile(Block<D> to, Block<D> from) const {
+    std::memcpy(to.d, from.d, sizeof(D) * static_cast<std::size_t>(cells_));
+    if (kPred) std::memcpy(to.p, from.p, sizeof(vertex_t) * static_cast<std::size_t>(cells_));
   }
 
   // Tile (I, J) before round 0: the diagonal 0, no edge unreachable; with
   // predecessors, fw-blocked's start (predecessor i everywhere; the diagonal
   // and unreachable entries become -1 on delivery). Padding vertices stay
   // isolated.
-  static void fill_identity(Block<D> t, std::int64_t I, std::int64_t J) {
+  void fill_identity(Block<D> t, std::int64_t I, std::int64_t J) const {
     constexpr D inf = cpu::detail::infinity<D>();
-    for (std::int64_t x = 0; x < kTile; ++x)
-      for (std::int64_t y = 0; y < kTile; ++y) {
+    for (std::int64_t x = 0; x < b_; ++x)
+      for (std::int64_t y = 0; y < b_; ++y) {
         const bool diagonal = I == J && x == y;
-        t.d[x * kTile + y] = diagonal ? 0 : inf;
-        if (kPred) t.p[x * kTile + y] = static_cast<vertex_t>(I * kTile + x);
+        t.d[cell(x, y)] = diagonal ? 0 : inf;
+        if (kPred) t.p[cell(x, y)] = static_cast<vertex_t>(I * b_ + x);
       }
   }
 
@@ -362,9 +428,9 @@ class CpuEngine final : public TileEngine {
       fill_identity(own_.tile(t), grid_.global_row(t / cols_), grid_.global_col(t % cols_));
     });
     for (const BasicEdge<W>& e : g.edges) {
-      const std::int64_t I = e.src / kTile, J = e.dst / kTile;
+      const std::int64_t I = e.src / b_, J = e.dst / b_;
       if (!grid_.owns_row(I) || !grid_.owns_col(J)) continue;
-      own(I / grid_.rows, J / grid_.cols).d[(e.src % kTile) * kTile + e.dst % kTile] = e.w;
+      own(I / grid_.rows, J / grid_.cols).d[cell(e.src % b_, e.dst % b_)] = e.w;
     }
   }
 
@@ -396,13 +462,13 @@ class CpuEngine final : public TileEngine {
   // entries of dist_row and, when not null, pred_row.
   void to_row(const TileRowParts<D>& parts, std::int64_t i, std::int64_t T, int pc, W* dist_row,
               vertex_t* pred_row) const {
-    const std::int64_t x = i % kTile;
+    const std::int64_t x = i % b_;
     for (std::int64_t J = 0; J < T; ++J) {
       const std::size_t c = static_cast<std::size_t>(J % pc);
-      const std::int64_t width = static_cast<std::int64_t>(parts.d[c].size()) / kTile;
-      const std::int64_t at = x * width + (J / pc) * kTile;
-      for (std::int64_t y = 0; y < kTile && J * kTile + y < n_; ++y) {
-        const std::int64_t j = J * kTile + y;
+      const std::int64_t width = static_cast<std::int64_t>(parts.d[c].size()) / b_;
+      const std::int64_t at = x * width + (J / pc) * b_;
+      for (std::int64_t y = 0; y < b_ && J * b_ + y < n_; ++y) {
+        const std::int64_t j = J * b_ + y;
         const D v = parts.d[c][static_cast<std::size_t>(at + y)];
         bool reachable;
         if constexpr (std::is_floating_point<D>::value)
@@ -419,8 +485,24 @@ class CpuEngine final : public TileEngine {
     }
   }
 
+  std::vector<RoundState::Buffer> state_buffers() override {
+    std::vector<RoundState::Buffer> planes{{own_.d.data(), own_.d.size() * sizeof(D)}};
+    if (kPred) planes.push_back({own_.p.data(), own_.p.size() * sizeof(vertex_t)});
+    return planes;
+  }
+  std::string state_layout() const override {
+    const char* element = std::is_floating_point<D>::value ? (sizeof(D) == 4 ? "float32" : "float64")
+                                                           : (sizeof(D) == 4 ? "int32" : "int64");
+    return std::string("distributed cpu tiles ") + element + (kPred ? " with predecessors" : "") + ", b " +
+           std::to_string(kTile) + ", grid " + std::to_string(grid_.rows) + "x" + std::to_string(grid_.cols) + " at " +
+           std::to_string(grid_.row) + "," + std::to_string(grid_.col) + ", n " + std::to_string(n_);
+  }
+
+ private:
   const ProcessGrid grid_;
   const std::int64_t n_;
+  const std::int64_t m_;            // kTile tiles per tile edge: 1, or the super width / kTile
+  const std::int64_t b_, cells_;    // the tile edge m * kTile, and its cells
   const std::int64_t rows_, cols_;  // local tile rows and columns
   const int threads_;
   const bool overlap_;
@@ -441,12 +523,13 @@ std::unique_ptr<TileEngine> make(const BasicGraph<OutputOf<D>>& g, const Process
   try {
     return std::make_unique<CpuEngine<D, kPred>>(g, grid, options);
   } catch (const std::bad_alloc&) {
+    const std::int64_t b = options.super_width > 0 ? options.super_width : kTile;
     const double bytes =
         static_cast<double>(grid.local_rows() * grid.local_cols() + 2 * (1 + grid.local_rows() + grid.local_cols())) *
-        static_cast<double>(kTileCells) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
+        static_cast<double>(b * b) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
     throw ResourceError("cannot allocate this rank's " + std::to_string(grid.local_rows()) + " x " +
-                        std::to_string(grid.local_cols()) + " tiles of " + std::to_string(kTile) + " x " +
-                        std::to_string(kTile) + " (" + std::to_string(static_cast<std::int64_t>(bytes)) + " bytes)");
+                        std::to_string(grid.local_cols()) + " tiles of " + std::to_string(b) + " x " +
+                        std::to_string(b) + " (" + std::to_string(static_cast<std::int64_t>(bytes)) + " bytes)");
   }
 }
 

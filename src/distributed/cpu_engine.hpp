@@ -21,6 +21,10 @@ struct CpuEngineOptions {
   bool predecessors = false;
   int threads = 1;        // > 0
   bool lookahead = true;  // updates on a worker thread, panel steps here
+  // > 0 (a multiple of cpu_tile()): tiles of this edge, each stepped as
+  // fw-ooc steps its super-tiles (out of core per rank, the CPU's model of
+  // it); 0: fw-blocked's tiles of cpu_tile().
+  std::int64_t super_width = 0;
 };
 
 // b, the tile edge of the CPU engine.

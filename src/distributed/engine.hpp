@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -121,6 +122,18 @@ class TileEngine {
   // (the GPU engine: one pass over the result instead of two). The sink has
   // seen rows by then, and the caller discards it.
   virtual void check_delivered_range() {}
+
+  // Round checkpoints (RoundCheckpoints, each rank its share): this rank's
+  // tiles as host buffers (a device engine copies them to the host first),
+  // valid until the next call on the engine; empty when the engine keeps
+  // no checkpoint. Between rounds only.
+  virtual std::vector<RoundState::Buffer> state_buffers() { return {}; }
+  // The buffers of state_buffers() were filled from a checkpoint: a device
+  // engine uploads them.
+  virtual void state_restored() {}
+  // What the buffers hold (engine, element types, tile, grid and this
+  // rank's place in it): a checkpoint is restored only into its own layout.
+  virtual std::string state_layout() const { return {}; }
 };
 
 }  // namespace apsp::dist

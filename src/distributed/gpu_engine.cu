@@ -569,7 +569,30 @@ class GpuEngine final : public TileEngine {
     if (!range_problem_.empty()) throw OverflowError(range_problem_);
   }
 
+  // Round checkpoints: the tiles through host memory (the predecessors are
+  // computed at delivery, so the distances are the whole state).
+  std::vector<RoundState::Buffer> state_buffers() override {
+    const std::size_t cells = static_cast<std::size_t>(rows_ * kTile * width_);
+    host_state_.resize(cells);
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(host_state_.data(), tiles_.get(), cells * sizeof(S), cudaMemcpyDeviceToHost, panel_.get()));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    return {{host_state_.data(), cells * sizeof(S)}};
+  }
+  void state_restored() override {
+    APSP_CUDA_CHECK(cudaMemcpyAsync(tiles_.get(), host_state_.data(), host_state_.size() * sizeof(S),
+                                    cudaMemcpyHostToDevice, panel_.get()));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+  std::string state_layout() const override {
+    return "distributed gpu tiles of " + std::to_string(sizeof(S)) + "-byte " + (kReal ? "reals" : "integers") +
+           ", b " + std::to_string(kTile) + ", width " + std::to_string(width_) + ", grid " +
+           std::to_string(grid_.rows) + "x" + std::to_string(grid_.cols) + " at " + std::to_string(grid_.row) + "," +
+           std::to_string(grid_.col) + ", n " + std::to_string(n_);
+  }
+
  private:
+  std::vector<S> host_state_;  // state_buffers()'s copy of the tiles
   struct Slot {
     cuda::DeviceBuffer<S> row;                 // b x L: this process column's part of the pivot tile row
     cuda::DeviceBuffer<S> column;              // (R*b) x b: this process row's part of the pivot tile column

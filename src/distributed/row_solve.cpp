@@ -28,6 +28,7 @@
 #include "cuda/algorithm.hpp"
 #include "distributed/rank_threads.hpp"
 #include "distributed/same_graph.hpp"
+#include "sink/resume.hpp"
 
 namespace apsp {
 namespace {
@@ -66,6 +67,9 @@ class RankShare final : public Sink {
     target_.put(block);
   }
   void commit() override {}
+  // A resumable target stays resumable through the share (resume::rows_left).
+  bool keeps_partial() const override { return target_.keeps_partial(); }
+  SinkResume resumed() const override { return target_.resumed(); }
   void* row_address(Plane plane, std::int64_t row) override {
     // Verified rows are checked before they reach the sink's memory.
     return verifier_ != nullptr ? nullptr : target_.row_address(plane, row);
@@ -192,21 +196,34 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
       max_chunk = staging_rows(n, static_cast<std::size_t>(n) * sizeof(W),
                                static_cast<int>(std::min<std::int64_t>(consumers, kMaxThreads)));
     }
-    const std::unique_ptr<SharedCounter> counter = comm.make_counter();
-    RowSplit split(0, n, consumers, min_chunk, max_chunk, *counter);
-    setup.lap("shared counter");
     result.n = n;
     result.grid_rows = comm.size();
     result.grid_cols = 1;
-    result.tile = max_chunk;
     result.algorithm = run.algorithm;
     result.backend = backend;
     constexpr Element element = cpu::detail::BasicJob<W>::element;
-    agree(comm, [&] { sink.begin(SinkLayout{n, element, opts.predecessors}); });
+    SinkLayout layout{n, element, opts.predecessors};
+    if (sink.keeps_partial()) layout.solve_key = resume::solve_key(normalized, run.algorithm, backend, run);
+    agree(comm, [&] { sink.begin(layout); });
     setup.lap("begin sink");
     std::unique_ptr<BasicRowVerifier<W>> verifier;
     if (opts.verify) verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
     RankShare<W> share(sink, verifier.get(), n, opts.predecessors);
+    // A resumed output: every rank knows the rows the interrupted run kept
+    // (the sink's begin() told them all). A CPU algorithm that computes
+    // chosen sources gets only the others, and the split hands out those
+    // (their rows go to their place); any other computes every row and the
+    // kept ones are dropped before the sink.
+    const bool narrow = backend == Backend::cpu && takes_sources(row_algorithm(algorithm, backend));
+    resume::RowsLeft left = resume::rows_left(share, layout, run, narrow);
+    result.resume_note = left.note;
+    run = left.run;
+    Sink& into = left.into ? *left.into : share;
+    const std::int64_t split_rows = run.sources.empty() ? n : static_cast<std::int64_t>(run.sources.size());
+    const std::unique_ptr<SharedCounter> counter = comm.make_counter();
+    RowSplit split(0, split_rows, consumers, min_chunk, max_chunk, *counter);
+    setup.lap("shared counter");
+    result.tile = max_chunk;
     run.progress = opts.progress;
     run.row_split = &split;
     result.setup_seconds = seconds_since(start);
@@ -216,10 +233,12 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     double compute = 0;
     agree(comm, [&] {
       try {
-        if (backend == Backend::cuda)
-          cuda::solve(normalized, run, share, summary);
+        if (left.nothing_left)
+          summary.precision = opts.precision == Precision::automatic ? Precision::int32 : opts.precision;
+        else if (backend == Backend::cuda)
+          cuda::solve(normalized, run, into, summary);
         else
-          cpu::detail::run_named(normalized, run, share, summary);
+          cpu::detail::run_named(normalized, run, into, summary);
       } catch (...) {
         // The other ranks take no more rows; this rank's error is the one told.
         try {

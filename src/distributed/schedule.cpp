@@ -101,10 +101,12 @@ RankTimes run_rounds(TileEngine& engine, const ProcessGrid& grid, const Communic
     verdict.agree(comms.world);
   };
 
-  if (T > 0) panels.run(0, 0);
-  for (std::int64_t k = 0; k < T; ++k) {
+  const std::int64_t first = options.first_round;
+  if (first < T) panels.run(first, static_cast<int>(first % 2));
+  for (std::int64_t k = first; k < T; ++k) {
     const int slot = static_cast<int>(k % 2);
-    if (options.lookahead && k + 1 < T) {
+    const bool saving = k + 1 < T && options.save_after && *options.save_after && (*options.save_after)(k);
+    if (options.lookahead && k + 1 < T && !saving) {
       update(k, slot, TileSelection{TileSelection::Part::early, k + 1, check});
       agree_on_diagonals();
       engine.start_update(k, slot, TileSelection{TileSelection::Part::rest, k + 1, check});
@@ -121,6 +123,7 @@ RankTimes run_rounds(TileEngine& engine, const ProcessGrid& grid, const Communic
     } else {
       update(k, slot, TileSelection{});
       agree_on_diagonals();
+      if (saving) (*options.save)(k + 1);
       if (k + 1 < T) panels.run(k + 1, 1 - slot);
     }
     if (options.progress && *options.progress) (*options.progress)(static_cast<double>(k + 1) / static_cast<double>(T));

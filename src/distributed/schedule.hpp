@@ -29,6 +29,14 @@ struct RoundOptions {
   std::int64_t tile = 0;          // b
   std::int64_t padded_order = 0;  // T * b
   const std::function<void(double)>* progress = nullptr;
+  // Rounds already done (a restored checkpoint): the rounds start at this one.
+  std::int64_t first_round = 0;
+  // Round checkpoints: asked before each round k but the last (collective:
+  // every rank gets the same answer); true runs round k without look-ahead
+  // and calls save(k + 1) once its update is done, before round k+1's
+  // panels, when the tiles hold rounds 0 .. k exactly.
+  const std::function<bool(std::int64_t)>* save_after = nullptr;
+  const std::function<void(std::int64_t)>* save = nullptr;
 };
 
 // Runs rounds 0 .. T-1. Throws Agreed<NegativeCycleError> on every rank,

@@ -28,6 +28,8 @@
 #include "distributed/rank_threads.hpp"
 #include "distributed/same_graph.hpp"
 #include "distributed/schedule.hpp"
+#include "sink/rank_checkpoints.hpp"
+#include "sink/resume.hpp"
 
 namespace apsp {
 namespace {
@@ -120,9 +122,19 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     BasicWeightStats<W> stats;
     dist::ProcessGrid grid;
     const bool on_gpu = opts.backend == Backend::cuda;
-    const std::int64_t tile = on_gpu ? dist::gpu_tile(weight_type_of<W>) : dist::cpu_tile();
+    const std::int64_t tile = on_gpu                 ? dist::gpu_tile(weight_type_of<W>)
+                              : opts.super_width > 0 ? opts.super_width
+                                                     : dist::cpu_tile();
     StageClock setup(result.setup_stages);
     agree(comm, [&] {
+      if (opts.super_width < 0 || opts.super_width % dist::cpu_tile() != 0)
+        throw UsageError("super width " + std::to_string(opts.super_width) + " is not a positive multiple of " +
+                             std::to_string(dist::cpu_tile()),
+                         "super_width");
+      if (on_gpu && opts.super_width > 0)
+        throw UsageError("out of core per rank (a super width) runs on CPU ranks only; GPU ranks are not built for "
+                         "it yet",
+                         "super_width");
       if (!on_gpu && opts.precision == Precision::int16)
         throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
                          "for the cuda backend",
@@ -148,6 +160,9 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     result.backend = on_gpu ? Backend::cuda : Backend::cpu;
     result.algorithm = distributed_algorithm(result.backend);
     result.precision = Precision::int32;
+    result.super_width = on_gpu ? 0 : opts.super_width;
+    if (result.super_width > 0)
+      result.out_of_core = "super-rounds of " + std::to_string(result.super_width) + " (forced by super_width)";
 
     std::unique_ptr<dist::TileEngine> engine;
     dist::GpuEngineOptions gpu_options;
@@ -155,7 +170,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     gpu_options.lookahead = opts.lookahead;
     gpu_options.precision = opts.precision;
     gpu_options.predecessors = opts.predecessors;
-    agree(comm, [&] {
+    const auto build_engine = [&] {
       if (on_gpu) engine = dist::make_gpu_engine(normalized, grid, gpu_options);
       if (!on_gpu) {
         dist::CpuEngineOptions engine_options;
@@ -168,9 +183,11 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
         engine_options.predecessors = opts.predecessors;
         engine_options.threads = opts.threads > 0 ? opts.threads : omp_get_max_threads();
         engine_options.lookahead = opts.lookahead;
+        engine_options.super_width = opts.super_width;
         engine = dist::make_cpu_engine(normalized, grid, engine_options);
       }
-    });
+    };
+    agree(comm, build_engine);
     setup.lap("build tiles");
     // The communicator's device side may still be in the making (nccl: on a
     // helper thread since startup, overlapping the read and the tile build
@@ -191,8 +208,44 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     setup.lap("split comms");
     // Apart: a sink's begin() may make collective calls of its own, which no
     // rank may skip because its engine failed.
-    agree(comm, [&] { sink.begin(SinkLayout{normalized.n, dist::output_element<W>(), opts.predecessors}); });
+    SinkLayout layout{normalized.n, dist::output_element<W>(), opts.predecessors};
+    if (sink.keeps_partial()) {
+      SolveOptions keyed;
+      keyed.precision = opts.precision;
+      keyed.predecessors = opts.predecessors;
+      layout.solve_key = resume::solve_key(normalized, result.algorithm, result.backend, keyed);
+    }
+    agree(comm, [&] { sink.begin(layout); });
+    // A resumed output: the rows an interrupted run kept are not put again.
+    resume::RowsLeft left = resume::rows_left(sink, layout, SolveOptions{}, false);
+    result.resume_note = left.note;
+    Sink& into = left.into ? *left.into : sink;
     setup.lap("begin sink");
+    // Round checkpoints, each rank its share (several ranks, an engine that
+    // keeps them: not a GPU int16 attempt): restored before the rounds,
+    // saved at the round after which rank 0's clock says one is due.
+    auto* const checkpoints = dynamic_cast<sink::RankRoundCheckpoints*>(sink.round_checkpoints());
+    const bool checkpointed = checkpoints != nullptr && engine->precision() != Precision::int16 &&
+                              !engine->state_layout().empty();
+    const auto round_state = [&](std::int64_t round) {
+      return RoundState{engine->state_layout(), round, grid.tiles, engine->state_buffers()};
+    };
+    std::int64_t first_round = 0;
+    if (checkpointed) {
+      agree(comm, [&] { first_round = checkpoints->restore(round_state(0)); });
+      if (first_round > 0) {
+        agree(comm, [&] { engine->state_restored(); });
+      } else if (checkpoints->planes_touched()) {
+        agree(comm, build_engine);  // a restore that failed may have left anything in the tiles
+      }
+      const std::string note = checkpoints->note();
+      if (!note.empty()) result.resume_note += (result.resume_note.empty() ? "" : "; ") + note;
+      setup.lap("restore checkpoint");
+    }
+    const std::function<bool(std::int64_t)> save_after = [&](std::int64_t) { return checkpoints->due(); };
+    const std::function<void(std::int64_t)> save = [&](std::int64_t round) {
+      agree(comm, [&] { checkpoints->save(round_state(round)); });
+    };
     result.setup_seconds = seconds_since(start);
 
     const auto rounds_start = std::chrono::steady_clock::now();
@@ -212,6 +265,11 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     std::function<void(double)> progress;
     if (opts.progress) progress = [&](double f) { opts.progress(attempt ? f * attempt_share : f); };
     round_options.progress = &progress;
+    round_options.first_round = first_round;
+    if (checkpointed) {
+      round_options.save_after = &save_after;
+      round_options.save = &save;
+    }
     RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
     if (attempt) {
       bool certified = false;
@@ -256,7 +314,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
         result.verify_seconds += seconds_since(verify_start);
       };
     }
-    engine->deliver(process_row, sink, check);
+    engine->deliver(process_row, into, check);
     agree(comm, [&] { engine->check_delivered_range(); });
     agree(comm, [&] {
       if (!violation.empty()) throw Error("verify failed: " + violation);

@@ -70,14 +70,7 @@ void MatrixFileWriter::begin(std::int64_t rows, std::int64_t columns, Element el
     name.resize(static_cast<std::size_t>(length));
     comm_->broadcast(name.data(), name.size(), 0);
     agree(*comm_, [&] {
-      if (comm_->rank() == 0) return;
-      rows_ = rows;
-      columns_ = columns;
-      element_ = element;
-      element_bytes_ = element_bytes(element);
-      header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(rows, columns, npy_descr(element)).size() : 0;
-      file_ = io::detail::OutputFile::join(path_, std::string(name.begin(), name.end()));
-      bytes_written_ = 0;
+      if (comm_->rank() != 0) join(rows, columns, element, path_, std::string(name.begin(), name.end()));
     });
     return;
   }
@@ -120,6 +113,33 @@ bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen) 
   if (!header.empty()) file_->write_at(0, header.data(), header.size());
   bytes_written_ = header.size();
   return kept;
+}
+
+void MatrixFileWriter::join(std::int64_t rows, std::int64_t columns, Element element, const std::string& path,
+                            const std::string& shared_name) {
+  rows_ = rows;
+  columns_ = columns;
+  element_ = element;
+  element_bytes_ = element_bytes(element);
+  header_bytes_ = format_ == io::Format::npy ? io::detail::npy_header(rows, columns, npy_descr(element)).size() : 0;
+  file_ = io::detail::OutputFile::join(path, shared_name);
+  bytes_written_ = 0;
+}
+
+bool MatrixFileWriter::begin_kept(std::int64_t n, Element element, bool reopen, Communicator* comm) {
+  if (comm == nullptr || comm->size() == 1) return begin_kept(n, element, reopen);
+  std::int64_t kept = 0;
+  agree(*comm, [&] {
+    if (comm->rank() == 0) kept = begin_kept(n, element, reopen) ? 1 : 0;
+  });
+  comm->broadcast(&kept, 1, 0);
+  agree(*comm, [&] {
+    // The partial file by its own name: closing it renames nothing, and
+    // discarding it removes nothing (rank 0 owns it).
+    if (comm->rank() != 0) join(n, n, element, io::detail::kept_file_name(path_, "partial"), "");
+  });
+  comm_ = comm;
+  return kept != 0;
 }
 
 std::uint64_t MatrixFileWriter::digest_of(std::int64_t rows, std::int64_t stride, const void* data) const {

@@ -56,6 +56,12 @@ class MatrixFileWriter {
   // starts it fresh, when its length is not the matrix's (another matrix,
   // or a damaged file).
   bool begin_kept(std::int64_t n, Element element, bool reopen);
+  // The same with `comm` (collective, every rank with the same path, format
+  // and `reopen`): rank 0 opens (and locks) the partial file as above, the
+  // others join it by its name (a shared file system); commit() is then
+  // collective as begin()'s with a communicator. Returns rank 0's verdict on
+  // every rank. Errors are agreed on every rank.
+  bool begin_kept(std::int64_t n, Element element, bool reopen, Communicator* comm);
   // The digest (core::Fingerprint) of rows as put() would store them: `rows`
   // rows of columns elements, row r at data + r * stride elements.
   std::uint64_t digest_of(std::int64_t rows, std::int64_t stride, const void* data) const;
@@ -86,6 +92,10 @@ class MatrixFileWriter {
 
  private:
   bool text() const;
+  // A rank other than 0 of a shared file: the writer's shape, and the file
+  // rank 0 made (OutputFile::join(path, shared_name)).
+  void join(std::int64_t rows, std::int64_t columns, Element element, const std::string& path,
+            const std::string& shared_name);
   void put_binary(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
   void put_text(std::int64_t first_row, std::int64_t rows, std::int64_t stride, const void* data);
   // Appends formatted rows once every row before them is written.

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "core/row_blocks.hpp"
 #include "io/files.hpp"
 #include "io/matrix_file.hpp"
+#include "sink/rank_checkpoints.hpp"
 #include "sink/round_checkpoint.hpp"
 #include "sink/row_journal.hpp"
 #include "sink/rows.hpp"
@@ -80,8 +83,6 @@ void FileSink::begin(const SinkLayout& layout) {
 }
 
 void FileSink::keep_partial(bool resume, double checkpoint_every) {
-  if (comm_ != nullptr)
-    throw UsageError("the distributed solver does not keep partial output for a resumed run yet", "checkpoint");
   if (!(checkpoint_every >= 0))
     throw UsageError("the checkpoint interval must be 0 (none) or a positive number of seconds", "checkpoint-every");
   keep_ = true;
@@ -89,13 +90,49 @@ void FileSink::keep_partial(bool resume, double checkpoint_every) {
   checkpoint_every_ = checkpoint_every;
 }
 
-RoundCheckpoints* FileSink::round_checkpoints() { return rounds_.get(); }
+RoundCheckpoints* FileSink::round_checkpoints() {
+  return rounds_ ? static_cast<RoundCheckpoints*>(rounds_.get()) : rank_rounds_.get();
+}
+
+namespace {
+
+// The journals of ranks other than 0 (".NAME.apsp-journal-R") beside
+// `journal_path` (".NAME.apsp-journal"), whichever ranks left them.
+std::vector<std::string> rank_journals(const std::string& journal_path) {
+  namespace fs = std::filesystem;
+  const fs::path main(journal_path);
+  const std::string prefix = main.filename().string() + "-";
+  std::vector<std::string> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(main.parent_path(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+      found.push_back(entry.path().string());
+  }
+  return found;
+}
+
+}  // namespace
 
 void FileSink::begin_kept() {
   if (layout_.row_count() != layout_.n || layout_.column_count() != layout_.n)
     throw UsageError("partial rows are kept for the whole n x n matrix only, not a part of " +
                          std::to_string(layout_.row_count()) + " x " + std::to_string(layout_.column_count()),
                      "checkpoint");
+  // Several ranks: rank 0 reads and checks what a killed run left, keeps
+  // the journal ".NAME.apsp-journal" and tells the others which rows are
+  // kept; each other rank R journals its own rows in ".NAME.apsp-journal-R"
+  // (one writer per file, on any shared file system), which rank 0 merges
+  // into its own on a resume.
+  Communicator* const ranks = comm_ != nullptr && comm_->size() > 1 ? comm_ : nullptr;
+  const bool root = ranks == nullptr || ranks->rank() == 0;
+  const auto on_root = [&](const auto& work) {
+    if (ranks == nullptr) return work();
+    agree(*ranks, [&] {
+      if (root) work();
+    });
+  };
   const std::string& primary = targets_[0].path.empty() ? targets_[1].path : targets_[0].path;
   const std::string journal_path = io::detail::kept_file_name(primary, "journal");
   core::Fingerprint shape;
@@ -108,63 +145,96 @@ void FileSink::begin_kept() {
   const sink::JournalHeader header{layout_.solve_key, layout_.n, layout_.row_count(), shape.digest()};
   sink::JournalContents found;
   std::string note;
-  if (resume_) {
-    found = sink::read_journal(journal_path);
-    if (found.state == sink::JournalContents::State::missing)
-      note = "no interrupted run of " + primary + " to resume (no " + journal_path + "): started afresh";
-    else if (found.state == sink::JournalContents::State::damaged)
-      note = "the journal " + journal_path + " is damaged: started afresh";
-    else if (!(found.header == header))
-      throw UsageError("cannot resume " + primary + ": the interrupted run that left " + journal_path +
-                           " solved another problem (its graph, algorithm, weights, precision, predecessors or "
-                           "output format differ); run without --resume to start afresh",
-                       "resume");
-  }
-  const bool resuming = found.state == sink::JournalContents::State::ok && found.header == header;
+  std::int64_t resuming = 0;
+  on_root([&] {
+    if (resume_) {
+      found = sink::read_journal(journal_path);
+      if (found.state == sink::JournalContents::State::missing)
+        note = "no interrupted run of " + primary + " to resume (no " + journal_path + "): started afresh";
+      else if (found.state == sink::JournalContents::State::damaged)
+        note = "the journal " + journal_path + " is damaged: started afresh";
+      else if (!(found.header == header))
+        throw UsageError("cannot resume " + primary + ": the interrupted run that left " + journal_path +
+                             " solved another problem (its graph, algorithm, weights, precision, predecessors or "
+                             "output format differ); run without --resume to start afresh",
+                         "resume");
+    }
+    resuming = found.state == sink::JournalContents::State::ok && found.header == header;
+    // The other ranks' records count with rank 0's: of this solve, they
+    // vouch for rows as rank 0's do (their digests are checked below).
+    for (const std::string& path : resuming != 0 ? rank_journals(journal_path) : std::vector<std::string>{}) {
+      sink::JournalContents more = sink::read_journal(path);
+      if (more.state != sink::JournalContents::State::ok || !(more.header == header)) continue;
+      found.records.insert(found.records.end(), more.records.begin(), more.records.end());
+      found.damaged_records += more.damaged_records;
+    }
+  });
+  if (ranks != nullptr) ranks->broadcast(&resuming, 1, 0);
   const auto element = [&](int p) {
     return sink::element_of(layout_, p == 0 ? Plane::distances : Plane::predecessors);
   };
   for (int p = 0; p < 2; ++p)
-    if (writers_[p]) writers_[p]->begin_kept(layout_.n, element(p), resuming);
+    if (writers_[p]) writers_[p]->begin_kept(layout_.n, element(p), resuming != 0, ranks);
   // A record counts only when the partial file holds the bytes it vouches
   // for; a row counts when every written plane holds it.
   const auto rows = static_cast<std::size_t>(layout_.row_count());
-  std::vector<std::uint8_t> planes_holding(rows, 0);
+  std::vector<std::uint8_t> present_flags(rows, 0);
   std::vector<sink::JournalRecord> kept;
-  std::int64_t damaged = found.damaged_records;
-  for (const sink::JournalRecord& record : found.records) {
-    const auto& writer = writers_[index_of(record.plane)];
-    if (!resuming || !writer) continue;
-    if (writer->stored_digest(record.first_row, record.rows) != record.digest) {
-      ++damaged;
-      continue;
+  if (root) {
+    std::vector<std::uint8_t> planes_holding(rows, 0);
+    std::int64_t damaged = found.damaged_records;
+    for (const sink::JournalRecord& record : found.records) {
+      const auto& writer = writers_[index_of(record.plane)];
+      if (resuming == 0 || !writer) continue;
+      if (writer->stored_digest(record.first_row, record.rows) != record.digest) {
+        ++damaged;
+        continue;
+      }
+      kept.push_back(record);
+      for (std::int64_t r = record.first_row; r < record.first_row + record.rows; ++r)
+        planes_holding[static_cast<std::size_t>(r)] |= static_cast<std::uint8_t>(1u << index_of(record.plane));
     }
-    kept.push_back(record);
-    for (std::int64_t r = record.first_row; r < record.first_row + record.rows; ++r)
-      planes_holding[static_cast<std::size_t>(r)] |= static_cast<std::uint8_t>(1u << index_of(record.plane));
+    const std::uint8_t every_plane = static_cast<std::uint8_t>((writers_[0] ? 1 : 0) | (writers_[1] ? 2 : 0));
+    std::int64_t present = 0;
+    for (std::size_t r = 0; r < rows; ++r)
+      if (planes_holding[r] == every_plane) {
+        present_flags[r] = 1;
+        ++present;
+        // The kept rows arrive nowhere: rank 0's ledger counts them, once.
+        for (int p = 0; p < 2; ++p)
+          if (p == 0 || layout_.predecessors)
+            ledger_->mark(p == 0 ? Plane::distances : Plane::predecessors, static_cast<std::int64_t>(r), 1);
+      }
+    if (damaged > 0)
+      note = std::to_string(damaged) + " record(s) of " + journal_path +
+             " did not match the partial output: their rows were computed again";
+    if (resuming != 0)
+      note = "resumed " + primary + ": " + std::to_string(present) + " of " + std::to_string(rows) +
+             " rows kept from the interrupted run" + (note.empty() ? "" : "; " + note);
   }
-  const std::uint8_t every_plane = static_cast<std::uint8_t>((writers_[0] ? 1 : 0) | (writers_[1] ? 2 : 0));
-  resumed_.present.assign(rows, false);
-  std::int64_t present = 0;
-  for (std::size_t r = 0; r < rows; ++r)
-    if (planes_holding[r] == every_plane) {
-      resumed_.present[r] = true;
-      ++present;
-      for (int p = 0; p < 2; ++p)
-        if (p == 0 || layout_.predecessors)
-          ledger_->mark(p == 0 ? Plane::distances : Plane::predecessors, static_cast<std::int64_t>(r), 1);
-    }
-  if (damaged > 0)
-    note = std::to_string(damaged) + " record(s) of " + journal_path +
-           " did not match the partial output: their rows were computed again";
-  if (resuming)
-    note = "resumed " + primary + ": " + std::to_string(present) + " of " + std::to_string(rows) +
-           " rows kept from the interrupted run" + (note.empty() ? "" : "; " + note);
+  if (ranks != nullptr) ranks->broadcast(present_flags.data(), present_flags.size(), 0);
+  resumed_.present.assign(present_flags.begin(), present_flags.end());
   resumed_.note = note;
-  journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
+  // Rank 0's journal holds every kept record before the other ranks' go
+  // (a kill between leaves records twice, which is harmless); then each
+  // other rank starts its own.
+  on_root([&] {
+    journal_ = std::make_unique<sink::RowJournal>(journal_path, header, kept);
+    for (const std::string& path : rank_journals(journal_path)) std::remove(path.c_str());
+  });
+  if (ranks != nullptr) {
+    agree(*ranks, [&] {
+      if (!root)
+        journal_ = std::make_unique<sink::RowJournal>(journal_path + "-" + std::to_string(ranks->rank()), header,
+                                                      std::vector<sink::JournalRecord>{});
+    });
+    rank_rounds_ = std::make_unique<sink::RankRoundCheckpoints>(
+        *ranks, io::detail::kept_file_name(primary, "checkpoint"), layout_.solve_key, checkpoint_every_, resuming != 0);
+    return;
+  }
   // The rounds resume only where the rows do: a journal of this solve.
   rounds_ = std::make_unique<sink::FileRoundCheckpoints>(io::detail::kept_file_name(primary, "checkpoint"),
-                                                         layout_.solve_key, checkpoint_every_, resuming);
+                                                         layout_.solve_key, checkpoint_every_, resuming != 0);
 }
 
 void FileSink::put(const RowBlock& block) {
@@ -209,6 +279,8 @@ void FileSink::commit() {
     sink::kill_point_for_testing("renamed");
     if (rounds_) rounds_->remove();
     rounds_.reset();
+    if (rank_rounds_) rank_rounds_->remove();
+    rank_rounds_.reset();
     journal_->remove();
     journal_.reset();
   }
@@ -241,6 +313,7 @@ void FileSink::rename_outputs() {
 void FileSink::discard() noexcept {
   journal_.reset();  // a kept output's journal and checkpoint stay for a resumed run
   rounds_.reset();
+  rank_rounds_.reset();
   for (auto& writer : writers_) {
     if (writer) writer->discard();
     writer.reset();

@@ -33,6 +33,9 @@ class FileRoundCheckpoints : public RoundCheckpoints {
   // The output is complete: the checkpoint describes nothing any more.
   void remove() noexcept;
   std::int64_t saves() const { return saves_; }
+  // Saves `state` now, whatever the interval (a caller that decides when:
+  // RankRoundCheckpoints).
+  void save_now(const RoundState& state) { save(state); }
 
  private:
   void save(const RoundState& state);

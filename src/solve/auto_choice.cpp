@@ -253,6 +253,11 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts, co
                 real ? to_string(p.weights) : "", p.mean_degree(), 100 * p.heavy_edge_fraction,
                 static_cast<int>(kHeavyDegree), static_cast<long long>(p.hop_depth));
   c.why = line;
+  if (!p.hop_depth_complete) {
+    std::snprintf(line, sizeof line, "; the hop depth is a lower bound (the probe stopped after %lld edges)",
+                  static_cast<long long>(p.hop_edges_scanned));
+    c.why += line;
+  }
   consider_supernodal(p, analyse, c);
   return c;
 }

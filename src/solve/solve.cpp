@@ -21,7 +21,7 @@
 #include "apsp/sinks.hpp"
 #include "core/stages.hpp"
 #include "sink/part.hpp"
-#include "solve/resume.hpp"
+#include "sink/resume.hpp"
 #include "supernodal/symbolic.hpp"
 
 namespace apsp {

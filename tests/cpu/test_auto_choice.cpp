@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "apsp/cpu.hpp"
 #include "apsp/generate.hpp"
@@ -74,6 +77,116 @@ TEST(AutoChoice, LargestHopDepthIgnoresSourcesOutsideTheGraph) {
   const Graph g = generated(GraphKind::grid, 100);  // 10 x 10
   EXPECT_EQ(core::largest_hop_depth(g.edges, g.n, {0}), 18);
   EXPECT_EQ(core::largest_hop_depth(g.edges, g.n, {-1, 100}), 0);
+}
+
+// The plain breadth-first depth (every level to the end, no budget): what
+// the probe's search must equal.
+std::int64_t full_bfs_depth(const Graph& g, const std::vector<std::int64_t>& sources) {
+  std::vector<std::vector<vertex_t>> out(static_cast<std::size_t>(g.n));
+  for (const Edge& e : g.edges) out[static_cast<std::size_t>(e.src)].push_back(e.dst);
+  std::int64_t deepest = 0;
+  for (const std::int64_t s : sources) {
+    if (s < 0 || s >= g.n) continue;
+    std::vector<std::int64_t> hops(static_cast<std::size_t>(g.n), -1);
+    std::vector<vertex_t> queue{static_cast<vertex_t>(s)};
+    hops[static_cast<std::size_t>(s)] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head)
+      for (const vertex_t v : out[static_cast<std::size_t>(queue[head])])
+        if (hops[static_cast<std::size_t>(v)] < 0) {
+          hops[static_cast<std::size_t>(v)] = hops[static_cast<std::size_t>(queue[head])] + 1;
+          deepest = std::max(deepest, hops[static_cast<std::size_t>(v)]);
+          queue.push_back(v);
+        }
+  }
+  return deepest;
+}
+
+// The standard families (and a disconnected graph, a path, a star) at sizes
+// a test can afford.
+std::vector<std::pair<std::string, Graph>> probe_families() {
+  std::vector<std::pair<std::string, Graph>> gs;
+  for (const auto& [name, kind, n] : {std::tuple{"rmat", GraphKind::rmat, std::int64_t{4096}},
+                                      std::tuple{"uniform", GraphKind::random, std::int64_t{4096}},
+                                      std::tuple{"grid", GraphKind::grid, std::int64_t{4096}},
+                                      std::tuple{"geometric", GraphKind::geometric, std::int64_t{4096}},
+                                      std::tuple{"dense", GraphKind::dense, std::int64_t{1024}},
+                                      std::tuple{"dense-small", GraphKind::dense, std::int64_t{64}}})
+    gs.emplace_back(name, generated(kind, n));
+  Graph two = generated(GraphKind::grid, 400);  // two 20 x 20 grids, no edge between them
+  const Graph copy = two;
+  two.n *= 2;
+  for (Edge e : copy.edges) two.edges.push_back(Edge{e.src + 400, e.dst + 400, e.w});
+  gs.emplace_back("two grids", normalize(two));
+  Graph path;
+  path.n = 300;
+  for (vertex_t v = 0; v + 1 < 300; ++v) path.edges.push_back(Edge{v, v + 1, 1});
+  gs.emplace_back("path", path);
+  Graph star;
+  star.n = 500;
+  for (vertex_t v = 1; v < 500; ++v) {
+    star.edges.push_back(Edge{0, v, 1});
+    star.edges.push_back(Edge{v, 0, 1});
+  }
+  gs.emplace_back("star", normalize(star));
+  return gs;
+}
+
+// The search's early stop (every vertex discovered) keeps the depth exact,
+// and on dense graphs scans a few rows instead of every edge.
+TEST(AutoChoice, HopDepthSearchEqualsThePlainBreadthFirstDepth) {
+  for (const auto& [name, g] : probe_families()) {
+    SCOPED_TRACE(name);
+    const std::vector<std::int64_t> sources{0, g.n / 3, 2 * g.n / 3};
+    const core::HopDepth h = core::hop_depth_search(g.edges, g.n, sources, core::kProbeEdgeBudget);
+    EXPECT_EQ(h.depth, full_bfs_depth(g, sources));
+    EXPECT_TRUE(h.complete);
+    EXPECT_LE(h.edges_scanned, 3 * static_cast<std::int64_t>(g.edges.size()));
+    EXPECT_EQ(core::largest_hop_depth(g.edges, g.n, sources), h.depth);
+  }
+  const Graph dense = generated(GraphKind::dense, 1024);  // half of all pairs: 0.5 million edges
+  const core::HopDepth h = core::hop_depth_search(dense.edges, dense.n, {0, 341, 682});
+  EXPECT_EQ(h.depth, 2);
+  EXPECT_LT(h.edges_scanned, static_cast<std::int64_t>(dense.edges.size()) / 10) << h.edges_scanned;
+}
+
+// A search that runs out of budget says so, stops within one row of it, and
+// reports a lower bound of the depth.
+TEST(AutoChoice, HopDepthSearchStopsAtItsEdgeBudget) {
+  const Graph g = generated(GraphKind::grid, 4096);  // 64 x 64: depth 126 from a corner, 4 edges a row at most
+  const std::int64_t full = full_bfs_depth(g, {0});
+  for (const std::int64_t budget : {std::int64_t{0}, std::int64_t{1}, std::int64_t{100}, std::int64_t{5000}}) {
+    SCOPED_TRACE(budget);
+    const core::HopDepth h = core::hop_depth_search(g.edges, g.n, {0}, budget);
+    EXPECT_FALSE(h.complete);
+    EXPECT_GE(h.edges_scanned, budget);
+    EXPECT_LE(h.edges_scanned, budget + 4);
+    EXPECT_LT(h.depth, full);
+    if (budget >= 100) EXPECT_GT(h.depth, 0);
+  }
+  EXPECT_TRUE(core::hop_depth_search(g.edges, g.n, {0}, 4 * g.n).complete);
+}
+
+// The bounded probe decides as the full one would on every standard family:
+// auto's GPU pick (with and without an int16 preference) and the CPU's depth
+// gate for supernodal.
+TEST(AutoChoice, BoundedProbeDecidesAsTheFullProbe) {
+  SolveOptions int32_only;  // the default allows int16
+  int32_only.precision = Precision::int32;
+  for (const auto& [name, g] : probe_families()) {
+    SCOPED_TRACE(name);
+    const core::GraphProbe bounded = core::probe_graph(g);
+    core::GraphProbe full = bounded;
+    full.hop_depth = full_bfs_depth(g, {0, g.n / 3, 2 * g.n / 3});
+    for (const SolveOptions& opts : {SolveOptions{}, int32_only}) {
+      const choice::GpuChoice a = choice::choose_gpu_algorithm(bounded, opts);
+      const choice::GpuChoice b = choice::choose_gpu_algorithm(full, opts);
+      EXPECT_EQ(a.algorithm, b.algorithm);
+      EXPECT_EQ(a.fw_seconds, b.fw_seconds);
+      EXPECT_EQ(a.sssp_seconds, b.sssp_seconds);
+    }
+    EXPECT_EQ(choice::separators_may_be_small(g.n, bounded.hop_depth),
+              choice::separators_may_be_small(g.n, full.hop_depth));
+  }
 }
 
 TEST(AutoChoice, SparseFamiliesGoToSssp) {

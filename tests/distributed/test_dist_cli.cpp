@@ -164,6 +164,44 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
   EXPECT_NE(grid.out.find("2 x 3 (2d)"), std::string::npos) << grid;
 }
 
+// Out of core per rank, forced (--super-width): distances are fw-blocked's,
+// predecessors fw-ooc's at its width 128; the summary says so; a width that is
+// no multiple of 64 is refused.
+TEST_F(DistributedCli, SuperWidthRunsFwOocsSuperRoundsOnEveryRank) {
+  make_graph_and_reference();
+  const ProcessRun ooc = apsp("solve g.bin --algo fw-ooc --threads 1 -o oocd.bin --predecessors oocp.bin");
+  ASSERT_EQ(ooc.status, 0) << ooc;
+  EXPECT_EQ(slurp(dir_ / "oocd.bin"), slurp(dir_ / "ref.bin"));
+  const ProcessRun one =
+      apsp("solve g.bin --distribution rows --super-width 128 --threads 1 -o d.bin --predecessors p.bin");
+  ASSERT_EQ(one.status, 0) << one;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << one;
+  EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "oocp.bin")) << one;
+  EXPECT_NE(one.out.find("out of core      super-rounds of 128"), std::string::npos) << one;
+  const ProcessRun bad = apsp("solve g.bin --distribution rows --super-width 100 --threads 1 -o e.bin");
+  EXPECT_EQ(bad.status, 1) << bad;
+  EXPECT_NE(bad.err.find("not a positive multiple of 64"), std::string::npos) << bad;
+  EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
+  const ProcessRun single = apsp("solve g.bin --super-width 128 --threads 1 -o e.bin");
+  EXPECT_EQ(single.status, 1) << single;
+  EXPECT_NE(single.err.find("is for the distributed solver"), std::string::npos) << single;
+  const ProcessRun rows = apsp("solve g.bin --distribution rows --algo dijkstra --super-width 128 -o e.bin");
+  EXPECT_EQ(rows.status, 1) << rows;
+  EXPECT_NE(rows.err.find("the row split of dijkstra holds rows"), std::string::npos) << rows;
+  EXPECT_FALSE(fs::exists(dir_ / "e.bin"));
+  if (!have_mpirun()) return;
+  for (const std::string& options : {std::string("--distribution rows --super-width 128"),
+                                     std::string("--distribution 2d --super-width 192 --no-lookahead")}) {
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+    const ProcessRun r = mpirun(3, "solve g.bin " + options + " --threads 1 -o d.bin --predecessors p.bin --verify");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "ref.bin")) << r;
+    if (options.find("128") != std::string::npos) EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "oocp.bin")) << r;
+    EXPECT_NE(r.out.find("\nverify: ok\n"), std::string::npos) << r;
+  }
+}
+
 // .npy from every rank through the shared file sink, as one process writes it.
 TEST_F(DistributedCli, NpyOutputEqualsTheSingleProcessFile) {
   SKIP_WITHOUT_MPIRUN();
@@ -572,6 +610,205 @@ TEST_F(DistributedCli, RowSplitFailureOfOneRankStopsEveryRank) {
   EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
   EXPECT_NE(r.err.find("apsp: rank 1: injected failure on rank 1"), std::string::npos) << r;
   expect_no_output_files();
+}
+
+// Issue 24, distributed resume: a job killed by SIGKILL on one rank (the
+// hook APSP_TEST_KILL_AT at a count of journal records, no sleep) dies
+// whole; --resume then writes files byte-identical to one process's, from
+// the rows the killed run kept (the note says how many). The row split
+// resumes on any number of ranks.
+class DistributedResume : public DistributedCli {
+ protected:
+  // Kills `args` under `ranks` ranks at the COUNT-th journal record of
+  // whichever rank gets there first; expects the job dead with rows kept.
+  void killed(int ranks, const std::string& args, int count) const {
+    killed_at(ranks, args, "journal:" + std::to_string(count));
+  }
+  // The same at any kill point of the hook (POINT:COUNT).
+  void killed_at(int ranks, const std::string& args, const std::string& point) const {
+    const ProcessRun r = mpirun(ranks, args + " --checkpoint", "env APSP_TEST_KILL_AT=" + point);
+    ASSERT_NE(r.status, 0) << r;
+    ASSERT_FALSE(fs::exists(dir_ / "d.bin")) << r;
+    ASSERT_TRUE(fs::exists(dir_ / ".d.bin.apsp-journal")) << r;
+    ASSERT_TRUE(fs::exists(dir_ / ".d.bin.apsp-partial")) << r;
+  }
+  // Resumes `args`; expects success, the reference files and the note.
+  ProcessRun resumed(int ranks, const std::string& args, const std::string& ref, const std::string& refp) const {
+    const ProcessRun r = mpirun(ranks, args + " --resume");
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / ref)) << r;
+    EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / refp)) << r;
+    EXPECT_NE(r.out.find("  note             resumed d.bin: "), std::string::npos) << r;
+    EXPECT_EQ(r.err, "") << r;
+    return r;
+  }
+  // The rows the note says were kept ("resumed d.bin: K of N rows kept").
+  static long kept_rows(const ProcessRun& r) {
+    const std::size_t at = r.out.find("resumed d.bin: ");
+    return at == std::string::npos ? -1 : std::stol(r.out.substr(at + 15));
+  }
+  // No journal, partial file or checkpoint of d.bin or p.bin is left.
+  void expect_nothing_kept() const {
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      const std::string name = entry.path().filename().string();
+      EXPECT_EQ(name.find(".apsp-"), std::string::npos) << "left behind: " << name;
+    }
+  }
+};
+
+TEST_F(DistributedResume, RowSplitKilledOnOneRankResumesOnAnyRankCount) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const std::string args = "solve g.bin --algo johnson --threads 1 -o d.bin --predecessors p.bin";
+  ASSERT_EQ(apsp("solve g.bin --algo johnson --threads 1 -o one.bin --predecessors onep.bin").status, 0);
+  for (const auto& [kill_ranks, resume_ranks] : {std::pair<int, int>{2, 2}, {2, 3}, {3, 1}}) {
+    killed(kill_ranks, args, 3);
+    const ProcessRun r = resumed(resume_ranks, args, "one.bin", "onep.bin");
+    EXPECT_GT(kept_rows(r), 0) << r;
+    EXPECT_LT(kept_rows(r), 300) << r;
+    expect_nothing_kept();
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+  }
+}
+
+// The distributed Floyd-Warshall killed while it delivers its rows (rows and
+// 2d): the resumed run puts only the rows not kept (no round checkpoint was
+// due at the default interval: its rounds run again).
+TEST_F(DistributedResume, DenseFwKilledWhileDeliveringResumes) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  for (const auto& [ranks, layout] : {std::pair<int, const char*>{2, "rows"}, {4, "2d"}}) {
+    const std::string args = std::string("solve g.bin --algo fw-blocked --distribution ") + layout +
+                             " --threads 1 -o d.bin --predecessors p.bin";
+    killed(ranks, args, 2);
+    const ProcessRun r = resumed(ranks, args, "ref.bin", "refp.bin");
+    EXPECT_GT(kept_rows(r), 0) << r;
+    expect_nothing_kept();
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+  }
+}
+
+// The distributed Floyd-Warshall killed mid-rounds (n = 300: 5 rounds, a
+// checkpoint due after every one): after one rank's second save, or
+// half-way through one rank's third; each rank saved its share at the same
+// rounds, and the resumed run continues from the newest round every rank
+// holds, byte-identical to one process.
+TEST_F(DistributedResume, DenseFwKilledMidRoundsResumesFromTheCommonRound) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  struct Kill {
+    int ranks;
+    const char* layout;
+    const char* point;
+  };
+  for (const Kill& k : {Kill{2, "rows", "checkpoint:2"}, Kill{4, "2d", "checkpoint-write:3"},
+                        Kill{3, "2d --grid 1x3 --no-lookahead", "checkpoint:1"}}) {
+    const std::string args = std::string("solve g.bin --algo fw-blocked --distribution ") + k.layout +
+                             " --threads 1 --checkpoint-every 1e-9 -o d.bin --predecessors p.bin";
+    killed_at(k.ranks, args, k.point);
+    const ProcessRun r = resumed(k.ranks, args, "ref.bin", "refp.bin");
+    EXPECT_NE(r.out.find("resumed the rounds after round "), std::string::npos) << r;
+    expect_nothing_kept();
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "p.bin");
+  }
+}
+
+// One rank's newest share damaged: the resume falls back to the previous
+// round every rank holds. Checkpoints of another rank count are refused.
+TEST_F(DistributedResume, DamagedShareFallsBackAndOtherRankCountsAreRefused) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const std::string args = "solve g.bin --algo fw-blocked --distribution rows --threads 1 --checkpoint-every 1e-9 "
+                           "-o d.bin --predecessors p.bin";
+  // Killed after some rank's third save (rounds 1, 2, 3 in slots 0, 1, 0):
+  // every rank saved round 2 before round 3's panels could reach it.
+  killed_at(2, args, "checkpoint:3");
+  const fs::path newest = dir_ / ".d.bin.apsp-checkpoint-1-of-2.0";
+  if (fs::exists(newest)) {
+    std::fstream file(newest, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(fs::file_size(newest) / 2));
+    file.put('\x7f').put('\x01');
+  }
+  const ProcessRun r = resumed(2, args, "ref.bin", "refp.bin");
+  EXPECT_NE(r.out.find("resumed the rounds after round 2 of 5"), std::string::npos) << r;
+  expect_nothing_kept();
+  fs::remove(dir_ / "d.bin");
+  fs::remove(dir_ / "p.bin");
+
+  killed_at(2, args, "checkpoint:1");
+  const ProcessRun other = mpirun(3, args + " --resume");
+  EXPECT_EQ(other.status, 1) << other;
+  EXPECT_EQ(count_lines_starting(other.err, "apsp: "), 1) << other;
+  EXPECT_NE(other.err.find("it was written by 2 ranks and this run has 3"), std::string::npos) << other;
+  // The same rank count resumes them.
+  resumed(2, args, "ref.bin", "refp.bin");
+  expect_nothing_kept();
+}
+
+// A resume must continue the same solve: another algorithm or graph is
+// refused once, clearly, and what the killed run kept stays for a resume of
+// the right solve; damaged partial rows are computed again, and a damaged
+// journal starts afresh, never a wrong result.
+TEST_F(DistributedResume, MismatchIsRefusedAndDamageFallsBack) {
+  SKIP_WITHOUT_MPIRUN();
+  make_graph_and_reference();
+  const std::string args = " --threads 1 -o d.bin --predecessors p.bin";
+  ASSERT_EQ(apsp("solve g.bin --algo johnson --threads 1 -o one.bin --predecessors onep.bin").status, 0);
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 6 -o g2.bin").status, 0);
+  killed(2, "solve g.bin --algo johnson" + args, 3);
+  for (const std::string& other : {"solve g.bin --algo bellman-ford" + args, "solve g2.bin --algo johnson" + args}) {
+    const ProcessRun r = mpirun(2, other + " --resume");
+    EXPECT_EQ(r.status, 1) << r;
+    EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+    EXPECT_NE(r.err.find("cannot resume d.bin: the interrupted run that left"), std::string::npos) << r;
+    EXPECT_TRUE(fs::exists(dir_ / ".d.bin.apsp-journal")) << r;
+  }
+  // Every partial row damaged: each record fails its digest, every row is
+  // computed again.
+  {
+    const fs::path partial = dir_ / ".d.bin.apsp-partial";
+    std::string bytes = slurp(partial);
+    for (std::size_t i = 16; i < bytes.size(); ++i) bytes[i] = static_cast<char>(0x5a);
+    std::ofstream(partial, std::ios::binary | std::ios::trunc) << bytes;
+  }
+  const ProcessRun damaged = resumed(2, "solve g.bin --algo johnson" + args, "one.bin", "onep.bin");
+  EXPECT_EQ(kept_rows(damaged), 0) << damaged;
+  EXPECT_NE(damaged.out.find("did not match the partial output"), std::string::npos) << damaged;
+  expect_nothing_kept();
+  // A torn journal: started afresh, with the note.
+  fs::remove(dir_ / "d.bin");
+  fs::remove(dir_ / "p.bin");
+  killed(2, "solve g.bin --algo johnson" + args, 3);
+  fs::resize_file(dir_ / ".d.bin.apsp-journal", 10);
+  const ProcessRun torn = mpirun(2, "solve g.bin --algo johnson" + args + " --resume");
+  EXPECT_EQ(torn.status, 0) << torn;
+  EXPECT_NE(torn.out.find("is damaged: started afresh"), std::string::npos) << torn;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "one.bin")) << torn;
+  EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "onep.bin")) << torn;
+  expect_nothing_kept();
+}
+
+// GPU ranks (two sharing one device): the row split of sssp and the
+// distributed fw, each killed on one rank and resumed, write the files of
+// an uninterrupted run of the same command.
+TEST_F(DistributedResume, GpuRanksResume) {
+  SKIP_WITHOUT_MPIRUN();
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  ASSERT_EQ(apsp("gen rmat -n 3000 --seed 2 -o s.bin").status, 0);
+  for (const std::string& solve :
+       {std::string("solve s.bin --backend cuda --algo sssp --comm mpi"),
+        std::string("solve s.bin --backend cuda --algo fw --distribution rows --comm mpi")}) {
+    const ProcessRun ref = mpirun(2, solve + " -o one.bin --predecessors onep.bin");
+    ASSERT_EQ(ref.status, 0) << ref;
+    const std::string args = solve + " -o d.bin --predecessors p.bin";
+    killed(2, args, 2);
+    resumed(2, args, "one.bin", "onep.bin");
+    expect_nothing_kept();
+    for (const char* name : {"one.bin", "onep.bin", "d.bin", "p.bin"}) fs::remove(dir_ / name);
+  }
 }
 
 }  // namespace

@@ -3,9 +3,9 @@
 // this build has it): the standard and tile cases, grids (2D and 3D),
 // geometric, R-MAT and uniform random graphs, in int32, float32 and float64,
 // with predecessors, negative weights and zero-weight cycles, a negative
-// cycle, n = 0, 1 and 2; both factor paths (fronts closed in shared memory
-// and fronts through the dense fw rounds, forced on small graphs by a
-// testing hook), several solve batches, rows streamed in chunks into a host
+// cycle, n = 0, 1 and 2; every factor path (fronts closed in shared memory,
+// fronts through the dense fw rounds, forced on small graphs by a testing
+// hook, and the opt-in batched dense factor), several solve batches, rows streamed in chunks into a host
 // matrix and files, --verify, range refusals and progress. Skips without a
 // CUDA device.
 #include <gtest/gtest.h>
@@ -60,6 +60,7 @@ bool cpu_supernodal_available() {
 void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist_t>* expected = nullptr) {
   SCOPED_TRACE(c.name + (predecessors ? " with predecessors" : "") +
                (cuda::testing::hooks.supernodal_dense_columns > 0 ? " dense fronts" : "") +
+               (cuda::testing::hooks.supernodal_batched_factor ? " batched factor" : "") +
                (cuda::testing::hooks.supernodal_batch_rows > 0 ? " small batches" : "") +
                (cuda::testing::hooks.sparse_row_budget > 0 ? " streamed" : ""));
   const std::vector<dist_t> reference = expected ? *expected : test::reference_distances(c.graph);
@@ -75,12 +76,15 @@ void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist
   }
 }
 
-// expect_exact through both factor paths and with several solve batches.
+// expect_exact through every factor path (dense fronts v6's way and
+// batched) and with several solve batches.
 void expect_exact_every_path(const test::Case& c, bool predecessors) {
   const std::vector<dist_t> reference = test::reference_distances(c.graph);
   expect_exact(c, predecessors, &reference);
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+  expect_exact(c, predecessors, &reference);
+  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
   expect_exact(c, predecessors, &reference);
 }
 
@@ -93,7 +97,12 @@ void expect_real_every_path(const test::RealCase<W>& rc, bool predecessors, bool
   test::expect_real_matches_reference(rc, o);
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 5);
-  SCOPED_TRACE("dense fronts, small batches");
+  {
+    SCOPED_TRACE("dense fronts, small batches");
+    test::expect_real_matches_reference(rc, o);
+  }
+  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  SCOPED_TRACE("dense fronts batched, small batches");
   test::expect_real_matches_reference(rc, o);
 }
 
@@ -131,6 +140,10 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
     const SolveResult fw_result = solve(c.graph, test::on_gpu("fw"));
     const std::vector<dist_t> fw(fw_result.dist.begin(), fw_result.dist.end());
     expect_exact(c, true, &fw);
+    {
+      cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+      expect_exact(c, true, &fw);
+    }
     if (cpu_supernodal_available()) {
       SolveOptions cpu;
       cpu.backend = Backend::cpu;
@@ -219,6 +232,39 @@ TEST(GpuSupernodal, ProfileRecordsEveryPassAndChangesNoRow) {
   const std::size_t recorded = launches.size();
   solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
   EXPECT_EQ(launches.size(), recorded);
+}
+
+// The batched dense factor (opt-in) records its own passes, with the size
+// class of each (SupernodalLaunch::batch: 1024 for fronts of >= 1024
+// vertices, else 0), and no v6 dense pass; its rows equal v6's. A uniform
+// random graph (n = 4096, m = 8n: separators of thousands) has fronts of
+// both classes without any hook. Counts only, never times.
+TEST(GpuSupernodal, BatchedFactorRecordsItsPassesAndMatchesV6) {
+  SKIP_WITHOUT_GPU();
+  const test::Case c{"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, 1, 60, 31)};
+  const SolveResult v6 = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  std::vector<cuda::testing::SupernodalLaunch> launches;
+  cuda::testing::hooks.supernodal_profile = &launches;
+  const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+  cuda::testing::hooks.supernodal_profile = nullptr;
+  EXPECT_EQ(test::first_difference(v6.dist, r.dist, c.graph.n), "");
+  std::map<std::string, std::int64_t> count;
+  std::map<std::string, double> ops;
+  std::map<std::int64_t, std::int64_t> classes;
+  for (const auto& l : launches) {
+    ++count[l.pass];
+    ops[l.pass] += l.ops;
+    if (std::string(l.pass).rfind("dense", 0) == 0) ++classes[l.batch];
+  }
+  for (const char* pass : {"dense closure", "dense batched panels", "dense batched update"}) {
+    EXPECT_GT(count[pass], 0) << pass;
+    EXPECT_GT(ops[pass], 0) << pass;
+  }
+  for (const char* pass : {"dense pad", "dense rounds", "dense unpad"}) EXPECT_EQ(count[pass], 0) << pass;
+  for (const auto& [size_class, launches_of_class] : classes)
+    EXPECT_TRUE(size_class == 0 || size_class == 1024) << size_class << ": " << launches_of_class;
+  EXPECT_GT(classes[1024], 0);
 }
 
 // auto on the GPU picks supernodal on a grid deep and large enough (n =

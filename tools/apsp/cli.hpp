@@ -127,11 +127,12 @@ void print_row(const char* label, const std::string& value);
 void print_stage(const std::string& name, double seconds, std::uint64_t bytes = 0);
 
 // The distributed solve (distributed.cpp): --distribution, --grid and
-// --no-lookahead, and the solve options it reads.
+// --no-lookahead, --super-width, and the solve options it reads.
 struct DistributedArgs {
   std::string distribution;  // rows or 2d; empty = not asked
   std::string grid;          // RxC for 2d
   bool no_lookahead = false;
+  std::int64_t super_width = 0;  // --super-width: out of core per rank, forced (CPU ranks)
   std::string devices;        // GPUs: one process over them, or the ranks of a node in turn
   std::string comm = "auto";  // under mpirun: auto, mpi or nccl
 };
@@ -152,6 +153,9 @@ struct DistributedSolve {
   bool verify;
   const DistributedArgs& distributed;
   const std::string& weights;  // --weights: auto, int32, float32 or float64
+  bool checkpoint = false;     // --checkpoint: keep the rows of a killed run
+  bool resume = false;         // --resume: continue them
+  double checkpoint_every = 0;  // --checkpoint-every: seconds between the dense rounds' checkpoints
 };
 void run_distributed_solve(const DistributedSolve& s);
 

@@ -75,9 +75,10 @@ bool runs_row_split(const DistributedSolve& s) {
 }
 
 // True when "auto" chooses between the row split and Floyd-Warshall
-// (choose_distributed): no --distribution or --grid names fw's layout.
+// (choose_distributed): no --distribution, --grid or --super-width names fw.
 bool auto_chooses(const DistributedSolve& s) {
-  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty();
+  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty() &&
+         s.distributed.super_width == 0;
 }
 
 // True when `algorithm` (a registry name, as run) is a row split's.
@@ -94,6 +95,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
     parse_grid(s.distributed.grid, opts);
   }
   opts.lookahead = !s.distributed.no_lookahead;
+  opts.super_width = s.distributed.super_width;
   opts.backend = parse_backend(s.backend);
   // A GPU-only algorithm (sssp) names its backend, as --devices does.
   const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
@@ -102,6 +104,9 @@ DistributedOptions options_of(const DistributedSolve& s) {
                        ? Backend::cpu
                        : Backend::cuda;
   if (runs_row_split(s)) {
+    if (s.distributed.super_width != 0)
+      throw UsageError("is for distributed fw's rounds; the row split of " + s.algorithm + " holds rows, not tiles",
+                       "super_width");
     if (opts.distribution != Distribution::rows)
       throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
                        "distribution");
@@ -165,6 +170,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_row("weights", to_string(weight_type(loaded.normalized)));
   print_row("algorithm", r.algorithm);
   if (!why.empty()) print_row("auto", why);
+  if (!r.resume_note.empty()) print_row("note", r.resume_note);
   print_row("backend", to_string(r.backend));
   print_row("precision", to_string(r.precision));
   print_row("communicator",
@@ -176,6 +182,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
     print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
                           (s.distributed.no_lookahead ? "off" : "on"));
+  if (r.super_width > 0) print_row("out of core", r.out_of_core);
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.timed.total());
   print_parts(startup.timed);
@@ -255,8 +262,10 @@ std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int d
 
 std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
   if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<NullSink>(NullSink::Rows::some);
-  return std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
-                                    MatrixFileTarget{s.predecessors_path, io::Format::automatic});
+  auto files = std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
+                                          MatrixFileTarget{s.predecessors_path, io::Format::automatic});
+  if (s.checkpoint) files->keep_partial(s.resume, s.checkpoint_every);
+  return files;
 }
 
 // This rank's part of the solve: the row split of --algorithm's rows, or
@@ -332,6 +341,9 @@ void add_distributed_options(CLI::App& cmd, DistributedArgs& args) {
                  "Distributed solver layout: rows or 2d (the default under mpirun is rows)");
   cmd.add_option("--grid", args.grid, "2d process grid RxC (default: the most square one)");
   cmd.add_flag("--no-lookahead", args.no_lookahead, "Distributed solver: send the next panels only after each round");
+  cmd.add_option("--super-width", args.super_width,
+                 "Distributed CPU solver: out of core per rank, forced: fw-ooc's super-rounds of this width (a "
+                 "multiple of 64)");
   cmd.add_option("--devices", args.devices,
                  "Distributed GPU solver: without mpirun, one process on these GPUs (e.g. 0,1); under mpirun, the "
                  "GPUs the ranks of a node take in turn");

@@ -328,11 +328,13 @@ void run_solve(const SolveArgs& a) {
     const char* option = a.resume ? "resume" : "checkpoint";
     if (a.output.empty() && a.predecessors_path.empty())
       throw UsageError("keeps partial rows of an output file; give -o or --predecessors", option);
-    if (runs_distributed(a.distributed))
-      throw UsageError("the distributed solver does not keep partial output for a resumed run yet", option);
     if (a.verify)
       throw UsageError("--verify checks the result in memory before writing it; it cannot resume partial rows", option);
   }
+  if (a.distributed.super_width != 0 && !runs_distributed(a.distributed))
+    throw UsageError("is for the distributed solver (--distribution or mpirun); one process goes out of core with "
+                     "--algo fw-ooc",
+                     "super_width");
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
     if (!a.memory_budget.empty())
@@ -352,7 +354,7 @@ void run_solve(const SolveArgs& a) {
     }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify, distributed,
-                                                  a.weights});
+                                                  a.weights, a.checkpoint || a.resume, a.resume, a.checkpoint_every});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
@@ -430,8 +432,9 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_flag("--resume", args->resume,
                 "Continue the rows (and fw-blocked's rounds) an interrupted --checkpoint run of the same solve left "
                 "(implies --checkpoint)");
-  cmd->add_option("--checkpoint-every", args->checkpoint_every,
-                  "With --checkpoint: seconds between fw-blocked's round checkpoints (0: none)")
+  cmd->add_option(
+         "--checkpoint-every", args->checkpoint_every,
+         "With --checkpoint: seconds between the round checkpoints of fw-blocked and the distributed fw (0: none)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--relabel", args->input.relabel,

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <utility>
@@ -39,13 +40,23 @@ struct DistConfig {
   Distribution distribution = Distribution::rows;
   int grid_rows = 0, grid_cols = 0;  // 2d only
   bool lookahead = true;
-  std::string name() const;  // e.g. "2d_2x3_lookahead"
+  std::int64_t super_width = 0;  // > 0: out of core per rank, forced (DistributedOptions::super_width)
+  std::string name() const;      // e.g. "2d_2x3_lookahead", "rows_lookahead_super128"
   DistributedOptions options() const;
 };
 
 // rows (the P x 1 grid), and 2d on every other grid pr x pc = ranks, each
 // with look-ahead on and off.
 std::vector<DistConfig> configs_for(int ranks);
+
+// Out of core per rank, forced: the rows layout with super widths 128 (look-ahead
+// on) and 192 (off), and with 4 ranks the 2 x 2 grid at 128.
+std::vector<DistConfig> out_of_core_configs(int ranks);
+
+// Graphs for the out-of-core schedule: two components with no edge between
+// them and negative weights (no negative cycle), at sizes around multiples of
+// the super widths (127 .. 385).
+std::vector<Case> out_of_core_cases();
 
 // Solves `c` on `comm` (with verify) and checks that every row arrives at exactly one rank
 // and equals the single-process fw-blocked row (distances, and predecessors

@@ -44,6 +44,17 @@ TEST(MpiDistributedSolver, LargeWeightsAndOverflow) {
     test::check_large_weights(test::world(), config);
 }
 
+// Out of core per rank, forced: fw-ooc's super-rounds on every rank.
+TEST(MpiDistributedSolver, OutOfCorePerRank) {
+  std::vector<test::Case> cases = test::out_of_core_cases();
+  for (test::Case& c : test::tile_cases()) cases.push_back(std::move(c));
+  for (const test::DistConfig& config : test::out_of_core_configs(test::world().size())) {
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      test::check_matches_fw_blocked(test::world(), cases[i], config, i % 2 == 0);
+    test::check_negative_cycles(test::world(), config);
+  }
+}
+
 TEST(MpiDistributedSolver, AgreedErrors) { test::check_agreed_errors(test::world()); }
 
 }  // namespace

@@ -101,6 +101,10 @@ __global__ void close_small_fronts(D* __restrict__ f, FrontIndex index, const st
 // there is K's whole factor step (closure, panels and update matrix).
 struct PaddedFront {
   std::int64_t k, s, k_pad, n_pad;
+  // The front's row stride: k + s (the whole front) when 0; the whole
+  // front's k + s when the copy is only its k x k diagonal block (s = 0).
+  std::int64_t front_ld = 0;
+  __host__ __device__ std::int64_t ld() const { return front_ld > 0 ? front_ld : k + s; }
   // The front index of padded index p, or -1 for padding.
   __device__ std::int64_t front_index(std::int64_t p) const {
     return p < k ? p : p < k_pad ? -1 : p < k_pad + s ? k + (p - k_pad) : -1;
@@ -109,7 +113,7 @@ struct PaddedFront {
 
 template <class D>
 __global__ void pad_front(const D* __restrict__ front, PaddedFront shape, D* __restrict__ padded) {
-  const std::int64_t ld = shape.k + shape.s;
+  const std::int64_t ld = shape.ld();
   const D inf = Arith<D>::infinity();
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < shape.n_pad * shape.n_pad;
        x += std::int64_t{gridDim.x} * blockDim.x) {
@@ -121,13 +125,14 @@ __global__ void pad_front(const D* __restrict__ front, PaddedFront shape, D* __r
 
 template <class D>
 __global__ void unpad_front(const D* __restrict__ padded, PaddedFront shape, D* __restrict__ front) {
-  const std::int64_t ld = shape.k + shape.s;
-  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < ld * ld;
+  // The copied block: the whole front, or its diagonal block (s = 0).
+  const std::int64_t block = shape.k + shape.s, ld = shape.ld();
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < block * block;
        x += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t fi = x / ld, fj = x - fi * ld;
+    const std::int64_t fi = x / block, fj = x - fi * block;
     const std::int64_t pi = fi < shape.k ? fi : shape.k_pad + (fi - shape.k);
     const std::int64_t pj = fj < shape.k ? fj : shape.k_pad + (fj - shape.k);
-    front[x] = padded[pi * shape.n_pad + pj];
+    front[fi * ld + fj] = padded[pi * shape.n_pad + pj];
   }
 }
 

@@ -1,4 +1,4 @@
-#include "solve/resume.hpp"
+#include "sink/resume.hpp"
 
 #include <vector>
 
