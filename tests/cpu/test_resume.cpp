@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "sink/round_checkpoint.hpp"
 #include "sink/row_journal.hpp"
+#include "solve/resume.hpp"
 #include "support/scratch.hpp"
 
 namespace apsp {
@@ -339,6 +341,124 @@ TEST_F(Resume, JournalRecordsRoundTripAndDamageIsCounted) {
   // A record naming rows outside the matrix is damage too.
   { sink::RowJournal journal(path("k"), header, {{Plane::distances, 95, 10, 1}}); }
   EXPECT_EQ(sink::read_journal(path("k")).damaged_records, 1);
+}
+
+// The round checkpoint file on its own, as the GPU's fw uses it (it asks
+// due() before fetching its planes from the device, and holds() before an
+// int16 or tagged attempt): a save restores byte for byte into the same
+// layout only; a damaged or truncated one is refused with a note.
+TEST_F(Resume, RoundCheckpointsRestoreOnlyTheirOwnLayoutWhole) {
+  std::vector<std::int32_t> a(1000), b(500);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i * 7);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = -static_cast<std::int32_t>(i);
+  RoundState state;
+  state.layout = "gpu fw tagged tiles 128 n_pad 1000";
+  state.rounds = 8;
+  state.planes = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
+  {
+    sink::FileRoundCheckpoints never(path("c"), 42, 0, false);
+    EXPECT_FALSE(never.due(3, 8));  // interval 0: never
+    sink::FileRoundCheckpoints always(path("c"), 42, 1e-9, false);
+    EXPECT_TRUE(always.due(3, 8));
+    EXPECT_FALSE(always.due(8, 8));     // after the last round: never
+    EXPECT_FALSE(always.holds(state));  // a fresh solve holds nothing
+    state.round = 3;
+    always.round_done(state);
+    EXPECT_EQ(always.saves(), 1);
+  }
+  std::vector<std::int32_t> a2(a.size()), b2(b.size());
+  RoundState into = state;
+  into.planes = {{a2.data(), a2.size() * 4}, {b2.data(), b2.size() * 4}};
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_TRUE(resumed.holds(into));
+    EXPECT_EQ(resumed.restore(into), 3);
+    EXPECT_EQ(a2, a);
+    EXPECT_EQ(b2, b);
+    EXPECT_NE(resumed.note().find("after round 3 of 8"), std::string::npos) << resumed.note();
+    // Another layout, another solve or other plane sizes: not held, not restored.
+    RoundState other = into;
+    other.layout = "gpu fw int32 tiles 128 n_pad 1000";
+    EXPECT_FALSE(resumed.holds(other));
+    EXPECT_EQ(resumed.restore(other), 0);
+    EXPECT_NE(resumed.note().find("another solve or layout"), std::string::npos) << resumed.note();
+    other = into;
+    other.planes.pop_back();
+    EXPECT_FALSE(resumed.holds(other));
+    sink::FileRoundCheckpoints another_key(path("c"), 43, 1e-9, true);
+    EXPECT_FALSE(another_key.holds(into));
+  }
+  // A flipped byte in the planes: the header still matches (held), restore refuses.
+  flip_byte("c", 14 * 8 + 100);
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_TRUE(resumed.holds(into));
+    EXPECT_EQ(resumed.restore(into), 0);
+    EXPECT_NE(resumed.note().find("damaged"), std::string::npos) << resumed.note();
+  }
+  flip_byte("c", 14 * 8 + 100);  // whole again
+  fs::resize_file(path("c"), fs::file_size(path("c")) - 1);
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_EQ(resumed.restore(into), 0);
+    EXPECT_NE(resumed.note().find("truncated"), std::string::npos) << resumed.note();
+  }
+  flip_byte("c", 3 * 8);  // the header's round
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_FALSE(resumed.holds(into));
+    EXPECT_EQ(resumed.restore(into), 0);
+    EXPECT_NE(resumed.note().find("damaged"), std::string::npos) << resumed.note();
+  }
+}
+
+// A sink that kept some rows of an interrupted solve (Sink::resumed).
+class KeptRowsSink : public Sink {
+ public:
+  explicit KeptRowsSink(std::vector<bool> present) : present_(std::move(present)) {}
+  void begin(const SinkLayout&) override {}
+  void put(const RowBlock& block) override {
+    for (std::int64_t r = 0; r < block.rows; ++r) put_rows.push_back(block.first_row + r);
+  }
+  void commit() override {}
+  SinkResume resumed() const override { return {present_, ""}; }
+  std::vector<std::int64_t> put_rows;
+
+ private:
+  std::vector<bool> present_;
+};
+
+// The GPU's row solvers (sssp, supernodal) resume through the one row
+// split: one range covering the rows left, drawn as one chunk; kept rows
+// inside it are computed again but not put twice.
+TEST_F(Resume, RowSolversResumeTheRangeOfRowsLeft) {
+  std::vector<bool> present(100, true);
+  for (const int r : {40, 41, 55, 70}) present[static_cast<std::size_t>(r)] = false;
+  KeptRowsSink sink(present);
+  SinkLayout layout;
+  layout.n = 100;
+  const resume::RowsLeft left = resume::rows_left(sink, layout, SolveOptions{}, false, true);
+  ASSERT_NE(left.run.row_split, nullptr);
+  EXPECT_EQ(left.rows_computed, 31);
+  EXPECT_EQ(left.split->first(), 40);
+  EXPECT_EQ(left.split->end(), 71);
+  const RowSplit::Range drawn = left.run.row_split->next();
+  EXPECT_EQ(drawn.first, 40);
+  EXPECT_EQ(drawn.count, 31);
+  EXPECT_EQ(left.run.row_split->next().count, 0);
+  // The solve puts rows 40..70; only the four left reach the sink.
+  std::vector<std::int32_t> rows(31 * 100, 0);
+  left.into->put(RowBlock{Plane::distances, Element::int32, 40, 31, 100, rows.data()});
+  EXPECT_EQ(sink.put_rows, (std::vector<std::int64_t>{40, 41, 55, 70}));
+  // Without row_range (the GPU's dense solvers): every row, the kept ones dropped.
+  const resume::RowsLeft whole = resume::rows_left(sink, layout, SolveOptions{}, false, false);
+  EXPECT_EQ(whole.run.row_split, nullptr);
+  EXPECT_EQ(whole.rows_computed, -1);
+  // Every row kept: nothing to compute, no split.
+  KeptRowsSink all(std::vector<bool>(100, true));
+  const resume::RowsLeft none = resume::rows_left(all, layout, SolveOptions{}, false, true);
+  EXPECT_TRUE(none.nothing_left);
+  EXPECT_EQ(none.run.row_split, nullptr);
 }
 
 }  // namespace
