@@ -15,8 +15,8 @@ cudaEvent_t event_of(void* e) { return static_cast<cudaEvent_t>(e); }
 
 }  // namespace
 
-DeviceRoundCheckpoints::DeviceRoundCheckpoints(RoundCheckpoints* checkpoints, std::string layout,
-                                               std::int64_t rounds, std::vector<Plane> planes, CUstream_st* stream)
+DeviceRoundCheckpoints::DeviceRoundCheckpoints(RoundCheckpoints* checkpoints, std::string layout, std::int64_t rounds,
+                                               std::vector<Plane> planes, CUstream_st* stream)
     : checkpoints_(checkpoints), planes_(std::move(planes)), stream_(stream) {
   state_.layout = std::move(layout);
   state_.rounds = rounds;
@@ -50,8 +50,8 @@ std::int64_t DeviceRoundCheckpoints::restore() {
   if (round <= 0) return 0;
   offset = 0;
   for (const Plane& p : planes_) {
-    APSP_CUDA_CHECK(cudaMemcpyAsync(p.device, host.get() + offset, p.bytes, cudaMemcpyHostToDevice,
-                                    stream_of(stream_)));
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(p.device, host.get() + offset, p.bytes, cudaMemcpyHostToDevice, stream_of(stream_)));
     offset += p.bytes;
   }
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_of(stream_)));

@@ -92,13 +92,14 @@ bool range_holds(const S* m, std::int64_t n, std::int64_t order, int infinity, c
 // The super-tile shape for n vertices under opts.memory_budget (or the
 // device's free memory less a reserve), from measured rates. Nothing is
 // allocated on the host before it.
-core::SuperShape shape_for(std::int64_t n, Precision precision, const SolveOptions& opts, bool predecessors) {
+core::SuperShape shape_for(std::int64_t n, Precision precision, const SolveOptions& opts, bool predecessors,
+                           std::int64_t forced_width = 0) {
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   constexpr std::uint64_t kReserve = std::uint64_t{1} << 30;  // as out_of_core_shape keeps back
   const std::uint64_t allowed = allowed_device_bytes(opts, free_bytes);
   const std::uint64_t device_bytes = opts.memory_budget > 0 ? allowed : (allowed > kReserve ? allowed - kReserve : 0);
-  return out_of_core_shape(n, precision, device_bytes, 0, nullptr, predecessors);
+  return out_of_core_shape(n, precision, device_bytes, forced_width, nullptr, predecessors);
 }
 
 // Round checkpoints of the super-rounds (Sink::round_checkpoints): the
@@ -120,9 +121,7 @@ class SuperRoundSaving {
         const core::SuperShape held{width, ceil_div(n, width)};
         if (!checkpoints_->holds(state(held, cell, nullptr, nullptr))) continue;
         try {
-          std::size_t free_bytes = 0, total_bytes = 0;
-          APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-          return out_of_core_shape(n, precision, allowed_device_bytes(opts, free_bytes), width, nullptr, predecessors);
+          return shape_for(n, precision, opts, predecessors, width);
         } catch (const ResourceError&) {
           break;  // that width no longer fits: a fresh shape, and the rounds start afresh
         }

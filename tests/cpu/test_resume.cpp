@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
 #include "sink/round_checkpoint.hpp"
 #include "sink/row_journal.hpp"
@@ -409,6 +410,129 @@ TEST_F(Resume, RoundCheckpointsRestoreOnlyTheirOwnLayoutWhole) {
     EXPECT_FALSE(resumed.holds(into));
     EXPECT_EQ(resumed.restore(into), 0);
     EXPECT_NE(resumed.note().find("damaged"), std::string::npos) << resumed.note();
+  }
+}
+
+// CPU fw-ooc (super-rounds of 128 of 1000 vertices: 8) killed at many
+// super-round boundaries and during checkpoint writes, with predecessors,
+// resumes to the uninterrupted files.
+TEST_F(Resume, CpuFwOocResumesAtEverySuperRound) {
+  ok("gen random -n 1000 --seed 13 --weights 0:30 -o g.bin");
+  ok("solve g.bin --threads 2 -o ref.bin --predecessors ref.npy --algo fw-ooc");
+  const std::string args = kSolve + "--algo fw-ooc --checkpoint-every 1e-9";
+  for (int k = 1; k <= 7; ++k) {
+    const std::string point = (k % 2 == 0 ? "checkpoint-write:" : "checkpoint:") + std::to_string(k);
+    SCOPED_TRACE(point);
+    killed(args + " --checkpoint", point);
+    const std::string summary = ok(args + " --resume");
+    const int from = k % 2 == 0 ? k - 1 : k;  // a torn write leaves the one before
+    if (from > 0)
+      EXPECT_NE(summary.find("after round " + std::to_string(from) + " of 8"), std::string::npos) << summary;
+    EXPECT_TRUE(same_file("d.bin", "ref.bin"));
+    EXPECT_TRUE(same_file("p.npy", "ref.npy"));
+    EXPECT_TRUE(hidden().empty());
+  }
+}
+
+// ---- On a device (skipped without one): the GPU's dense and row solvers.
+
+#define SKIP_WITHOUT_DEVICE() \
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device"
+
+// GPU fw (in-core) keeps round checkpoints: killed after the first save
+// (the later ones depend on how far the host runs ahead of the device) or
+// during its write, it resumes to the uninterrupted files, in int32, int16,
+// predecessor (tagged) mode and float32.
+TEST_F(Resume, GpuFwResumesFromARoundCheckpoint) {
+  SKIP_WITHOUT_DEVICE();
+  ok("gen rmat -n 3000 --seed 3 --weights 1:40 -o g.bin");
+  ok("gen rmat -n 3000 --seed 3 --weights 1:40 --real 2 -o gf.gr");
+  for (const std::string& mode : {std::string("g.bin --precision int32"), std::string("g.bin --precision int16"),
+                                  std::string("g.bin --predecessors p.npy"), std::string("gf.gr --weights float32")}) {
+    SCOPED_TRACE(mode);
+    const bool pred = mode.find("p.npy") != std::string::npos;
+    const std::string base = "solve " + mode + " --backend cuda --algo fw -o ";
+    std::string ref = base + "ref.bin";
+    if (pred) ref.replace(ref.find("p.npy"), 5, "ref.npy");
+    ok(ref);
+    const std::string args = base + "d.bin --checkpoint-every 1e-9";
+    for (const char* point : {"checkpoint:1", "checkpoint-write:1"}) {
+      SCOPED_TRACE(point);
+      killed(args + " --checkpoint", point);
+      const std::string summary = ok(args + " --resume");
+      if (std::string(point) == "checkpoint:1")
+        EXPECT_NE(summary.find("resumed from the checkpoint after round "), std::string::npos) << summary;
+      EXPECT_TRUE(same_file("d.bin", "ref.bin"));
+      if (pred) EXPECT_TRUE(same_file("p.npy", "ref.npy"));
+      EXPECT_TRUE(hidden().empty());
+    }
+  }
+}
+
+// GPU fw-ooc, its super-tiles forced small (a 24 MiB device budget: at
+// least 4 super-rounds for 2048 vertices), keeps super-round checkpoints.
+TEST_F(Resume, GpuFwOocResumesFromASuperRoundCheckpoint) {
+  SKIP_WITHOUT_DEVICE();
+  ok("gen rmat -n 2048 --seed 4 --weights 1:40 -o g.bin");
+  for (const std::string& mode :
+       {std::string("--precision int32"), std::string("--precision int16"), std::string("--predecessors p.npy")}) {
+    SCOPED_TRACE(mode);
+    const bool pred = mode.find("p.npy") != std::string::npos;
+    const std::string base = "solve g.bin --backend cuda --algo fw-ooc --memory-budget 24M " + mode + " -o ";
+    std::string ref = base + "ref.bin";
+    if (pred) ref.replace(ref.find("p.npy"), 5, "ref.npy");
+    const std::string fresh = ok(ref);
+    ASSERT_NE(fresh.find("out of core: "), std::string::npos) << fresh;
+    ASSERT_EQ(fresh.find("out of core: 1 x 1"), std::string::npos) << fresh;
+    ASSERT_EQ(fresh.find("out of core: 2 x 2"), std::string::npos) << fresh;
+    const std::string args = base + "d.bin --checkpoint-every 1e-9";
+    for (const char* point : {"checkpoint:2", "checkpoint-write:2"}) {
+      SCOPED_TRACE(point);
+      killed(args + " --checkpoint", point);
+      const std::string summary = ok(args + " --resume");
+      EXPECT_NE(summary.find(std::string("resumed from the checkpoint after round ") +
+                             (std::string(point) == "checkpoint:2" ? "2" : "1")),
+                std::string::npos)
+          << summary;
+      EXPECT_TRUE(same_file("d.bin", "ref.bin"));
+      if (pred) EXPECT_TRUE(same_file("p.npy", "ref.npy"));
+      EXPECT_TRUE(hidden().empty());
+    }
+  }
+}
+
+// GPU sssp and supernodal killed mid-rows compute only the range of rows
+// the journal lacks (the summary's count), to the uninterrupted files. 8192
+// vertices: a row is 32 KiB, so the download's 32 MiB blocks put 1024 rows
+// each, 8 journal records a plane.
+TEST_F(Resume, GpuRowSolversComputeOnlyTheRowsLeft) {
+  SKIP_WITHOUT_DEVICE();
+  ok("gen rmat -n 8192 --seed 5 --weights 1:40 -o g.bin");
+  ok("gen grid -n 8192 --seed 5 -o grid.bin");
+  struct Case {
+    std::string solve, kill_at;
+    bool pred;
+  };
+  for (const Case& c : {Case{"solve g.bin --backend cuda --algo sssp", "journal:4", false},
+                        Case{"solve g.bin --backend cuda --algo sssp", "journal:12", true},
+                        Case{"solve grid.bin --backend cuda --algo supernodal", "journal:4", false}}) {
+    SCOPED_TRACE(c.solve + " killed at " + c.kill_at);
+    ok(c.solve + " -o ref.npy" + (c.pred ? " --predecessors refp.npy" : ""));
+    const std::string out = " -o d.npy" + std::string(c.pred ? " --predecessors p.npy" : "");
+    killed(c.solve + out + " --checkpoint", c.kill_at);
+    const std::string summary = ok(c.solve + out + " --resume");
+    const auto at = summary.find("resumed: rows ");
+    ASSERT_NE(at, std::string::npos) << summary;
+    const auto open = summary.find('(', at);
+    const long computed = std::stol(summary.substr(open + 1));
+    const long rows = std::stol(summary.substr(summary.find(" of ", open) + 4));
+    EXPECT_GT(computed, 0) << summary;
+    EXPECT_LT(computed, rows) << summary;
+    EXPECT_TRUE(same_file("d.npy", "ref.npy"));
+    if (c.pred) EXPECT_TRUE(same_file("p.npy", "refp.npy"));
+    EXPECT_TRUE(hidden().empty());
+    fs::remove(path("d.npy"));
+    fs::remove(path("p.npy"));
   }
 }
 
