@@ -69,6 +69,27 @@ class Resume : public test::ScratchDirTest {
     if (read_text(a) == read_text(b)) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << a << " and " << b << " differ";
   }
+  // `solve` (a command without its outputs) into ref.bin, then into d.bin
+  // with a checkpoint at every round boundary, killed at each kill point and
+  // resumed: each resume's summary holds the point's note, and the files are
+  // the first run's. `pred`: predecessors too (ref.npy, p.npy). Returns the
+  // first run's summary.
+  std::string resumes_like_uninterrupted(
+      const std::string& solve, bool pred,
+      const std::vector<std::pair<std::string, std::string>>& points_and_notes) const {
+    const std::string fresh = ok(solve + " -o ref.bin" + (pred ? " --predecessors ref.npy" : ""));
+    const std::string args = solve + " -o d.bin" + (pred ? " --predecessors p.npy" : "") + " --checkpoint-every 1e-9";
+    for (const auto& [point, note] : points_and_notes) {
+      SCOPED_TRACE(point);
+      killed(args + " --checkpoint", point);
+      const std::string summary = ok(args + " --resume");
+      EXPECT_NE(summary.find(note), std::string::npos) << summary;
+      EXPECT_TRUE(same_file("d.bin", "ref.bin"));
+      if (pred) EXPECT_TRUE(same_file("p.npy", "ref.npy"));
+      EXPECT_TRUE(hidden().empty());
+    }
+    return fresh;
+  }
   void flip_byte(const std::string& name, std::uint64_t offset) const {
     std::fstream f(path(name), std::ios::in | std::ios::out | std::ios::binary);
     f.seekg(static_cast<std::streamoff>(offset));
@@ -448,24 +469,12 @@ TEST_F(Resume, GpuFwResumesFromARoundCheckpoint) {
   ok("gen rmat -n 3000 --seed 3 --weights 1:40 -o g.bin");
   ok("gen rmat -n 3000 --seed 3 --weights 1:40 --real 2 -o gf.gr");
   for (const std::string& mode : {std::string("g.bin --precision int32"), std::string("g.bin --precision int16"),
-                                  std::string("g.bin --predecessors p.npy"), std::string("gf.gr --weights float32")}) {
+                                  std::string("g.bin"), std::string("gf.gr --weights float32")}) {
     SCOPED_TRACE(mode);
-    const bool pred = mode.find("p.npy") != std::string::npos;
-    const std::string base = "solve " + mode + " --backend cuda --algo fw -o ";
-    std::string ref = base + "ref.bin";
-    if (pred) ref.replace(ref.find("p.npy"), 5, "ref.npy");
-    ok(ref);
-    const std::string args = base + "d.bin --checkpoint-every 1e-9";
-    for (const char* point : {"checkpoint:1", "checkpoint-write:1"}) {
-      SCOPED_TRACE(point);
-      killed(args + " --checkpoint", point);
-      const std::string summary = ok(args + " --resume");
-      if (std::string(point) == "checkpoint:1")
-        EXPECT_NE(summary.find("resumed from the checkpoint after round "), std::string::npos) << summary;
-      EXPECT_TRUE(same_file("d.bin", "ref.bin"));
-      if (pred) EXPECT_TRUE(same_file("p.npy", "ref.npy"));
-      EXPECT_TRUE(hidden().empty());
-    }
+    const bool pred = mode == "g.bin";  // automatic precision with predecessors: the tagged mode
+    resumes_like_uninterrupted("solve " + mode + " --backend cuda --algo fw", pred,
+                               {{"checkpoint:1", "resumed from the checkpoint after round "},
+                                {"checkpoint-write:1", "resumed d.bin: 0 of "}});
   }
 }
 
@@ -474,30 +483,15 @@ TEST_F(Resume, GpuFwResumesFromARoundCheckpoint) {
 TEST_F(Resume, GpuFwOocResumesFromASuperRoundCheckpoint) {
   SKIP_WITHOUT_DEVICE();
   ok("gen rmat -n 2048 --seed 4 --weights 1:40 -o g.bin");
-  for (const std::string& mode :
-       {std::string("--precision int32"), std::string("--precision int16"), std::string("--predecessors p.npy")}) {
+  for (const std::string& mode : {std::string("--precision int32"), std::string("--precision int16"), std::string()}) {
     SCOPED_TRACE(mode);
-    const bool pred = mode.find("p.npy") != std::string::npos;
-    const std::string base = "solve g.bin --backend cuda --algo fw-ooc --memory-budget 24M " + mode + " -o ";
-    std::string ref = base + "ref.bin";
-    if (pred) ref.replace(ref.find("p.npy"), 5, "ref.npy");
-    const std::string fresh = ok(ref);
-    ASSERT_NE(fresh.find("out of core: "), std::string::npos) << fresh;
-    ASSERT_EQ(fresh.find("out of core: 1 x 1"), std::string::npos) << fresh;
-    ASSERT_EQ(fresh.find("out of core: 2 x 2"), std::string::npos) << fresh;
-    const std::string args = base + "d.bin --checkpoint-every 1e-9";
-    for (const char* point : {"checkpoint:2", "checkpoint-write:2"}) {
-      SCOPED_TRACE(point);
-      killed(args + " --checkpoint", point);
-      const std::string summary = ok(args + " --resume");
-      EXPECT_NE(summary.find(std::string("resumed from the checkpoint after round ") +
-                             (std::string(point) == "checkpoint:2" ? "2" : "1")),
-                std::string::npos)
-          << summary;
-      EXPECT_TRUE(same_file("d.bin", "ref.bin"));
-      if (pred) EXPECT_TRUE(same_file("p.npy", "ref.npy"));
-      EXPECT_TRUE(hidden().empty());
-    }
+    const std::string fresh =
+        resumes_like_uninterrupted("solve g.bin --backend cuda --algo fw-ooc --memory-budget 24M " + mode, mode.empty(),
+                                   {{"checkpoint:2", "resumed from the checkpoint after round 2"},
+                                    {"checkpoint-write:2", "resumed from the checkpoint after round 1"}});
+    EXPECT_NE(fresh.find("out of core: "), std::string::npos) << fresh;
+    EXPECT_EQ(fresh.find("out of core: 1 x 1"), std::string::npos) << fresh;
+    EXPECT_EQ(fresh.find("out of core: 2 x 2"), std::string::npos) << fresh;
   }
 }
 

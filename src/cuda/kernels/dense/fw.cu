@@ -179,12 +179,17 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
       workspace ? 0 : static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
   std::int32_t* const panel_t = workspace ? workspace : owned_panel_t.get();
   const int last = pivot_rounds < 0 ? nb : static_cast<int>(std::min<std::int64_t>(pivot_rounds, nb));
-  // Checkpoints of whole runs only (not of the supernodal fronts' first rounds).
-  const std::size_t cells = static_cast<std::size_t>(n_pad) * static_cast<std::size_t>(n_pad);
-  std::vector<DeviceRoundCheckpoints::Plane> planes{{d, cells * sizeof(typename W::storage_t)}};
-  if constexpr (W::kTagged) planes.push_back({mid, cells * sizeof(std::int32_t)});
-  DeviceRoundCheckpoints saved(pivot_rounds < 0 ? saving.checkpoints : nullptr, gpu_fw_layout(saving.words, n_pad), nb,
-                               std::move(planes), stream);
+  // Checkpoints of whole runs only (not of the supernodal fronts' first
+  // rounds, which pay nothing for them).
+  RoundCheckpoints* const checkpoints = pivot_rounds < 0 ? saving.checkpoints : nullptr;
+  std::vector<DeviceRoundCheckpoints::Plane> planes;
+  if (checkpoints != nullptr) {
+    const std::size_t cells = static_cast<std::size_t>(n_pad) * static_cast<std::size_t>(n_pad);
+    planes.push_back({d, cells * sizeof(typename W::storage_t)});
+    if constexpr (W::kTagged) planes.push_back({mid, cells * sizeof(std::int32_t)});
+  }
+  DeviceRoundCheckpoints saved(checkpoints, checkpoints != nullptr ? gpu_fw_layout(saving.words, n_pad) : std::string(),
+                               nb, std::move(planes), stream);
   const int first = saving.restore ? static_cast<int>(saved.restore()) : 0;
   // Each report waits for the rounds so far: the bar shows finished work.
   Progress progress(stream, span, last, std::max(1, last / 64), /*wait_for_work=*/true);
