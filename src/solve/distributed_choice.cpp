@@ -39,6 +39,11 @@ constexpr double kFwDistributedOrder = 65536;
 // between nodes (50 GB/s per GPU), a CPU node's MPI about 10 GB/s.
 constexpr double kRowsCommShare = 0.5;
 
+// One GPU's rows to host memory: 54 GB/s measured on an H100 (the pinned,
+// chunked download; docs/perf.md). The row split's ranks each download
+// their own rows over their own links.
+constexpr double kRowDownloadBytesPerSecond = 54e9;
+
 double rows_comm_share(std::int64_t n, Backend backend, int ranks, int ranks_per_node) {
   const bool gpu = backend == Backend::cuda;
   const bool one_node = ranks_per_node <= 0 || ranks <= ranks_per_node;
@@ -73,6 +78,9 @@ DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend,
       rows_p = gpu.supernodal_seconds / p;
       row_algorithm = "supernodal";
     }
+    // A rank's rows leave its device while it computes the next ones (two
+    // halves of its row budget), so its time is the longer of the two.
+    rows_p = std::max(rows_p, n * n * sizeof(dist_t) / (p * kRowDownloadBytesPerSecond));
     fw_wins = fw_p <= rows_p;
     c.algorithm = fw_wins ? "fw" : row_algorithm;
     std::snprintf(line, sizeof line, "; on %d GPUs the model gives %.3g s for fw against %.3g s for %s's row split", p,
