@@ -90,8 +90,8 @@ struct RoundState {
   std::vector<Buffer> planes;  // the working matrices (distances, then predecessors)
 };
 
-// Round checkpoints of a dense solver (the CPU's fw-blocked; the hook for
-// the GPU and out-of-core fw too): a solver that finds one on its sink
+// Round checkpoints of a dense solver (the CPU's fw-blocked and fw-ooc, the
+// GPU's fw, float32 fw and fw-ooc): a solver that finds one on its sink
 // (Sink::round_checkpoints) asks restore() before its first round and calls
 // round_done() after every round; the implementation decides when to save
 // (its interval).
@@ -104,6 +104,23 @@ class RoundCheckpoints {
   virtual std::int64_t restore(const RoundState& state) = 0;
   // After each round (state.round rounds done, state.planes their result).
   virtual void round_done(const RoundState& state) = 0;
+  // Whether round_done() after `round` of `rounds` would save: a solver
+  // whose planes must be fetched first (the GPU's, from device memory) asks
+  // before fetching them, then calls round_done() with them if true (from
+  // any one thread at a time). The default: always.
+  virtual bool due(std::int64_t round, std::int64_t rounds) const {
+    (void)round;
+    (void)rounds;
+    return true;
+  }
+  // Whether restore(state) would find a checkpoint of state's layout, rounds
+  // and plane sizes (its header only; state.planes' data are not read): a
+  // solver that tries one layout before another (the GPU's int16 attempt
+  // before int32) skips to the one held. The default: never.
+  virtual bool holds(const RoundState& state) const {
+    (void)state;
+    return false;
+  }
   // One line for the summary about what restore() found; empty if nothing to say.
   virtual std::string note() const { return {}; }
 };

@@ -68,6 +68,8 @@ struct GpuProblem {
   RangeCertificate* certificate = nullptr;
   // The part of the progress bar this run covers; report from the host thread only.
   ProgressSpan progress;
+  // Where the dense solver keeps its round checkpoints (Sink::round_checkpoints), or null.
+  RoundCheckpoints* checkpoints = nullptr;
 };
 
 // One registry line: the public traits, what the dispatcher needs to build

@@ -211,6 +211,7 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   problem.block = opts.block;
   problem.precision = opts.precision;
   problem.progress = meter.whole();
+  problem.checkpoints = sink.round_checkpoints();
   Int16Result int16_result;
   problem.int16_result = &int16_result;
   if (opts.precision == Precision::automatic) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "apsp/sink.hpp"
 #include "core/progress.hpp"
 
 namespace apsp::cuda {
@@ -48,9 +49,10 @@ enum class RealFwVariant { load_c_first, one_block_per_sm, fold_c, fold_c_l1, pr
 // pivot_rounds * pad - 1 eliminated; the supernodal factor's fronts).
 // float32 and int32: `workspace`, when given, is the rounds' panel scratch
 // of fw_panel_words(n_pad) words, for callers that run many matrices.
+// `checkpoints`, when given, keeps round checkpoints of a whole run (float32 only).
 void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
                     RealFwVariant variant = RealFwVariant::production, std::int64_t pivot_rounds = -1,
-                    std::int32_t* workspace = nullptr);
+                    std::int32_t* workspace = nullptr, RoundCheckpoints* checkpoints = nullptr);
 void fw_rounds_real(double* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
                     std::int64_t pivot_rounds = -1);
 

@@ -92,14 +92,87 @@ bool range_holds(const S* m, std::int64_t n, std::int64_t order, int infinity, c
 // The super-tile shape for n vertices under opts.memory_budget (or the
 // device's free memory less a reserve), from measured rates. Nothing is
 // allocated on the host before it.
-core::SuperShape shape_for(std::int64_t n, Precision precision, const SolveOptions& opts, bool predecessors) {
+core::SuperShape shape_for(std::int64_t n, Precision precision, const SolveOptions& opts, bool predecessors,
+                           std::int64_t forced_width = 0) {
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   constexpr std::uint64_t kReserve = std::uint64_t{1} << 30;  // as out_of_core_shape keeps back
   const std::uint64_t allowed = allowed_device_bytes(opts, free_bytes);
   const std::uint64_t device_bytes = opts.memory_budget > 0 ? allowed : (allowed > kReserve ? allowed - kReserve : 0);
-  return out_of_core_shape(n, precision, device_bytes, 0, nullptr, predecessors);
+  return out_of_core_shape(n, precision, device_bytes, forced_width, nullptr, predecessors);
 }
+
+// Round checkpoints of the super-rounds (Sink::round_checkpoints): the
+// matrices in host memory as they are at a super-round boundary, named by
+// their words and the shape.
+class SuperRoundSaving {
+ public:
+  // `words`: "int32", "int16" or "tagged" (with the midpoint plane).
+  SuperRoundSaving(Sink& sink, const char* words) : checkpoints_(sink.round_checkpoints()), words_(words) {}
+
+  // The shape a held checkpoint of this solve was written with (the width
+  // is chosen from measured rates, which vary between runs), when it still
+  // fits the device; else shape_for's.
+  core::SuperShape shape(std::int64_t n, Precision precision, const SolveOptions& opts, bool predecessors) const {
+    if (checkpoints_ != nullptr) {
+      const std::int64_t granule = precision == Precision::int16 ? 2 * kProductionPad : kProductionPad;
+      const std::uint64_t cell = precision == Precision::int16 ? 2 : 4;
+      for (std::int64_t width = granule; width < n + granule; width += granule) {
+        const core::SuperShape held{width, ceil_div(n, width)};
+        if (!checkpoints_->holds(state(held, cell, nullptr, nullptr))) continue;
+        try {
+          return shape_for(n, precision, opts, predecessors, width);
+        } catch (const ResourceError&) {
+          break;  // that width no longer fits: a fresh shape, and the rounds start afresh
+        }
+      }
+    }
+    return shape_for(n, precision, opts, predecessors);
+  }
+
+  // Whether a checkpoint of these words is held for some shape (the
+  // predecessor mode's fallback skips the tagged attempt that failed before it).
+  bool held_for(std::int64_t n, Precision precision) const {
+    if (checkpoints_ == nullptr) return false;
+    const std::int64_t granule = precision == Precision::int16 ? 2 * kProductionPad : kProductionPad;
+    for (std::int64_t width = granule; width < n + granule; width += granule)
+      if (checkpoints_->holds(
+              state({width, ceil_div(n, width)}, precision == Precision::int16 ? 2 : 4, nullptr, nullptr)))
+        return true;
+    return false;
+  }
+
+  // Fills run.first_round from the newest valid checkpoint (when `restore`)
+  // and run.at_boundary's saving, for `matrix` (and `mid`) of `shape`.
+  void attach(OutOfCoreRun& run, const core::SuperShape& shape, std::uint64_t cell_bytes, void* matrix, void* mid,
+              bool restore) {
+    if (checkpoints_ == nullptr) return;
+    state_ = state(shape, cell_bytes, matrix, mid);
+    if (restore) run.first_round = checkpoints_->restore(state_);
+    core::RoundBoundary report = std::move(run.at_boundary);
+    run.at_boundary = [this, report](std::int64_t done, std::int64_t rounds) {
+      if (report) report(done, rounds);
+      state_.round = done;
+      checkpoints_->round_done(state_);
+    };
+  }
+
+ private:
+  RoundState state(const core::SuperShape& shape, std::uint64_t cell_bytes, void* matrix, void* mid) const {
+    RoundState s;
+    s.layout = std::string("gpu fw-ooc ") + words_ + " width " + std::to_string(shape.width) + " blocks " +
+               std::to_string(shape.blocks);
+    s.rounds = shape.blocks;
+    const auto cells = static_cast<std::size_t>(shape.order()) * static_cast<std::size_t>(shape.order());
+    s.planes.push_back({matrix, cells * cell_bytes});
+    if (std::string(words_) == "tagged") s.planes.push_back({mid, cells * sizeof(std::int32_t)});
+    return s;
+  }
+
+  RoundCheckpoints* checkpoints_;
+  const char* words_;
+  RoundState state_;
+};
 
 void note_shape(SolveSummary& out, const core::SuperShape& shape) {
   out.note += std::string(out.note.empty() ? "" : "; ") + "out of core: " + std::to_string(shape.blocks) + " x " +
@@ -199,7 +272,8 @@ void deliver(const Graph& g, const SolveOptions& opts, const Reweighted& rw, con
 // `predecessors` (int32 only) is none or tight_edges.
 template <class S>
 bool solve_in_width(const Graph& g, const SolveOptions& opts, const Reweighted& rw, Sink& sink, SolveSummary& out,
-                    ProgressSpan progress, S infinity, Predecessors predecessors = Predecessors::none) {
+                    ProgressSpan progress, S infinity, Predecessors predecessors = Predecessors::none,
+                    bool restore = true) {
   const std::int64_t n = g.n;
   const Precision precision = sizeof(S) == 2 ? Precision::int16 : Precision::int32;
   StageClock clock(out.times);
@@ -208,7 +282,9 @@ bool solve_in_width(const Graph& g, const SolveOptions& opts, const Reweighted& 
   // At least n rounded to the kernels' tile; the shape's order below may pad more.
   const auto least_order = static_cast<std::uint64_t>(round_up(n, std::int64_t{kProductionPad}));
   resources::require_memory(least_order * least_order * sizeof(S), what);
-  const core::SuperShape shape = shape_for(n, precision, opts, false);
+  SuperRoundSaving saving(sink, sizeof(S) == 2 ? "int16" : "int32");
+  const core::SuperShape shape = restore ? saving.shape(n, precision, opts, false)
+                                         : shape_for(n, precision, opts, false);
   const std::int64_t order = shape.order();
   const auto cells = static_cast<std::uint64_t>(order) * static_cast<std::uint64_t>(order);
   resources::require_memory(cells * sizeof(S), what);
@@ -222,6 +298,7 @@ bool solve_in_width(const Graph& g, const SolveOptions& opts, const Reweighted& 
   run.at_boundary = [&](std::int64_t done, std::int64_t rounds) {
     progress.report(static_cast<double>(done) / static_cast<double>(rounds));
   };
+  saving.attach(run, shape, sizeof(S), matrix.get(), nullptr, restore);
   fw_out_of_core(matrix.get(), shape, run);
   clock.lap("compute");
 
@@ -270,7 +347,8 @@ bool solve_tagged(const Graph& g, const SolveOptions& opts, const Reweighted& rw
                            "-vertex distance and midpoint matrices (predecessors) in host memory";
   const auto least_order = static_cast<std::uint64_t>(round_up(n, std::int64_t{kProductionPad}));
   resources::require_memory(2 * least_order * least_order * sizeof(std::int32_t), what);
-  const core::SuperShape shape = shape_for(n, Precision::int32, opts, true);
+  SuperRoundSaving saving(sink, "tagged");
+  const core::SuperShape shape = saving.shape(n, Precision::int32, opts, true);
   const std::int64_t order = shape.order();
   const auto cells = static_cast<std::uint64_t>(order) * static_cast<std::uint64_t>(order);
   resources::require_memory(2 * cells * sizeof(std::int32_t), what);
@@ -291,6 +369,7 @@ bool solve_tagged(const Graph& g, const SolveOptions& opts, const Reweighted& rw
   run.at_boundary = [&](std::int64_t done, std::int64_t rounds) {
     progress.report(static_cast<double>(done) / static_cast<double>(rounds));
   };
+  saving.attach(run, shape, sizeof(std::int32_t), tagged.get(), mid.get(), true);
   fw_out_of_core_tagged(tagged.get(), mid.get(), shape, run);
   clock.lap("compute");
 
@@ -337,17 +416,23 @@ void solve_out_of_core(const Graph& g, const SolveOptions& opts, Sink& sink, Sol
   if (opts.predecessors) {
     // In-core fw's order: the tagged attempt, else int32 rounds and
     // predecessors read off tight edges, reporting into the rest of the bar.
-    if (!solve_tagged(g, opts, rw, sink, out, progress.part(0, kTaggedAttemptShare)))
-      solve_in_width<std::int32_t>(g, opts, rw, sink, out, progress.rest(), kInf, Predecessors::tight_edges);
+    // A resumed solve whose checkpoint holds the fallback's rounds skips the
+    // attempt: it failed before that checkpoint was written.
+    const bool fallback_held = SuperRoundSaving(sink, "int32").held_for(g.n, Precision::int32);
+    if (fallback_held || !solve_tagged(g, opts, rw, sink, out, progress.part(0, kTaggedAttemptShare)))
+      solve_in_width<std::int32_t>(g, opts, rw, sink, out, progress.rest(), kInf, Predecessors::tight_edges,
+                                   fallback_held);
     return;
   }
   // int16 only when asked for, as in-core fw: an attempt whose certificate
   // fails (or whose weights the width cannot hold) is solved again in int32,
   // reporting into what is left of the bar.
-  if (opts.precision == Precision::int16 && rw.max_weight < kInf16 &&
+  const bool int32_held = SuperRoundSaving(sink, "int32").held_for(g.n, Precision::int32);
+  const bool attempt_int16 = opts.precision == Precision::int16 && rw.max_weight < kInf16 && !int32_held;
+  if (attempt_int16 &&
       solve_in_width<std::int16_t>(g, opts, rw, sink, out, progress, static_cast<std::int16_t>(kInf16)))
     return;
-  solve_in_width<std::int32_t>(g, opts, rw, sink, out, progress.rest(), kInf);
+  solve_in_width<std::int32_t>(g, opts, rw, sink, out, progress.rest(), kInf, Predecessors::none, !attempt_int16);
 }
 
 }  // namespace apsp::cuda

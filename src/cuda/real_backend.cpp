@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <thread>
 #include <vector>
 
@@ -111,7 +112,11 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
                               (sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0)));
   Event compute_begin, compute_end;
   compute_begin.record(stream.get());
-  fw_rounds_real(dist.get(), n_pad, stream.get(), meter.whole().part(0, kRoundsShare));
+  if constexpr (std::is_same_v<D, float>)
+    fw_rounds_real(dist.get(), n_pad, stream.get(), meter.whole().part(0, kRoundsShare), RealFwVariant::production, -1,
+                   nullptr, sink.round_checkpoints());
+  else  // float64 keeps no round checkpoints yet: a resumed solve computes every round again
+    fw_rounds_real(dist.get(), n_pad, stream.get(), meter.whole().part(0, kRoundsShare));
   compute_end.record(stream.get());
   out.times.add("compute", elapsed_ms(compute_begin, compute_end) / 1000.0);
   warmup.finish();

@@ -90,7 +90,7 @@ std::uint64_t solve_key(const DenseView& v, const std::string& algorithm, Backen
   return digest.digest();
 }
 
-RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run, bool narrow_sources) {
+RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run, bool narrow_sources, bool row_range) {
   RowsLeft left;
   left.run = run;
   SinkResume kept = sink.resumed();
@@ -102,6 +102,15 @@ RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run
   if (missing.size() == kept.present.size()) return left;  // nothing kept: the solve as it was
   left.nothing_left = missing.empty();
   if (!narrow_sources) {
+    if (row_range && !missing.empty() && run.row_split == nullptr) {
+      // One range, one chunk: a row solver's setup (its graph on the
+      // device, the supernodal factor) is paid once.
+      const std::int64_t first = missing.front(), end = missing.back() + 1;
+      left.counter = std::make_unique<AtomicCounter>();
+      left.split = std::make_unique<RowSplit>(first, end, 1, end - first, end - first, *left.counter);
+      left.run.row_split = left.split.get();
+      left.rows_computed = end - first;
+    }
     left.into = std::make_unique<RowsLeftSink>(sink, std::vector<std::int64_t>{}, std::move(kept.present));
     return left;
   }

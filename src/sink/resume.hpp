@@ -9,6 +9,7 @@
 
 #include "apsp/dense.hpp"
 #include "apsp/graph.hpp"
+#include "apsp/row_split.hpp"
 #include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
 
@@ -37,10 +38,19 @@ struct RowsLeft {
   std::unique_ptr<Sink> into;
   bool nothing_left = false;  // every row was kept: compute nothing
   std::string note;           // Sink::resumed's note
+  // With `row_range`: the one row range [first, end) that covers every row
+  // left, handed to the solve through `run.row_split` (split, counter); the
+  // kept rows inside it are computed again and dropped by `into`.
+  std::unique_ptr<SharedCounter> counter;
+  std::unique_ptr<RowSplit> split;
+  std::int64_t rows_computed = -1;  // the range's rows; -1: not narrowed to a range
 };
 
 // `narrow_sources`: the algorithm of `run` computes rows of chosen sources
-// (SolveOptions::sources), so only the rows left are computed.
-RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run, bool narrow_sources);
+// (SolveOptions::sources), so only the rows left are computed. `row_range`:
+// it takes its rows from a row split instead (the GPU's row solvers, sssp and
+// supernodal), so only the range of rows left is computed.
+RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run, bool narrow_sources,
+                   bool row_range = false);
 
 }  // namespace apsp::resume

@@ -47,6 +47,18 @@ bool read_all(int fd, void* data, std::size_t size) {
   return true;
 }
 
+bool header_valid(int fd, Header& h) {
+  return read_all(fd, h.data(), sizeof h) && h[0] == kMagic && h[1] == kVersion && h[kWords - 1] == header_digest(h);
+}
+
+// The header describes `state` of the solve `key`.
+bool header_matches(const Header& h, std::uint64_t key, const RoundState& state) {
+  bool same = h[2] == key && h[4] == static_cast<std::uint64_t>(state.rounds) &&
+              h[5] == core::Fingerprint().text(state.layout).digest() && h[6] == state.planes.size() &&
+              state.planes.size() <= kMaxPlanes && h[3] <= h[4];
+  for (std::size_t p = 0; same && p < state.planes.size(); ++p) same = h[7 + p] == state.planes[p].bytes;
+  return same;
+}
 
 }  // namespace
 
@@ -59,22 +71,23 @@ FileRoundCheckpoints::FileRoundCheckpoints(std::string path, std::uint64_t key, 
   if (!resume_) ::unlink(path_.c_str());
 }
 
+bool FileRoundCheckpoints::holds(const RoundState& state) const {
+  if (!resume_) return false;
+  Fd file{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
+  Header h{};
+  return file.fd >= 0 && header_valid(file.fd, h) && header_matches(h, key_, state);
+}
+
 std::int64_t FileRoundCheckpoints::restore(const RoundState& state) {
   if (!resume_) return 0;
   Fd file{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) return 0;  // no checkpoint: the rounds start afresh, as the journal's note says
   Header h{};
-  const bool header_ok = read_all(file.fd, h.data(), sizeof h) && h[0] == kMagic && h[1] == kVersion &&
-                         h[kWords - 1] == header_digest(h);
-  if (!header_ok) {
+  if (!header_valid(file.fd, h)) {
     note_ = "the checkpoint " + path_ + " is damaged: the rounds started afresh";
     return 0;
   }
-  bool same = h[2] == key_ && h[4] == static_cast<std::uint64_t>(state.rounds) &&
-              h[5] == core::Fingerprint().text(state.layout).digest() && h[6] == state.planes.size() &&
-              state.planes.size() <= kMaxPlanes && h[3] <= h[4];
-  for (std::size_t p = 0; same && p < state.planes.size(); ++p) same = h[7 + p] == state.planes[p].bytes;
-  if (!same) {
+  if (!header_matches(h, key_, state)) {
     note_ = "the checkpoint " + path_ + " belongs to another solve or layout: the rounds started afresh";
     return 0;
   }
@@ -95,9 +108,13 @@ std::int64_t FileRoundCheckpoints::restore(const RoundState& state) {
   return static_cast<std::int64_t>(h[3]);
 }
 
+bool FileRoundCheckpoints::due(std::int64_t round, std::int64_t rounds) const {
+  if (interval_ <= 0 || round >= rounds) return false;  // after the last round the rows follow at once
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= interval_;
+}
+
 void FileRoundCheckpoints::round_done(const RoundState& state) {
-  if (interval_ <= 0 || state.round >= state.rounds) return;  // after the last round the rows follow at once
-  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() < interval_) return;
+  if (!due(state.round, state.rounds)) return;
   save(state);
   last_ = std::chrono::steady_clock::now();
 }

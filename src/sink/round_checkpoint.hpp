@@ -29,6 +29,8 @@ class FileRoundCheckpoints : public RoundCheckpoints {
 
   std::int64_t restore(const RoundState& state) override;
   void round_done(const RoundState& state) override;
+  bool due(std::int64_t round, std::int64_t rounds) const override;
+  bool holds(const RoundState& state) const override;
   std::string note() const override { return note_; }
   // The output is complete: the checkpoint describes nothing any more.
   void remove() noexcept;

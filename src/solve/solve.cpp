@@ -194,15 +194,22 @@ class PartRoute {
 // resume::solve_key, asked only by a sink that keeps partial rows.
 template <class Key, class Compute>
 void run_into_sink(Sink& sink, SinkLayout layout, const SolveOptions& run, bool narrow_sources, Key key,
-                   SolveSummary& out, StageClock& clock, ProgressMeter& meter, Compute compute) {
+                   SolveSummary& out, StageClock& clock, ProgressMeter& meter, Compute compute,
+                   bool row_range = false) {
   try {
     if (sink.keeps_partial()) layout.solve_key = key();
     // Options are checked: from here on the sink may hold memory or files.
     sink.begin(layout);
     clock.lap("open output");
-    resume::RowsLeft left = resume::rows_left(sink, layout, run, narrow_sources);
+    resume::RowsLeft left = resume::rows_left(sink, layout, run, narrow_sources, row_range);
     if (!left.note.empty()) out.note = out.note.empty() ? left.note : out.note + "; " + left.note;
     if (!left.nothing_left) compute(left.into ? *left.into : sink, left.run);
+    if (left.rows_computed >= 0) {
+      const std::string rows = "resumed: rows " + std::to_string(left.split->first()) + ".." +
+                               std::to_string(left.split->end() - 1) + " computed (" +
+                               std::to_string(left.rows_computed) + " of " + std::to_string(layout.row_count()) + ")";
+      out.note = out.note.empty() ? rows : out.note + "; " + rows;
+    }
     if (RoundCheckpoints* rounds = sink.round_checkpoints(); rounds != nullptr && !rounds->note().empty())
       out.note = out.note.empty() ? rounds->note() : out.note + "; " + rounds->note();
     clock.restart();
@@ -285,13 +292,15 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
   const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
                           opts.predecessors, rows_of(run)};
   const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
-  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
-                [&](Sink& into, const SolveOptions& left) {
-                  if (out.backend == Backend::cpu)
-                    cpu::solve(route.graph(), reporting_into(left, meter.whole()), into, out);
-                  else
-                    solve_on_cuda_real(route.graph(), reporting_into(left, meter.whole()), into, out);
-                });
+  run_into_sink(
+      route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
+      [&](Sink& into, const SolveOptions& left) {
+        if (out.backend == Backend::cpu)
+          cpu::solve(route.graph(), reporting_into(left, meter.whole()), into, out);
+        else
+          solve_on_cuda_real(route.graph(), reporting_into(left, meter.whole()), into, out);
+      },
+      gpu_row_solver(run.algorithm, out.backend));
   return out;
 }
 
@@ -384,8 +393,8 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
       }
     }
   };
-  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
-                compute);
+  run_into_sink(route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter, compute,
+                gpu_row_solver(run.algorithm, out.backend));
   return out;
 }
 

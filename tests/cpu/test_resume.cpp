@@ -17,8 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "apsp/cuda.hpp"
 #include "apsp/error.hpp"
+#include "sink/round_checkpoint.hpp"
 #include "sink/row_journal.hpp"
+#include "solve/resume.hpp"
 #include "support/scratch.hpp"
 
 namespace apsp {
@@ -65,6 +68,27 @@ class Resume : public test::ScratchDirTest {
   ::testing::AssertionResult same_file(const std::string& a, const std::string& b) const {
     if (read_text(a) == read_text(b)) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << a << " and " << b << " differ";
+  }
+  // `solve` (a command without its outputs) into ref.bin, then into d.bin
+  // with a checkpoint at every round boundary, killed at each kill point and
+  // resumed: each resume's summary holds the point's note, and the files are
+  // the first run's. `pred`: predecessors too (ref.npy, p.npy). Returns the
+  // first run's summary.
+  std::string resumes_like_uninterrupted(
+      const std::string& solve, bool pred,
+      const std::vector<std::pair<std::string, std::string>>& points_and_notes) const {
+    const std::string fresh = ok(solve + " -o ref.bin" + (pred ? " --predecessors ref.npy" : ""));
+    const std::string args = solve + " -o d.bin" + (pred ? " --predecessors p.npy" : "") + " --checkpoint-every 1e-9";
+    for (const auto& [point, note] : points_and_notes) {
+      SCOPED_TRACE(point);
+      killed(args + " --checkpoint", point);
+      const std::string summary = ok(args + " --resume");
+      EXPECT_NE(summary.find(note), std::string::npos) << summary;
+      EXPECT_TRUE(same_file("d.bin", "ref.bin"));
+      if (pred) EXPECT_TRUE(same_file("p.npy", "ref.npy"));
+      EXPECT_TRUE(hidden().empty());
+    }
+    return fresh;
   }
   void flip_byte(const std::string& name, std::uint64_t offset) const {
     std::fstream f(path(name), std::ios::in | std::ios::out | std::ios::binary);
@@ -345,6 +369,220 @@ TEST_F(Resume, JournalRecordsRoundTripAndDamageIsCounted) {
   // A record naming rows outside the matrix is damage too.
   { sink::RowJournal journal(path("k"), header, {{Plane::distances, 95, 10, 1}}); }
   EXPECT_EQ(sink::read_journal(path("k")).damaged_records, 1);
+}
+
+// The round checkpoint file on its own, as the GPU's fw uses it (it asks
+// due() before fetching its planes from the device, and holds() before an
+// int16 or tagged attempt): a save restores byte for byte into the same
+// layout only; a damaged or truncated one is refused with a note.
+TEST_F(Resume, RoundCheckpointsRestoreOnlyTheirOwnLayoutWhole) {
+  std::vector<std::int32_t> a(1000), b(500);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i * 7);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = -static_cast<std::int32_t>(i);
+  RoundState state;
+  state.layout = "gpu fw tagged tiles 128 n_pad 1000";
+  state.rounds = 8;
+  state.planes = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
+  {
+    sink::FileRoundCheckpoints never(path("c"), 42, 0, false);
+    EXPECT_FALSE(never.due(3, 8));  // interval 0: never
+    sink::FileRoundCheckpoints always(path("c"), 42, 1e-9, false);
+    EXPECT_TRUE(always.due(3, 8));
+    EXPECT_FALSE(always.due(8, 8));     // after the last round: never
+    EXPECT_FALSE(always.holds(state));  // a fresh solve holds nothing
+    state.round = 3;
+    always.round_done(state);
+    EXPECT_EQ(always.saves(), 1);
+  }
+  std::vector<std::int32_t> a2(a.size()), b2(b.size());
+  RoundState into = state;
+  into.planes = {{a2.data(), a2.size() * 4}, {b2.data(), b2.size() * 4}};
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_TRUE(resumed.holds(into));
+    EXPECT_EQ(resumed.restore(into), 3);
+    EXPECT_EQ(a2, a);
+    EXPECT_EQ(b2, b);
+    EXPECT_NE(resumed.note().find("after round 3 of 8"), std::string::npos) << resumed.note();
+    // Another layout, another solve or other plane sizes: not held, not restored.
+    RoundState other = into;
+    other.layout = "gpu fw int32 tiles 128 n_pad 1000";
+    EXPECT_FALSE(resumed.holds(other));
+    EXPECT_EQ(resumed.restore(other), 0);
+    EXPECT_NE(resumed.note().find("another solve or layout"), std::string::npos) << resumed.note();
+    other = into;
+    other.planes.pop_back();
+    EXPECT_FALSE(resumed.holds(other));
+    sink::FileRoundCheckpoints another_key(path("c"), 43, 1e-9, true);
+    EXPECT_FALSE(another_key.holds(into));
+  }
+  // A flipped byte in the planes: the header still matches (held), restore refuses.
+  flip_byte("c", 14 * 8 + 100);
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_TRUE(resumed.holds(into));
+    EXPECT_EQ(resumed.restore(into), 0);
+    EXPECT_NE(resumed.note().find("damaged"), std::string::npos) << resumed.note();
+  }
+  flip_byte("c", 14 * 8 + 100);  // whole again
+  fs::resize_file(path("c"), fs::file_size(path("c")) - 1);
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_EQ(resumed.restore(into), 0);
+    EXPECT_NE(resumed.note().find("truncated"), std::string::npos) << resumed.note();
+  }
+  flip_byte("c", 3 * 8);  // the header's round
+  {
+    sink::FileRoundCheckpoints resumed(path("c"), 42, 1e-9, true);
+    EXPECT_FALSE(resumed.holds(into));
+    EXPECT_EQ(resumed.restore(into), 0);
+    EXPECT_NE(resumed.note().find("damaged"), std::string::npos) << resumed.note();
+  }
+}
+
+// CPU fw-ooc (super-rounds of 128 of 1000 vertices: 8) killed at many
+// super-round boundaries and during checkpoint writes, with predecessors,
+// resumes to the uninterrupted files.
+TEST_F(Resume, CpuFwOocResumesAtEverySuperRound) {
+  ok("gen random -n 1000 --seed 13 --weights 0:30 -o g.bin");
+  ok("solve g.bin --threads 2 -o ref.bin --predecessors ref.npy --algo fw-ooc");
+  const std::string args = kSolve + "--algo fw-ooc --checkpoint-every 1e-9";
+  for (int k = 1; k <= 7; ++k) {
+    const std::string point = (k % 2 == 0 ? "checkpoint-write:" : "checkpoint:") + std::to_string(k);
+    SCOPED_TRACE(point);
+    killed(args + " --checkpoint", point);
+    const std::string summary = ok(args + " --resume");
+    const int from = k % 2 == 0 ? k - 1 : k;  // a torn write leaves the one before
+    if (from > 0)
+      EXPECT_NE(summary.find("after round " + std::to_string(from) + " of 8"), std::string::npos) << summary;
+    EXPECT_TRUE(same_file("d.bin", "ref.bin"));
+    EXPECT_TRUE(same_file("p.npy", "ref.npy"));
+    EXPECT_TRUE(hidden().empty());
+  }
+}
+
+// ---- On a device (skipped without one): the GPU's dense and row solvers.
+
+#define SKIP_WITHOUT_DEVICE() \
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device"
+
+// GPU fw (in-core) keeps round checkpoints: killed after the first save
+// (the later ones depend on how far the host runs ahead of the device) or
+// during its write, it resumes to the uninterrupted files, in int32, int16,
+// predecessor (tagged) mode and float32.
+TEST_F(Resume, GpuFwResumesFromARoundCheckpoint) {
+  SKIP_WITHOUT_DEVICE();
+  ok("gen rmat -n 3000 --seed 3 --weights 1:40 -o g.bin");
+  ok("gen rmat -n 3000 --seed 3 --weights 1:40 --real 2 -o gf.gr");
+  for (const std::string& mode : {std::string("g.bin --precision int32"), std::string("g.bin --precision int16"),
+                                  std::string("g.bin"), std::string("gf.gr --weights float32")}) {
+    SCOPED_TRACE(mode);
+    const bool pred = mode == "g.bin";  // automatic precision with predecessors: the tagged mode
+    resumes_like_uninterrupted("solve " + mode + " --backend cuda --algo fw", pred,
+                               {{"checkpoint:1", "resumed from the checkpoint after round "},
+                                {"checkpoint-write:1", "resumed d.bin: 0 of "}});
+  }
+}
+
+// GPU fw-ooc, its super-tiles forced small (a 24 MiB device budget: at
+// least 4 super-rounds for 2048 vertices), keeps super-round checkpoints.
+TEST_F(Resume, GpuFwOocResumesFromASuperRoundCheckpoint) {
+  SKIP_WITHOUT_DEVICE();
+  ok("gen rmat -n 2048 --seed 4 --weights 1:40 -o g.bin");
+  for (const std::string& mode : {std::string("--precision int32"), std::string("--precision int16"), std::string()}) {
+    SCOPED_TRACE(mode);
+    const std::string fresh =
+        resumes_like_uninterrupted("solve g.bin --backend cuda --algo fw-ooc --memory-budget 24M " + mode, mode.empty(),
+                                   {{"checkpoint:2", "resumed from the checkpoint after round 2"},
+                                    {"checkpoint-write:2", "resumed from the checkpoint after round 1"}});
+    EXPECT_NE(fresh.find("out of core: "), std::string::npos) << fresh;
+    EXPECT_EQ(fresh.find("out of core: 1 x 1"), std::string::npos) << fresh;
+    EXPECT_EQ(fresh.find("out of core: 2 x 2"), std::string::npos) << fresh;
+  }
+}
+
+// GPU sssp and supernodal killed mid-rows compute only the range of rows
+// the journal lacks (the summary's count), to the uninterrupted files. 8192
+// vertices: a row is 32 KiB, so the download's 32 MiB blocks put 1024 rows
+// each, 8 journal records a plane.
+TEST_F(Resume, GpuRowSolversComputeOnlyTheRowsLeft) {
+  SKIP_WITHOUT_DEVICE();
+  ok("gen rmat -n 8192 --seed 5 --weights 1:40 -o g.bin");
+  ok("gen grid -n 8192 --seed 5 -o grid.bin");
+  struct Case {
+    std::string solve, kill_at;
+    bool pred;
+  };
+  for (const Case& c : {Case{"solve g.bin --backend cuda --algo sssp", "journal:4", false},
+                        Case{"solve g.bin --backend cuda --algo sssp", "journal:12", true},
+                        Case{"solve grid.bin --backend cuda --algo supernodal", "journal:4", false}}) {
+    SCOPED_TRACE(c.solve + " killed at " + c.kill_at);
+    ok(c.solve + " -o ref.npy" + (c.pred ? " --predecessors refp.npy" : ""));
+    const std::string out = " -o d.npy" + std::string(c.pred ? " --predecessors p.npy" : "");
+    killed(c.solve + out + " --checkpoint", c.kill_at);
+    const std::string summary = ok(c.solve + out + " --resume");
+    const auto at = summary.find("resumed: rows ");
+    ASSERT_NE(at, std::string::npos) << summary;
+    const auto open = summary.find('(', at);
+    const long computed = std::stol(summary.substr(open + 1));
+    const long rows = std::stol(summary.substr(summary.find(" of ", open) + 4));
+    EXPECT_GT(computed, 0) << summary;
+    EXPECT_LT(computed, rows) << summary;
+    EXPECT_TRUE(same_file("d.npy", "ref.npy"));
+    if (c.pred) EXPECT_TRUE(same_file("p.npy", "refp.npy"));
+    EXPECT_TRUE(hidden().empty());
+    fs::remove(path("d.npy"));
+    fs::remove(path("p.npy"));
+  }
+}
+
+// A sink that kept some rows of an interrupted solve (Sink::resumed).
+class KeptRowsSink : public Sink {
+ public:
+  explicit KeptRowsSink(std::vector<bool> present) : present_(std::move(present)) {}
+  void begin(const SinkLayout&) override {}
+  void put(const RowBlock& block) override {
+    for (std::int64_t r = 0; r < block.rows; ++r) put_rows.push_back(block.first_row + r);
+  }
+  void commit() override {}
+  SinkResume resumed() const override { return {present_, ""}; }
+  std::vector<std::int64_t> put_rows;
+
+ private:
+  std::vector<bool> present_;
+};
+
+// The GPU's row solvers (sssp, supernodal) resume through the one row
+// split: one range covering the rows left, drawn as one chunk; kept rows
+// inside it are computed again but not put twice.
+TEST_F(Resume, RowSolversResumeTheRangeOfRowsLeft) {
+  std::vector<bool> present(100, true);
+  for (const int r : {40, 41, 55, 70}) present[static_cast<std::size_t>(r)] = false;
+  KeptRowsSink sink(present);
+  SinkLayout layout;
+  layout.n = 100;
+  const resume::RowsLeft left = resume::rows_left(sink, layout, SolveOptions{}, false, true);
+  ASSERT_NE(left.run.row_split, nullptr);
+  EXPECT_EQ(left.rows_computed, 31);
+  EXPECT_EQ(left.split->first(), 40);
+  EXPECT_EQ(left.split->end(), 71);
+  const RowSplit::Range drawn = left.run.row_split->next();
+  EXPECT_EQ(drawn.first, 40);
+  EXPECT_EQ(drawn.count, 31);
+  EXPECT_EQ(left.run.row_split->next().count, 0);
+  // The solve puts rows 40..70; only the four left reach the sink.
+  std::vector<std::int32_t> rows(31 * 100, 0);
+  left.into->put(RowBlock{Plane::distances, Element::int32, 40, 31, 100, rows.data()});
+  EXPECT_EQ(sink.put_rows, (std::vector<std::int64_t>{40, 41, 55, 70}));
+  // Without row_range (the GPU's dense solvers): every row, the kept ones dropped.
+  const resume::RowsLeft whole = resume::rows_left(sink, layout, SolveOptions{}, false, false);
+  EXPECT_EQ(whole.run.row_split, nullptr);
+  EXPECT_EQ(whole.rows_computed, -1);
+  // Every row kept: nothing to compute, no split.
+  KeptRowsSink all(std::vector<bool>(100, true));
+  const resume::RowsLeft none = resume::rows_left(all, layout, SolveOptions{}, false, true);
+  EXPECT_TRUE(none.nothing_left);
+  EXPECT_EQ(none.run.row_split, nullptr);
 }
 
 }  // namespace

@@ -24,11 +24,13 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "cuda/algorithm.hpp"
 #include "cuda/certificate.hpp"
+#include "cuda/device_checkpoints.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/device_rows.hpp"
 #include "cuda/fw_real.hpp"
@@ -138,10 +140,36 @@ void launch_fold_c(bool l1, dim3 grid, typename W::storage_t* d, const std::int3
 // factor's fronts need). mid and row_tagged are used in predecessor mode
 // (W::kTagged) only. `workspace`, when given, holds the kTile x n_pad words
 // of panel_t (a caller running many matrices allocates it once).
+// Round checkpoints of a whole run of rounds (apsp/sink.hpp): `words` names
+// the working matrix's words in the checkpoint's layout; `restore`: the run
+// continues from a checkpoint of that layout if one is held (false for a
+// run after a failed narrower attempt, whose checkpoint is the attempt's).
+struct RoundSaving {
+  RoundCheckpoints* checkpoints = nullptr;
+  const char* words = "";
+  bool restore = true;
+};
+
+// The layout of a run of rounds on an n_pad matrix of `words` (RoundState::layout).
+std::string gpu_fw_layout(const char* words, std::int64_t n_pad) {
+  return std::string("gpu fw ") + words + " tiles " + std::to_string(Traits::kTile) + " n_pad " + std::to_string(n_pad);
+}
+
+// Whether `checkpoints` hold a checkpoint of the int32 rounds on p's matrix
+// (with p's midpoints in predecessor mode).
+bool holds_int32_rounds(const GpuProblem& p) {
+  if (p.checkpoints == nullptr) return false;
+  RoundState state;
+  state.layout = gpu_fw_layout("int32", p.n_pad);
+  state.rounds = p.n_pad / Traits::kTile;
+  state.planes.push_back({nullptr, static_cast<std::size_t>(p.n_pad * p.n_pad) * sizeof(std::int32_t)});
+  return p.checkpoints->holds(state);
+}
+
 template <class W>
 void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, Phase3 phase3,
                 std::int32_t* mid = nullptr, std::int32_t* row_tagged = nullptr, std::int64_t pivot_rounds = -1,
-                std::int32_t* workspace = nullptr) {
+                std::int32_t* workspace = nullptr, RoundSaving saving = {}) {
   configure_kernels<W>();
   int grid_persistent = 0;
   if constexpr (!W::kTagged)
@@ -151,9 +179,21 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
       workspace ? 0 : static_cast<std::size_t>(Traits::kTile) * static_cast<std::size_t>(n_pad));
   std::int32_t* const panel_t = workspace ? workspace : owned_panel_t.get();
   const int last = pivot_rounds < 0 ? nb : static_cast<int>(std::min<std::int64_t>(pivot_rounds, nb));
+  // Checkpoints of whole runs only (not of the supernodal fronts' first
+  // rounds, which pay nothing for them).
+  RoundCheckpoints* const checkpoints = pivot_rounds < 0 ? saving.checkpoints : nullptr;
+  std::vector<DeviceRoundCheckpoints::Plane> planes;
+  if (checkpoints != nullptr) {
+    const std::size_t cells = static_cast<std::size_t>(n_pad) * static_cast<std::size_t>(n_pad);
+    planes.push_back({d, cells * sizeof(typename W::storage_t)});
+    if constexpr (W::kTagged) planes.push_back({mid, cells * sizeof(std::int32_t)});
+  }
+  DeviceRoundCheckpoints saved(checkpoints, checkpoints != nullptr ? gpu_fw_layout(saving.words, n_pad) : std::string(),
+                               nb, std::move(planes), stream);
+  const int first = saving.restore ? static_cast<int>(saved.restore()) : 0;
   // Each report waits for the rounds so far: the bar shows finished work.
   Progress progress(stream, span, last, std::max(1, last / 64), /*wait_for_work=*/true);
-  for (int kb = 0; kb < last; ++kb) {
+  for (int kb = first; kb < last; ++kb) {
     kernels::close_diagonal<Traits, W><<<1, Traits::kThreads, 0, stream>>>(d, n_pad, kb, mid);
     APSP_CUDA_CHECK_LAUNCH("close_diagonal");
     if (nb > 1) {
@@ -186,7 +226,9 @@ void run_rounds(typename W::storage_t* d, std::int64_t n_pad, cudaStream_t strea
       }
     }
     progress.reached(kb + 1);
+    saved.round_done(kb + 1);
   }
+  saved.finish();
 }
 
 // The problem with its progress narrowed to `span`.
@@ -208,7 +250,8 @@ bool try_int16(const GpuProblem& p, Phase3 phase3) {
   kernels::narrow_to_int16<<<grid_for(cells, kThreads), kThreads, 0, p.stream>>>(p.dist, p.n_pad, narrow.get(),
                                                                                  n_pad16);
   APSP_CUDA_CHECK_LAUNCH("narrow_to_int16");
-  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p.stream, p.progress, phase3);
+  run_rounds<kernels::Int16Words>(narrow.get(), n_pad16, p.stream, p.progress, phase3, nullptr, nullptr, -1, nullptr,
+                                  {p.checkpoints, "int16"});
   const RangeView<std::int16_t> view{narrow.get(), p.n, n_pad16, 0, kernels::kInf16};
   if (testing::hooks.fail_int16_certificate || !p.certificate->holds(view)) return false;
   if (p.int16_result != nullptr) {
@@ -241,7 +284,7 @@ bool try_predecessor_mode(const GpuProblem& p) {
   kernels::pack_tagged<<<grid, kThreads, 0, p.stream>>>(p.dist, tagged.get(), p.pred, cells);
   APSP_CUDA_CHECK_LAUNCH("pack_tagged");
   run_rounds<kernels::TaggedWords>(tagged.get(), p.n_pad, p.stream, p.progress, Phase3::tile_per_block, p.pred,
-                                   row_tagged.get());
+                                   row_tagged.get(), -1, nullptr, {p.checkpoints, "tagged"});
   const RangeView<std::int32_t> view{tagged.get(), p.n, p.n_pad, kernels::kTagBits, kernels::kInfTagged};
   if (testing::hooks.fail_tagged_range || !p.certificate->holds(view)) return false;
   kernels::unpack_tagged<<<grid, kThreads, 0, p.stream>>>(tagged.get(), p.dist, p.pred, p.n_pad);
@@ -267,8 +310,9 @@ bool try_predecessor_mode(const GpuProblem& p) {
 
 // The fallback for distances beyond the tagged range: int32 rounds, then
 // each predecessor read off a tight in-edge (kernels/dense/tight_predecessors.cuh).
-void run_predecessors_from_tight_edges(const GpuProblem& p) {
-  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p.stream, p.progress, Phase3::tile_per_block);
+void run_predecessors_from_tight_edges(const GpuProblem& p, bool restore) {
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p.stream, p.progress, Phase3::tile_per_block, nullptr, nullptr, -1,
+                                  nullptr, {p.checkpoints, "int32", restore});
   Graph reweighted;
   reweighted.n = p.n;
   reweighted.edges = *p.edges;
@@ -303,8 +347,11 @@ void run_blocked_production(GpuProblem& p, Phase3 phase3) {
     if (p.precision == Precision::int16)
       throw UsageError("int16 cannot track predecessors (automatic or int32 can)", "precision");
     p.used_precision = Precision::int32;
-    if (!try_predecessor_mode(reporting_into(p, p.progress.part(0, kTaggedAttemptShare))))
-      run_predecessors_from_tight_edges(reporting_into(p, p.progress.rest()));
+    // A resumed solve whose checkpoint holds the fallback's rounds skips the
+    // attempt: it failed before that checkpoint was written.
+    const bool fallback_held = holds_int32_rounds(p);
+    if (fallback_held || !try_predecessor_mode(reporting_into(p, p.progress.part(0, kTaggedAttemptShare))))
+      run_predecessors_from_tight_edges(reporting_into(p, p.progress.rest()), fallback_held);
     return;
   }
   const bool int16_possible = p.max_weight < kernels::kInf16 / 2;
@@ -313,14 +360,18 @@ void run_blocked_production(GpuProblem& p, Phase3 phase3) {
                          " leaves no room below the int16 infinity " + std::to_string(kernels::kInf16),
                      "precision");
   // auto tries int16 when the host's estimate of the largest distance fits.
+  // A resumed solve whose checkpoint holds int32 rounds skips the attempt,
+  // as predecessors' does.
+  const bool int32_held = p.precision != Precision::int16 && holds_int32_rounds(p);
   const bool attempt_int16 =
-      p.precision == Precision::int16 ||
-      (p.precision == Precision::automatic && int16_possible && p.distance_estimate < kernels::kInf16 / 2);
+      !int32_held && (p.precision == Precision::int16 || (p.precision == Precision::automatic && int16_possible &&
+                                                          p.distance_estimate < kernels::kInf16 / 2));
   if (attempt_int16 && try_int16(reporting_into(p, p.progress.part(0, kInt16AttemptShare)), phase3)) {
     p.used_precision = Precision::int16;
     return;
   }
-  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p.stream, p.progress.rest(), phase3);
+  run_rounds<kernels::Int32Words>(p.dist, p.n_pad, p.stream, p.progress.rest(), phase3, nullptr, nullptr, -1, nullptr,
+                                  {p.checkpoints, "int32", !attempt_int16});
   p.used_precision = Precision::int32;
 }
 
@@ -329,14 +380,15 @@ void run_blocked_production(GpuProblem& p, Phase3 phase3) {
 void run_fw_production(GpuProblem& p) { run_blocked_production(p, Phase3::tile_per_block); }
 
 void fw_rounds_real(float* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span, RealFwVariant variant,
-                    std::int64_t pivot_rounds, std::int32_t* workspace) {
+                    std::int64_t pivot_rounds, std::int32_t* workspace, RoundCheckpoints* checkpoints) {
   if (n_pad % Traits::kTile != 0)
     throw UsageError("the float32 matrix must be padded to a multiple of " + std::to_string(Traits::kTile), "n_pad");
   const Phase3 phase3 = variant == RealFwVariant::one_block_per_sm ? Phase3::tile_per_block_wide
                         : variant == RealFwVariant::fold_c         ? Phase3::tile_per_block_fold_c
                         : variant == RealFwVariant::fold_c_l1      ? Phase3::tile_per_block_fold_c_l1
                                                                    : Phase3::tile_per_block;
-  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3, nullptr, nullptr, pivot_rounds, workspace);
+  run_rounds<kernels::Float32Words>(d, n_pad, stream, span, phase3, nullptr, nullptr, pivot_rounds, workspace,
+                                    {checkpoints, "float32"});
 }
 
 void fw_rounds_int32(std::int32_t* d, std::int64_t n_pad, cudaStream_t stream, ProgressSpan span,
