@@ -6,10 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <future>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -143,25 +141,17 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       testing::hooks.sparse_row_budget > 0
           ? testing::hooks.sparse_row_budget.load()
           : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
-  const std::int64_t budget_rows =
+  const std::int64_t chunk =
       std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, std::max<std::int64_t>(wanted, 1));
   // Rows shared with a row split (opts.row_split) are only some of the
   // result: they stream as they are drawn.
   RowSplit* const split = opts.row_split;
-  const bool streamed = budget_rows < wanted || split != nullptr;
-  // Streamed rows go through two halves of the budget: while one half's rows
-  // cross the link (on a helper thread), the kernels fill the other. Before,
-  // each chunk's download waited for its compute and the next compute for
-  // the download: the row split over 2 H200s computed the 126146-vertex
-  // geometric graph in 2.72 s against one GPU's 1.79 s with the rows kept on
-  // the device (docs/scaling.md).
-  const int halves = streamed && budget_rows >= 2 ? 2 : 1;
-  const std::int64_t chunk = budget_rows / halves;
+  const bool streamed = chunk < wanted || split != nullptr;
   const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
-  require_device_memory(row_bytes * static_cast<std::size_t>(chunk * halves),
-                        std::to_string(chunk * halves) + " result rows of " + std::to_string(n) + " vertices");
-  DeviceBuffer<D> dist(chunk_cells * static_cast<std::size_t>(halves));
-  DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells * static_cast<std::size_t>(halves) : 0);
+  require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
+                        std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
+  DeviceBuffer<D> dist(chunk_cells);
+  DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells : 0);
   // Streamed rows, and some rows only, are checked on the host as they pass
   // (the device certificate checks a whole matrix).
   const bool verify_on_host = streamed || !every_row;
@@ -181,14 +171,10 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   }
 
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
-  std::int64_t chunk_first = 0;  // the chunk being computed
+  std::int64_t chunk_first = 0;  // the chunk now in `dist`
   // Staging and the sink's pages while the first chunk computes.
   HostWarmup warmup(sink, static_cast<std::uint64_t>(row_bytes) * static_cast<std::uint64_t>(wanted));
-  // Rows [first, first + count) from the half whose rows start at `rows` (and
-  // `preds`), into the sink; the device work that wrote them is finished.
-  // `producer`: the stream the download orders itself after.
-  auto deliver = [&](const D* rows_in, const vertex_t* preds, std::int64_t first, std::int64_t count,
-                     cudaStream_t producer) {
+  auto deliver = [&](std::int64_t first, std::int64_t count) {
     warmup.finish();
     auto start = std::chrono::steady_clock::now();
     DownloadOptions rows;
@@ -208,12 +194,12 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
             throw VerifyError(first_violation_in_row(g, data + failing * stride, row0 + failing));
         };
       }
-      download_to_sink(chunk_rows(rows_in, first, n), Plane::distances, potentials, sink, dist_rows, producer);
+      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, sink, dist_rows, stream);
     } else if (host_verifier) {
-      download_to_sink(chunk_rows(rows_in, first, n), Plane::distances, potentials, *host_verifier, dist_rows,
-                       producer);
+      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, *host_verifier, dist_rows,
+                       stream);
     } else {
-      download_to_sink(chunk_rows(rows_in, first, n), Plane::distances, potentials, sink, dist_rows, producer);
+      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, sink, dist_rows, stream);
     }
     const double dist_s = seconds_since(start);
     download_s += dist_s;
@@ -228,7 +214,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         for (std::int64_t r = 0; r < block_rows; ++r) {
           const std::int64_t source = row0 + r;
           // A plain copy: the download in progress holds the staging pool.
-          APSP_CUDA_CHECK(cudaMemcpy(row.data(), rows_in + (source - first) * n,
+          APSP_CUDA_CHECK(cudaMemcpy(row.data(), dist.get() + (source - chunk_first) * n,
                                      static_cast<std::size_t>(n) * sizeof(D), cudaMemcpyDeviceToHost));
           double slack = 0;
           if constexpr (kInt32) {
@@ -245,7 +231,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         }
       };
     }
-    download_to_sink(chunk_rows(preds, first, n), Plane::predecessors, DevicePotentials{}, sink, pred_rows, producer);
+    download_to_sink(chunk_rows(pred.get(), chunk_first, n), Plane::predecessors, DevicePotentials{}, sink, pred_rows,
+                     stream);
     pred_download_s += seconds_since(start);
   };
 
@@ -257,29 +244,14 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   // Computing is this share of the bar when the rows stay on the device until the end.
   const double compute_share = streamed ? 1.0 : 0.8;
   Event begin, end;
-  // Two halves: the delivery of the half not being computed runs on a helper
-  // thread (on this thread's device), its download ordered after
-  // `copy_stream`, which is idle: the rows' compute finished before the
-  // hand-over. `in_flight` is declared after everything the delivery uses,
-  // so that on an error its destructor waits for it before they go away.
-  const int device = current_device();
-  std::optional<Stream> copy_stream;
-  if (halves == 2) copy_stream.emplace();
-  int half = 0;
-  std::future<void> in_flight;
-  auto finish_in_flight = [&] {
-    if (in_flight.valid()) in_flight.get();  // rethrows the delivery's error
-  };
-  // Rows [chunk_first, chunk_first + rows) into the current half, certified,
-  // and delivered when streamed; `done_fraction` is the bar's position after
-  // them.
+  // Rows [chunk_first, chunk_first + rows) into `dist`, certified, and
+  // delivered when streamed; `done_fraction` is the bar's position after them.
   auto compute_chunk = [&](std::int64_t rows, double done_fraction) {
-    D* const rows_out = dist.get() + static_cast<std::size_t>(half) * chunk_cells;
-    vertex_t* const preds_out = opts.predecessors ? pred.get() + static_cast<std::size_t>(half) * chunk_cells : nullptr;
     for (std::int64_t done = 0, count = 0; done < rows; done += count) {
       count = std::min(launch_rows, rows - done);
       begin.record(stream);
-      instance.run(chunk_first + done, count, rows_out + done * n, preds_out ? preds_out + done * n : nullptr, n);
+      instance.run(chunk_first + done, count, dist.get() + done * n,
+                   opts.predecessors ? pred.get() + done * n : nullptr, n);
       end.record(stream);
       const double launch_s = elapsed_ms(begin, end) / 1000.0;
       compute_s += launch_s;
@@ -296,18 +268,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       certificate_s += seconds_since(stage_start);
     }
     if (streamed) {
-      finish_in_flight();  // the other half's rows are in the sink: it is free for the next chunk
+      deliver(chunk_first, rows);
       ++testing::hooks.sparse_chunks;
-      if (halves == 2) {
-        const std::int64_t first = chunk_first;
-        in_flight = std::async(std::launch::async, [&deliver, &copy_stream, device, rows_out, preds_out, first, rows] {
-          APSP_CUDA_CHECK(cudaSetDevice(device));
-          deliver(rows_out, preds_out, first, rows, copy_stream->get());
-        });
-        half ^= 1;
-      } else {
-        deliver(rows_out, preds_out, chunk_first, rows, stream);
-      }
       progress.report(done_fraction);
     }
   };
@@ -326,7 +288,6 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         compute_chunk(std::min(chunk, drawn.first + drawn.count - chunk_first), handed_out);
     }
   }
-  finish_in_flight();
   out.times.add("compute", compute_s);
   if constexpr (kInt32) out.times.add("range certificate", certificate_s);
   if (!streamed) {
@@ -338,7 +299,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       verify_s = seconds_since(stage_start);
       out.times.add("verify (device)", verify_s);
     }
-    deliver(dist.get(), pred.get(), 0, wanted, stream);
+    deliver(0, wanted);
     ++testing::hooks.sparse_chunks;
   }
   out.verified = opts.verify;
