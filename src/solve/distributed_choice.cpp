@@ -78,9 +78,10 @@ DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend,
       rows_p = gpu.supernodal_seconds / p;
       row_algorithm = "supernodal";
     }
-    // A rank's rows leave its device while it computes the next ones (two
-    // halves of its row budget), so its time is the longer of the two.
-    rows_p = std::max(rows_p, n * n * sizeof(dist_t) / (p * kRowDownloadBytesPerSecond));
+    // A rank downloads each chunk of its rows after computing it (an overlap
+    // through two halves of the row budget measured 4.7x slower on 2 H200s,
+    // docs/scaling.md), so its rows' download adds to its compute.
+    rows_p += n * n * sizeof(dist_t) / (p * kRowDownloadBytesPerSecond);
     fw_wins = fw_p <= rows_p;
     c.algorithm = fw_wins ? "fw" : row_algorithm;
     std::snprintf(line, sizeof line, "; on %d GPUs the model gives %.3g s for fw against %.3g s for %s's row split", p,
