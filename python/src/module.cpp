@@ -416,30 +416,71 @@ void with_solve_input(const InputGraph& input, F&& f) {
   std::visit(f, edges);
 }
 
-nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
-  apsp::SolveOptions opts = options_of(request);
-
-  // At the solver's first report, then every ~100 ms of the solve and at its
-  // end, under the GIL: Ctrl-C and the caller's callback. A Python error there
-  // stops the solve (apsp::Cancelled) and is raised once the solver has
-  // unwound. The first report is never held back, so a caller sees a fraction
-  // below 1 from any solver that reports one, however fast the solve.
-  std::optional<nb::python_error> stopped_by;
-  std::optional<Clock::time_point> last_check;
-  const bool has_callback = request.progress.is_valid() && !request.progress.is_none();
-  opts.progress = [&](double fraction) {
-    const Clock::time_point now = Clock::now();
-    if (fraction < 1.0 && last_check && now - *last_check < std::chrono::milliseconds(100)) return;
-    last_check = now;
-    nb::gil_scoped_acquire locked;
+// The library's options for `request` with its progress callback: at the
+// solver's first report, then every ~100 ms of the solve and at its end,
+// under the GIL: Ctrl-C and the caller's callback. A Python error there stops
+// the solve (apsp::Cancelled); run() turns that back into the Python error
+// once the solver has unwound. The first report is never held back, so a
+// caller sees a fraction below 1 from any solver that reports one, however
+// fast the solve.
+class InterruptibleSolve {
+ public:
+  explicit InterruptibleSolve(const SolveRequest& request) : opts(options_of(request)) {
+    const bool has_callback = request.progress.is_valid() && !request.progress.is_none();
+    opts.progress = [this, has_callback, &request](double fraction) {
+      const Clock::time_point now = Clock::now();
+      if (fraction < 1.0 && last_check_ && now - *last_check_ < std::chrono::milliseconds(100)) return;
+      last_check_ = now;
+      nb::gil_scoped_acquire locked;
+      try {
+        if (PyErr_CheckSignals() != 0) throw nb::python_error();
+        if (has_callback) request.progress(fraction);
+      } catch (nb::python_error& e) {
+        stopped_by_.emplace(std::move(e));
+        throw apsp::Cancelled();
+      }
+    };
+  }
+  // Runs f() (which calls apsp::solve with `opts`), then raises a Ctrl-C
+  // that came after the solver's last report: this call's too, rather than
+  // whatever Python runs next (or never, under a caller that runs no
+  // bytecode after the call).
+  template <class F>
+  void run(F&& f) {
     try {
-      if (PyErr_CheckSignals() != 0) throw nb::python_error();
-      if (has_callback) request.progress(fraction);
-    } catch (nb::python_error& e) {
-      stopped_by.emplace(std::move(e));
-      throw apsp::Cancelled();
+      f();
+    } catch (const apsp::Cancelled&) {
+      if (stopped_by_) stopped_by_->restore();
+      throw nb::python_error();
     }
-  };
+    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+  }
+  apsp::SolveOptions opts;
+
+ private:
+  std::optional<nb::python_error> stopped_by_;
+  std::optional<Clock::time_point> last_check_;
+};
+
+// The info dict of a solve (apsp.last_solve_info()).
+nb::dict info_of(const apsp::SolveSummary& result, const apsp::SolveOptions& opts, double solve_seconds) {
+  nb::dict info;
+  info["algorithm"] = result.algorithm;
+  info["backend"] = std::string(apsp::to_string(result.backend));
+  info["precision"] = std::string(apsp::to_string(result.precision));
+  info["weights"] = std::string(apsp::to_string(result.weights));
+  info["threads"] = opts.threads > 0 ? opts.threads : omp_get_max_threads();
+  info["note"] = result.note;
+  info["solve_seconds"] = solve_seconds;
+  nb::dict stages;
+  for (const apsp::Stage& s : result.times.stages) stages[s.name.c_str()] = s.seconds;
+  info["stages"] = stages;
+  return info;
+}
+
+nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
+  InterruptibleSolve interruptible(request);
+  const apsp::SolveOptions& opts = interruptible.opts;
 
   // Every solve hands its rows to a ResultSink in the dtype asked for (an
   // int32 sink refuses real distances as it begins), the GPU's too.
@@ -450,20 +491,13 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
   double solve_seconds = 0;  // wall time of apsp::solve, the sink's conversion included (bench/python_bench.py)
   nb::object dist, pred;
   const auto run = [&](auto& sink) {
-    try {
+    interruptible.run([&] {
       with_solve_input(input, [&](const auto& g) {
         const Clock::time_point start = Clock::now();
         summary = apsp::solve(g, opts, sink);
         solve_seconds = seconds_since(start);
       });
-    } catch (const apsp::Cancelled&) {
-      if (stopped_by) stopped_by->restore();
-      throw nb::python_error();
-    }
-    // A Ctrl-C after the solver's last report is this call's too: raised
-    // here, the result dropped, rather than by whatever Python runs next
-    // (or never, under a caller that runs no bytecode after the call).
-    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+    });
     if constexpr (std::is_same<std::decay_t<decltype(sink)>, apsp::SparseSink>::value) {
       apsp::SparseDistances& kept = sink.result();
       dist = nb::make_tuple(to_numpy(std::move(kept.row_start)), to_numpy(std::move(kept.column)),
@@ -487,20 +521,40 @@ nb::tuple solve(const InputGraph& input, const SolveRequest& request) {
     ResultSink<double> sink(std::numeric_limits<double>::infinity(), request.limit);
     run(sink);
   }
-  const apsp::SolveSummary& result = summary;
-
-  nb::dict info;
-  info["algorithm"] = result.algorithm;
-  info["backend"] = std::string(apsp::to_string(result.backend));
-  info["precision"] = std::string(apsp::to_string(result.precision));
-  info["weights"] = std::string(apsp::to_string(result.weights));
-  info["threads"] = opts.threads > 0 ? opts.threads : omp_get_max_threads();
-  info["note"] = result.note;
-  info["solve_seconds"] = solve_seconds;
-  nb::dict stages;
-  for (const apsp::Stage& s : result.times.stages) stages[s.name.c_str()] = s.seconds;
-  info["stages"] = stages;
+  const nb::dict info = info_of(summary, opts, solve_seconds);
   return nb::make_tuple(dist, pred, info);
+}
+
+// A solve written to files (apsp.solve_to_file): the distances to `path`,
+// the predecessors to `predecessors_path` when given, each in the format of
+// its extension (.npy, .bin) and in the solve's own type, through a
+// FileSink. `resumable` (the CLI's --checkpoint): the rows go to partial files
+// with a journal that outlive a killed process, and a dense solver saves a
+// round checkpoint every `checkpoint_every` seconds; `resume` (--resume):
+// continues what a killed run of the same solve left (a journal of another
+// solve is a UsageError of option "resume"). Returns the info dict.
+nb::dict solve_to_file(const InputGraph& input, const SolveRequest& request, const std::string& path,
+                       const std::optional<std::string>& predecessors_path, bool resumable, bool resume,
+                       std::optional<double> checkpoint_every) {
+  InterruptibleSolve interruptible(request);
+  apsp::SolveOptions& opts = interruptible.opts;
+  opts.predecessors = predecessors_path.has_value();
+  if (checkpoint_every && !(*checkpoint_every > 0))
+    throw apsp::UsageError("the checkpoint interval must be a positive number of seconds", "checkpoint_every");
+  apsp::FileSink files(apsp::MatrixFileTarget{path, apsp::io::Format::automatic},
+                       apsp::MatrixFileTarget{predecessors_path.value_or(""), apsp::io::Format::automatic});
+  if (resumable || resume)
+    files.keep_partial(resume, checkpoint_every.value_or(apsp::FileSink::kDefaultCheckpointSeconds));
+  apsp::SolveSummary summary;
+  double solve_seconds = 0;
+  interruptible.run([&] {
+    with_solve_input(input, [&](const auto& g) {
+      const Clock::time_point start = Clock::now();
+      summary = apsp::solve(g, opts, files);
+      solve_seconds = seconds_since(start);
+    });
+  });
+  return info_of(summary, opts, solve_seconds);
 }
 
 // The benchmark's baseline (bench/python_bench.py): the wall seconds of the
@@ -650,6 +704,7 @@ void translate_errors(const std::exception_ptr& p, void*) {
   } catch (const apsp::NegativeCycleError& e) {
     raise_from("NegativeCycleError", e.what());
   } catch (const apsp::UsageError& e) {
+    if (e.option() == "resume") return raise_from("ResumeError", e.what());
     // The library names its own parameter; the layer's keyword for it.
     std::string option = e.option() == "sources" ? "indices" : e.option();
     const std::string message = option.empty() ? e.what() : option + ": " + e.what();
@@ -752,6 +807,9 @@ NB_MODULE(_apsp, m) {
       .def_rw("sparse", &SolveRequest::sparse)
       .def_rw("nearest", &SolveRequest::nearest);
   m.def("solve", &solve, "graph"_a, "request"_a);
+  m.def("solve_to_file", &solve_to_file, "graph"_a, "request"_a, "path"_a, "predecessors_path"_a = nb::none(),
+        "resumable"_a = false, "resume"_a = false, "checkpoint_every"_a = nb::none(),
+        "The solve written to files (apsp.solve_to_file); returns the info dict");
   m.def(
       "_cxx_solve_seconds", &cxx_solve_seconds, "graph"_a, "request"_a,
       "Benchmark only (private): wall seconds of the plain C++ solve of the same input into the library's host matrix");

@@ -44,6 +44,14 @@ constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
 // docs/perf.md).
 constexpr double kProgressLaunchSeconds = 0.05;
 
+// A resumable output (Sink::keeps_partial) counts a row kept only once both
+// of its planes are on disk. With predecessors, rows then reach the sink in
+// slices of about this many bytes of both planes, distances then
+// predecessors, so that a kill keeps every slice before it: the whole
+// distance plane first would keep no row until the predecessors began.
+// Other sinks take each plane in one download (no pipeline drain per slice).
+constexpr std::size_t kResumableSliceBytes = std::size_t{128} << 20;
+
 // The download's view of n x n device rows of each stored type.
 DeviceRows rows_of(const std::int32_t* data, std::int64_t n) { return DeviceRows::of_int32(data, n, n); }
 DeviceRows rows_of(const float* data, std::int64_t n) { return DeviceRows::of_real(data, n, n); }
@@ -174,8 +182,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   std::int64_t chunk_first = 0;  // the chunk now in `dist`
   // Staging and the sink's pages while the first chunk computes.
   HostWarmup warmup(sink, static_cast<std::uint64_t>(row_bytes) * static_cast<std::uint64_t>(wanted));
-  auto deliver = [&](std::int64_t first, std::int64_t count) {
-    warmup.finish();
+  auto deliver_slice = [&](std::int64_t first, std::int64_t count) {
     auto start = std::chrono::steady_clock::now();
     DownloadOptions rows;
     rows.first_row = first;
@@ -234,6 +241,15 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     download_to_sink(chunk_rows(pred.get(), chunk_first, n), Plane::predecessors, DevicePotentials{}, sink, pred_rows,
                      stream);
     pred_download_s += seconds_since(start);
+  };
+  const std::int64_t slice_rows =
+      opts.predecessors && sink.keeps_partial()
+          ? std::max<std::int64_t>(1, static_cast<std::int64_t>(kResumableSliceBytes / row_bytes))
+          : std::max<std::int64_t>(wanted, 1);
+  auto deliver = [&](std::int64_t first, std::int64_t count) {
+    warmup.finish();
+    for (std::int64_t at = first; at < first + count; at += slice_rows)
+      deliver_slice(at, std::min(slice_rows, first + count - at));
   };
 
   // With a listener: at least one row per resident block a launch (the first

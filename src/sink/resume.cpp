@@ -36,6 +36,9 @@ class RowsLeftSink : public Sink {
   void begin(const SinkLayout&) override {}  // `inner` has begun
   void commit() override {}                  // the solve commits `inner`
   RoundCheckpoints* round_checkpoints() override { return inner_.round_checkpoints(); }
+  // A solve of the rows left into a resumable sink may be killed again: it
+  // delivers as it would into `inner` (the GPU's paired planes, say).
+  bool keeps_partial() const override { return inner_.keeps_partial(); }
   void put(const RowBlock& block) override {
     const auto* data = static_cast<const unsigned char*>(block.data);
     const std::size_t row_bytes = static_cast<std::size_t>(block.row_stride) * element_bytes(block.element);

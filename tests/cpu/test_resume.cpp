@@ -52,9 +52,10 @@ class Resume : public test::ScratchDirTest {
     EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
     return r.out;
   }
-  // Runs with the hook set to kill at `point`; expects SIGKILL (137).
-  void killed(const std::string& args, const std::string& point) const {
-    const Outcome r = run(args, "APSP_TEST_KILL_AT=" + point);
+  // Runs with the hook set to kill at `point` (and `env`, "NAME=VALUE" or
+  // ""); expects SIGKILL (137).
+  void killed(const std::string& args, const std::string& point, const std::string& env = "") const {
+    const Outcome r = run(args, (env.empty() ? "" : env + " ") + "APSP_TEST_KILL_AT=" + point);
     ASSERT_EQ(r.status, 128 + 9) << args << " killed at " << point << "\n" << r.out << r.err;
   }
   // The hidden files beside the outputs.
@@ -504,7 +505,13 @@ TEST_F(Resume, GpuFwOocResumesFromASuperRoundCheckpoint) {
 // GPU sssp and supernodal killed mid-rows compute only the range of rows
 // the journal lacks (the summary's count), to the uninterrupted files. 8192
 // vertices: a row is 32 KiB, so the download's 32 MiB blocks put 1024 rows
-// each, 8 journal records a plane.
+// each; with OMP_NUM_THREADS=1 each block is one put, one journal record
+// (the download puts a block in one part per thread: 16 records a block on
+// 16 cores). With predecessors a resumable output takes both planes in
+// slices of 128 MiB (2048 rows: 2 records of distances, then 2 of
+// predecessors), so the 6th record is in the second slice and the first
+// slice's 2048 rows are kept. Before the slices the whole distance plane
+// came first, and a kill in it (journal:12 on 16 cores) kept no row.
 TEST_F(Resume, GpuRowSolversComputeOnlyTheRowsLeft) {
   SKIP_WITHOUT_DEVICE();
   ok("gen rmat -n 8192 --seed 5 --weights 1:40 -o g.bin");
@@ -513,32 +520,27 @@ TEST_F(Resume, GpuRowSolversComputeOnlyTheRowsLeft) {
     std::string solve, kill_at;
     bool pred;
   };
+  const std::string one_thread = "OMP_NUM_THREADS=1";
   for (const Case& c : {Case{"solve g.bin --backend cuda --algo sssp", "journal:4", false},
-                        Case{"solve g.bin --backend cuda --algo sssp", "journal:12", true},
+                        Case{"solve g.bin --backend cuda --algo sssp", "journal:6", true},
                         Case{"solve grid.bin --backend cuda --algo supernodal", "journal:4", false}}) {
     SCOPED_TRACE(c.solve + " killed at " + c.kill_at);
     ok(c.solve + " -o ref.npy" + (c.pred ? " --predecessors refp.npy" : ""));
     const std::string out = " -o d.npy" + std::string(c.pred ? " --predecessors p.npy" : "");
-    killed(c.solve + out + " --checkpoint", c.kill_at);
-    const std::string summary = ok(c.solve + out + " --resume");
+    killed(c.solve + out + " --checkpoint", c.kill_at, one_thread);
+    const std::string summary = ok(c.solve + out + " --resume", one_thread);
     EXPECT_TRUE(same_file("d.npy", "ref.npy"));
     if (c.pred) EXPECT_TRUE(same_file("p.npy", "refp.npy"));
     EXPECT_TRUE(hidden().empty());
-    // With predecessors, the device run (H200, 2026-11-27) kept no row at
-    // journal:12 and computed every row again: correct files, no rows saved
-    // (docs/perf.md, open). The row count is asserted without them.
     const auto at = summary.find("resumed: rows ");
-    if (c.pred) {
-      fs::remove(path("d.npy"));
-      fs::remove(path("p.npy"));
-      continue;
-    }
     ASSERT_NE(at, std::string::npos) << summary;
     const auto open = summary.find('(', at);
     const long computed = std::stol(summary.substr(open + 1));
     const long rows = std::stol(summary.substr(summary.find(" of ", open) + 4));
     EXPECT_GT(computed, 0) << summary;
     EXPECT_LT(computed, rows) << summary;
+    // The first slice of both planes (2048 rows) was in before the kill.
+    if (c.pred) EXPECT_LE(computed, rows - 2048) << summary;
     fs::remove(path("d.npy"));
     fs::remove(path("p.npy"));
   }
@@ -554,6 +556,7 @@ class KeptRowsSink : public Sink {
   }
   void commit() override {}
   SinkResume resumed() const override { return {present_, ""}; }
+  bool keeps_partial() const override { return true; }
   std::vector<std::int64_t> put_rows;
 
  private:
@@ -582,6 +585,9 @@ TEST_F(Resume, RowSolversResumeTheRangeOfRowsLeft) {
   std::vector<std::int32_t> rows(31 * 100, 0);
   left.into->put(RowBlock{Plane::distances, Element::int32, 40, 31, 100, rows.data()});
   EXPECT_EQ(sink.put_rows, (std::vector<std::int64_t>{40, 41, 55, 70}));
+  // A solve of the rows left delivers as into the resumable sink itself (the
+  // GPU's paired planes), so a second kill keeps rows too.
+  EXPECT_TRUE(left.into->keeps_partial());
   // Without row_range (the GPU's dense solvers): every row, the kept ones dropped.
   const resume::RowsLeft whole = resume::rows_left(sink, layout, SolveOptions{}, false, false);
   EXPECT_EQ(whole.run.row_split, nullptr);
