@@ -26,10 +26,11 @@ from ._csgraph import (
     last_solve_info,
     read_graph,
     shortest_path,
+    solve_to_file,
     sparse_distances,
     verify,
 )
-from ._errors import NegativeCycleError, VerifyError
+from ._errors import NegativeCycleError, ResumeError, VerifyError
 from ._paths import construct_dist_matrix, path, paths, reconstruct_path
 
 __version__ = "0.1.0"
@@ -39,6 +40,7 @@ __all__ = [
     "INF16",
     "NO_PREDECESSOR",
     "NegativeCycleError",
+    "ResumeError",
     "VerifyError",
     "algorithm_traits",
     "algorithms",
@@ -54,6 +56,7 @@ __all__ = [
     "read_graph",
     "reconstruct_path",
     "shortest_path",
+    "solve_to_file",
     "sparse_distances",
     "verify",
 ]

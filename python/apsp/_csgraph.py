@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _apsp
-from ._errors import VerifyError
+from ._errors import ResumeError, VerifyError  # noqa: F401 (ResumeError: raised by the engine)
 
 #: int32 results (``dtype=np.int32``) mark an unreachable pair with this value (2**30 - 1).
 INF: int = _apsp.INF
@@ -1134,6 +1134,104 @@ def sparse_distances(
         # int32 offsets keep scipy from widening the column indices to int64 (4 more bytes a pair).
         indptr = indptr.astype(np.int32)
     return scipy.sparse.csr_array((data, kept_columns, indptr), shape=(rows, width))
+
+
+def solve_to_file(
+    csgraph: Any,
+    path: str,
+    *,
+    predecessors: Optional[str] = None,
+    method: str = "auto",
+    directed: bool = True,
+    unweighted: bool = False,
+    backend: Backend = "auto",
+    device: int = 0,
+    algorithm: Optional[str] = None,
+    precision: Precision = "auto",
+    progress: Progress = None,
+    threads: int = 0,
+    checkpoint: bool = False,
+    resume: bool = False,
+    checkpoint_every: Optional[float] = None,
+) -> dict[str, Any]:
+    """Solve every pair and write the matrices to files, as ``apsp solve -o PATH``; resumable after a kill.
+
+    The distances go to ``path`` and the predecessors to ``predecessors``
+    (when given), each in the format of its extension (``.npy`` or ``.bin``,
+    as the CLI's ``-o`` and ``--predecessors``) and in the solve's own type:
+    int32 with :data:`apsp.INF` for unreachable pairs when the graph is
+    solved in integers (the rule of :func:`shortest_path`'s Notes), float64
+    with ``inf`` otherwise; predecessors are int32 with -9999 for none. A
+    file is renamed into place only when complete: a failed or killed solve
+    leaves an existing file untouched.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse array, shape (N, N)
+        The graph, read as :func:`shortest_path` reads it.
+    path : str
+        The distances' file.
+    predecessors : str, optional
+        The predecessors' file; none are computed without it.
+    method, directed, unweighted, backend, device, algorithm, precision, progress, threads
+        As in :func:`shortest_path`.
+    checkpoint : bool, optional
+        Make the output resumable (the CLI's ``--checkpoint``): rows go to
+        hidden partial files beside ``path`` with a journal of the row blocks
+        written, which outlive a killed process; a dense solver (Floyd-Warshall)
+        also saves its working matrix at a round boundary every
+        ``checkpoint_every`` seconds.
+    resume : bool, optional
+        Continue what a killed resumable run of the same solve left (the
+        CLI's ``--resume``; implies ``checkpoint``): only the rows its journal
+        lacks are computed (or, for a dense solver, from its last valid
+        round checkpoint). Without such a run, it starts afresh (the note in
+        :func:`last_solve_info` says so). Damaged rows or checkpoints are
+        detected and computed again.
+    checkpoint_every : float, optional
+        Seconds between a dense solver's round checkpoints (the CLI's
+        ``--checkpoint-every``; default 300); implies ``checkpoint``.
+
+    Returns
+    -------
+    dict
+        :func:`last_solve_info` of the solve; its ``note`` says what a resume kept.
+
+    Raises
+    ------
+    ResumeError
+        ``resume`` of a run that was another solve: another graph (by its
+        hash), algorithm, backend, precision, predecessors or file format.
+        Nothing is written and the interrupted run's files stay.
+    ValueError
+        A format without resume support (text) with ``checkpoint`` or
+        ``resume``, a ``checkpoint_every`` that is not positive, or the
+        options :func:`shortest_path` refuses.
+    """
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {type(method).__name__}")
+    if checkpoint_every is not None:
+        checkpoint_every = float(checkpoint_every)
+    graph = _graph(csgraph, directed, unweighted, method)
+    request = _request("auto", backend, device, precision, threads, predecessors is not None, None, None, None)
+    request.algorithm, request.backend = _algorithm(method, algorithm, backend, graph, request)
+    resumable = bool(checkpoint) or bool(resume) or checkpoint_every is not None
+    callback, close = _progress(progress)
+    if callback is not None:
+        request.progress = callback
+    try:
+        _last.info = _apsp.solve_to_file(
+            graph,
+            request,
+            str(path),
+            None if predecessors is None else str(predecessors),
+            resumable,
+            bool(resume),
+            checkpoint_every,
+        )
+    finally:
+        close()
+    return dict(_last.info)
 
 
 def read_graph(

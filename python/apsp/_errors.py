@@ -21,3 +21,12 @@ class VerifyError(ValueError):
 
     The message names the first violation (row, column and the values).
     """
+
+
+class ResumeError(ValueError):
+    """A resume (``solve_to_file(..., resume=True)``) of files another solve left.
+
+    The interrupted run's journal names another graph (by hash), algorithm,
+    backend, precision, predecessors or output format: nothing is written,
+    and the interrupted run's files stay for the solve that made them.
+    """
