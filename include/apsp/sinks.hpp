@@ -195,13 +195,16 @@ struct SparseKeep {
 // - 1, columns increasing. Columns index the result's columns (vertices, or
 // positions in SolveOptions::targets); rows the result's rows. The
 // distances keep the solve's type: int32 and float32 in 4 bytes (8 a pair
-// with the column), float64 in 8 (int16 rows are kept as int32).
+// with the column), float64 in 8; integer distances that all fit int16
+// (-32768..32767, as a cutoff below 32768 keeps them without negative
+// weights) in 2 (6 a pair; element int16).
 struct SparseDistances {
   std::int64_t rows = 0;
   std::int64_t columns = 0;
   std::vector<std::int64_t> row_start;  // rows + 1 offsets
   std::vector<vertex_t> column;
   Element element = Element::int32;  // which of the vectors below holds the distances
+  std::vector<std::int16_t> int16_distance;
   std::vector<std::int32_t> int32_distance;
   std::vector<float> float32_distance;
   std::vector<double> float64_distance;
@@ -210,6 +213,7 @@ struct SparseDistances {
   double distance(std::size_t k) const {
     return element == Element::float64   ? float64_distance[k]
            : element == Element::float32 ? static_cast<double>(float32_distance[k])
+           : element == Element::int16   ? static_cast<double>(int16_distance[k])
                                          : static_cast<double>(int32_distance[k]);
   }
   // Every distance as a double (exact: int32 and float32 widen exactly).
@@ -218,8 +222,8 @@ struct SparseDistances {
 
 // Keeps the distances SparseKeep asks for, as they arrive, in memory
 // proportional to what is kept, never rows x columns: each put() prunes its
-// rows into a block of exactly the kept entries (8 bytes a pair, 12 for
-// float64 distances, and 8 a row),
+// rows into a block of exactly the kept entries (8 bytes a pair, 6 where
+// integer distances fit int16, 12 for float64 distances, and 8 a row),
 // and commit() moves the blocks into the CSR in row order, freeing each as
 // it goes, so the peak stays near one copy. Any distance element; no
 // predecessors plane (begin() refuses one: UsageError, option
@@ -244,6 +248,7 @@ class SparseSink : public Sink {
   std::unique_ptr<sink::RowLedger> ledger_;
   std::mutex mutex_;
   std::vector<Block> blocks_;
+  bool wide_ = false;  // an integer block held a distance outside int16
   SparseDistances result_;
 };
 

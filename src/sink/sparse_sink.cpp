@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -43,9 +45,17 @@ void stored_values(SparseDistances& s, F&& f) {
   switch (s.element) {
     case Element::float32: f(s.float32_distance); break;
     case Element::float64: f(s.float64_distance); break;
-    case Element::int32:
-    case Element::int16: f(s.int32_distance); break;
+    case Element::int32: f(s.int32_distance); break;
+    case Element::int16: f(s.int16_distance); break;
   }
+}
+
+// Whether every kept distance is an int16 (integer distances only).
+bool fit_int16(const std::vector<SparseSink::Kept>& kept) {
+  return std::all_of(kept.begin(), kept.end(), [](const SparseSink::Kept& k) {
+    return k.distance >= std::numeric_limits<std::int16_t>::min() &&
+           k.distance <= std::numeric_limits<std::int16_t>::max();
+  });
 }
 
 // The kept entries of one row of `columns` values of T, unreachable being
@@ -88,6 +98,7 @@ void SparseSink::begin(const SinkLayout& layout) {
   layout_ = layout;
   ledger_ = std::make_unique<sink::RowLedger>(layout);
   blocks_.clear();
+  wide_ = false;
   result_ = SparseDistances{};
   result_.element = layout.distance_element == Element::int16 ? Element::int32 : layout.distance_element;
 }
@@ -120,8 +131,12 @@ void SparseSink::put(const RowBlock& block) {
     pruned.counts[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(row_kept.size());
     kept.insert(kept.end(), row_kept.begin(), row_kept.end());
   }
-  // Exactly the kept entries: no growth slack outlives the put.
-  pruned.kept.element = result_.element;
+  // Exactly the kept entries: no growth slack outlives the put. Integer
+  // distances that fit int16 take 2 bytes (a cutoff below 32768 keeps only
+  // such, unless negative weights reach below -32768).
+  const bool integers = result_.element == Element::int32;
+  const bool narrow = integers && fit_int16(kept);
+  pruned.kept.element = narrow ? Element::int16 : result_.element;
   pruned.kept.column.resize(kept.size());
   for (std::size_t k = 0; k < kept.size(); ++k) pruned.kept.column[k] = kept[k].column;
   const auto store = [&](auto& values) {
@@ -131,6 +146,7 @@ void SparseSink::put(const RowBlock& block) {
   };
   stored_values(pruned.kept, store);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (integers && !narrow) wide_ = true;
   blocks_.push_back(std::move(pruned));
 }
 
@@ -141,6 +157,8 @@ void SparseSink::commit() {
   std::sort(blocks_.begin(), blocks_.end(), [](const Block& a, const Block& b) { return a.first_row < b.first_row; });
   result_.rows = layout_.row_count();
   result_.columns = layout_.column_count();
+  // Integer distances are int16 when every block's were.
+  if (result_.element == Element::int32 && !wide_) result_.element = Element::int16;
   result_.row_start.assign(static_cast<std::size_t>(result_.rows) + 1, 0);
   std::size_t total = 0;
   for (const Block& b : blocks_) total += b.kept.size();
@@ -154,13 +172,14 @@ void SparseSink::commit() {
       result_.row_start[row + 1] = result_.row_start[row] + b.counts[r];
     }
     result_.column.insert(result_.column.end(), b.kept.column.begin(), b.kept.column.end());
-    // Only the element's vector holds any.
-    const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
-    append(result_.int32_distance, b.kept.int32_distance);
-    append(result_.float32_distance, b.kept.float32_distance);
-    append(result_.float64_distance, b.kept.float64_distance);
-    freed += b.kept.column.capacity() * sizeof(vertex_t) + b.kept.int32_distance.capacity() * 4 +
-             b.kept.float32_distance.capacity() * 4 + b.kept.float64_distance.capacity() * 8;
+    // The block's element's vector into the result's (int16 blocks widen
+    // into an int32 result).
+    stored_values(result_, [&](auto& to) {
+      stored_values(b.kept, [&](const auto& from) { to.insert(to.end(), from.begin(), from.end()); });
+    });
+    freed += b.kept.column.capacity() * sizeof(vertex_t) + b.kept.int16_distance.capacity() * 2 +
+             b.kept.int32_distance.capacity() * 4 + b.kept.float32_distance.capacity() * 4 +
+             b.kept.float64_distance.capacity() * 8;
     b = Block{};
     // The blocks came from the heap, which keeps freed pages resident:
     // handed back as they go, the peak stays near one copy, not two.

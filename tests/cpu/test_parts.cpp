@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -173,6 +174,28 @@ TEST(Sparse, CutoffAndNearestKeepWhatTheFullSolveSays) {
   }
   EXPECT_GT(kept_total, 0);
   EXPECT_GT(dropped_total, 0);
+}
+
+// Integer distances that all fit int16 are kept in 2 bytes (6 a pair); one
+// outside it (here 40000, or -40000 from negative weights) keeps every
+// block's in int32, the blocks of int16 widened.
+TEST(Sparse, IntegerDistancesAreInt16WhereEveryOneFits) {
+  for (const std::int32_t far : {300, 40000, -40000}) {
+    SCOPED_TRACE(far);
+    SparseSink sink(SparseKeep{std::nullopt, 0});
+    SinkLayout layout;
+    layout.n = 3;
+    sink.begin(layout);
+    const std::vector<std::int32_t> first = {0, 7, kInf}, rest = {-5, 0, far, 1, kInf, 0};
+    sink.put(RowBlock{Plane::distances, Element::int32, 0, 1, 3, first.data()});
+    sink.put(RowBlock{Plane::distances, Element::int32, 1, 2, 3, rest.data()});
+    sink.commit();
+    const SparseDistances& kept = sink.result();
+    EXPECT_EQ(kept.element, far == 300 ? Element::int16 : Element::int32);
+    EXPECT_EQ(kept.row_start, (std::vector<std::int64_t>{0, 2, 5, 7}));
+    EXPECT_EQ(kept.distances(), (std::vector<double>{0, 7, -5, 0, static_cast<double>(far), 1, 0}));
+    EXPECT_EQ(kept.column, (std::vector<vertex_t>{0, 1, 0, 1, 2, 0, 2}));
+  }
 }
 
 TEST(Sparse, PredecessorsAreAUsageError) {
