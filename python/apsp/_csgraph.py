@@ -1161,7 +1161,8 @@ def solve_to_file(
     as the CLI's ``-o`` and ``--predecessors``) and in the solve's own type:
     int32 with :data:`apsp.INF` for unreachable pairs when the graph is
     solved in integers (the rule of :func:`shortest_path`'s Notes), float64
-    with ``inf`` otherwise; predecessors are int32 with -9999 for none. A
+    with ``inf`` otherwise; predecessors are int32 with -1 for none (the
+    CLI's files; -9999 is scipy's, in memory). A
     file is renamed into place only when complete: a failed or killed solve
     leaves an existing file untouched.
 

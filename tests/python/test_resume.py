@@ -55,10 +55,11 @@ def test_a_killed_per_source_solve_resumes_to_the_same_bytes(tmp_path: Path, poi
     sp.save_npz(tmp_path / "g.npz", g)
     ref = apsp.solve_to_file(g, tmp_path / "ref.npy", predecessors=tmp_path / "refp.npy", method="D", threads=2)
     assert ref["algorithm"] == "dijkstra"
-    # The file holds what shortest_path returns (int32, apsp.INF for unreachable).
+    # The files hold what shortest_path returns (int32, apsp.INF for unreachable),
+    # the predecessors with the CLI's -1 for none (scipy's -9999 in memory).
     dist, pred = apsp.shortest_path(g, method="D", return_predecessors=True, dtype=np.int32, threads=2)
     assert np.array_equal(np.load(tmp_path / "ref.npy"), dist)
-    assert np.array_equal(np.load(tmp_path / "refp.npy"), pred)
+    assert np.array_equal(np.load(tmp_path / "refp.npy"), np.where(pred == apsp.NO_PREDECESSOR, -1, pred))
 
     call = "'d.npy', predecessors='p.npy', method='D', threads=2"
     _killed(tmp_path, str(tmp_path / "g.npz"), call + ", checkpoint=True", point)
