@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import os
 import sys
 import threading
 import warnings
@@ -1138,9 +1139,9 @@ def sparse_distances(
 
 def solve_to_file(
     csgraph: Any,
-    path: str,
+    path: Union[str, os.PathLike[str]],
     *,
-    predecessors: Optional[str] = None,
+    predecessors: Union[str, os.PathLike[str], None] = None,
     method: str = "auto",
     directed: bool = True,
     unweighted: bool = False,
@@ -1224,8 +1225,8 @@ def solve_to_file(
         _last.info = _apsp.solve_to_file(
             graph,
             request,
-            str(path),
-            None if predecessors is None else str(predecessors),
+            os.fspath(path),
+            None if predecessors is None else os.fspath(predecessors),
             resumable,
             bool(resume),
             checkpoint_every,
