@@ -25,7 +25,11 @@
 // are factored one at a time by the dense fw rounds on a padded copy (v6,
 // the default), or, opt-in (testing::hooks.supernodal_batched_factor, not
 // yet measured), fw's rounds close only their diagonal blocks and their
-// panels and update matrices join the level's grouped launches.
+// panels and update matrices join the level's grouped launches; the tiled
+// factor (testing::hooks.supernodal_tiled_factor, opt-in, not yet
+// measured) is the batched one with the update matrices of the fronts of
+// >= 1024 vertices on fw's 128 x 128 phase-3 tile, one launch per level
+// (kernels/supernodal/tiled_update.cuh).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -49,11 +53,13 @@
 #include "cuda/kernels/supernodal/fronts.cuh"
 #include "cuda/kernels/supernodal/minplus_tasks.cuh"
 #include "cuda/kernels/supernodal/rows.cuh"
+#include "cuda/kernels/supernodal/tiled_update.cuh"
 #include "cuda/launch.hpp"
 #include "core/cuda_memory.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"
+#include "supernodal/tile_plan.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -253,6 +259,11 @@ class SupernodalRows final : public RowSource<D> {
   }
 
   void plan_and_upload(const RowInput<D>& in);
+  // The tiled factor's packs and products of the fronts fronts_of_level[l]
+  // (their update matrices), their workspace, uploaded.
+  void plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level);
+  // Level l's tiled update matrices: the pack launch, then the tiled one.
+  void launch_tiled(std::int32_t l, LaunchTimer& timer);
   void factor();
   // The working rows X and the backward pass's products.
   void prepare_solve();
@@ -281,6 +292,10 @@ class SupernodalRows final : public RowSource<D> {
   // panels and update matrices of all the level's dense fronts run as two
   // grouped min-plus launches per size class.
   bool batched_factor_ = false;
+  // The tiled factor (testing::hooks.supernodal_tiled_factor; int32 and
+  // float32 only): batched_factor_, with the update matrices of the dense
+  // fronts of >= 1024 vertices through kernels/supernodal/tiled_update.cuh.
+  bool tiled_factor_ = false;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -301,6 +316,16 @@ class SupernodalRows final : public RowSource<D> {
   TaskLists<D> factor_tasks_;
   DeviceTasks<D> d_factor_tasks_;
   std::int64_t dense_cells_ = 0;        // the largest padded dense front
+  // The tiled factor's plan: per level, its operand packs and its tiled
+  // products (one pack launch, one tiled launch), the packed operands'
+  // workspace (the largest level's), and its blocks' task table.
+  std::vector<Part> level_packs_, level_tiled_, level_tiled_blocks_;
+  std::vector<LaunchCost> level_tiled_cost_;
+  DeviceBuffer<D> tiled_work_;
+  DeviceBuffer<sn::PackTask<D>> d_pack_tasks_;
+  DeviceBuffer<sn::TiledTask<D>> d_tiled_tasks_;
+  DeviceBuffer<std::int32_t> d_tiled_blocks_;
+  std::int32_t pack_grid_x_ = 1, pack_grid_y_ = 1;
   std::int64_t dense_panel_words_ = 0;  // its rounds' panel scratch
 
   // The solve: B working rows (transposed), the backward products (one
@@ -352,7 +377,8 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in)
   }
   if (testing::hooks.supernodal_dense_columns > 0)
     dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
-  batched_factor_ = testing::hooks.supernodal_batched_factor;
+  tiled_factor_ = testing::hooks.supernodal_tiled_factor && sizeof(D) == sizeof(std::int32_t);
+  batched_factor_ = testing::hooks.supernodal_batched_factor || testing::hooks.supernodal_tiled_factor;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -462,6 +488,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
   // Per level, kFactorLaunchesPerLevel launches: the small fronts' panels
   // (one launch), then their update matrices (another); then the same for
   // the dense fronts of each size class when batched_factor_ (else empty).
+  std::vector<std::vector<std::int32_t>> tiled_fronts(static_cast<std::size_t>(levels));
   auto add_front_tasks = [&](std::int32_t K, int phase) {
     const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
     D* f = front(K);
@@ -483,12 +510,18 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
           for (std::int64_t x = level_small_[l].first; x < level_small_[l].first + level_small_[l].count; ++x)
             add_front_tasks(lists[static_cast<std::size_t>(x)], phase);
         } else if (batched_factor_) {
-          for (const std::int32_t K : level_dense_[l])
-            if ((columns(K) + structure(K) >= kLargeFrontVertices) == (group == 1)) add_front_tasks(K, phase);
+          for (const std::int32_t K : level_dense_[l]) {
+            if ((columns(K) + structure(K) >= kLargeFrontVertices) != (group == 1)) continue;
+            if (tiled_factor_ && group == 1 && phase == 1)
+              tiled_fronts[l].push_back(K);  // its update matrix: plan_tiled
+            else
+              add_front_tasks(K, phase);
+          }
         }
       }
     }
   }
+  if (tiled_factor_) plan_tiled(tiled_fronts);
 
   std::vector<std::int32_t> k_of(static_cast<std::size_t>(count)), s_of(static_cast<std::size_t>(count));
   for (std::int32_t K = 0; K < count; ++K) {
@@ -547,6 +580,101 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
 }
 
 template <class D>
+void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level) {
+  const std::int32_t levels = sym_.levels();
+  std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(levels));
+  std::int64_t words = 0;
+  for (std::int32_t l = 0; l < levels; ++l) {
+    // K's update matrix: s x s, inner k.
+    std::vector<supernodal::TiledProduct> products;
+    for (const std::int32_t K : fronts_of_level[l]) products.push_back({structure(K), structure(K), columns(K)});
+    plans[l] = supernodal::plan_tiles(products, sn::kTiledTile, sn::kTiledChunk, sn::kTiledAlign);
+    words = std::max(words, plans[l].words);
+  }
+  require_device_memory(static_cast<std::size_t>(words) * sizeof(D),
+                        "the supernodal tiled factor's packed panels (" + std::to_string(words) + " entries)");
+  tiled_work_ = DeviceBuffer<D>(static_cast<std::size_t>(std::max<std::int64_t>(1, words)));
+  std::vector<sn::PackTask<D>> packs;
+  std::vector<sn::TiledTask<D>> tasks;
+  std::vector<std::int32_t> blocks;
+  level_packs_.assign(static_cast<std::size_t>(levels), Part{});
+  level_tiled_ = level_tiled_blocks_ = level_packs_;
+  level_tiled_cost_.assign(static_cast<std::size_t>(levels), LaunchCost{});
+  for (std::int32_t l = 0; l < levels; ++l) {
+    const supernodal::TilePlan& plan = plans[l];
+    level_packs_[l].first = static_cast<std::int64_t>(packs.size());
+    level_tiled_[l].first = static_cast<std::int64_t>(tasks.size());
+    level_tiled_blocks_[l].first = static_cast<std::int64_t>(blocks.size());
+    // The plan's product p is the level's task task_of[p] (empty products have no task and no blocks).
+    std::vector<std::int32_t> task_of(fronts_of_level[l].size(), -1);
+    for (std::size_t p = 0; p < fronts_of_level[l].size(); ++p) {
+      const supernodal::TiledLayout& layout = plan.layouts[p];
+      if (layout.tiles_n == 0) continue;
+      const std::int32_t K = fronts_of_level[l][p];
+      const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
+      const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
+      const auto m_pad32 = static_cast<std::int32_t>(layout.m_pad), n_pad32 = static_cast<std::int32_t>(layout.n_pad);
+      const auto k_pad32 = static_cast<std::int32_t>(layout.k_pad);
+      D* f = front(K);
+      D* a = tiled_work_.get() + layout.a_offset;
+      D* b = tiled_work_.get() + layout.b_offset;
+      // A(r, t) = L_K(r, t) = F[(k + r) * ld + t]; B(t, c) = U_K(t, c) = F[t * ld + k + c].
+      packs.push_back({f + k * ld, ld, 1, a, layout.m_pad, s32, k32, m_pad32, k_pad32});
+      packs.push_back({f + k, 1, ld, b, layout.n_pad, s32, k32, n_pad32, k_pad32});
+      pack_grid_x_ = std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
+      pack_grid_y_ = std::max(pack_grid_y_, static_cast<std::int32_t>(layout.k_pad / sn::kPackTile));
+      task_of[p] = static_cast<std::int32_t>(tasks.size()) - static_cast<std::int32_t>(level_tiled_[l].first);
+      tasks.push_back({a, b, f + k * ld + k, ld, layout.m_pad, layout.n_pad, s32, s32,
+                       static_cast<std::int32_t>(layout.k_pad / sn::kTiledChunk),
+                       static_cast<std::int32_t>(layout.tiles_n), layout.tile_begin});
+      // Useful add-mins; bytes: the packs (L and U read, written), C read
+      // and written, A once per tile column and B once per tile row.
+      const double kd = static_cast<double>(k), sd = static_cast<double>(s);
+      const double tiles_m = static_cast<double>(layout.m_pad / sn::kTiledTile);
+      level_tiled_cost_[l].ops += sd * sd * kd;
+      level_tiled_cost_[l].bytes +=
+          (4.0 * kd * sd + 2.0 * sd * sd +
+           static_cast<double>(layout.k_pad) * (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
+          sizeof(D);
+    }
+    for (const std::int32_t p : plan.tile_task) blocks.push_back(task_of[static_cast<std::size_t>(p)]);
+    level_packs_[l].count = static_cast<std::int64_t>(packs.size()) - level_packs_[l].first;
+    level_tiled_[l].count = static_cast<std::int64_t>(tasks.size()) - level_tiled_[l].first;
+    level_tiled_blocks_[l].count = static_cast<std::int64_t>(blocks.size()) - level_tiled_blocks_[l].first;
+    if (level_packs_[l].count > 65535)
+      throw ResourceError("supernodal: " + std::to_string(level_packs_[l].count) +
+                          " tiled packs in one level exceed CUDA's grid");
+  }
+  d_pack_tasks_ = upload(packs, stream_);
+  d_tiled_tasks_ = upload(tasks, stream_);
+  d_tiled_blocks_ = upload(blocks, stream_);
+  // The host vectors go out of scope: their copies must be done.
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class D>
+void SupernodalRows<D>::launch_tiled(std::int32_t l, LaunchTimer& timer) {
+  if constexpr (sizeof(D) == sizeof(std::int32_t)) {
+    const Part packs = level_packs_[l], tasks = level_tiled_[l], blocks = level_tiled_blocks_[l];
+    if (tasks.count == 0 || blocks.count == 0) return;
+    timer.time("dense tiled pack", l, kLargeFrontVertices, {}, [&] {
+      sn::pack_operands<D><<<dim3(static_cast<unsigned>(pack_grid_x_), static_cast<unsigned>(pack_grid_y_),
+                                  static_cast<unsigned>(packs.count)),
+                             dim3(sn::kPackTile, sn::kPackRows), 0, stream_>>>(d_pack_tasks_.get() + packs.first);
+      APSP_CUDA_CHECK_LAUNCH("pack_operands");
+    });
+    timer.time("dense tiled update", l, kLargeFrontVertices, level_tiled_cost_[l], [&] {
+      sn::tiled_products<D><<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream_>>>(
+          d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
+      APSP_CUDA_CHECK_LAUNCH("tiled_products");
+    });
+  } else {
+    (void)l;
+    (void)timer;
+  }
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -555,6 +683,11 @@ void SupernodalRows<D>::factor() {
   // The rounds' panel scratch for the largest padded front, allocated once.
   DeviceBuffer<std::int32_t> panels(std::is_same<D, double>::value ? 0 : static_cast<std::size_t>(dense_panel_words_));
   const std::int64_t pad = dense_pad<D>();
+  if constexpr (sizeof(D) == sizeof(std::int32_t)) {
+    if (tiled_factor_)
+      APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_products<D>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           sn::kTiledSharedBytes));
+  }
   LaunchTimer timer(stream_);
   for (std::int32_t l = 0; l < levels; ++l) {
     const Part all = level_all_[l], small = level_small_[l], children = level_children_[l], entries = level_entries_[l];
@@ -609,6 +742,10 @@ void SupernodalRows<D>::factor() {
     for (int group = 0; group < kFactorGroups; ++group) {
       const std::int64_t size_class = group == 0 ? -1 : group == 1 ? kLargeFrontVertices : 0;
       for (int phase = 0; phase < 2; ++phase) {
+        if (tiled_factor_ && group == 1 && phase == 1) {  // its update matrices, tiled (no grouped tasks)
+          launch_tiled(l, timer);
+          continue;
+        }
         const auto& launch =
             factor_tasks_.launches[static_cast<std::size_t>(kFactorLaunchesPerLevel * l + 2 * group + phase)];
         if (launch.count == 0) continue;
