@@ -14,10 +14,13 @@
 // least 1024 vertices, the solve's n times nnz(L)-based ops per source, the
 // count fw's n^3 rate compares with) and the rates they give.
 //
-// --factor v6|batched|both: the dense fronts' factor path (v6: one front at a
-// time through fw's rounds, the default; batched: the opt-in grouped path of
-// testing::hooks.supernodal_batched_factor; both: a "supernodal" row and a
-// "supernodal-batched" row). With --profile-csv each supernodal row's
+// --factor v6|batched|tiled|both|all: the dense fronts' factor path (v6: one
+// front at a time through fw's rounds, the default; batched: the opt-in
+// grouped path of testing::hooks.supernodal_batched_factor; tiled: the
+// opt-in testing::hooks.supernodal_tiled_factor, the batched path with the
+// update matrices of the fronts of >= 1024 vertices on fw's 128 x 128 tile;
+// both: a "supernodal" row and a "supernodal-batched" row; all: those and a
+// "supernodal-tiled" row). With --profile-csv each supernodal row's
 // profile also sums the factor's dense passes per front-size class (fronts
 // of >= 1024 vertices, and the other dense fronts) and prints their rate in
 // useful add-mins (the symbolic (k + s)^2 k of those fronts) per second and
@@ -220,8 +223,9 @@ int main(int argc, char** argv) {
   app.add_option("--profile-csv", profile_csv,
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
                  "this CSV (appended)");
-  app.add_option("--factor", factor_path, "the dense fronts' factor path: v6 (default), batched, or both (two rows)")
-      ->check(CLI::IsMember({"v6", "batched", "both"}));
+  app.add_option("--factor", factor_path,
+                 "the dense fronts' factor path: v6 (default), batched, tiled, both (v6 and batched) or all (three rows)")
+      ->check(CLI::IsMember({"v6", "batched", "tiled", "both", "all"}));
   CLI11_PARSE(app, argc, argv);
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
@@ -241,18 +245,21 @@ int main(int argc, char** argv) {
         for (const std::string& method : methods) {
           if (method == "fw" && g.n > fw_max_n) continue;
           // supernodal once per factor path asked.
-          std::vector<bool> paths{false};
+          std::vector<std::string> paths{"v6"};
           if (method == "supernodal") {
-            if (factor_path == "batched") paths = {true};
-            if (factor_path == "both") paths = {false, true};
+            if (factor_path == "batched" || factor_path == "tiled") paths = {factor_path};
+            if (factor_path == "both") paths = {"v6", "batched"};
+            if (factor_path == "all") paths = {"v6", "batched", "tiled"};
           }
-          for (const bool batched : paths) {
-            apsp::cuda::testing::hooks.supernodal_batched_factor = batched;
+          for (const std::string& path : paths) {
+            apsp::cuda::testing::hooks.supernodal_batched_factor = path == "batched";
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = path == "tiled";
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
-            if (batched) r.method = "supernodal-batched";
+            if (path != "v6") r.method = "supernodal-" + path;
             if (method == "supernodal") count_supernodal_ops(g, r);
             if (method == "supernodal" && !profile_csv.empty()) profile_supernodal(family, g, profile_csv, r);
             apsp::cuda::testing::hooks.supernodal_batched_factor = false;
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -61,6 +62,7 @@ void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist
   SCOPED_TRACE(c.name + (predecessors ? " with predecessors" : "") +
                (cuda::testing::hooks.supernodal_dense_columns > 0 ? " dense fronts" : "") +
                (cuda::testing::hooks.supernodal_batched_factor ? " batched factor" : "") +
+               (cuda::testing::hooks.supernodal_tiled_factor ? " tiled factor" : "") +
                (cuda::testing::hooks.supernodal_batch_rows > 0 ? " small batches" : "") +
                (cuda::testing::hooks.sparse_row_budget > 0 ? " streamed" : ""));
   const std::vector<dist_t> reference = expected ? *expected : test::reference_distances(c.graph);
@@ -76,15 +78,19 @@ void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist
   }
 }
 
-// expect_exact through every factor path (dense fronts v6's way and
-// batched) and with several solve batches.
+// expect_exact through every factor path (dense fronts v6's way, batched
+// and tiled) and with several solve batches.
 void expect_exact_every_path(const test::Case& c, bool predecessors) {
   const std::vector<dist_t> reference = test::reference_distances(c.graph);
   expect_exact(c, predecessors, &reference);
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
   expect_exact(c, predecessors, &reference);
-  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  {
+    cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+    expect_exact(c, predecessors, &reference);
+  }
+  cuda::testing::ForceHook tiled(cuda::testing::hooks.supernodal_tiled_factor);
   expect_exact(c, predecessors, &reference);
 }
 
@@ -101,8 +107,13 @@ void expect_real_every_path(const test::RealCase<W>& rc, bool predecessors, bool
     SCOPED_TRACE("dense fronts, small batches");
     test::expect_real_matches_reference(rc, o);
   }
-  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
-  SCOPED_TRACE("dense fronts batched, small batches");
+  {
+    cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+    SCOPED_TRACE("dense fronts batched, small batches");
+    test::expect_real_matches_reference(rc, o);
+  }
+  cuda::testing::ForceHook tiled(cuda::testing::hooks.supernodal_tiled_factor);
+  SCOPED_TRACE("dense fronts tiled, small batches");
   test::expect_real_matches_reference(rc, o);
 }
 
@@ -265,6 +276,72 @@ TEST(GpuSupernodal, BatchedFactorRecordsItsPassesAndMatchesV6) {
   for (const auto& [size_class, launches_of_class] : classes)
     EXPECT_TRUE(size_class == 0 || size_class == 1024) << size_class << ": " << launches_of_class;
   EXPECT_GT(classes[1024], 0);
+}
+
+// The tiled factor (opt-in): the update matrices of the dense fronts of >=
+// 1024 vertices on fw's 128 x 128 tile (kernels/supernodal/tiled_update.cuh).
+// On the uniform graph of the batched test (fronts of both classes without
+// any hook): its int32 rows equal v6's bit for bit (with and without
+// predecessors); its float32 rows equal the batched path's bit for bit (the
+// same panels, and each update entry the min of the same sums); it records
+// its pack and tiled passes, all of the large class, and no v6 pass. A
+// second graph whose separators are a few hundred vertices (R-MAT) checks
+// the ragged tiles (s not a multiple of 128, k not of 32). Counts only,
+// never times.
+TEST(GpuSupernodal, TiledFactorRecordsItsPassesAndMatchesV6) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = {
+      {"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, 1, 60, 31)},
+      {"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 32)},
+  };
+  for (const test::Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const SolveResult v6 = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+    const GraphF32 g32 = test::to_float32(test::with_real_weights(c.graph));
+    SolveResultF32 batched32;
+    {
+      cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+      batched32 = solve(g32, test::on_gpu(kAlgo));
+    }
+    cuda::testing::ForceHook tiled(cuda::testing::hooks.supernodal_tiled_factor);
+    std::vector<cuda::testing::SupernodalLaunch> launches;
+    cuda::testing::hooks.supernodal_profile = &launches;
+    const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+    cuda::testing::hooks.supernodal_profile = nullptr;
+    EXPECT_EQ(test::first_difference(v6.dist, r.dist, c.graph.n), "");
+    std::map<std::string, std::int64_t> count;
+    std::map<std::string, double> ops;
+    for (const auto& l : launches) {
+      ++count[l.pass];
+      ops[l.pass] += l.ops;
+      if (std::string(l.pass).rfind("dense tiled", 0) == 0) EXPECT_EQ(l.batch, 1024) << l.pass;
+    }
+    // Whether the symbolic analysis has a dense front (more than 64
+    // columns) of >= 1024 vertices with an update matrix: the uniform graph must.
+    const supernodal::Symbolic sym = supernodal::analyse(to_csr(c.graph));
+    bool large = false;
+    for (std::int32_t K = 0; K < sym.count; ++K)
+      large = large || (sym.columns(K) > 64 && sym.structure_size(K) > 0 &&
+                        sym.columns(K) + sym.structure_size(K) >= 1024);
+    if (c.name == "random_n4096") EXPECT_TRUE(large);
+    if (large) {
+      for (const char* pass : {"dense closure", "dense tiled pack", "dense tiled update"})
+        EXPECT_GT(count[pass], 0) << pass;
+      EXPECT_GT(ops["dense tiled update"], 0);
+    }
+    for (const char* pass : {"dense pad", "dense rounds", "dense unpad"}) EXPECT_EQ(count[pass], 0) << pass;
+
+    const SolveResult with_pred = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, true));
+    EXPECT_EQ(test::first_difference(v6.dist, with_pred.dist, c.graph.n), "");
+    EXPECT_EQ(test::check_predecessors(c.graph, with_pred.dist, with_pred.pred), "");
+
+    const SolveResultF32 tiled32 = solve(g32, test::on_gpu(kAlgo));
+    ASSERT_EQ(tiled32.dist.size(), batched32.dist.size());
+    std::int64_t differ = 0;
+    for (std::size_t i = 0; i < tiled32.dist.size(); ++i)
+      if (std::memcmp(&tiled32.dist[i], &batched32.dist[i], sizeof(float)) != 0) ++differ;
+    EXPECT_EQ(differ, 0) << "float32 entries that differ from the batched path's";
+  }
 }
 
 // auto on the GPU picks supernodal on a grid deep and large enough (n =
