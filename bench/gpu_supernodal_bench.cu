@@ -223,8 +223,9 @@ int main(int argc, char** argv) {
   app.add_option("--profile-csv", profile_csv,
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
                  "this CSV (appended)");
-  app.add_option("--factor", factor_path,
-                 "the dense fronts' factor path: v6 (default), batched, tiled, both (v6 and batched) or all (three rows)")
+  app.add_option(
+         "--factor", factor_path,
+         "the dense fronts' factor path: v6 (default), batched, tiled, both (v6 and batched) or all (three rows)")
       ->check(CLI::IsMember({"v6", "batched", "tiled", "both", "all"}));
   CLI11_PARSE(app, argc, argv);
   try {

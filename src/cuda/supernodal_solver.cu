@@ -621,7 +621,8 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       // A(r, t) = L_K(r, t) = F[(k + r) * ld + t]; B(t, c) = U_K(t, c) = F[t * ld + k + c].
       packs.push_back({f + k * ld, ld, 1, a, layout.m_pad, s32, k32, m_pad32, k_pad32});
       packs.push_back({f + k, 1, ld, b, layout.n_pad, s32, k32, n_pad32, k_pad32});
-      pack_grid_x_ = std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
+      pack_grid_x_ =
+          std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
       pack_grid_y_ = std::max(pack_grid_y_, static_cast<std::int32_t>(layout.k_pad / sn::kPackTile));
       task_of[p] = static_cast<std::int32_t>(tasks.size()) - static_cast<std::int32_t>(level_tiled_[l].first);
       tasks.push_back({a, b, f + k * ld + k, ld, layout.m_pad, layout.n_pad, s32, s32,
@@ -634,7 +635,8 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       level_tiled_cost_[l].ops += sd * sd * kd;
       level_tiled_cost_[l].bytes +=
           (4.0 * kd * sd + 2.0 * sd * sd +
-           static_cast<double>(layout.k_pad) * (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
+           static_cast<double>(layout.k_pad) *
+               (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
           sizeof(D);
     }
     for (const std::int32_t p : plan.tile_task) blocks.push_back(task_of[static_cast<std::size_t>(p)]);

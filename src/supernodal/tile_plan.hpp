@@ -29,9 +29,9 @@ struct TiledLayout {
 };
 
 struct TilePlan {
-  std::vector<TiledLayout> layouts;      // per product, in order
-  std::vector<std::int32_t> tile_task;   // per block of the launch
-  std::int64_t words = 0;                // workspace elements
+  std::vector<TiledLayout> layouts;     // per product, in order
+  std::vector<std::int32_t> tile_task;  // per block of the launch
+  std::int64_t words = 0;               // workspace elements
 };
 
 // `tile`: C's tile edge (fw's 128); `chunk`: k rows per stage (fw's 32);

@@ -321,8 +321,8 @@ TEST(GpuSupernodal, TiledFactorRecordsItsPassesAndMatchesV6) {
     const supernodal::Symbolic sym = supernodal::analyse(to_csr(c.graph));
     bool large = false;
     for (std::int32_t K = 0; K < sym.count; ++K)
-      large = large || (sym.columns(K) > 64 && sym.structure_size(K) > 0 &&
-                        sym.columns(K) + sym.structure_size(K) >= 1024);
+      large = large ||
+              (sym.columns(K) > 64 && sym.structure_size(K) > 0 && sym.columns(K) + sym.structure_size(K) >= 1024);
     if (c.name == "random_n4096") EXPECT_TRUE(large);
     if (large) {
       for (const char* pass : {"dense closure", "dense tiled pack", "dense tiled update"})

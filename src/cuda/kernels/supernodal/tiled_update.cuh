@@ -31,8 +31,8 @@ inline constexpr int kTiledThreads = TiledTraits::kThreads;
 // The operands' starts: 16-byte cp.async copies.
 inline constexpr int kTiledAlign = 4;
 // Dynamic shared memory of a block: two stages of A and B chunks.
-inline constexpr int kTiledSharedBytes =
-    TiledTraits::kStages * 2 * TiledTraits::kChunk * TiledTraits::kTile * static_cast<int>(sizeof(std::int32_t));
+inline constexpr int kTiledSharedBytes = TiledTraits::kStages * 2 * TiledTraits::kChunk * TiledTraits::kTile *
+                                         static_cast<int>(sizeof(std::int32_t));
 
 // fw's word policy for a 32-bit distance type (int32, float32).
 template <class D>
