@@ -27,9 +27,9 @@
 // yet measured), fw's rounds close only their diagonal blocks and their
 // panels and update matrices join the level's grouped launches; the tiled
 // factor (testing::hooks.supernodal_tiled_factor, opt-in, not yet
-// measured) is the batched one with the update matrices of the fronts of
-// >= 1024 vertices on fw's 128 x 128 phase-3 tile, one launch per level
-// (kernels/supernodal/tiled_update.cuh).
+// measured) is the batched one with the panels and update matrices of the
+// fronts of >= 1024 vertices on fw's 128 x 128 phase-3 tile, two launches
+// (a pack and the tiles) per level for each (kernels/supernodal/tiled_update.cuh).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -260,10 +260,11 @@ class SupernodalRows final : public RowSource<D> {
 
   void plan_and_upload(const RowInput<D>& in);
   // The tiled factor's packs and products of the fronts fronts_of_level[l]
-  // (their update matrices), their workspace, uploaded.
+  // (their panels, then their update matrices), their workspace, uploaded.
   void plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level);
-  // Level l's tiled update matrices: the pack launch, then the tiled one.
-  void launch_tiled(std::int32_t l, LaunchTimer& timer);
+  // Level l's tiled panels (phase 0) or update matrices (phase 1): the pack
+  // launch, then the tiled one.
+  void launch_tiled(std::int32_t l, int phase, LaunchTimer& timer);
   void factor();
   // The working rows X and the backward pass's products.
   void prepare_solve();
@@ -293,8 +294,9 @@ class SupernodalRows final : public RowSource<D> {
   // grouped min-plus launches per size class.
   bool batched_factor_ = false;
   // The tiled factor (testing::hooks.supernodal_tiled_factor; int32 and
-  // float32 only): batched_factor_, with the update matrices of the dense
-  // fronts of >= 1024 vertices through kernels/supernodal/tiled_update.cuh.
+  // float32 only): batched_factor_, with the panels and update matrices of
+  // the dense fronts of >= 1024 vertices through
+  // kernels/supernodal/tiled_update.cuh.
   bool tiled_factor_ = false;
 
   // Factor storage and its index.
@@ -316,11 +318,12 @@ class SupernodalRows final : public RowSource<D> {
   TaskLists<D> factor_tasks_;
   DeviceTasks<D> d_factor_tasks_;
   std::int64_t dense_cells_ = 0;        // the largest padded dense front
-  // The tiled factor's plan: per level, its operand packs and its tiled
-  // products (one pack launch, one tiled launch), the packed operands'
-  // workspace (the largest level's), and its blocks' task table.
-  std::vector<Part> level_packs_, level_tiled_, level_tiled_blocks_;
-  std::vector<LaunchCost> level_tiled_cost_;
+  // The tiled factor's plan: per stage (2 l: level l's panels, 2 l + 1:
+  // its update matrices), its operand packs and its tiled products (one
+  // pack launch, one tiled launch), the packed operands' workspace (the
+  // largest stage's), and its blocks' task table.
+  std::vector<Part> stage_packs_, stage_tiled_, stage_tiled_blocks_;
+  std::vector<LaunchCost> stage_tiled_cost_;
   DeviceBuffer<D> tiled_work_;
   DeviceBuffer<sn::PackTask<D>> d_pack_tasks_;
   DeviceBuffer<sn::TiledTask<D>> d_tiled_tasks_;
@@ -512,10 +515,10 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
         } else if (batched_factor_) {
           for (const std::int32_t K : level_dense_[l]) {
             if ((columns(K) + structure(K) >= kLargeFrontVertices) != (group == 1)) continue;
-            if (tiled_factor_ && group == 1 && phase == 1)
-              tiled_fronts[l].push_back(K);  // its update matrix: plan_tiled
-            else
+            if (!(tiled_factor_ && group == 1))
               add_front_tasks(K, phase);
+            else if (phase == 0)
+              tiled_fronts[l].push_back(K);  // its panels and update matrix: plan_tiled
           }
         }
       }
@@ -581,15 +584,39 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
 
 template <class D>
 void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level) {
+  // One product of a front: C (m x n, at c, row stride ldc) min= A (x) B
+  // with A(r, t) = a[r * a_row + t * a_inner], B(t, x) = b[x * b_col + t * b_inner].
+  struct FrontProduct {
+    supernodal::TiledProduct dims;
+    const D* a;
+    std::int64_t a_row, a_inner;
+    const D* b;
+    std::int64_t b_col, b_inner;
+    D* c;
+    std::int64_t ldc;
+  };
+  // Stage 2 l: level l's panels, L_K = F[S,K] (x) C_KK and U_K = C_KK (x)
+  // F[K,S] (read from the packs, so not in place); stage 2 l + 1: its update
+  // matrices F[S,S] min= L_K (x) U_K.
   const std::int32_t levels = sym_.levels();
-  std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(levels));
+  const std::int32_t stages = 2 * levels;
+  std::vector<std::vector<FrontProduct>> products(static_cast<std::size_t>(stages));
+  for (std::int32_t l = 0; l < levels; ++l)
+    for (const std::int32_t K : fronts_of_level[l]) {
+      const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
+      D* f = front(K);
+      if (s == 0) continue;  // a root: C_KK is its whole factor
+      products[2 * l].push_back({{s, k, k}, f + k * ld, ld, 1, f, 1, ld, f + k * ld, ld});
+      products[2 * l].push_back({{k, s, k}, f, ld, 1, f + k, 1, ld, f + k, ld});
+      products[2 * l + 1].push_back({{s, s, k}, f + k * ld, ld, 1, f + k, 1, ld, f + k * ld + k, ld});
+    }
+  std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(stages));
   std::int64_t words = 0;
-  for (std::int32_t l = 0; l < levels; ++l) {
-    // K's update matrix: s x s, inner k.
-    std::vector<supernodal::TiledProduct> products;
-    for (const std::int32_t K : fronts_of_level[l]) products.push_back({structure(K), structure(K), columns(K)});
-    plans[l] = supernodal::plan_tiles(products, sn::kTiledTile, sn::kTiledChunk, sn::kTiledAlign);
-    words = std::max(words, plans[l].words);
+  for (std::int32_t x = 0; x < stages; ++x) {
+    std::vector<supernodal::TiledProduct> dims;
+    for (const FrontProduct& p : products[x]) dims.push_back(p.dims);
+    plans[x] = supernodal::plan_tiles(dims, sn::kTiledTile, sn::kTiledChunk, sn::kTiledAlign);
+    words = std::max(words, plans[x].words);
   }
   require_device_memory(static_cast<std::size_t>(words) * sizeof(D),
                         "the supernodal tiled factor's packed panels (" + std::to_string(words) + " entries)");
@@ -597,55 +624,53 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
   std::vector<sn::PackTask<D>> packs;
   std::vector<sn::TiledTask<D>> tasks;
   std::vector<std::int32_t> blocks;
-  level_packs_.assign(static_cast<std::size_t>(levels), Part{});
-  level_tiled_ = level_tiled_blocks_ = level_packs_;
-  level_tiled_cost_.assign(static_cast<std::size_t>(levels), LaunchCost{});
-  for (std::int32_t l = 0; l < levels; ++l) {
-    const supernodal::TilePlan& plan = plans[l];
-    level_packs_[l].first = static_cast<std::int64_t>(packs.size());
-    level_tiled_[l].first = static_cast<std::int64_t>(tasks.size());
-    level_tiled_blocks_[l].first = static_cast<std::int64_t>(blocks.size());
-    // The plan's product p is the level's task task_of[p] (empty products have no task and no blocks).
-    std::vector<std::int32_t> task_of(fronts_of_level[l].size(), -1);
-    for (std::size_t p = 0; p < fronts_of_level[l].size(); ++p) {
+  stage_packs_.assign(static_cast<std::size_t>(stages), Part{});
+  stage_tiled_ = stage_tiled_blocks_ = stage_packs_;
+  stage_tiled_cost_.assign(static_cast<std::size_t>(stages), LaunchCost{});
+  for (std::int32_t x = 0; x < stages; ++x) {
+    const supernodal::TilePlan& plan = plans[x];
+    stage_packs_[x].first = static_cast<std::int64_t>(packs.size());
+    stage_tiled_[x].first = static_cast<std::int64_t>(tasks.size());
+    stage_tiled_blocks_[x].first = static_cast<std::int64_t>(blocks.size());
+    // The plan's product p is the stage's task task_of[p] (empty products have no task and no blocks).
+    std::vector<std::int32_t> task_of(products[x].size(), -1);
+    for (std::size_t p = 0; p < products[x].size(); ++p) {
       const supernodal::TiledLayout& layout = plan.layouts[p];
       if (layout.tiles_n == 0) continue;
-      const std::int32_t K = fronts_of_level[l][p];
-      const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
-      const auto k32 = static_cast<std::int32_t>(k), s32 = static_cast<std::int32_t>(s);
+      const FrontProduct& fp = products[x][p];
+      const auto m32 = static_cast<std::int32_t>(fp.dims.m), n32 = static_cast<std::int32_t>(fp.dims.n);
+      const auto k32 = static_cast<std::int32_t>(fp.dims.k);
       const auto m_pad32 = static_cast<std::int32_t>(layout.m_pad), n_pad32 = static_cast<std::int32_t>(layout.n_pad);
       const auto k_pad32 = static_cast<std::int32_t>(layout.k_pad);
-      D* f = front(K);
       D* a = tiled_work_.get() + layout.a_offset;
       D* b = tiled_work_.get() + layout.b_offset;
-      // A(r, t) = L_K(r, t) = F[(k + r) * ld + t]; B(t, c) = U_K(t, c) = F[t * ld + k + c].
-      packs.push_back({f + k * ld, ld, 1, a, layout.m_pad, s32, k32, m_pad32, k_pad32});
-      packs.push_back({f + k, 1, ld, b, layout.n_pad, s32, k32, n_pad32, k_pad32});
+      packs.push_back({fp.a, fp.a_row, fp.a_inner, a, layout.m_pad, m32, k32, m_pad32, k_pad32});
+      packs.push_back({fp.b, fp.b_col, fp.b_inner, b, layout.n_pad, n32, k32, n_pad32, k_pad32});
       pack_grid_x_ =
           std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
       pack_grid_y_ = std::max(pack_grid_y_, static_cast<std::int32_t>(layout.k_pad / sn::kPackTile));
-      task_of[p] = static_cast<std::int32_t>(tasks.size()) - static_cast<std::int32_t>(level_tiled_[l].first);
-      tasks.push_back({a, b, f + k * ld + k, ld, layout.m_pad, layout.n_pad, s32, s32,
+      task_of[p] = static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(stage_tiled_[x].first));
+      tasks.push_back({a, b, fp.c, fp.ldc, layout.m_pad, layout.n_pad, m32, n32,
                        static_cast<std::int32_t>(layout.k_pad / sn::kTiledChunk),
                        static_cast<std::int32_t>(layout.tiles_n), layout.tile_begin});
-      // Useful add-mins; bytes: the packs (L and U read, written), C read
-      // and written, A once per tile column and B once per tile row.
-      const double kd = static_cast<double>(k), sd = static_cast<double>(s);
+      // Useful add-mins; bytes: the packs (read and written), C read and
+      // written, A once per tile column and B once per tile row.
+      const double m = static_cast<double>(fp.dims.m), n = static_cast<double>(fp.dims.n);
+      const double k = static_cast<double>(fp.dims.k);
       const double tiles_m = static_cast<double>(layout.m_pad / sn::kTiledTile);
-      level_tiled_cost_[l].ops += sd * sd * kd;
-      level_tiled_cost_[l].bytes +=
-          (4.0 * kd * sd + 2.0 * sd * sd +
-           static_cast<double>(layout.k_pad) *
-               (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
-          sizeof(D);
+      stage_tiled_cost_[x].ops += m * n * k;
+      stage_tiled_cost_[x].bytes += (2.0 * k * (m + n) + 2.0 * m * n +
+                                     static_cast<double>(layout.k_pad) *
+                                         (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
+                                    sizeof(D);
     }
     for (const std::int32_t p : plan.tile_task) blocks.push_back(task_of[static_cast<std::size_t>(p)]);
-    level_packs_[l].count = static_cast<std::int64_t>(packs.size()) - level_packs_[l].first;
-    level_tiled_[l].count = static_cast<std::int64_t>(tasks.size()) - level_tiled_[l].first;
-    level_tiled_blocks_[l].count = static_cast<std::int64_t>(blocks.size()) - level_tiled_blocks_[l].first;
-    if (level_packs_[l].count > 65535)
-      throw ResourceError("supernodal: " + std::to_string(level_packs_[l].count) +
-                          " tiled packs in one level exceed CUDA's grid");
+    stage_packs_[x].count = static_cast<std::int64_t>(packs.size()) - stage_packs_[x].first;
+    stage_tiled_[x].count = static_cast<std::int64_t>(tasks.size()) - stage_tiled_[x].first;
+    stage_tiled_blocks_[x].count = static_cast<std::int64_t>(blocks.size()) - stage_tiled_blocks_[x].first;
+    if (stage_packs_[x].count > 65535)
+      throw ResourceError("supernodal: " + std::to_string(stage_packs_[x].count) +
+                          " tiled packs in one launch exceed CUDA's grid");
   }
   d_pack_tasks_ = upload(packs, stream_);
   d_tiled_tasks_ = upload(tasks, stream_);
@@ -655,9 +680,10 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
 }
 
 template <class D>
-void SupernodalRows<D>::launch_tiled(std::int32_t l, LaunchTimer& timer) {
+void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& timer) {
   if constexpr (sizeof(D) == sizeof(std::int32_t)) {
-    const Part packs = level_packs_[l], tasks = level_tiled_[l], blocks = level_tiled_blocks_[l];
+    const std::size_t x = static_cast<std::size_t>(2 * l + phase);
+    const Part packs = stage_packs_[x], tasks = stage_tiled_[x], blocks = stage_tiled_blocks_[x];
     if (tasks.count == 0 || blocks.count == 0) return;
     timer.time("dense tiled pack", l, kLargeFrontVertices, {}, [&] {
       sn::pack_operands<D><<<dim3(static_cast<unsigned>(pack_grid_x_), static_cast<unsigned>(pack_grid_y_),
@@ -665,13 +691,16 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, LaunchTimer& timer) {
                              dim3(sn::kPackTile, sn::kPackRows), 0, stream_>>>(d_pack_tasks_.get() + packs.first);
       APSP_CUDA_CHECK_LAUNCH("pack_operands");
     });
-    timer.time("dense tiled update", l, kLargeFrontVertices, level_tiled_cost_[l], [&] {
-      sn::tiled_products<D><<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream_>>>(
-          d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
-      APSP_CUDA_CHECK_LAUNCH("tiled_products");
-    });
+    timer.time(phase == 0 ? "dense tiled panels" : "dense tiled update", l, kLargeFrontVertices, stage_tiled_cost_[x],
+               [&] {
+                 sn::tiled_products<D><<<static_cast<unsigned>(blocks.count), sn::kTiledThreads,
+                                         sn::kTiledSharedBytes, stream_>>>(d_tiled_tasks_.get() + tasks.first,
+                                                                           d_tiled_blocks_.get() + blocks.first);
+                 APSP_CUDA_CHECK_LAUNCH("tiled_products");
+               });
   } else {
     (void)l;
+    (void)phase;
     (void)timer;
   }
 }
@@ -744,8 +773,8 @@ void SupernodalRows<D>::factor() {
     for (int group = 0; group < kFactorGroups; ++group) {
       const std::int64_t size_class = group == 0 ? -1 : group == 1 ? kLargeFrontVertices : 0;
       for (int phase = 0; phase < 2; ++phase) {
-        if (tiled_factor_ && group == 1 && phase == 1) {  // its update matrices, tiled (no grouped tasks)
-          launch_tiled(l, timer);
+        if (tiled_factor_ && group == 1) {  // its panels and update matrices, tiled (no grouped tasks)
+          launch_tiled(l, phase, timer);
           continue;
         }
         const auto& launch =

@@ -64,8 +64,8 @@ struct Hooks {
   // launches; else v6's one front at a time through fw's rounds.
   std::atomic<bool> supernodal_batched_factor{false};
   // supernodal: when set, the tiled factor (opt-in, not yet measured): the
-  // batched path, with the update matrices of the dense fronts of >= 1024
-  // vertices on fw's 128 x 128 phase-3 tile
+  // batched path, with the panels and update matrices of the dense fronts of
+  // >= 1024 vertices on fw's 128 x 128 phase-3 tile
   // (kernels/supernodal/tiled_update.cuh); int32 and float32 (float64 stays
   // batched).
   std::atomic<bool> supernodal_tiled_factor{false};

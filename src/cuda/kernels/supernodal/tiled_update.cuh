@@ -1,17 +1,21 @@
-// The supernodal factor's dense update matrices through fw's phase-3 tile
-// (the tiled factor, opt-in: testing::hooks.supernodal_tiled_factor): for
-// each dense front K of a level, F_K[S,S] min= L_K (x) U_K, the s x s block
-// and by far most of the factor's add-mins, runs on fw's 128 x 128 C tile,
-// its 32-row cp.async stages and its 8 x 8 thread fragment
-// (kernels/dense/fragment.cuh's copy_stage and chunk_product, the traits of
-// kernels/dense/traits.cuh), one block per (front, tile) of a level in one
-// launch. fw's stages read k-major operands at 16-byte alignment, so L_K
-// and U_K are first packed (pack_operands) into a workspace laid out by
-// supernodal::plan_tiles (src/supernodal/tile_plan.hpp): A = L_K
-// transposed, B = U_K, padded with +inf to whole tiles and k-chunks. C is
-// the front itself (any leading dimension), started at +inf in registers and
-// folded into the old values after the last chunk (fw's FoldCTraits order;
-// min is exact), written only where it improves, as minplus_tasks does.
+// The supernodal factor's dense products through fw's phase-3 tile (the
+// tiled factor, opt-in: testing::hooks.supernodal_tiled_factor): for each
+// dense front K of >= 1024 vertices of a level, its panels L_K = F[S,K] (x)
+// C_KK and U_K = C_KK (x) F[K,S] (one launch), then its update matrix
+// F_K[S,S] min= L_K (x) U_K (another), the s x s block and by far most of
+// the factor's add-mins, run on fw's 128 x 128 C tile, its 32-row cp.async
+// stages and its 8 x 8 thread fragment (kernels/dense/fragment.cuh's
+// copy_stage and chunk_product, the traits of kernels/dense/traits.cuh),
+// one block per (product, tile) of the level's fronts in one launch. fw's
+// stages read k-major operands at 16-byte alignment, so each operand is
+// first packed (pack_operands) into a workspace laid out by
+// supernodal::plan_tiles (src/supernodal/tile_plan.hpp): A transposed, B
+// as it is, padded with +inf to whole tiles and k-chunks. The panels then
+// read the front's values from before the launch (not in place): the same
+// int32 result, since C_KK is closed. C is the front itself (any leading
+// dimension), started at +inf in registers and folded into the old values
+// after the last chunk (fw's FoldCTraits order; min is exact), written only
+// where it improves, as minplus_tasks does.
 #pragma once
 
 #include <cstdint>
