@@ -659,10 +659,11 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       const double k = static_cast<double>(fp.dims.k);
       const double tiles_m = static_cast<double>(layout.m_pad / sn::kTiledTile);
       stage_tiled_cost_[x].ops += m * n * k;
-      stage_tiled_cost_[x].bytes += (2.0 * k * (m + n) + 2.0 * m * n +
-                                     static_cast<double>(layout.k_pad) *
-                                         (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
-                                    sizeof(D);
+      stage_tiled_cost_[x].bytes +=
+          (2.0 * k * (m + n) + 2.0 * m * n +
+           static_cast<double>(layout.k_pad) *
+               (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
+          sizeof(D);
     }
     for (const std::int32_t p : plan.tile_task) blocks.push_back(task_of[static_cast<std::size_t>(p)]);
     stage_packs_[x].count = static_cast<std::int64_t>(packs.size()) - stage_packs_[x].first;
@@ -693,9 +694,9 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
     });
     timer.time(phase == 0 ? "dense tiled panels" : "dense tiled update", l, kLargeFrontVertices, stage_tiled_cost_[x],
                [&] {
-                 sn::tiled_products<D><<<static_cast<unsigned>(blocks.count), sn::kTiledThreads,
-                                         sn::kTiledSharedBytes, stream_>>>(d_tiled_tasks_.get() + tasks.first,
-                                                                           d_tiled_blocks_.get() + blocks.first);
+                 sn::tiled_products<D>
+                     <<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream_>>>(
+                         d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
                  APSP_CUDA_CHECK_LAUNCH("tiled_products");
                });
   } else {
