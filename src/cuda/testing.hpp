@@ -63,6 +63,14 @@ struct Hooks {
   // the level's dense panels and update matrices run as grouped min-plus
   // launches; else v6's one front at a time through fw's rounds.
   std::atomic<bool> supernodal_batched_factor{false};
+  // supernodal: when set, `automatic` precision attempts int16 working rows
+  // (as --precision int16 does) where fw's int16 rule allows; off by
+  // default until measured (docs/perf.md, v7).
+  std::atomic<bool> supernodal_int16_auto{false};
+  // supernodal: rows whose int16 working rows certified (counts up), and
+  // int16 attempts whose certificate failed (the rows went again in int32).
+  std::atomic<std::int64_t> supernodal_int16_rows{0};
+  std::atomic<std::int64_t> supernodal_int16_fallbacks{0};
   // supernodal: fronts factored through the dense fw rounds (counts up).
   std::atomic<std::int64_t> supernodal_dense_fronts{0};
   // supernodal: when set, every launch of the solve phase is timed and
