@@ -33,7 +33,8 @@ struct SupernodalLaunch {
 
 struct Hooks {
   // fw: the int16 attempt's range certificate reports failure, so the
-  // matrix is solved again in int32.
+  // matrix is solved again in int32; supernodal: the same for its int16
+  // working rows (the run's rows again in int32 rows).
   std::atomic<bool> fail_int16_certificate{false};
   // fw: the tagged predecessor attempt reports its range exceeded, so the
   // production fallback (int32 distances, predecessors from tight edges) runs.
