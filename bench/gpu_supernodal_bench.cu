@@ -234,7 +234,8 @@ int main(int argc, char** argv) {
   app.add_option("--batch-rows", batch_rows,
                  "sources per batch of supernodal's solve phase (0: the solver's own choice, up to 4096)");
   app.add_option("--seed", seed);
-  app.add_option("--w-hi", w_hi, "the largest weight of the 2D families (grid3d keeps 100)")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--w-hi", w_hi, "the largest weight of the 2D families (grid3d keeps 100)")
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--csv", csv, "append rows to this CSV file");
   app.add_option("--profile-csv", profile_csv,
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "

@@ -361,7 +361,6 @@ class SupernodalRows final : public RowSource<D> {
   WorkingRows<std::int16_t> narrow_rows_;
   DeviceBuffer<std::int16_t> fronts16_;
   bool narrow_ = false;
-  NarrowRows narrow_mode_ = NarrowRows::off;
   DeviceBuffer<int> d_escaped16_;
   std::vector<std::int32_t> stamp_;  // per supernode: the last batch that marked it active
   std::int32_t batch_id_ = 0;
@@ -390,7 +389,7 @@ class SupernodalRows final : public RowSource<D> {
 
 template <class D>
 SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
-    : n_(in.graph.n), predecessors_(in.predecessors), stream_(in.stream), narrow_mode_(narrow) {
+    : n_(in.graph.n), predecessors_(in.predecessors), stream_(in.stream) {
   if constexpr (std::is_same<D, std::int32_t>::value) {
     // fw's rule (kernels/dense/fw.cu): int16 needs the largest reweighted
     // weight below half the int16 infinity; the rest is the certificate's.

@@ -121,12 +121,10 @@ TEST(GpuSupernodal, TileCases) {
   for (const test::Case& c : test::tile_cases()) expect_exact(c, true);
 }
 
-// Every benchmark family at test sizes, against the GPU's fw (and the CPU
-// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
-// dense fw rounds without any hook.
-TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
-  SKIP_WITHOUT_GPU();
-  const std::vector<test::Case> cases = {
+// Every benchmark family at test sizes (negative weights on a grid and the
+// uniform graph).
+std::vector<test::Case> family_cases() {
+  return {
       {"grid_n2500", test::generated(GraphKind::grid, 2500, 0, 1, 50, 3)},
       {"grid_negative_n1600", test::generated(GraphKind::grid, 1600, 0, -3, 40, 4)},
       {"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 5)},
@@ -134,6 +132,14 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
       {"rmat_n1024", test::generated(GraphKind::rmat, 1024, 8 * 1024, 0, 30, 6)},
       {"random_n1000", test::generated(GraphKind::random, 1000, 6000, -2, 60, 7)},
   };
+}
+
+// Every benchmark family at test sizes, against the GPU's fw (and the CPU
+// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
+// dense fw rounds without any hook.
+TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = family_cases();
   const std::int64_t dense_before = cuda::testing::hooks.supernodal_dense_fronts;
   for (const test::Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -498,20 +504,17 @@ void expect_int16_rows_match(const test::Case& c) {
 
 TEST(GpuSupernodalInt16, FamiliesMatchInt32RowsBitForBit) {
   SKIP_WITHOUT_GPU();
-  const std::vector<test::Case> cases = {
-      {"grid_n2500", test::generated(GraphKind::grid, 2500, 0, 1, 50, 3)},
-      {"grid_negative_n1600", test::generated(GraphKind::grid, 1600, 0, -3, 40, 4)},
-      {"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 5)},
-      {"grid3d_12x12x12", bench::grid3d(12 * 12 * 12, 13)},
-      {"rmat_n1024", test::generated(GraphKind::rmat, 1024, 8 * 1024, 0, 30, 6)},
-      {"random_n1000", test::generated(GraphKind::random, 1000, 6000, -2, 60, 7)},
-      {"two_grids_zero_n1600", two_copies(test::generated(GraphKind::grid, 1600, 0, 0, 40, 21))},
-      {"grid_long_n4900", test::generated(GraphKind::grid, 4900, 0, 200, 300, 8)},  // beyond 16383: falls back
-  };
+  std::vector<test::Case> cases = family_cases();
+  cases.insert(
+      cases.end(),
+      {
+          {"two_grids_zero_n1600", two_copies(test::generated(GraphKind::grid, 1600, 0, 0, 40, 21))},
+          {"grid_long_n4900", test::generated(GraphKind::grid, 4900, 0, 200, 300, 8)},  // beyond 16383: falls back
+      });
   const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
   const std::int64_t fallbacks_before = cuda::testing::hooks.supernodal_int16_fallbacks;
   for (const test::Case& c : cases) expect_int16_rows_match(c);
-  EXPECT_GT(cuda::testing::hooks.supernodal_int16_rows, rows_before);  // some family ran in int16
+  EXPECT_GT(cuda::testing::hooks.supernodal_int16_rows, rows_before);            // some family ran in int16
   EXPECT_GT(cuda::testing::hooks.supernodal_int16_fallbacks, fallbacks_before);  // and one fell back
 }
 
