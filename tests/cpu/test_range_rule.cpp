@@ -115,7 +115,7 @@ TEST(RangeRule, Int16PathBeyondItsInfinityIsCaught) {
 // 16383 (the int16 infinity: escapes); weights below fw's int16 rule (8191).
 TEST(RangeRule, WidenedInt16RowsAreCertifiedWithTheInt16Infinity) {
   for (const weight_t last : {2, 3}) {
-    const Graph g = graph_of(6, {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}, {4, 0, 1}});
+    const Graph g = graph_of(6, {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}});
     const std::vector<std::int16_t> narrow = clamped_result<std::int16_t>(g, 16383);
     std::vector<dist_t> widened(narrow.size());
     std::transform(narrow.begin(), narrow.end(), widened.begin(),

@@ -212,7 +212,7 @@ TEST(Registry, EveryAlgorithmRefusesTheOptionsItDoesNotHonour) {
     }
     if (!a.takes_int16) {
       o.precision = Precision::int16;
-      expect_refused(o, "precision", "int16 is a mode of fw-persistent, fw and fw-ooc");
+      expect_refused(o, "precision", "int16 is a mode of fw-persistent, fw, fw-ooc and supernodal");
       o.precision = Precision::automatic;
     }
     if (!a.takes_block) {

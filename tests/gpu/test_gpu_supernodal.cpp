@@ -540,7 +540,7 @@ TEST(GpuSupernodalInt16, RangeBoundary) {
   for (const weight_t last : {2, 3}) {
     Graph g;
     g.n = 6;  // vertex 5 isolated
-    g.edges = {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}, {4, 0, 1}};
+    g.edges = {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}};
     g = normalize(g);
     const test::Case c{"chain_to_" + std::to_string(16380 + last), g};
     const std::vector<dist_t> reference = test::reference_distances(g);
