@@ -332,6 +332,12 @@ TEST(GpuSupernodal, SmallCasesForSanitizers) {
   expect_exact_every_path(grid, true);
   expect_real_every_path(test::real_case<float>(grid), true);
   expect_real_every_path(test::real_case<double>(grid), true);
+  // The int16 working rows (their 16-bit atomic min in the forward scatter).
+  const std::vector<dist_t> reference = test::reference_distances(grid.graph);
+  IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+  const SolveResult narrow = solve(grid.graph, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(narrow.precision, Precision::int16);
+  EXPECT_EQ(test::first_difference(reference, narrow.dist, grid.graph.n), "");
 }
 
 TEST(GpuSupernodal, EmptySingleAndTwoVertexGraphs) {
