@@ -6,7 +6,9 @@
 // cycle, n = 0, 1 and 2; every factor path (fronts closed in shared memory,
 // fronts through the dense fw rounds, forced on small graphs by a testing
 // hook, and the opt-in batched dense factor), several solve batches, rows streamed in chunks into a host
-// matrix and files, --verify, range refusals and progress. Skips without a
+// matrix and files, --verify, range refusals and progress; the int16
+// working rows (GpuSupernodalInt16: bit for bit against int32 rows, the
+// range boundary, negative weights, refusals, fallbacks). Skips without a
 // CUDA device.
 #include <gtest/gtest.h>
 
