@@ -6,7 +6,9 @@
 // cycle, n = 0, 1 and 2; every factor path (fronts closed in shared memory,
 // fronts through the dense fw rounds, forced on small graphs by a testing
 // hook, and the opt-in batched dense factor), several solve batches, rows streamed in chunks into a host
-// matrix and files, --verify, range refusals and progress. Skips without a
+// matrix and files, --verify, range refusals and progress; the int16
+// working rows (GpuSupernodalInt16: bit for bit against int32 rows, the
+// range boundary, negative weights, refusals, fallbacks). Skips without a
 // CUDA device.
 #include <gtest/gtest.h>
 
@@ -132,12 +134,10 @@ TEST(GpuSupernodal, TileCases) {
   for (const test::Case& c : test::tile_cases()) expect_exact(c, true);
 }
 
-// Every benchmark family at test sizes, against the GPU's fw (and the CPU
-// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
-// dense fw rounds without any hook.
-TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
-  SKIP_WITHOUT_GPU();
-  const std::vector<test::Case> cases = {
+// Every benchmark family at test sizes (negative weights on a grid and the
+// uniform graph).
+std::vector<test::Case> family_cases() {
+  return {
       {"grid_n2500", test::generated(GraphKind::grid, 2500, 0, 1, 50, 3)},
       {"grid_negative_n1600", test::generated(GraphKind::grid, 1600, 0, -3, 40, 4)},
       {"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 5)},
@@ -145,6 +145,14 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
       {"rmat_n1024", test::generated(GraphKind::rmat, 1024, 8 * 1024, 0, 30, 6)},
       {"random_n1000", test::generated(GraphKind::random, 1000, 6000, -2, 60, 7)},
   };
+}
+
+// Every benchmark family at test sizes, against the GPU's fw (and the CPU
+// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
+// dense fw rounds without any hook.
+TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = family_cases();
   const std::int64_t dense_before = cuda::testing::hooks.supernodal_dense_fronts;
   for (const test::Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -418,6 +426,12 @@ TEST(GpuSupernodal, SmallCasesForSanitizers) {
   expect_exact_every_path(grid, true);
   expect_real_every_path(test::real_case<float>(grid), true);
   expect_real_every_path(test::real_case<double>(grid), true);
+  // The int16 working rows (their 16-bit atomic min in the forward scatter).
+  const std::vector<dist_t> reference = test::reference_distances(grid.graph);
+  IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+  const SolveResult narrow = solve(grid.graph, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(narrow.precision, Precision::int16);
+  EXPECT_EQ(test::first_difference(reference, narrow.dist, grid.graph.n), "");
 }
 
 TEST(GpuSupernodal, EmptySingleAndTwoVertexGraphs) {
@@ -527,6 +541,155 @@ TEST(GpuSupernodal, ProgressIsMonotoneAndEndsAtOne) {
     EXPECT_EQ(test::check_progress(seen), "") << "budget " << budget;
     ASSERT_GE(seen.size(), 2u) << "budget " << budget;
   }
+}
+
+// int16 working rows (issue 21): the solve's rows and min-plus tiles in
+// int16 against an int16 copy of the factor, widened by the transpose and
+// certified with the int16 infinity (16383), int32 rows again when the
+// certificate fails.
+constexpr dist_t kInf16 = 16383;
+
+// The largest finite entry of a distance matrix (-1 when none).
+dist_t largest_finite(const std::vector<dist_t>& dist) {
+  dist_t largest = -1;
+  for (const dist_t d : dist)
+    if (d < kInf) largest = std::max(largest, d);
+  return largest;
+}
+
+// Solves c with int32 working rows and with int16 ones (--precision int16,
+// and `automatic` with the switch on), through both factor paths and small
+// batches, and expects the same bits as int32 rows, the reference and the
+// CPU supernodal solver. With non-negative weights the int16 rows certify
+// exactly when the largest distance is below 16383 (else one fallback per
+// solve, and int32 in the summary); with negative weights (the reweighted
+// distances decide) either, consistently.
+void expect_int16_rows_match(const test::Case& c) {
+  const std::vector<dist_t> reference = test::reference_distances(c.graph);
+  const bool negative = std::any_of(c.graph.edges.begin(), c.graph.edges.end(), [](const Edge& e) { return e.w < 0; });
+  const SolveResult wide = solve(c.graph, test::on_gpu(kAlgo, Precision::int32));
+  ASSERT_EQ(wide.precision, Precision::int32);
+  ASSERT_EQ(test::first_difference(reference, wide.dist, c.graph.n), "");
+  if (cpu_supernodal_available()) {
+    SolveOptions cpu;
+    cpu.backend = Backend::cpu;
+    cpu.algorithm = kAlgo;
+    EXPECT_EQ(test::first_difference(solve(c.graph, cpu).dist, wide.dist, c.graph.n), "");
+  }
+  auto check = [&](const SolveOptions& o, const std::string& path) {
+    SCOPED_TRACE(c.name + ", " + path);
+    const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
+    const std::int64_t fallbacks_before = cuda::testing::hooks.supernodal_int16_fallbacks;
+    const SolveResult narrow = solve(c.graph, o);
+    EXPECT_EQ(test::first_difference(wide.dist, narrow.dist, c.graph.n), "");
+    EXPECT_TRUE(narrow.dist == wide.dist);  // bit for bit
+    const std::int64_t rows = cuda::testing::hooks.supernodal_int16_rows - rows_before;
+    const std::int64_t fallbacks = cuda::testing::hooks.supernodal_int16_fallbacks - fallbacks_before;
+    const bool in_int16 = narrow.precision == Precision::int16;
+    EXPECT_EQ(fallbacks, in_int16 ? 0 : 1);
+    if (in_int16) EXPECT_EQ(rows, c.graph.n);
+    if (!negative) EXPECT_EQ(in_int16, largest_finite(reference) < kInf16) << "largest " << largest_finite(reference);
+  };
+  check(test::on_gpu(kAlgo, Precision::int16), "int16");
+  {
+    IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+    IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+    check(test::on_gpu(kAlgo, Precision::int16), "int16, dense fronts, small batches");
+    cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+    check(test::on_gpu(kAlgo, Precision::int16), "int16, batched factor, small batches");
+  }
+  cuda::testing::ForceHook automatic(cuda::testing::hooks.supernodal_int16_auto);
+  check(test::on_gpu(kAlgo), "automatic with the switch on");
+}
+
+TEST(GpuSupernodalInt16, FamiliesMatchInt32RowsBitForBit) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = family_cases();
+  cases.insert(
+      cases.end(),
+      {
+          {"two_grids_zero_n1600", two_copies(test::generated(GraphKind::grid, 1600, 0, 0, 40, 21))},
+          {"grid_long_n4900", test::generated(GraphKind::grid, 4900, 0, 200, 300, 8)},  // beyond 16383: falls back
+      });
+  const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
+  const std::int64_t fallbacks_before = cuda::testing::hooks.supernodal_int16_fallbacks;
+  for (const test::Case& c : cases) expect_int16_rows_match(c);
+  EXPECT_GT(cuda::testing::hooks.supernodal_int16_rows, rows_before);            // some family ran in int16
+  EXPECT_GT(cuda::testing::hooks.supernodal_int16_fallbacks, fallbacks_before);  // and one fell back
+}
+
+TEST(GpuSupernodalInt16, StandardCasesWithTheAutomaticSwitch) {
+  SKIP_WITHOUT_GPU();
+  cuda::testing::ForceHook automatic(cuda::testing::hooks.supernodal_int16_auto);
+  for (const test::Case& c : test::standard_cases()) {
+    SCOPED_TRACE(c.name);
+    const std::vector<dist_t> reference = test::reference_distances(c.graph);
+    const SolveResult r = solve(c.graph, test::on_gpu(kAlgo));
+    EXPECT_TRUE(r.precision == Precision::int16 || r.precision == Precision::int32);
+    EXPECT_EQ(test::first_difference(reference, r.dist, c.graph.n), "");
+    expect_exact(c, true, &reference);  // predecessors keep int32 rows
+  }
+}
+
+// A chain whose longest distance is exactly the largest finite int16 value
+// (16382: certified in int16), then one more (16383, the int16 infinity:
+// the certificate fails and the rows go again in int32). Weights stay below
+// fw's int16 rule (8191).
+TEST(GpuSupernodalInt16, RangeBoundary) {
+  SKIP_WITHOUT_GPU();
+  for (const weight_t last : {2, 3}) {
+    Graph g;
+    g.n = 6;  // vertex 5 isolated
+    g.edges = {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}};
+    g = normalize(g);
+    const test::Case c{"chain_to_" + std::to_string(16380 + last), g};
+    const std::vector<dist_t> reference = test::reference_distances(g);
+    ASSERT_EQ(largest_finite(reference), 16380 + last);
+    expect_int16_rows_match(c);
+    const SolveResult r = solve(g, test::on_gpu(kAlgo, Precision::int16));
+    EXPECT_EQ(r.precision, last == 2 ? Precision::int16 : Precision::int32);
+    EXPECT_EQ(r.dist[3], 16380 + last);
+    EXPECT_EQ(r.dist[5], kInf);
+  }
+}
+
+TEST(GpuSupernodalInt16, NegativeWeightsThroughThePotentials) {
+  SKIP_WITHOUT_GPU();
+  // A chain 0 -> 1 -> .. with weight -2 back edges: reweighted by the
+  // potentials, the int16 rows run on non-negative weights.
+  Graph g;
+  g.n = 200;
+  for (vertex_t v = 0; v + 1 < 200; ++v) {
+    g.edges.push_back({v, static_cast<vertex_t>(v + 1), 5});
+    g.edges.push_back({static_cast<vertex_t>(v + 1), v, -2});
+  }
+  g = normalize(g);
+  const SolveResult r = solve(g, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(r.precision, Precision::int16);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
+  expect_int16_rows_match({"chain_negative_n200", g});
+}
+
+// Refused as fw refuses int16: predecessors, and a (reweighted) weight of
+// half the int16 infinity or more; the forced certificate failure falls back.
+TEST(GpuSupernodalInt16, RefusalsAndTheForcedFallback) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::generated(GraphKind::grid, 400, 0, 1, 9, 2);
+  EXPECT_THROW(solve(g, test::on_gpu(kAlgo, Precision::int16, true)), UsageError);
+  Graph heavy;
+  heavy.n = 3;
+  heavy.edges = {{0, 1, 8191}, {1, 2, 1}};
+  EXPECT_THROW(solve(heavy, test::on_gpu(kAlgo, Precision::int16)), UsageError);
+  heavy.edges = {{0, 1, 8190}, {1, 2, 1}};
+  EXPECT_EQ(solve(heavy, test::on_gpu(kAlgo, Precision::int16)).precision, Precision::int16);
+  // Without the switch, automatic keeps int32 rows.
+  const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
+  EXPECT_EQ(solve(g, test::on_gpu(kAlgo)).precision, Precision::int32);
+  EXPECT_EQ(cuda::testing::hooks.supernodal_int16_rows, rows_before);
+  cuda::testing::ForceHook fail(cuda::testing::hooks.fail_int16_certificate);
+  const SolveResult forced = solve(g, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(forced.precision, Precision::int32);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), forced.dist, g.n), "");
 }
 
 }  // namespace
