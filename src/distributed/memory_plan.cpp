@@ -112,10 +112,16 @@ LocalChoice choose_locally(const ShareShape& shape, const RankMemory& memory) {
 
 MemoryPlan agree_memory_plan(Communicator& comm, const ShareShape& shape, const RankMemory& memory) {
   LocalChoice local;
-  agree(comm, [&] {
-    local = choose_locally(shape, memory);
-    if (local.width == 0) throw ResourceError(local.why + ": it fits neither in core nor out of core");
-  });
+  try {
+    agree(comm, [&] {
+      local = choose_locally(shape, memory);
+      if (local.width == 0) throw ResourceError(local.why + ": it fits neither in core nor out of core");
+    });
+  } catch (const Agreed<ResourceError>& e) {
+    if (e.origin_rank() >= 0) throw;
+    // Every rank failed (agree names none): the message is rank 0's.
+    throw Agreed<ResourceError>(-1, "rank 0 (and every other rank): " + std::string(e.what()));
+  }
   const auto ranks = static_cast<std::size_t>(comm.size());
   std::vector<std::int64_t> verdicts(ranks + 1, 1);
   verdicts[0] = local.width;
