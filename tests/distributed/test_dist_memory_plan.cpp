@@ -151,7 +151,8 @@ TEST(DistributedMemoryPlan, CpuRanksUnderAMemoryBudget) {
     DistributedOptions o;
     o.threads = 1;
     o.memory_budget = 4096;
-    const auto [message, origin] = test::expect_agreed<ResourceError>([&] { solve_distributed(comm, c.graph, o, sink); });
+    const auto [message, origin] =
+        test::expect_agreed<ResourceError>([&] { solve_distributed(comm, c.graph, o, sink); });
     EXPECT_NE(message.find("rank 0"), std::string::npos) << message;
     EXPECT_NE(message.find("4096 bytes"), std::string::npos) << message;
     EXPECT_NE(message.find("memory budget"), std::string::npos) << message;
@@ -180,7 +181,8 @@ TEST(DistributedMemoryPlan, GpuRanksUnderASmallBudget) {
     o.backend = Backend::cuda;
     o.threads = 1;
     o.memory_budget = std::uint64_t{96} << 20;  // in core needs about 112 MiB (64 MiB of it margin)
-    const auto [message, origin] = test::expect_agreed<ResourceError>([&] { solve_distributed(comm, c.graph, o, sink); });
+    const auto [message, origin] =
+        test::expect_agreed<ResourceError>([&] { solve_distributed(comm, c.graph, o, sink); });
     EXPECT_NE(message.find("out of core on every rank at super width"), std::string::npos) << message;
     EXPECT_NE(message.find("not built yet"), std::string::npos) << message;
     EXPECT_EQ(sink.commits, 0);
