@@ -932,6 +932,13 @@ class GpuEngine final : public TileEngine {
 
 }  // namespace
 
+std::uint64_t gpu_free_bytes(int device) {
+  select_device(device);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
 std::int64_t gpu_tile(WeightType weights) {
   return weights == WeightType::float64 ? tile_of<Float64Tiles>() : tile_of<cuda::kernels::Int32Words>();
 }

@@ -96,6 +96,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
   }
   opts.lookahead = !s.distributed.no_lookahead;
   opts.super_width = s.distributed.super_width;
+  opts.memory_budget = s.memory_budget;
   opts.backend = parse_backend(s.backend);
   // A GPU-only algorithm (sssp) names its backend, as --devices does.
   const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
@@ -107,6 +108,9 @@ DistributedOptions options_of(const DistributedSolve& s) {
     if (s.distributed.super_width != 0)
       throw UsageError("is for distributed fw's rounds; the row split of " + s.algorithm + " holds rows, not tiles",
                        "super_width");
+    if (s.memory_budget != 0)
+      throw UsageError("is for distributed fw's tiles; the row split of " + s.algorithm + " holds rows, not tiles",
+                       "memory_budget");
     if (opts.distribution != Distribution::rows)
       throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
                        "distribution");
@@ -183,6 +187,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
                           (s.distributed.no_lookahead ? "off" : "on"));
   if (r.super_width > 0) print_row("out of core", r.out_of_core);
+  if (!r.memory_plan.empty()) print_row("memory", r.memory_plan);
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.timed.total());
   print_parts(startup.timed);
