@@ -202,6 +202,10 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       // int32 cells on GPUs (an int16 attempt needs half and may widen); the
       // CPU engine's int64 where sums could overflow, else the weights' own.
       share.cell_bytes = static_cast<std::int64_t>(std::max(sizeof(W), sizeof(std::int32_t)));
+      // An explicit int16 solve on GPUs keeps int16 tiles: a share that only
+      // they fit is not refused.
+      if constexpr (!kReal)
+        if (on_gpu && opts.precision == Precision::int16) share.cell_bytes = 2;
       if constexpr (!kReal)
         if (!on_gpu && (opts.precision == Precision::int64 || !fits_int32_arithmetic(normalized, stats)))
           share.cell_bytes = 8;
