@@ -191,7 +191,8 @@ void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, 
   const double best = std::min({c.fw_seconds, c.sssp_seconds, c.sssp_nearfar_seconds});
   const double n = static_cast<double>(p.n);
   c.supernodal_analysis_seconds = kSnAnalysisPerEdge * static_cast<double>(p.m);
-  const double least = c.supernodal_analysis_seconds + kSnSolveFixed + static_cast<double>(rows) * n * kSnSolveCellSeconds;
+  const double least = c.supernodal_analysis_seconds + kSnSolveFixed +
+                       static_cast<double>(rows) * n * kSnSolveCellSeconds;
   if (least > kSnAnalysisMargin * best) {
     std::snprintf(line, sizeof line,
                   "; supernodal not analysed: its ordering (model %.3g s) and least solve leave no margin below "
