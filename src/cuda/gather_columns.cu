@@ -10,8 +10,8 @@ namespace apsp::cuda {
 namespace {
 
 template <class T>
-void launch(const T* rows, std::int64_t ld, std::int64_t count, const std::int32_t* columns, std::int64_t width,
-            T* out, cudaStream_t stream) {
+void launch(const T* rows, std::int64_t ld, std::int64_t count, const std::int32_t* columns, std::int64_t width, T* out,
+            cudaStream_t stream) {
   if (count <= 0 || width <= 0) return;
   constexpr int kThreads = 256;
   // Blocks enough to cover a row (at most 1024 across), rows over y (at most 65535).
