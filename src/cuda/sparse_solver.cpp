@@ -37,6 +37,9 @@ namespace {
 // download's device staging (it shrinks its blocks to what is free, down to
 // one row) and the runtime's own needs.
 constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
+// Device memory the whole rows of a chunk may take when their target
+// columns are gathered on the device (SolveOptions::targets, t < n).
+constexpr std::size_t kGatheredWorkingBytes = std::size_t{1} << 30;
 // With a progress listener, rows are computed in launches of about this many
 // seconds, sized from the rate of the launches before (the first is one row
 // per resident block), so the bar moves and a listener can stop the solve
@@ -190,8 +193,14 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       testing::hooks.sparse_row_budget > 0
           ? testing::hooks.sparse_row_budget.load()
           : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
-  const std::int64_t chunk =
+  std::int64_t chunk =
       std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, std::max<std::int64_t>(wanted, 1));
+  // Gathered to fewer columns, the whole rows are only a working set: chunks
+  // of about kGatheredWorkingBytes (at least one launch's rows), so the
+  // device holds s x n values of no more than that at once.
+  if (device_gather && width < n)
+    chunk = std::min(chunk, std::max(instance.min_launch_rows(),
+                                     static_cast<std::int64_t>(kGatheredWorkingBytes / row_bytes)));
   // Rows shared with a row split (opts.row_split) are only some of the
   // result: they stream as they are drawn.
   RowSplit* const split = opts.row_split;
