@@ -362,6 +362,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     ++testing::hooks.sparse_chunks;
   }
   out.verified = opts.verify;
+  if constexpr (kInt32)
+    if (instance.rows_in_int16()) out.precision = Precision::int16;
   const std::uint64_t plane_bytes = static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(width) * sizeof(D);
   const bool verified_on_host = opts.verify && (verify_on_host || !kInt32);
   out.times.add(verified_on_host ? "device-to-host (+ verify on host)" : "device-to-host", download_s, plane_bytes);
