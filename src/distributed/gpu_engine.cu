@@ -792,7 +792,15 @@ class GpuEngine final : public TileEngine {
       return false;
     } else {
       const char* where = std::getenv("APSP_OUTPUT_CONVERT");
-      return !(where && std::string(where) == "host") && grid_.cols <= kMaxDeviceParts;
+      if ((where && std::string(where) == "host") || grid_.cols > kMaxDeviceParts) return false;
+      // Its buffers (two tile rows of n int32 and the potentials; the 2d
+      // receive buffers are either path's) where the device has room for
+      // them beside a margin, else the host's pass.
+      std::size_t free_bytes = 0, total_bytes = 0;
+      APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+      const std::size_t need = static_cast<std::size_t>(2 * kTile * n_) * sizeof(dist_t) +
+                               static_cast<std::size_t>(n_) * sizeof(std::int64_t) + (std::size_t{64} << 20);
+      return need <= free_bytes;
     }
   }
 
