@@ -1,6 +1,7 @@
 // Launch and placement of distributed runs (apsp/comm.hpp): the launcher's
 // environment, the rank -> device map, the per-rank thread split and the
 // choice of communicator.
+#include <dirent.h>
 #include <omp.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,8 +63,9 @@ int rank_device(const std::vector<int>& listed, const std::vector<int>& node_dev
 namespace {
 
 // The node's GPUs as CUDA would number them, without starting CUDA: the
-// entries of CUDA_VISIBLE_DEVICES when set, else "0" .. "N-1" for the
-// /dev/nvidia<N> device files.
+// entries of CUDA_VISIBLE_DEVICES when set, else "0" .. "N-1" for the N
+// device files /dev/nvidia<minor> (a container may hold any minors; CUDA
+// numbers what it sees from 0).
 std::vector<std::string> node_gpu_names() {
   std::vector<std::string> names;
   if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
@@ -72,10 +74,14 @@ std::vector<std::string> node_gpu_names() {
       if (!entry.empty()) names.push_back(entry);
     return names;
   }
-  for (int d = 0; d < 1024; ++d) {
-    if (access(("/dev/nvidia" + std::to_string(d)).c_str(), F_OK) != 0) break;
-    names.push_back(std::to_string(d));
+  static const std::regex device_file("nvidia[0-9]+");
+  int count = 0;
+  if (DIR* dev = opendir("/dev")) {
+    while (const dirent* entry = readdir(dev))
+      if (std::regex_match(entry->d_name, device_file)) ++count;
+    closedir(dev);
   }
+  for (int d = 0; d < count; ++d) names.push_back(std::to_string(d));
   return names;
 }
 
