@@ -282,8 +282,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     // The row split's chunks, each in pieces of what the device holds; the
     // bar is the fraction of rows handed out to every consumer.
     for (RowSplit::Range drawn = split->next(); drawn.count > 0; drawn = split->next()) {
-      const double handed_out = static_cast<double>(split->start_of(drawn.chunk + 1) - split->first()) /
-                                static_cast<double>(std::max<std::int64_t>(1, split->end() - split->first()));
+      const double handed_out = static_cast<double>(split->rows_before(drawn.chunk + 1)) /
+                                static_cast<double>(std::max<std::int64_t>(1, split->rows()));
       for (chunk_first = drawn.first; chunk_first < drawn.first + drawn.count; chunk_first += chunk)
         compute_chunk(std::min(chunk, drawn.first + drawn.count - chunk_first), handed_out);
     }
@@ -303,6 +303,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     ++testing::hooks.sparse_chunks;
   }
   out.verified = opts.verify;
+  if constexpr (kInt32)
+    if (instance.rows_in_int16()) out.precision = Precision::int16;
   const std::uint64_t plane_bytes = static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(n) * sizeof(D);
   const bool verified_on_host = opts.verify && (verify_on_host || !kInt32);
   out.times.add(verified_on_host ? "device-to-host (+ verify on host)" : "device-to-host", download_s, plane_bytes);
