@@ -52,6 +52,9 @@ struct Hooks {
   std::atomic<std::int64_t> sparse_max_blocks{0};
   // sssp: chunks of rows computed and handed to the sink (counts up).
   std::atomic<std::int64_t> sparse_chunks{0};
+  // GPU row solvers: chunks whose target columns were gathered on the
+  // device (SolveOptions::targets) rather than cut on the host (counts up).
+  std::atomic<std::int64_t> gathered_chunks{0};
   // supernodal: when > 0, the rows of sources one batch of the solve phase
   // holds (so small graphs take several batches).
   std::atomic<std::int64_t> supernodal_batch_rows{0};
