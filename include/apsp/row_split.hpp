@@ -46,20 +46,46 @@ class RowSplit {
     std::int64_t chunk = 0;  // the chunk's index, 0..chunks()-1
   };
 
+  // Rows [first, end) of a half-open row range.
+  struct Span {
+    std::int64_t first = 0;
+    std::int64_t end = 0;
+  };
+
   // consumers >= 1, 1 <= min_chunk <= max_chunk, first <= end; Error otherwise.
   RowSplit(std::int64_t first, std::int64_t end, std::int64_t consumers, std::int64_t min_chunk, std::int64_t max_chunk,
            SharedCounter& counter)
+      : RowSplit(std::vector<Span>{Span{first, end}}, consumers, min_chunk, max_chunk, counter) {}
+
+  // The rows of several disjoint ranges, in order (a resumed solve's rows
+  // left: the gaps between the rows an interrupted run kept). Each range is
+  // cut into guided chunks of its own, so no chunk spans two ranges.
+  // `spans` ascending and disjoint, each first <= end; Error otherwise.
+  RowSplit(const std::vector<Span>& spans, std::int64_t consumers, std::int64_t min_chunk, std::int64_t max_chunk,
+           SharedCounter& counter)
       : counter_(counter), max_chunk_(max_chunk) {
-    if (consumers < 1 || min_chunk < 1 || max_chunk < min_chunk || end < first)
-      throw Error("RowSplit over rows [" + std::to_string(first) + ", " + std::to_string(end) + ") with " +
+    const Span whole{spans.empty() ? 0 : spans.front().first, spans.empty() ? 0 : spans.back().end};
+    if (consumers < 1 || min_chunk < 1 || max_chunk < min_chunk || whole.end < whole.first)
+      throw Error("RowSplit over rows [" + std::to_string(whole.first) + ", " + std::to_string(whole.end) + ") with " +
                   std::to_string(consumers) + " consumers and chunks of " + std::to_string(min_chunk) + ".." +
                   std::to_string(max_chunk) + " rows");
-    starts_.push_back(first);
-    for (std::int64_t at = first; at < end;) {
-      const std::int64_t remaining = end - at;
-      const std::int64_t guided = (remaining + 2 * consumers - 1) / (2 * consumers);
-      at += std::min(remaining, std::clamp(guided, min_chunk, max_chunk));
-      starts_.push_back(at);
+    first_ = whole.first;
+    end_ = whole.end;
+    done_before_.push_back(0);
+    std::int64_t previous_end = whole.first;
+    for (const Span& span : spans) {
+      if (span.end < span.first || span.first < previous_end)
+        throw Error("RowSplit: the row range [" + std::to_string(span.first) + ", " + std::to_string(span.end) +
+                    ") is reversed or overlaps the one before it");
+      previous_end = span.end;
+      for (std::int64_t at = span.first; at < span.end;) {
+        const std::int64_t remaining = span.end - at;
+        const std::int64_t guided = (remaining + 2 * consumers - 1) / (2 * consumers);
+        const std::int64_t count = std::min(remaining, std::clamp(guided, min_chunk, max_chunk));
+        chunk_first_.push_back(at);
+        done_before_.push_back(done_before_.back() + count);
+        at += count;
+      }
     }
   }
 
@@ -68,19 +94,24 @@ class RowSplit {
     const std::int64_t c = counter_.fetch_add(1);
     if (c < 0 || c >= chunks()) return Range{0, 0, chunks()};
     const auto i = static_cast<std::size_t>(c);
-    return Range{starts_[i], starts_[i + 1] - starts_[i], c};
+    return Range{chunk_first_[i], done_before_[i + 1] - done_before_[i], c};
   }
 
   // After a failure: every consumer's next() returns no rows from now on
   // (the counter jumps past the last chunk), so the others stop early.
   void stop() { counter_.fetch_add(kPastEveryChunk); }
 
-  std::int64_t chunks() const { return static_cast<std::int64_t>(starts_.size()) - 1; }
+  std::int64_t chunks() const { return static_cast<std::int64_t>(chunk_first_.size()); }
   std::int64_t max_chunk() const { return max_chunk_; }
-  std::int64_t first() const { return starts_.front(); }
-  std::int64_t end() const { return starts_.back(); }
-  // The rows before chunk c: rows()-relative progress at a chunk's start.
-  std::int64_t start_of(std::int64_t c) const { return starts_[static_cast<std::size_t>(c)]; }
+  // The first row of the first range and the end of the last: the span the
+  // split covers (every row of it when there is one range).
+  std::int64_t first() const { return first_; }
+  std::int64_t end() const { return end_; }
+  // The rows the split hands out (the ranges' rows together).
+  std::int64_t rows() const { return done_before_.back(); }
+  // The rows of the chunks before chunk c (c in 0..chunks()): the progress
+  // made once chunks 0..c-1 are done.
+  std::int64_t rows_before(std::int64_t c) const { return done_before_[static_cast<std::size_t>(c)]; }
 
  private:
   // More than any split's chunks, and small enough that 2^22 stops do not
@@ -89,7 +120,10 @@ class RowSplit {
 
   SharedCounter& counter_;
   std::int64_t max_chunk_;
-  std::vector<std::int64_t> starts_;  // chunk c covers [starts_[c], starts_[c + 1])
+  std::int64_t first_ = 0, end_ = 0;
+  // Chunk c covers rows [chunk_first_[c], chunk_first_[c] + done_before_[c + 1] - done_before_[c]).
+  std::vector<std::int64_t> chunk_first_;
+  std::vector<std::int64_t> done_before_;  // chunks() + 1 entries, from 0
 };
 
 }  // namespace apsp

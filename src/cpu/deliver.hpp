@@ -88,7 +88,7 @@ void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, b
   if (job.split == nullptr)
     own_split.emplace(first_row, std::max(first_row, end_row), job.threads, 1, block, own_counter);
   RowSplit& split = job.split != nullptr ? *job.split : *own_split;
-  const std::int64_t split_rows = split.end() - split.first();
+  const std::int64_t split_rows = split.rows();
   FirstError errors;
   std::atomic<std::int64_t> handed_out{0};
   const std::int64_t report_every = split_rows / 100 + 1;
@@ -122,7 +122,7 @@ void deliver_rows(const BasicJob<Out>& job, MakeWorker make_worker, Fill fill, b
         job.sink.put(RowBlock{Plane::distances, BasicJob<Out>::element, first, rows, n, dist});
         if (pred) job.sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n, pred});
         // Rows handed out up to the end of this chunk: every rank's progress.
-        const std::int64_t done = split.start_of(chunk.chunk + 1) - split.first();
+        const std::int64_t done = split.rows_before(chunk.chunk + 1);
         std::int64_t seen = handed_out.load();
         while (seen < done && !handed_out.compare_exchange_weak(seen, done)) {
         }

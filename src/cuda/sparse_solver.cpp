@@ -311,8 +311,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     // The row split's chunks, each in pieces of what the device holds; the
     // bar is the fraction of rows handed out to every consumer.
     for (RowSplit::Range drawn = split->next(); drawn.count > 0; drawn = split->next()) {
-      const double handed_out = static_cast<double>(split->start_of(drawn.chunk + 1) - split->first()) /
-                                static_cast<double>(std::max<std::int64_t>(1, split->end() - split->first()));
+      const double handed_out = static_cast<double>(split->rows_before(drawn.chunk + 1)) /
+                                static_cast<double>(std::max<std::int64_t>(1, split->rows()));
       const std::int64_t drawn_end = drawn.first + drawn.count;
       for (chunk_first = drawn.first; chunk_first < drawn_end;) {
         if (deferred && kept_rows == chunk) flush();

@@ -103,13 +103,23 @@ RowsLeft rows_left(Sink& sink, const SinkLayout& layout, const SolveOptions& run
   left.nothing_left = missing.empty();
   if (!narrow_sources) {
     if (row_range && !missing.empty() && run.row_split == nullptr) {
-      // One range, one chunk: a row solver's setup (its graph on the
-      // device, the supernodal factor) is paid once.
-      const std::int64_t first = missing.front(), end = missing.back() + 1;
+      // The gaps between the kept rows, one chunk each, through one split:
+      // a row solver's setup (its graph on the device, the supernodal
+      // factor) is paid once, and no kept row is computed again. (The rows
+      // an interrupted run kept need not be a prefix: its blocks reach the
+      // journal in the order they are written.)
+      std::vector<RowSplit::Span> gaps;
+      std::int64_t longest = 1;
+      for (const std::int64_t r : missing) {
+        if (gaps.empty() || gaps.back().end != r) gaps.push_back(RowSplit::Span{r, r});
+        ++gaps.back().end;
+        longest = std::max(longest, gaps.back().end - gaps.back().first);
+      }
       left.counter = std::make_unique<AtomicCounter>();
-      left.split = std::make_unique<RowSplit>(first, end, 1, end - first, end - first, *left.counter);
+      left.split = std::make_unique<RowSplit>(gaps, 1, longest, longest, *left.counter);
       left.run.row_split = left.split.get();
-      left.rows_computed = end - first;
+      left.rows_computed = left.split->rows();
+      left.ranges = static_cast<std::int64_t>(gaps.size());
     }
     left.into = std::make_unique<RowsLeftSink>(sink, std::vector<std::int64_t>{}, std::move(kept.present));
     return left;

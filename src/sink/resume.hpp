@@ -38,12 +38,13 @@ struct RowsLeft {
   std::unique_ptr<Sink> into;
   bool nothing_left = false;  // every row was kept: compute nothing
   std::string note;           // Sink::resumed's note
-  // With `row_range`: the one row range [first, end) that covers every row
-  // left, handed to the solve through `run.row_split` (split, counter); the
-  // kept rows inside it are computed again and dropped by `into`.
+  // With `row_range`: the row ranges between the kept rows (every row left,
+  // and no kept row), one chunk each, handed to the solve through
+  // `run.row_split` (split, counter).
   std::unique_ptr<SharedCounter> counter;
   std::unique_ptr<RowSplit> split;
-  std::int64_t rows_computed = -1;  // the range's rows; -1: not narrowed to a range
+  std::int64_t rows_computed = -1;  // the ranges' rows; -1: not narrowed to ranges
+  std::int64_t ranges = 0;          // how many ranges
 };
 
 // `narrow_sources`: the algorithm of `run` computes rows of chosen sources

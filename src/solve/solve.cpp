@@ -206,7 +206,8 @@ void run_into_sink(Sink& sink, SinkLayout layout, const SolveOptions& run, bool 
     if (!left.nothing_left) compute(left.into ? *left.into : sink, left.run);
     if (left.rows_computed >= 0) {
       const std::string rows = "resumed: rows " + std::to_string(left.split->first()) + ".." +
-                               std::to_string(left.split->end() - 1) + " computed (" +
+                               std::to_string(left.split->end() - 1) + " in " + std::to_string(left.ranges) +
+                               (left.ranges == 1 ? " range" : " ranges") + " computed (" +
                                std::to_string(left.rows_computed) + " of " + std::to_string(layout.row_count()) + ")";
       out.note = out.note.empty() ? rows : out.note + "; " + rows;
     }

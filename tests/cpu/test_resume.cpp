@@ -561,27 +561,32 @@ class KeptRowsSink : public Sink {
 };
 
 // The GPU's row solvers (sssp, supernodal) resume through the one row
-// split: one range covering the rows left, drawn as one chunk; kept rows
-// inside it are computed again but not put twice.
-TEST_F(Resume, RowSolversResumeTheRangeOfRowsLeft) {
+// split: the gaps between the kept rows, one chunk each; no kept row is
+// computed again.
+TEST_F(Resume, RowSolversResumeTheRangesOfRowsLeft) {
   std::vector<bool> present(100, true);
-  for (const int r : {40, 41, 55, 70}) present[static_cast<std::size_t>(r)] = false;
+  for (const int r : {0, 40, 41, 55, 70, 99}) present[static_cast<std::size_t>(r)] = false;
   KeptRowsSink sink(present);
   SinkLayout layout;
   layout.n = 100;
   const resume::RowsLeft left = resume::rows_left(sink, layout, SolveOptions{}, false, true);
   ASSERT_NE(left.run.row_split, nullptr);
-  EXPECT_EQ(left.rows_computed, 31);
-  EXPECT_EQ(left.split->first(), 40);
-  EXPECT_EQ(left.split->end(), 71);
-  const RowSplit::Range drawn = left.run.row_split->next();
-  EXPECT_EQ(drawn.first, 40);
-  EXPECT_EQ(drawn.count, 31);
-  EXPECT_EQ(left.run.row_split->next().count, 0);
-  // The solve puts rows 40..70; only the four left reach the sink.
+  EXPECT_EQ(left.rows_computed, 6);
+  EXPECT_EQ(left.ranges, 5);
+  EXPECT_EQ(left.split->first(), 0);
+  EXPECT_EQ(left.split->end(), 100);
+  std::vector<std::pair<std::int64_t, std::int64_t>> drawn;
+  for (RowSplit::Range r = left.run.row_split->next(); r.count > 0; r = left.run.row_split->next()) {
+    drawn.emplace_back(r.first, r.count);
+    EXPECT_EQ(left.split->rows_before(r.chunk + 1) - left.split->rows_before(r.chunk), r.count);
+  }
+  EXPECT_EQ(drawn, (std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 1}, {40, 2}, {55, 1}, {70, 1}, {99, 1}}));
+  // The solve puts the rows it drew (and, from another solver, maybe a kept
+  // one): only the rows left reach the sink.
   std::vector<std::int32_t> rows(31 * 100, 0);
   left.into->put(RowBlock{Plane::distances, Element::int32, 40, 31, 100, rows.data()});
-  EXPECT_EQ(sink.put_rows, (std::vector<std::int64_t>{40, 41, 55, 70}));
+  left.into->put(RowBlock{Plane::distances, Element::int32, 0, 1, 100, rows.data()});
+  EXPECT_EQ(sink.put_rows, (std::vector<std::int64_t>{40, 41, 55, 70, 0}));
   // Without row_range (the GPU's dense solvers): every row, the kept ones dropped.
   const resume::RowsLeft whole = resume::rows_left(sink, layout, SolveOptions{}, false, false);
   EXPECT_EQ(whole.run.row_split, nullptr);

@@ -76,6 +76,42 @@ TEST(RowSplit, ChunksShrinkTowardTheEndWithinTheirBounds) {
   EXPECT_LT(sizes[sizes.size() - 10], 10) << "the last chunks are small, so consumers finish together";
 }
 
+// Several ranges (a resumed solve's gaps): every row of every range once,
+// no chunk crossing a gap, progress counted in rows handed out.
+TEST(RowSplit, SeveralRangesCoverTheirRowsOnlyAndOnce) {
+  const std::vector<RowSplit::Span> spans{{3, 10}, {10, 11}, {40, 140}, {500, 501}, {600, 600}, {700, 1000}};
+  for (const int consumers : {1, 3, 8}) {
+    SCOPED_TRACE(std::to_string(consumers) + " consumers");
+    AtomicCounter counter;
+    RowSplit split(spans, consumers, 1, 16, counter);
+    EXPECT_EQ(split.first(), 3);
+    EXPECT_EQ(split.end(), 1000);
+    EXPECT_EQ(split.rows(), 7 + 1 + 100 + 1 + 300);
+    EXPECT_EQ(split.rows_before(0), 0);
+    EXPECT_EQ(split.rows_before(split.chunks()), split.rows());
+    std::vector<int> seen(1000, 0);
+    for (RowSplit::Range r = split.next(); r.count > 0; r = split.next()) {
+      EXPECT_LE(r.count, 16);
+      const auto inside = std::find_if(spans.begin(), spans.end(), [&](const RowSplit::Span& s) {
+        return r.first >= s.first && r.first + r.count <= s.end;
+      });
+      EXPECT_NE(inside, spans.end()) << "chunk at " << r.first << " of " << r.count << " rows crosses a gap";
+      for (std::int64_t row = r.first; row < r.first + r.count; ++row) ++seen[static_cast<std::size_t>(row)];
+    }
+    for (std::int64_t row = 0; row < 1000; ++row) {
+      const bool wanted = std::any_of(spans.begin(), spans.end(),
+                                      [&](const RowSplit::Span& s) { return row >= s.first && row < s.end; });
+      ASSERT_EQ(seen[static_cast<std::size_t>(row)], wanted ? 1 : 0) << "row " << row;
+    }
+  }
+  AtomicCounter counter;
+  EXPECT_THROW(RowSplit(std::vector<RowSplit::Span>{{0, 10}, {5, 20}}, 1, 1, 4, counter), Error);
+  EXPECT_THROW(RowSplit(std::vector<RowSplit::Span>{{10, 5}}, 1, 1, 4, counter), Error);
+  RowSplit none(std::vector<RowSplit::Span>{}, 1, 1, 4, counter);
+  EXPECT_EQ(none.chunks(), 0);
+  EXPECT_EQ(none.next().count, 0);
+}
+
 TEST(RowSplit, StopEndsEveryConsumersDraws) {
   AtomicCounter counter;
   RowSplit a(0, 1000, 2, 1, 10, counter), b(0, 1000, 2, 1, 10, counter);
