@@ -39,13 +39,14 @@ inline Graph grid3d(std::int64_t n, std::uint64_t seed) {
   return normalize(g);
 }
 
-inline Graph family_graph(const std::string& family, std::int64_t n, std::uint64_t seed) {
+// w_hi: the largest weight of the generated families (grid3d keeps 100).
+inline Graph family_graph(const std::string& family, std::int64_t n, std::uint64_t seed, weight_t w_hi = 100) {
   if (family == "grid3d") return grid3d(n, seed);
   GenerateOptions o;
   o.n = n;
   o.seed = seed;
   o.w_lo = 1;
-  o.w_hi = 100;
+  o.w_hi = w_hi;
   if (family == "rmat")
     o.kind = GraphKind::rmat;
   else if (family == "uniform")

@@ -14,10 +14,18 @@
 // least 1024 vertices, the solve's n times nnz(L)-based ops per source, the
 // count fw's n^3 rate compares with) and the rates they give.
 //
-// --factor v6|batched|both: the dense fronts' factor path (v6: one front at a
-// time through fw's rounds, the default; batched: the opt-in grouped path of
-// testing::hooks.supernodal_batched_factor; both: a "supernodal" row and a
-// "supernodal-batched" row). With --profile-csv each supernodal row's
+// --factor v6|batched|tiled|both|all: the dense fronts' factor path (v6: one
+// front at a time through fw's rounds, the default; batched: the opt-in
+// grouped path of testing::hooks.supernodal_batched_factor; tiled: the
+// opt-in testing::hooks.supernodal_tiled_factor, the batched path with the
+// update matrices of the fronts of >= 1024 vertices on fw's 128 x 128 tile;
+// both: a "supernodal" row and a "supernodal-batched" row; all: those and a
+// "supernodal-tiled" row). Method supernodal-int16: supernodal with
+// --precision int16 (its int16 working rows, issue 21's v7; the method
+// column says supernodal-int16->int32 when the certificate failed and the
+// rows ran again in int32); --w-hi lowers the families' largest weight (2D
+// ones; grid3d keeps 100) so that their distances fit int16 and int32 and
+// int16 working rows are timed on the same graph. With --profile-csv each supernodal row's
 // profile also sums the factor's dense passes per front-size class (fronts
 // of >= 1024 vertices, and the other dense fronts) and prints their rate in
 // useful add-mins (the symbolic (k + s)^2 k of those fronts) per second and
@@ -28,6 +36,8 @@
 //   apsp_bench_gpu_supernodal_bench --families rmat,uniform --sizes 32768 --methods supernodal,fw --factor both \
 //       --profile-csv profile.csv
 //   apsp_bench_gpu_supernodal_bench --families grid,geometric --grid-sizes 65536 --methods supernodal,sssp
+//   apsp_bench_gpu_supernodal_bench --families grid,geometric --grid-sizes 65536 --geometric-sizes 126146 \
+//       --methods supernodal,supernodal-int16 --w-hi 10 --profile-csv profile.csv
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -101,6 +111,11 @@ Row measure(const std::string& family, const apsp::Graph& g, const std::string& 
   apsp::SolveOptions o;
   o.backend = apsp::Backend::cuda;
   o.algorithm = method;
+  const bool int16_rows = method == "supernodal-int16";
+  if (int16_rows) {
+    o.algorithm = "supernodal";
+    o.precision = apsp::Precision::int16;
+  }
   std::vector<double> ordering, symbolic, factor, solve, compute, wall;
   std::string picked = method;
   for (int rep = -1; rep < reps; ++rep) {
@@ -112,6 +127,7 @@ Row measure(const std::string& family, const apsp::Graph& g, const std::string& 
     // auto: its probe (with the symbolic analysis when it ran it) in the
     // ordering column, and the method column names the pick.
     if (method == "auto") picked = "auto(" + s.algorithm + ")";
+    if (int16_rows && s.precision != apsp::Precision::int16) picked = "supernodal-int16->int32";
     ordering.push_back(s.times.seconds("ordering") + s.times.seconds("auto probe"));
     symbolic.push_back(s.times.seconds("symbolic"));
     factor.push_back(s.times.seconds("factor"));
@@ -136,11 +152,13 @@ Row measure(const std::string& family, const apsp::Graph& g, const std::string& 
 // One more supernodal solve of g with every launch timed
 // (testing::hooks.supernodal_profile), summed per pass and level into `csv`
 // (appended) and printed: where the factor's and the solve's time goes.
-void profile_supernodal(const std::string& family, const apsp::Graph& g, const std::string& csv, Row& row) {
+void profile_supernodal(const std::string& family, const apsp::Graph& g, const std::string& csv, Row& row,
+                        bool int16_rows) {
   std::vector<apsp::cuda::testing::SupernodalLaunch> launches;
   apsp::SolveOptions o;
   o.backend = apsp::Backend::cuda;
   o.algorithm = "supernodal";
+  if (int16_rows) o.precision = apsp::Precision::int16;
   apsp::cuda::testing::hooks.supernodal_profile = &launches;
   apsp::NullSink nothing;
   try {
@@ -203,12 +221,15 @@ int main(int argc, char** argv) {
   std::string csv;
   std::string profile_csv;
   std::string factor_path = "v6";
+  apsp::weight_t w_hi = 100;
   app.add_option("--families", families)->delimiter(',');
   app.add_option("--grid-sizes", grid_sizes)->delimiter(',');
   app.add_option("--geometric-sizes", geometric_sizes)->delimiter(',');
   app.add_option("--grid3d-sizes", grid3d_sizes, "n, rounded to a cube")->delimiter(',');
   app.add_option("--sizes", sizes, "n for rmat and uniform (m = 8n)")->delimiter(',');
-  app.add_option("--methods", methods, "GPU algorithms: supernodal, sssp, fw, auto (the method column names its pick)")
+  app.add_option("--methods", methods,
+                 "GPU algorithms: supernodal, supernodal-int16 (its int16 working rows), sssp, fw, auto (the method "
+                 "column names its pick)")
       ->delimiter(',');
   app.add_option("--fw-max-n", fw_max_n, "above this n fw is estimated, not run");
   app.add_option("--max-reps-n", max_reps_n, "above this n one timed solve only");
@@ -216,12 +237,16 @@ int main(int argc, char** argv) {
   app.add_option("--batch-rows", batch_rows,
                  "sources per batch of supernodal's solve phase (0: the solver's own choice, up to 4096)");
   app.add_option("--seed", seed);
+  app.add_option("--w-hi", w_hi, "the largest weight of the 2D families (grid3d keeps 100)")
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--csv", csv, "append rows to this CSV file");
   app.add_option("--profile-csv", profile_csv,
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
                  "this CSV (appended)");
-  app.add_option("--factor", factor_path, "the dense fronts' factor path: v6 (default), batched, or both (two rows)")
-      ->check(CLI::IsMember({"v6", "batched", "both"}));
+  app.add_option(
+         "--factor", factor_path,
+         "the dense fronts' factor path: v6 (default), batched, tiled, both (v6 and batched) or all (three rows)")
+      ->check(CLI::IsMember({"v6", "batched", "tiled", "both", "all"}));
   CLI11_PARSE(app, argc, argv);
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
@@ -233,7 +258,7 @@ int main(int argc, char** argv) {
                                             : family == "grid3d"    ? grid3d_sizes
                                                                     : sizes;
       for (const std::int64_t n : ns) {
-        const apsp::Graph g = family_graph(family, n, seed);
+        const apsp::Graph g = family_graph(family, n, seed, w_hi);
         const double fw_estimate = std::pow(static_cast<double>(g.n), 3) / kFwInt32Rate;
         double fw_s = fw_estimate;
         bool fw_estimated = true;
@@ -241,18 +266,23 @@ int main(int argc, char** argv) {
         for (const std::string& method : methods) {
           if (method == "fw" && g.n > fw_max_n) continue;
           // supernodal once per factor path asked.
-          std::vector<bool> paths{false};
+          std::vector<std::string> paths{"v6"};
           if (method == "supernodal") {
-            if (factor_path == "batched") paths = {true};
-            if (factor_path == "both") paths = {false, true};
+            if (factor_path == "batched" || factor_path == "tiled") paths = {factor_path};
+            if (factor_path == "both") paths = {"v6", "batched"};
+            if (factor_path == "all") paths = {"v6", "batched", "tiled"};
           }
-          for (const bool batched : paths) {
-            apsp::cuda::testing::hooks.supernodal_batched_factor = batched;
+          for (const std::string& path : paths) {
+            apsp::cuda::testing::hooks.supernodal_batched_factor = path == "batched";
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = path == "tiled";
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
-            if (batched) r.method = "supernodal-batched";
-            if (method == "supernodal") count_supernodal_ops(g, r);
-            if (method == "supernodal" && !profile_csv.empty()) profile_supernodal(family, g, profile_csv, r);
+            if (path != "v6") r.method = "supernodal-" + path;
+            const bool supernodal = method == "supernodal" || method == "supernodal-int16";
+            if (supernodal) count_supernodal_ops(g, r);
+            if (supernodal && !profile_csv.empty())
+              profile_supernodal(family, g, profile_csv, r, method == "supernodal-int16");
             apsp::cuda::testing::hooks.supernodal_batched_factor = false;
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -264,6 +264,20 @@ std::vector<int> parse_device_list(const std::string& text);
 // ranks. ResourceError when both are empty.
 int rank_device(const std::vector<int>& listed, const std::vector<int>& node_devices, int local_rank);
 
+// Opt-in (APSP_RANK_GPU_ONLY=1, an experiment of issue 22's startup): a
+// launched rank sees its own GPU alone. Before CUDA starts in this process,
+// CUDA_VISIBLE_DEVICES is narrowed to the GPU that rank_device would give
+// the rank (`listed`, else the node's GPUs counted without CUDA: the
+// entries of CUDA_VISIBLE_DEVICES, else /dev/nvidia<N>), so that CUDA's
+// initialization opens one device instead of every rank opening all of
+// them at once (the contexts took 0.41 s on 2 ranks and 0.63-0.88 s on 4 of
+// four H200s). Inside the process that GPU is then device 0. Returns the
+// node's GPU count (> 0) when it narrowed, else 0 (not asked for, not
+// launched, or no GPU found). NCCL must then reach its peers' GPUs without
+// seeing them (CUDA IPC between processes): measure before making it the
+// default.
+int narrow_to_rank_gpu(const std::vector<int>& listed, int local_rank);
+
 // Host threads per rank when the user gave none: OMP_NUM_THREADS when set;
 // else the CPUs this process may run on (omp_get_max_threads), split among
 // the `ranks_sharing` ranks that share them. Ranks of one process
@@ -273,6 +287,13 @@ int rank_device(const std::vector<int>& listed, const std::vector<int>& node_dev
 // ran 32 threads on the 32 cores, and delivering n = 65536 took them 5.5 s
 // against 1.4 s for one rank alone (docs/scaling.md).
 int rank_threads(int ranks_sharing, bool same_process);
+
+// Seconds since this process began (its exec, as /proc/self/stat says: in
+// clock ticks, 10 ms), or -1 where the system does not say. A startup's
+// parts made on different threads go on this one clock, and the time before
+// the solve began (loading the CUDA, NCCL and MPI libraries, the options)
+// shows.
+double seconds_since_process_start();
 
 // The communicator kinds a launched process may ask for.
 enum class CommChoice { automatic, mpi, nccl };

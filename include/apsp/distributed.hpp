@@ -88,6 +88,15 @@ struct DistributedOptions {
   // (SolveOptions::row_split_per_chunk_download; the former way, for an
   // A/B) instead of once, after the rank's last chunk.
   bool row_download_per_chunk = false;
+  // The per-rank memory choice (docs/scaling.md, "The per-rank memory
+  // choice"): > 0 caps the memory each rank may use for its share of fw's
+  // tiles, so that tests and users can drive it: the device memory of GPU
+  // ranks (at most their free memory), the host memory of CPU ranks. 0: the
+  // device's free memory, the host's available memory. A GPU rank's share
+  // that exceeds its device goes out of core (agreed by every rank); one
+  // that fits neither way is refused before any work (ResourceError naming
+  // the rank and the sizes).
+  std::uint64_t memory_budget = 0;
 };
 
 // Seconds one rank spent in the rounds, split three ways.
@@ -124,6 +133,9 @@ struct DistributedResult {
   // Out of core per rank: the super width (0: in core) and why, for the summary.
   std::int64_t super_width = 0;
   std::string out_of_core;
+  // The per-rank memory choice's verdict for the summary: "in core on every
+  // rank", or which ranks needed out of core and the agreed width.
+  std::string memory_plan;
   // A sink that keeps partial rows (Sink::keeps_partial, FileSink::
   // keep_partial): the line its resume has for the summary (rows kept from
   // an interrupted run, or why none were); empty otherwise.

@@ -1,10 +1,16 @@
 // Launch and placement of distributed runs (apsp/comm.hpp): the launcher's
 // environment, the rank -> device map, the per-rank thread split and the
 // choice of communicator.
+#include <dirent.h>
 #include <omp.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <initializer_list>
 #include <regex>
 #include <string>
@@ -54,12 +60,73 @@ int rank_device(const std::vector<int>& listed, const std::vector<int>& node_dev
   return devices[static_cast<std::size_t>(std::max(0, local_rank)) % devices.size()];
 }
 
+namespace {
+
+// The node's GPUs as CUDA would number them, without starting CUDA: the
+// entries of CUDA_VISIBLE_DEVICES when set, else "0" .. "N-1" for the N
+// device files /dev/nvidia<minor> (a container may hold any minors; CUDA
+// numbers what it sees from 0).
+std::vector<std::string> node_gpu_names() {
+  std::vector<std::string> names;
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::stringstream list(visible);
+    for (std::string entry; std::getline(list, entry, ',');)
+      if (!entry.empty()) names.push_back(entry);
+    return names;
+  }
+  static const std::regex device_file("nvidia[0-9]+");
+  int count = 0;
+  if (DIR* dev = opendir("/dev")) {
+    while (const dirent* entry = readdir(dev))
+      if (std::regex_match(entry->d_name, device_file)) ++count;
+    closedir(dev);
+  }
+  for (int d = 0; d < count; ++d) names.push_back(std::to_string(d));
+  return names;
+}
+
+}  // namespace
+
+int narrow_to_rank_gpu(const std::vector<int>& listed, int local_rank) {
+  const char* asked = std::getenv("APSP_RANK_GPU_ONLY");
+  if (!asked || std::string(asked) != "1" || !launched_by_mpi()) return 0;
+  const std::vector<std::string> names = node_gpu_names();
+  if (names.empty()) return 0;
+  std::vector<int> all;
+  for (int d = 0; d < static_cast<int>(names.size()); ++d) all.push_back(d);
+  const int device = rank_device(listed, all, local_rank);
+  if (device < 0 || device >= static_cast<int>(names.size()))
+    throw UsageError("CUDA device " + std::to_string(device) + " does not exist (found " +
+                         std::to_string(names.size()) + ")",
+                     "devices");
+  setenv("CUDA_VISIBLE_DEVICES", names[static_cast<std::size_t>(device)].c_str(), 1);
+  return static_cast<int>(names.size());
+}
+
 int rank_threads(int ranks_sharing, bool same_process) {
   const int available = omp_get_max_threads();
   if (std::getenv("OMP_NUM_THREADS") || ranks_sharing <= 1) return available;
   const bool unbound = available >= static_cast<int>(std::thread::hardware_concurrency());
   if (!same_process && !unbound) return available;
   return std::max(1, available / ranks_sharing);
+}
+
+double seconds_since_process_start() {
+  std::ifstream file("/proc/self/stat");
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // The command name (field 2) may hold spaces: fields count from its ')'.
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close + 1));
+  std::string skipped;
+  for (int field = 3; field < 22; ++field) fields >> skipped;  // state ... itrealvalue
+  unsigned long long start_ticks = 0;
+  if (!(fields >> start_ticks)) return -1;
+  const long ticks_per_second = sysconf(_SC_CLK_TCK);
+  timespec now{};
+  if (ticks_per_second <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return -1;
+  const double since_boot = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+  return since_boot - static_cast<double>(start_ticks) / static_cast<double>(ticks_per_second);
 }
 
 CommChoice parse_comm_choice(const std::string& text) {

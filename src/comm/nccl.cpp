@@ -69,9 +69,42 @@ cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream);
 //   collective (NCCL_RUNTIME_CONNECT=0). Lazily, the first broadcast of the
 //   rounds paid about a second for them on two H100s under mpirun, whatever
 //   n was (docs/scaling.md), and the rounds' clock counted it.
+//
+// The lean setup (the default; APSP_NCCL_SETUP=classic turns it off, for
+// an A/B of the startup in one device call) also asks for fewer channels
+// and one protocol: the communicator's init connects every channel of every
+// algorithm and protocol at once, and on four H200s it took 1.1-1.25 s
+// against 0.7 s on two (docs/results/2026-11-27-h200x4-scale), on the
+// critical path of every run (setup's `comm ready`). apsp's collectives are
+// a few large panels a round (tens of MB, broadcast while the round before
+// computes) and the 2d gather's sends of tile rows: the Simple protocol
+// alone carries them at link speed, and lean_max_ctas() channels
+// (APSP_NCCL_MAX_CTAS, default 8) move a panel in well under a
+// millisecond against a round's tens.
+bool lean_setup() {
+  const char* setup = std::getenv("APSP_NCCL_SETUP");
+  return !(setup && std::string(setup) == "classic");
+}
+
+int lean_max_ctas() {
+  const char* given = std::getenv("APSP_NCCL_MAX_CTAS");
+  const int ctas = given && *given ? std::atoi(given) : 8;
+  return ctas > 0 ? ctas : 8;
+}
+
 void nccl_environment() {
   setenv("NCCL_NVLS_ENABLE", "0", 0);
   setenv("NCCL_RUNTIME_CONNECT", "0", 0);
+  if (lean_setup()) setenv("NCCL_PROTO", "Simple", 0);
+}
+
+// The configuration of a communicator apsp makes (ncclCommInitRankConfig,
+// ncclCommSplit): lean, at most lean_max_ctas() channels; classic, NCCL's
+// defaults.
+ncclConfig_t nccl_config() {
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  if (lean_setup()) config.maxCTAs = lean_max_ctas();
+  return config;
 }
 
 // One small broadcast on each of `comms` (comms[r] on devices[r], the ranks
@@ -133,7 +166,7 @@ class NcclTransport final : public DeviceTransport {
     // a split then costs its bootstrap and connections only, not a whole
     // communicator's setup (the 2d grid's two splits took 0.65 s of setup on
     // four H200s, docs/scaling.md).
-    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    ncclConfig_t config = nccl_config();
     config.splitShare = 1;
     APSP_NCCL_CHECK(comm_, ncclCommSplit(comm_, color, key, &part, &config));
     auto transport = std::make_unique<NcclTransport>(part, device_);
@@ -297,10 +330,15 @@ std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_
   pending.transport = std::async(std::launch::async, [id, ranks, rank, device, times = pending.parts] {
     use_device(device);
     const auto init_start = std::chrono::steady_clock::now();
+    const double began = seconds_since_process_start();
     ncclComm_t comm = nullptr;
-    APSP_NCCL_CHECK(nullptr, ncclCommInitRank(&comm, ranks, id, rank));
+    ncclConfig_t config = nccl_config();
+    APSP_NCCL_CHECK(nullptr, ncclCommInitRankConfig(&comm, ranks, id, rank, &config));
     auto transport = std::make_unique<NcclTransport>(comm, device);
     times->emplace_back("nccl init (overlapped)", seconds_since(init_start));
+    // Where it lay on the process's clock (since exec): what it waited
+    // for (MPI's start, the context) before it began.
+    if (began >= 0) times->emplace_back("nccl init began (since exec)", began);
     return transport;
   });
   return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(pending), device, std::move(parts));

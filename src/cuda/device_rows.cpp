@@ -9,8 +9,11 @@ namespace apsp::cuda {
 
 void check_device_rows(const DeviceRows& m, const char* who) {
   const std::string at = std::string(who) + ": ";
-  if (m.n < 0 || m.ld < m.n)
+  if (m.n < 0 || (m.width == 0 && m.ld < m.n))
     throw UsageError(at + "a device matrix of " + std::to_string(m.n) + " rows needs a leading dimension >= n, got " +
+                     std::to_string(m.ld));
+  if (m.width < 0 || m.ld < m.columns())
+    throw UsageError(at + "rows of " + std::to_string(m.columns()) + " values need a leading dimension >= that, got " +
                      std::to_string(m.ld));
   if (m.n > 0 && m.data == nullptr) throw UsageError(at + "no device matrix");
   if (m.stored == Stored::int16 && (m.int16_infinity <= 0 || m.int16_infinity > 32767))

@@ -24,13 +24,16 @@ enum class Stored {
 };
 
 // Rows 0..n-1, columns 0..n-1 of a device matrix with leading dimension ld
-// (elements): entry (i, j) is at data + i * ld + j.
+// (elements): entry (i, j) is at data + i * ld + j. With `width` > 0 each
+// row holds that many values instead of n (columns gathered on the device,
+// SolveOptions::targets): a plain int32 or real matrix, for the download only.
 struct DeviceRows {
   const void* data = nullptr;
   Stored stored = Stored::int32;
   std::int64_t n = 0;
   std::int64_t ld = 0;              // >= n: n_pad, or the int16 matrix's own padding
   std::int32_t int16_infinity = 0;  // Stored::int16 only; 0 < it <= 32767
+  std::int64_t width = 0;           // values a row holds; 0: n
 
   static DeviceRows of_int32(const std::int32_t* data, std::int64_t n, std::int64_t ld) {
     return DeviceRows{data, Stored::int32, n, ld, 0};
@@ -44,6 +47,7 @@ struct DeviceRows {
   static DeviceRows of_real(const double* data, std::int64_t n, std::int64_t ld) {
     return DeviceRows{data, Stored::float64, n, ld, 0};
   }
+  std::int64_t columns() const { return width > 0 ? width : n; }
   bool real() const { return stored == Stored::float32 || stored == Stored::float64; }
   std::size_t element_bytes() const { return stored == Stored::int16 ? 2 : stored == Stored::float64 ? 8 : 4; }
 };

@@ -42,9 +42,9 @@ Plan plan_for(const DeviceRows& m, bool has_potentials, Int16Widening widening) 
               : m.stored == Stored::float64 ? Element::float64
                                             : Element::int32;
   p.link_element_bytes = p.host_widening ? 2 : m.real() ? m.element_bytes() : 4;
-  const std::size_t row_bytes = static_cast<std::size_t>(m.n) * p.link_element_bytes;
+  const std::size_t row_bytes = static_cast<std::size_t>(m.columns()) * p.link_element_bytes;
   if (row_bytes > Traits::kBufferBytes)
-    throw ResourceError("a row of " + std::to_string(m.n) + " entries exceeds the " +
+    throw ResourceError("a row of " + std::to_string(m.columns()) + " entries exceeds the " +
                         std::to_string(Traits::kBufferBytes >> 20) + " MiB download staging buffer");
   // A host-widened block (rows x n int32) is twice its link bytes: the widen
   // buffer holds 2 * kBufferBytes.
@@ -118,7 +118,7 @@ void in_parallel_parts(std::int64_t rows, std::size_t bytes, Part part) {
 // The error for the entry at row-major index `index`: its stored value is
 // read back from the device (one element) and un-reweighted on the host.
 OverflowError overflow_at(const DeviceRows& m, const DevicePotentials& potentials, unsigned long long index) {
-  const auto n = static_cast<unsigned long long>(m.n);
+  const auto n = static_cast<unsigned long long>(m.columns());
   const std::int64_t i = static_cast<std::int64_t>(index / n), j = static_cast<std::int64_t>(index % n);
   const auto* at = static_cast<const char*>(m.data) + static_cast<std::size_t>(i * m.ld + j) * m.element_bytes();
   std::int32_t v = 0;
@@ -154,6 +154,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
                                const DownloadOptions& options, cudaStream_t producer) {
   check_device_rows(matrix, "download_to_sink");
   const std::int64_t n = matrix.n;
+  // Values a row holds (n, or fewer for gathered columns: no potentials).
+  const std::int64_t w = matrix.columns();
   const std::int64_t first = options.first_row;
   const std::int64_t count = options.rows < 0 ? n - first : options.rows;
   if (first < 0 || count < 0 || first + count > n)
@@ -163,6 +165,9 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
     throw UsageError("download_to_sink: predecessors are stored as int32 and carry no potentials");
   if (matrix.real() && (!potentials.empty() || options.patch || plane == Plane::predecessors))
     throw UsageError("download_to_sink: real-valued rows are distances without potentials or a patch");
+  if ((!potentials.empty() || matrix.stored == Stored::int16) && w != n)
+    throw UsageError("download_to_sink: potentials and int16 rows are whole rows, not " + std::to_string(w) +
+                     " gathered columns");
   if (!potentials.empty() && potentials.size() != n)
     throw UsageError("download_to_sink: " + std::to_string(potentials.size()) + " potentials for " + std::to_string(n) +
                      " vertices");
@@ -175,7 +180,7 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
   if (plan.device_staging) {
     // Device memory may be nearly full with the result itself: smaller
     // blocks (down to one row) rather than an error after the compute.
-    const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(std::int32_t);
+    const std::size_t row_bytes = static_cast<std::size_t>(w) * sizeof(std::int32_t);
     std::size_t free_bytes = 0, total_bytes = 0;
     APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const auto affordable = static_cast<std::int64_t>(free_bytes / 2 / (Traits::kBuffers * row_bytes));
@@ -186,8 +191,8 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
     device_staging = DeviceBuffer<std::int32_t>(Traits::kBuffers * slot_bytes / sizeof(std::int32_t));
     device_overflow = DeviceBuffer<unsigned long long>(Traits::kBuffers);
   }
-  const std::size_t slot_elements = static_cast<std::size_t>(plan.rows_per_block) * static_cast<std::size_t>(n);
-  const SinkMemory sink_memory(sink, plane, first, count, n, plan.link_element_bytes,
+  const std::size_t slot_elements = static_cast<std::size_t>(plan.rows_per_block) * static_cast<std::size_t>(w);
+  const SinkMemory sink_memory(sink, plane, first, count, w, plan.link_element_bytes,
                                options.register_sink_memory && !plan.host_widening);
   stats.registered_sink = sink_memory.active();
   // Declared after the buffers the copies use: its destructor waits for the
@@ -228,27 +233,27 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
       b.element = plan.element;
       b.first_row = f.first_row + first_in_block;
       b.rows = rows;
-      b.row_stride = n;
-      b.data = reinterpret_cast<const char*>(data) + static_cast<std::size_t>(first_in_block * n) * sink_element_bytes;
+      b.row_stride = w;
+      b.data = reinterpret_cast<const char*>(data) + static_cast<std::size_t>(first_in_block * w) * sink_element_bytes;
       return b;
     };
     // Without a patch, each thread puts the rows it widened in pieces small
     // enough to be still in its cache; a sink's own memory needs one put()
     // (it skips it).
     const bool put_per_part = !options.patch && !in_sink_memory;
-    const std::size_t block_bytes = static_cast<std::size_t>(f.rows * n) * sink_element_bytes;
+    const std::size_t block_bytes = static_cast<std::size_t>(f.rows * w) * sink_element_bytes;
     if (plan.host_widening || put_per_part) {
       const auto* staged = static_cast<const std::int16_t*>(f.host);
       const std::int64_t rows_per_piece =
           plan.host_widening
               ? std::max<std::int64_t>(1, static_cast<std::int64_t>(
-                                              kWidenPieceBytes / (static_cast<std::size_t>(n) * sizeof(std::int32_t))))
+                                              kWidenPieceBytes / (static_cast<std::size_t>(w) * sizeof(std::int32_t))))
               : f.rows;
       in_parallel_parts(f.rows, block_bytes, [&](std::int64_t r0, std::int64_t rows) {
         for (std::int64_t p0 = r0; p0 < r0 + rows; p0 += rows_per_piece) {
           const std::int64_t piece = std::min(rows_per_piece, r0 + rows - p0);
           if (plan.host_widening) {
-            const std::int64_t begin = p0 * n, end = (p0 + piece) * n;
+            const std::int64_t begin = p0 * w, end = (p0 + piece) * w;
             for (std::int64_t x = begin; x < end; ++x) data[x] = stored_to_int32(staged[x], matrix.int16_infinity);
           }
           if (put_per_part) sink.put(block_of(p0, piece));
@@ -256,7 +261,7 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
       });
     }
     if (!put_per_part) {
-      if (options.patch) options.patch(f.first_row, f.rows, data, n);
+      if (options.patch) options.patch(f.first_row, f.rows, data, w);
       if (in_sink_memory)
         sink.put(block_of(0, f.rows));
       else
@@ -277,7 +282,7 @@ DownloadStats download_to_sink(const DeviceRows& matrix, Plane plane, const Devi
     const std::int64_t rows = std::min(plan.rows_per_block, first + count - row0);
     const cudaStream_t stream = lease.stream(static_cast<int>(b % Traits::kStreams));
     void* host = sink_memory.active() ? sink.row_address(plane, row0) : lease.buffer(slot);
-    const std::size_t row_bytes = static_cast<std::size_t>(n) * plan.link_element_bytes;
+    const std::size_t row_bytes = static_cast<std::size_t>(w) * plan.link_element_bytes;
     if (plan.device_staging) {
       std::int32_t* staged = device_staging.get() + static_cast<std::size_t>(slot) * slot_elements;
       unsigned long long* overflow = device_overflow.get() + slot;

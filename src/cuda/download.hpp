@@ -48,7 +48,7 @@ struct DownloadOptions {
   // fraction of the requested rows done.
   std::function<void(double)> progress;
   // Called on the calling thread with each finished block (host memory,
-  // `rows` rows of n int32 entries, leading dimension `stride`) before it
+  // `rows` rows of the matrix's columns() int32 entries, leading dimension `stride`) before it
   // goes to the sink; may rewrite rows in place (e.g. the host repair of
   // predecessor rows).
   std::function<void(std::int64_t first_row, std::int64_t rows, std::int32_t* data, std::int64_t stride)> patch;

@@ -108,7 +108,7 @@ const std::vector<GpuAlgorithm>& gpu_algorithm_table() {
       // The supernodal min-plus solver (supernodal_solver.hpp): the same name
       // as the CPU reference's entry, told apart by the backend; it needs the
       // ordering library (METIS).
-      {{"supernodal", cuda, Work::separators, production, true, false, false, true, false,
+      {{"supernodal", cuda, Work::separators, production, true, true, false, true, false,
         kBuilt && supernodal::ordering_available()},
        1,
        false,

@@ -37,6 +37,9 @@ class RowSource {
   // int32: true when a row computed since construction left the int32 range
   // (range_rule.hpp). Always false for real D. Synchronizes the stream.
   virtual bool range_escaped() = 0;
+  // int32: true when every row so far was computed in int16 and certified
+  // (the supernodal solver's int16 working rows); the summary's precision.
+  virtual bool rows_in_int16() const { return false; }
 };
 
 // What a row source is built from: the graph's edges reweighted to

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -22,10 +23,12 @@
 #include "cuda/device_rows.hpp"
 #include "cuda/dispatch.hpp"
 #include "cuda/download.hpp"
+#include "cuda/gather_columns.hpp"
 #include "cuda/gpu_verify.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "cuda/verifying_sink.hpp"
+#include "sink/part.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -34,6 +37,9 @@ namespace {
 // download's device staging (it shrinks its blocks to what is free, down to
 // one row) and the runtime's own needs.
 constexpr std::size_t kDeviceReserveBytes = std::size_t{512} << 20;
+// Device memory the whole rows of a chunk may take when their target
+// columns are gathered on the device (SolveOptions::targets, t < n).
+constexpr std::size_t kGatheredWorkingBytes = std::size_t{1} << 30;
 // With a progress listener, rows are computed in launches of about this many
 // seconds, sized from the rate of the launches before (the first is one row
 // per resident block), so the bar moves and a listener can stop the solve
@@ -50,12 +56,17 @@ DeviceRows rows_of(const float* data, std::int64_t n) { return DeviceRows::of_re
 DeviceRows rows_of(const double* data, std::int64_t n) { return DeviceRows::of_real(data, n, n); }
 
 // A device matrix whose rows first .. first + rows - 1 are the rows of
-// `chunk` (leading dimension n): the download and the certificate address
-// row i at data + i * ld. Only rows of the chunk are ever read through it.
+// `chunk` (leading dimension n, or `width` for rows of gathered columns):
+// the download and the certificate address row i at data + i * ld. Only
+// rows of the chunk are ever read through it.
 template <class T>
-DeviceRows chunk_rows(const T* chunk, std::int64_t first, std::int64_t n) {
-  const auto shifted = reinterpret_cast<std::uintptr_t>(chunk) - static_cast<std::uintptr_t>(first * n) * sizeof(T);
-  return rows_of(reinterpret_cast<const T*>(shifted), n);
+DeviceRows chunk_rows(const T* chunk, std::int64_t first, std::int64_t n, std::int64_t width = 0) {
+  const std::int64_t ld = width > 0 ? width : n;
+  const auto shifted = reinterpret_cast<std::uintptr_t>(chunk) - static_cast<std::uintptr_t>(first * ld) * sizeof(T);
+  DeviceRows rows = rows_of(reinterpret_cast<const T*>(shifted), n);
+  rows.ld = ld;
+  rows.width = width;
+  return rows;
 }
 
 // The weights the kernel runs on, reweighted when one is negative: int32
@@ -129,40 +140,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   if constexpr (kInt32) {
     if (opts.verify) verifier = std::make_unique<DeviceVerifier>(g, rw.edges, stream);
     potentials = DevicePotentials(rw.potential, stream);
-  } else if (opts.verify) {
-    host_verifier = std::make_unique<VerifyingSink<D>>(sink, g);
   }
-
-  // Rows per chunk: what the device memory left holds (or the testing budget).
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * (sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0));
-  std::size_t free_bytes = 0, total_bytes = 0;
-  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::int64_t budget =
-      testing::hooks.sparse_row_budget > 0
-          ? testing::hooks.sparse_row_budget.load()
-          : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
-  const std::int64_t chunk =
-      std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, std::max<std::int64_t>(wanted, 1));
-  // Rows shared with a row split (opts.row_split) are only some of the
-  // result: the drawn chunks stay on the device, packed into `dist` one
-  // after another, and go to the sink together after the last one (or when
-  // `dist` holds no more, then it fills again), so that every rank
-  // downloads at once, over its own link, and none between its chunks (as
-  // one GPU keeps its rows until the end). With
-  // opts.row_split_per_chunk_download each chunk goes as soon as it is
-  // computed (the former way, for an A/B).
-  RowSplit* const split = opts.row_split;
-  const bool streamed = chunk < wanted || split != nullptr;
-  const bool deferred = split != nullptr && !opts.row_split_per_chunk_download;
-  const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
-  require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
-                        std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
-  DeviceBuffer<D> dist(chunk_cells);
-  DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells : 0);
-  // Streamed rows, and some rows only, are checked on the host as they pass
-  // (the device certificate checks a whole matrix).
-  const bool verify_on_host = streamed || !every_row;
-  if (verify_on_host) verifier.reset();
 
   // Predecessors read off tight edges form trees unless a cycle offers ties;
   // then each row is checked and, where it loops, rebuilt on the host as a
@@ -177,11 +155,87 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     max_abs_weight = core::max_abs_weight(graph_csr);
   }
 
+  // Chosen target columns (opts.targets, vertices of the graph solved): each
+  // chunk's rows are gathered to them on the device before the download, so
+  // the link and the host see rows of `width` values. A row that the host
+  // must see whole (checked there, its predecessors repaired, or int32
+  // potentials undone by the download) is cut on the host by a PartSink.
+  const std::vector<vertex_t>& columns = opts.targets;
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (columns[c] < 0 || columns[c] >= n)
+      throw UsageError("target " + std::to_string(columns[c]) + " (entry " + std::to_string(c) +
+                           ") is outside the graph's vertices 0.." + std::to_string(n - 1),
+                       "targets");
+  bool whole_rows_on_host = opts.verify || rows_may_loop;
+  if constexpr (kInt32) whole_rows_on_host = whole_rows_on_host || !rw.potential.empty();
+  const bool device_gather = !columns.empty() && !whole_rows_on_host;
+  const std::int64_t width = device_gather ? static_cast<std::int64_t>(columns.size()) : n;
+  std::optional<sink::PartSink> host_cut;
+  Sink* into = &sink;
+  if (!columns.empty() && !device_gather) {
+    host_cut.emplace(sink, std::vector<std::int64_t>{}, columns);
+    const Element element = kInt32                          ? Element::int32
+                            : std::is_same<D, float>::value ? Element::float32
+                                                            : Element::float64;
+    host_cut->begin_producer(SinkLayout{n, element, opts.predecessors, opts.sources.empty() ? -1 : wanted});
+    into = &*host_cut;
+  }
+  if (!kInt32 && opts.verify) host_verifier = std::make_unique<VerifyingSink<D>>(*into, g);
+  DeviceBuffer<vertex_t> device_columns = device_gather ? upload(columns, stream) : DeviceBuffer<vertex_t>();
+
+  // Rows per chunk: what the device memory left holds (or the testing budget).
+  const std::size_t cell_bytes = sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0);
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * cell_bytes +
+                                (device_gather ? static_cast<std::size_t>(width) * cell_bytes : 0);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::int64_t budget =
+      testing::hooks.sparse_row_budget > 0
+          ? testing::hooks.sparse_row_budget.load()
+          : static_cast<std::int64_t>(free_bytes > kDeviceReserveBytes ? free_bytes - kDeviceReserveBytes : 0);
+  std::int64_t chunk =
+      std::clamp<std::int64_t>(budget / static_cast<std::int64_t>(row_bytes), 1, std::max<std::int64_t>(wanted, 1));
+  // Gathered to fewer columns, the whole rows are only a working set: chunks
+  // of about kGatheredWorkingBytes (at least one launch's rows), so the
+  // device holds s x n values of no more than that at once.
+  if (device_gather && width < n)
+    chunk = std::min(chunk, std::max(instance.min_launch_rows(),
+                                     static_cast<std::int64_t>(kGatheredWorkingBytes / row_bytes)));
+  // Rows shared with a row split (opts.row_split) are only some of the
+  // result: they stream as they are drawn.
+  RowSplit* const split = opts.row_split;
+  const bool streamed = chunk < wanted || split != nullptr;
+  // Deferred (a row split's chunks kept on the device until the rank's last
+  // chunk or a full `dist`, then downloaded together; see flush below) unless
+  // opts.row_split_per_chunk_download asks for the former way (an A/B).
+  const bool deferred = split != nullptr && !opts.row_split_per_chunk_download;
+  const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
+  require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
+                        std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
+  DeviceBuffer<D> dist(chunk_cells);
+  DeviceBuffer<vertex_t> pred(opts.predecessors ? chunk_cells : 0);
+  const std::size_t gathered_cells = device_gather ? static_cast<std::size_t>(chunk) * static_cast<std::size_t>(width)
+                                                   : 0;
+  DeviceBuffer<D> gathered_dist(gathered_cells);
+  DeviceBuffer<vertex_t> gathered_pred(opts.predecessors ? gathered_cells : 0);
+  // Streamed rows, and some rows only, are checked on the host as they pass
+  // (the device certificate checks a whole matrix).
+  const bool verify_on_host = streamed || !every_row;
+  if (verify_on_host) verifier.reset();
+
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
   std::int64_t chunk_first = 0;   // the chunk computed or delivered now
   std::int64_t chunk_offset = 0;  // the row of `dist` that holds row chunk_first
   // Staging and the sink's pages while the first chunk computes.
-  HostWarmup warmup(sink, static_cast<std::uint64_t>(row_bytes) * static_cast<std::uint64_t>(wanted));
+  HostWarmup warmup(*into, static_cast<std::uint64_t>(width) * cell_bytes * static_cast<std::uint64_t>(wanted));
+  // The rows [first, first + count) of the chunk in `rows`, as the download
+  // reads them: gathered to the target columns first where the device cuts them.
+  auto rows_to_download = [&](auto* rows, auto* gathered, std::int64_t first, std::int64_t count) {
+    rows += chunk_offset * n;
+    if (!device_gather) return chunk_rows(rows, chunk_first, n);
+    gather_columns(rows + (first - chunk_first) * n, n, count, device_columns.get(), width, gathered, stream);
+    return chunk_rows(static_cast<const std::remove_pointer_t<decltype(gathered)>*>(gathered), first, n, width);
+  };
   auto deliver = [&](std::int64_t first, std::int64_t count) {
     warmup.finish();
     auto start = std::chrono::steady_clock::now();
@@ -202,15 +256,16 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
             throw VerifyError(first_violation_in_row(g, data + failing * stride, row0 + failing));
         };
       }
-      download_to_sink(chunk_rows(dist.get() + chunk_offset * n, chunk_first, n), Plane::distances, potentials, sink,
-                       dist_rows, stream);
+      download_to_sink(rows_to_download(dist.get(), gathered_dist.get(), first, count), Plane::distances, potentials,
+                       *into, dist_rows, stream);
     } else if (host_verifier) {
       download_to_sink(chunk_rows(dist.get() + chunk_offset * n, chunk_first, n), Plane::distances, potentials,
                        *host_verifier, dist_rows, stream);
     } else {
-      download_to_sink(chunk_rows(dist.get() + chunk_offset * n, chunk_first, n), Plane::distances, potentials, sink,
-                       dist_rows, stream);
+      download_to_sink(rows_to_download(dist.get(), gathered_dist.get(), first, count), Plane::distances, potentials,
+                       *into, dist_rows, stream);
     }
+    if (device_gather) ++testing::hooks.gathered_chunks;
     const double dist_s = seconds_since(start);
     download_s += dist_s;
 
@@ -241,8 +296,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         }
       };
     }
-    download_to_sink(chunk_rows(pred.get() + chunk_offset * n, chunk_first, n), Plane::predecessors, DevicePotentials{},
-                     sink, pred_rows, stream);
+    download_to_sink(rows_to_download(pred.get(), gathered_pred.get(), first, count), Plane::predecessors,
+                     DevicePotentials{}, *into, pred_rows, stream);
     pred_download_s += seconds_since(start);
   };
 
@@ -345,12 +400,14 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     ++testing::hooks.sparse_chunks;
   }
   out.verified = opts.verify;
-  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(n) * sizeof(D);
+  if constexpr (kInt32)
+    if (instance.rows_in_int16()) out.precision = Precision::int16;
+  const std::uint64_t plane_bytes = static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(width) * sizeof(D);
   const bool verified_on_host = opts.verify && (verify_on_host || !kInt32);
   out.times.add(verified_on_host ? "device-to-host (+ verify on host)" : "device-to-host", download_s, plane_bytes);
   if (opts.predecessors)
     out.times.add("predecessors device-to-host", pred_download_s,
-                  static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(n) * sizeof(vertex_t));
+                  static_cast<std::uint64_t>(wanted) * static_cast<std::uint64_t>(width) * sizeof(vertex_t));
   progress.report(1.0);
 }
 

@@ -25,7 +25,11 @@
 // are factored one at a time by the dense fw rounds on a padded copy (v6,
 // the default), or, opt-in (testing::hooks.supernodal_batched_factor, not
 // yet measured), fw's rounds close only their diagonal blocks and their
-// panels and update matrices join the level's grouped launches.
+// panels and update matrices join the level's grouped launches; the tiled
+// factor (testing::hooks.supernodal_tiled_factor, opt-in, not yet
+// measured) is the batched one with the panels and update matrices of the
+// fronts of >= 1024 vertices on fw's 128 x 128 phase-3 tile, two launches
+// (a pack and the tiles) per level for each (kernels/supernodal/tiled_update.cuh).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -49,11 +53,13 @@
 #include "cuda/kernels/supernodal/fronts.cuh"
 #include "cuda/kernels/supernodal/minplus_tasks.cuh"
 #include "cuda/kernels/supernodal/rows.cuh"
+#include "cuda/kernels/supernodal/tiled_update.cuh"
 #include "cuda/launch.hpp"
 #include "core/cuda_memory.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"
+#include "supernodal/tile_plan.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -234,37 +240,91 @@ struct Part {
 
 // The supernodal factor of a reweighted graph on the device, and rows of its
 // distance matrix computed against it.
+// The int16 working rows of an int32 solve (issue 21): off; attempted (the
+// certificate decides, int32 rows again when it fails); or required
+// (--precision int16: refused where fw refuses int16, else attempted).
+enum class NarrowRows { off, attempt, required };
+
+// `automatic` attempts them only when testing::hooks.supernodal_int16_auto
+// is set: the default waits for the measurement of int16 against int32
+// working rows (docs/perf.md, v7).
+NarrowRows narrow_rows_for(const SolveOptions& opts) {
+  if (opts.precision == Precision::int16) return NarrowRows::required;
+  if (opts.precision == Precision::automatic && testing::hooks.supernodal_int16_auto) return NarrowRows::attempt;
+  return NarrowRows::off;
+}
+
+// The solve's working rows in width W (D, or int16 for int32 D) and their
+// products: B rows (transposed), the backward products (one launch per
+// level, built once), the forward products of every batch of the run at
+// hand, planned and uploaded before its first batch runs (no copy between
+// batches). `fronts`: the factor in width W.
+template <class W>
+struct WorkingRows {
+  DeviceBuffer<W> x;
+  const W* fronts = nullptr;
+  TaskLists<W> backward_tasks;
+  DeviceTasks<W> d_backward_tasks;
+  TaskLists<W> forward_tasks;
+  DeviceTasks<W> d_forward_tasks;
+  bool prepared = false;
+};
+
 template <class D>
 class SupernodalRows final : public RowSource<D> {
  public:
-  explicit SupernodalRows(const RowInput<D>& in);
+  SupernodalRows(const RowInput<D>& in, NarrowRows narrow);
   void run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) override;
   std::int64_t min_launch_rows() const override { return batch_rows_; }
   bool range_escaped() override;
+  bool rows_in_int16() const override { return narrow_; }
+  // The range certificate of the run's `count` rows in `view` (its infinity
+  // the width's) into *escaped.
+  void launch_range_check(const RangeView<std::int32_t>& view, std::int64_t count, int* escaped);
 
  private:
   std::int64_t columns(std::int32_t K) const { return sym_.columns(K); }
   std::int64_t structure(std::int32_t K) const { return sym_.structure_size(K); }
   std::int64_t front_ld(std::int32_t K) const { return columns(K) + structure(K); }
   D* front(std::int32_t K) const { return fronts_.get() + front_offset_[K]; }
+  template <class W>
+  W* front(const WorkingRows<W>& w, std::int32_t K) const {
+    return const_cast<W*>(w.fronts) + front_offset_[K];
+  }
   sn::FrontIndex front_index() const {
     return sn::FrontIndex{d_front_offset_.get(), d_columns_.get(),    d_structure_.get(),
                           d_struct_ptr_.get(),   d_struct_rel_.get(), d_parent_.get()};
   }
 
   void plan_and_upload(const RowInput<D>& in);
+  // The tiled factor's packs and products of the fronts fronts_of_level[l]
+  // (their panels, then their update matrices), their workspace, uploaded.
+  void plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level);
+  // Level l's tiled panels (phase 0) or update matrices (phase 1): the pack
+  // launch, then the tiled one.
+  void launch_tiled(std::int32_t l, int phase, LaunchTimer& timer);
   void factor();
-  // The working rows X and the backward pass's products.
+  // The batch size and the stamps, once; then per width the working rows X
+  // and the backward pass's products.
   void prepare_solve();
+  template <class W>
+  void prepare_rows(WorkingRows<W>& w);
+  // The rows of the new-order sources new_ids (original ids old_ids, rows
+  // slots of `dist`, uploaded as d_run_*) in width W.
+  template <class W>
+  void run_rows(WorkingRows<W>& w, const std::vector<std::int32_t>& new_ids, std::int64_t count, D* dist,
+                std::int64_t ld);
   // Plans the batch of new-order sources ids[0 .. rows - 1]: its forward
   // products into forward_tasks_ (a closure launch and a scatter launch per
   // level with active supernodes), and the supernodes whose working rows it
   // initializes (the active ones and the inactive roots) onto `init`.
-  void plan_batch(const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init);
+  template <class W>
+  void plan_batch(WorkingRows<W>& w, const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init);
   // Launches batch `batch` of the run (sources batch * B ..), the `local`-th
   // of the segment whose plan (forward_tasks_, d_forward_tasks_, d_run_init_)
   // is on the device: unit rows, forward, backward, the transpose into `dist`.
-  void launch_batch(std::int64_t batch, std::size_t local, std::int64_t count,
+  template <class W>
+  void launch_batch(WorkingRows<W>& w, std::int64_t batch, std::size_t local, std::int64_t count,
                     const std::vector<std::size_t>& batch_launches, const std::vector<std::size_t>& batch_init, D* dist,
                     std::int64_t ld, LaunchTimer& timer);
 
@@ -281,6 +341,11 @@ class SupernodalRows final : public RowSource<D> {
   // panels and update matrices of all the level's dense fronts run as two
   // grouped min-plus launches per size class.
   bool batched_factor_ = false;
+  // The tiled factor (testing::hooks.supernodal_tiled_factor; int32 and
+  // float32 only): batched_factor_, with the panels and update matrices of
+  // the dense fronts of >= 1024 vertices through
+  // kernels/supernodal/tiled_update.cuh.
+  bool tiled_factor_ = false;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -301,18 +366,30 @@ class SupernodalRows final : public RowSource<D> {
   TaskLists<D> factor_tasks_;
   DeviceTasks<D> d_factor_tasks_;
   std::int64_t dense_cells_ = 0;        // the largest padded dense front
+  // The tiled factor's plan: per stage (2 l: level l's panels, 2 l + 1:
+  // its update matrices), its operand packs and its tiled products (one
+  // pack launch, one tiled launch), the packed operands' workspace (the
+  // largest stage's), and its blocks' task table.
+  std::vector<Part> stage_packs_, stage_tiled_, stage_tiled_blocks_;
+  std::vector<LaunchCost> stage_tiled_cost_;
+  DeviceBuffer<D> tiled_work_;
+  DeviceBuffer<sn::PackTask<D>> d_pack_tasks_;
+  DeviceBuffer<sn::TiledTask<D>> d_tiled_tasks_;
+  DeviceBuffer<std::int32_t> d_tiled_blocks_;
+  std::int32_t pack_grid_x_ = 1, pack_grid_y_ = 1;
   std::int64_t dense_panel_words_ = 0;  // its rounds' panel scratch
 
-  // The solve: B working rows (transposed), the backward products (one
-  // launch per level, built once), the forward products of every batch of
-  // the run at hand and its sources, planned and uploaded before the first
-  // batch runs (no copy between batches).
+  // The solve: B sources per batch; the working rows in D, and (int32 D,
+  // narrow_ on) in int16 against an int16 copy of the factor (issue 21's
+  // int16 working rows: half the traffic of the backward pass and the
+  // transpose's read). narrow_ turns off for good, and the run's rows are
+  // computed again in int32, when the int16 rows' range certificate fails.
   std::int64_t batch_rows_ = 1;
-  DeviceBuffer<D> x_;
-  TaskLists<D> backward_tasks_;
-  DeviceTasks<D> d_backward_tasks_;
-  TaskLists<D> forward_tasks_;
-  DeviceTasks<D> d_forward_tasks_;
+  WorkingRows<D> wide_;
+  WorkingRows<std::int16_t> narrow_rows_;
+  DeviceBuffer<std::int16_t> fronts16_;
+  bool narrow_ = false;
+  DeviceBuffer<int> d_escaped16_;
   std::vector<std::int32_t> stamp_;  // per supernode: the last batch that marked it active
   std::int32_t batch_id_ = 0;
   std::vector<std::int32_t> roots_;  // supernodes without structure: no backward product writes their rows
@@ -339,8 +416,18 @@ class SupernodalRows final : public RowSource<D> {
 };
 
 template <class D>
-SupernodalRows<D>::SupernodalRows(const RowInput<D>& in)
+SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
     : n_(in.graph.n), predecessors_(in.predecessors), stream_(in.stream) {
+  if constexpr (std::is_same<D, std::int32_t>::value) {
+    // fw's rule (kernels/dense/fw.cu): int16 needs the largest reweighted
+    // weight below half the int16 infinity; the rest is the certificate's.
+    const bool possible = in.max_weight < kernels::kInf16 / 2 && !predecessors_;
+    if (narrow == NarrowRows::required && !possible)
+      throw UsageError("int16: the largest (reweighted) edge weight " + std::to_string(in.max_weight) +
+                           " leaves no room below the int16 infinity " + std::to_string(kernels::kInf16),
+                       "precision");
+    narrow_ = narrow != NarrowRows::off && possible;
+  }
   {
     BasicGraph<D> pattern;
     pattern.n = n_;
@@ -352,7 +439,8 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in)
   }
   if (testing::hooks.supernodal_dense_columns > 0)
     dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
-  batched_factor_ = testing::hooks.supernodal_batched_factor;
+  tiled_factor_ = testing::hooks.supernodal_tiled_factor && sizeof(D) == sizeof(std::int32_t);
+  batched_factor_ = testing::hooks.supernodal_batched_factor || testing::hooks.supernodal_tiled_factor;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -462,6 +550,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
   // Per level, kFactorLaunchesPerLevel launches: the small fronts' panels
   // (one launch), then their update matrices (another); then the same for
   // the dense fronts of each size class when batched_factor_ (else empty).
+  std::vector<std::vector<std::int32_t>> tiled_fronts(static_cast<std::size_t>(levels));
   auto add_front_tasks = [&](std::int32_t K, int phase) {
     const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
     D* f = front(K);
@@ -483,12 +572,18 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
           for (std::int64_t x = level_small_[l].first; x < level_small_[l].first + level_small_[l].count; ++x)
             add_front_tasks(lists[static_cast<std::size_t>(x)], phase);
         } else if (batched_factor_) {
-          for (const std::int32_t K : level_dense_[l])
-            if ((columns(K) + structure(K) >= kLargeFrontVertices) == (group == 1)) add_front_tasks(K, phase);
+          for (const std::int32_t K : level_dense_[l]) {
+            if ((columns(K) + structure(K) >= kLargeFrontVertices) != (group == 1)) continue;
+            if (!(tiled_factor_ && group == 1))
+              add_front_tasks(K, phase);
+            else if (phase == 0)
+              tiled_fronts[l].push_back(K);  // its panels and update matrix: plan_tiled
+          }
         }
       }
     }
   }
+  if (tiled_factor_) plan_tiled(tiled_fronts);
 
   std::vector<std::int32_t> k_of(static_cast<std::size_t>(count)), s_of(static_cast<std::size_t>(count));
   for (std::int32_t K = 0; K < count; ++K) {
@@ -547,6 +642,130 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
 }
 
 template <class D>
+void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level) {
+  // One product of a front: C (m x n, at c, row stride ldc) min= A (x) B
+  // with A(r, t) = a[r * a_row + t * a_inner], B(t, x) = b[x * b_col + t * b_inner].
+  struct FrontProduct {
+    supernodal::TiledProduct dims;
+    const D* a;
+    std::int64_t a_row, a_inner;
+    const D* b;
+    std::int64_t b_col, b_inner;
+    D* c;
+    std::int64_t ldc;
+  };
+  // Stage 2 l: level l's panels, L_K = F[S,K] (x) C_KK and U_K = C_KK (x)
+  // F[K,S] (read from the packs, so not in place); stage 2 l + 1: its update
+  // matrices F[S,S] min= L_K (x) U_K.
+  const std::int32_t levels = sym_.levels();
+  const std::int32_t stages = 2 * levels;
+  std::vector<std::vector<FrontProduct>> products(static_cast<std::size_t>(stages));
+  for (std::int32_t l = 0; l < levels; ++l)
+    for (const std::int32_t K : fronts_of_level[l]) {
+      const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
+      D* f = front(K);
+      if (s == 0) continue;  // a root: C_KK is its whole factor
+      products[2 * l].push_back({{s, k, k}, f + k * ld, ld, 1, f, 1, ld, f + k * ld, ld});
+      products[2 * l].push_back({{k, s, k}, f, ld, 1, f + k, 1, ld, f + k, ld});
+      products[2 * l + 1].push_back({{s, s, k}, f + k * ld, ld, 1, f + k, 1, ld, f + k * ld + k, ld});
+    }
+  std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(stages));
+  std::int64_t words = 0;
+  for (std::int32_t x = 0; x < stages; ++x) {
+    std::vector<supernodal::TiledProduct> dims;
+    for (const FrontProduct& p : products[x]) dims.push_back(p.dims);
+    plans[x] = supernodal::plan_tiles(dims, sn::kTiledTile, sn::kTiledChunk, sn::kTiledAlign);
+    words = std::max(words, plans[x].words);
+  }
+  require_device_memory(static_cast<std::size_t>(words) * sizeof(D),
+                        "the supernodal tiled factor's packed panels (" + std::to_string(words) + " entries)");
+  tiled_work_ = DeviceBuffer<D>(static_cast<std::size_t>(std::max<std::int64_t>(1, words)));
+  std::vector<sn::PackTask<D>> packs;
+  std::vector<sn::TiledTask<D>> tasks;
+  std::vector<std::int32_t> blocks;
+  stage_packs_.assign(static_cast<std::size_t>(stages), Part{});
+  stage_tiled_ = stage_tiled_blocks_ = stage_packs_;
+  stage_tiled_cost_.assign(static_cast<std::size_t>(stages), LaunchCost{});
+  for (std::int32_t x = 0; x < stages; ++x) {
+    const supernodal::TilePlan& plan = plans[x];
+    stage_packs_[x].first = static_cast<std::int64_t>(packs.size());
+    stage_tiled_[x].first = static_cast<std::int64_t>(tasks.size());
+    stage_tiled_blocks_[x].first = static_cast<std::int64_t>(blocks.size());
+    // The plan's product p is the stage's task task_of[p] (empty products have no task and no blocks).
+    std::vector<std::int32_t> task_of(products[x].size(), -1);
+    for (std::size_t p = 0; p < products[x].size(); ++p) {
+      const supernodal::TiledLayout& layout = plan.layouts[p];
+      if (layout.tiles_n == 0) continue;
+      const FrontProduct& fp = products[x][p];
+      const auto m32 = static_cast<std::int32_t>(fp.dims.m), n32 = static_cast<std::int32_t>(fp.dims.n);
+      const auto k32 = static_cast<std::int32_t>(fp.dims.k);
+      const auto m_pad32 = static_cast<std::int32_t>(layout.m_pad), n_pad32 = static_cast<std::int32_t>(layout.n_pad);
+      const auto k_pad32 = static_cast<std::int32_t>(layout.k_pad);
+      D* a = tiled_work_.get() + layout.a_offset;
+      D* b = tiled_work_.get() + layout.b_offset;
+      packs.push_back({fp.a, fp.a_row, fp.a_inner, a, layout.m_pad, m32, k32, m_pad32, k_pad32});
+      packs.push_back({fp.b, fp.b_col, fp.b_inner, b, layout.n_pad, n32, k32, n_pad32, k_pad32});
+      pack_grid_x_ =
+          std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
+      pack_grid_y_ = std::max(pack_grid_y_, static_cast<std::int32_t>(layout.k_pad / sn::kPackTile));
+      task_of[p] = static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(stage_tiled_[x].first));
+      tasks.push_back({a, b, fp.c, fp.ldc, layout.m_pad, layout.n_pad, m32, n32,
+                       static_cast<std::int32_t>(layout.k_pad / sn::kTiledChunk),
+                       static_cast<std::int32_t>(layout.tiles_n), layout.tile_begin});
+      // Useful add-mins; bytes: the packs (read and written), C read and
+      // written, A once per tile column and B once per tile row.
+      const double m = static_cast<double>(fp.dims.m), n = static_cast<double>(fp.dims.n);
+      const double k = static_cast<double>(fp.dims.k);
+      const double tiles_m = static_cast<double>(layout.m_pad / sn::kTiledTile);
+      stage_tiled_cost_[x].ops += m * n * k;
+      stage_tiled_cost_[x].bytes +=
+          (2.0 * k * (m + n) + 2.0 * m * n +
+           static_cast<double>(layout.k_pad) *
+               (static_cast<double>(layout.tiles_n) * layout.m_pad + tiles_m * layout.n_pad)) *
+          sizeof(D);
+    }
+    for (const std::int32_t p : plan.tile_task) blocks.push_back(task_of[static_cast<std::size_t>(p)]);
+    stage_packs_[x].count = static_cast<std::int64_t>(packs.size()) - stage_packs_[x].first;
+    stage_tiled_[x].count = static_cast<std::int64_t>(tasks.size()) - stage_tiled_[x].first;
+    stage_tiled_blocks_[x].count = static_cast<std::int64_t>(blocks.size()) - stage_tiled_blocks_[x].first;
+    if (stage_packs_[x].count > 65535)
+      throw ResourceError("supernodal: " + std::to_string(stage_packs_[x].count) +
+                          " tiled packs in one launch exceed CUDA's grid");
+  }
+  d_pack_tasks_ = upload(packs, stream_);
+  d_tiled_tasks_ = upload(tasks, stream_);
+  d_tiled_blocks_ = upload(blocks, stream_);
+  // The host vectors go out of scope: their copies must be done.
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class D>
+void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& timer) {
+  if constexpr (sizeof(D) == sizeof(std::int32_t)) {
+    const std::size_t x = static_cast<std::size_t>(2 * l + phase);
+    const Part packs = stage_packs_[x], tasks = stage_tiled_[x], blocks = stage_tiled_blocks_[x];
+    if (tasks.count == 0 || blocks.count == 0) return;
+    timer.time("dense tiled pack", l, kLargeFrontVertices, {}, [&] {
+      sn::pack_operands<D><<<dim3(static_cast<unsigned>(pack_grid_x_), static_cast<unsigned>(pack_grid_y_),
+                                  static_cast<unsigned>(packs.count)),
+                             dim3(sn::kPackTile, sn::kPackRows), 0, stream_>>>(d_pack_tasks_.get() + packs.first);
+      APSP_CUDA_CHECK_LAUNCH("pack_operands");
+    });
+    timer.time(phase == 0 ? "dense tiled panels" : "dense tiled update", l, kLargeFrontVertices, stage_tiled_cost_[x],
+               [&] {
+                 sn::tiled_products<D>
+                     <<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream_>>>(
+                         d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
+                 APSP_CUDA_CHECK_LAUNCH("tiled_products");
+               });
+  } else {
+    (void)l;
+    (void)phase;
+    (void)timer;
+  }
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -555,6 +774,11 @@ void SupernodalRows<D>::factor() {
   // The rounds' panel scratch for the largest padded front, allocated once.
   DeviceBuffer<std::int32_t> panels(std::is_same<D, double>::value ? 0 : static_cast<std::size_t>(dense_panel_words_));
   const std::int64_t pad = dense_pad<D>();
+  if constexpr (sizeof(D) == sizeof(std::int32_t)) {
+    if (tiled_factor_)
+      APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_products<D>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           sn::kTiledSharedBytes));
+  }
   LaunchTimer timer(stream_);
   for (std::int32_t l = 0; l < levels; ++l) {
     const Part all = level_all_[l], small = level_small_[l], children = level_children_[l], entries = level_entries_[l];
@@ -609,6 +833,10 @@ void SupernodalRows<D>::factor() {
     for (int group = 0; group < kFactorGroups; ++group) {
       const std::int64_t size_class = group == 0 ? -1 : group == 1 ? kLargeFrontVertices : 0;
       for (int phase = 0; phase < 2; ++phase) {
+        if (tiled_factor_ && group == 1) {  // its panels and update matrices, tiled (no grouped tasks)
+          launch_tiled(l, phase, timer);
+          continue;
+        }
         const auto& launch =
             factor_tasks_.launches[static_cast<std::size_t>(kFactorLaunchesPerLevel * l + 2 * group + phase)];
         if (launch.count == 0) continue;
@@ -646,7 +874,6 @@ void SupernodalRows<D>::factor() {
 
 template <class D>
 void SupernodalRows<D>::prepare_solve() {
-  const std::int32_t levels = sym_.levels();
   // The working rows: what a quarter of the memory left holds, at most kMaxBatchRows.
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -658,13 +885,39 @@ void SupernodalRows<D>::prepare_solve() {
   require_device_memory(static_cast<std::size_t>(batch_rows_ * row_bytes), std::to_string(batch_rows_) +
                                                                                " supernodal working rows of " +
                                                                                std::to_string(n_) + " vertices");
-  x_ = DeviceBuffer<D>(static_cast<std::size_t>(batch_rows_ * n_));
   stamp_.assign(static_cast<std::size_t>(sym_.count), -1);
   for (std::int32_t K = 0; K < sym_.count; ++K)
     if (structure(K) == 0) roots_.push_back(K);
   d_first_ = upload(sym_.first, stream_);
   d_row_stamp_ = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(std::max<std::int32_t>(1, sym_.count)));
   APSP_CUDA_CHECK(cudaMemsetAsync(d_row_stamp_.get(), 0, d_row_stamp_.size() * sizeof(std::int32_t), stream_));
+  wide_.fronts = fronts_.get();
+  if constexpr (std::is_same<D, std::int32_t>::value) {
+    if (narrow_) {
+      // The factor in int16: min(entry, kInf16) (entries are lengths of
+      // real paths, >= 0: a clamped one is at least the int16 infinity).
+      fronts16_ = DeviceBuffer<std::int16_t>(fronts_.size());
+      sn::narrow_fronts<<<grid_for(static_cast<std::int64_t>(fronts_.size()), kElementThreads), kElementThreads, 0,
+                          stream_>>>(fronts_.get(), static_cast<std::int64_t>(fronts_.size()), fronts16_.get());
+      APSP_CUDA_CHECK_LAUNCH("narrow_fronts");
+      narrow_rows_.fronts = fronts16_.get();
+      d_escaped16_ = DeviceBuffer<int>(1);
+      APSP_CUDA_CHECK(cudaMemsetAsync(d_escaped16_.get(), 0, sizeof(int), stream_));
+      prepare_rows(narrow_rows_);
+      return;
+    }
+  }
+  prepare_rows(wide_);
+}
+
+template <class D>
+template <class W>
+void SupernodalRows<D>::prepare_rows(WorkingRows<W>& w) {
+  const std::int32_t levels = sym_.levels();
+  require_device_memory(static_cast<std::size_t>(batch_rows_ * n_) * sizeof(W), std::to_string(batch_rows_) +
+                                                                                    " supernodal working rows of " +
+                                                                                    std::to_string(n_) + " vertices");
+  w.x = DeviceBuffer<W>(static_cast<std::size_t>(batch_rows_ * n_));
 
   // Backward, top level first: X[:,K] min= X[:,S_K] (x) L_K for every K of
   // the level, transposed: XT[K rows] min= L_K^T (x) XT[S_K rows], where
@@ -672,21 +925,24 @@ void SupernodalRows<D>::prepare_solve() {
   const std::int64_t ldx = batch_rows_;
   const auto rows32 = static_cast<std::int32_t>(batch_rows_);
   for (std::int32_t l = levels - 1; l >= 0; --l) {
-    backward_tasks_.begin_launch();
+    w.backward_tasks.begin_launch();
     for (std::int32_t x = sym_.level_ptr[l]; x < sym_.level_ptr[l + 1]; ++x) {
       const std::int32_t K = sym_.level_idx[x];
       const std::int64_t k = columns(K), ld = front_ld(K);
-      backward_tasks_.add({front(K) + k * ld, 1, ld, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K], ldx,
-                           x_.get() + sym_.first[K] * ldx, nullptr, ldx, static_cast<std::int32_t>(k), rows32,
-                           static_cast<std::int32_t>(structure(K)), 0, 0, 0, d_row_stamp_.get() + K});
+      w.backward_tasks.add({front(w, K) + k * ld, 1, ld, w.x.get(), d_struct_idx_.get() + sym_.struct_ptr[K], ldx,
+                            w.x.get() + sym_.first[K] * ldx, nullptr, ldx, static_cast<std::int32_t>(k), rows32,
+                            static_cast<std::int32_t>(structure(K)), 0, 0, 0, d_row_stamp_.get() + K});
     }
   }
-  d_backward_tasks_ = upload_tasks(backward_tasks_, stream_);
+  w.d_backward_tasks = upload_tasks(w.backward_tasks, stream_);
+  w.prepared = true;
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 template <class D>
-void SupernodalRows<D>::plan_batch(const std::int32_t* ids, std::int64_t rows, std::vector<std::int32_t>& init) {
+template <class W>
+void SupernodalRows<D>::plan_batch(WorkingRows<W>& w, const std::int32_t* ids, std::int64_t rows,
+                                   std::vector<std::int32_t>& init) {
   // Supernodes whose columns the forward pass touches: the sources' and their ancestors.
   ++batch_id_;
   std::vector<std::int32_t> active;
@@ -711,17 +967,18 @@ void SupernodalRows<D>::plan_batch(const std::int32_t* ids, std::int64_t rows, s
     std::size_t y = x;
     while (y < active.size() && level_of_[active[y]] == level_of_[active[x]]) ++y;
     for (int phase = 0; phase < 2; ++phase) {
-      forward_tasks_.begin_launch();
+      w.forward_tasks.begin_launch();
       for (std::size_t z = x; z < y; ++z) {
         const std::int32_t K = active[z];
         const std::int64_t k = columns(K), ld = front_ld(K);
         const auto k32 = static_cast<std::int32_t>(k);
-        D* xk = x_.get() + sym_.first[K] * ldx;
+        W* xk = w.x.get() + sym_.first[K] * ldx;
         if (phase == 0)
-          forward_tasks_.add({front(K), 1, ld, xk, nullptr, ldx, xk, nullptr, ldx, k32, rows32, k32, 0, 0, 0});
+          w.forward_tasks.add({front(w, K), 1, ld, xk, nullptr, ldx, xk, nullptr, ldx, k32, rows32, k32, 0, 0, 0});
         else
-          forward_tasks_.add({front(K) + k, 1, ld, xk, nullptr, ldx, x_.get(), d_struct_idx_.get() + sym_.struct_ptr[K],
-                              ldx, static_cast<std::int32_t>(structure(K)), rows32, k32, 0, 0, 0});
+          w.forward_tasks.add({front(w, K) + k, 1, ld, xk, nullptr, ldx, w.x.get(),
+                               d_struct_idx_.get() + sym_.struct_ptr[K], ldx, static_cast<std::int32_t>(structure(K)),
+                               rows32, k32, 0, 0, 0});
       }
     }
     x = y;
@@ -729,7 +986,8 @@ void SupernodalRows<D>::plan_batch(const std::int32_t* ids, std::int64_t rows, s
 }
 
 template <class D>
-void SupernodalRows<D>::launch_batch(std::int64_t batch, std::size_t local, std::int64_t count,
+template <class W>
+void SupernodalRows<D>::launch_batch(WorkingRows<W>& w, std::int64_t batch, std::size_t local, std::int64_t count,
                                      const std::vector<std::size_t>& batch_launches,
                                      const std::vector<std::size_t>& batch_init, D* dist, std::int64_t ld,
                                      LaunchTimer& timer) {
@@ -745,33 +1003,37 @@ void SupernodalRows<D>::launch_batch(std::int64_t batch, std::size_t local, std:
   const auto inits = static_cast<std::int64_t>(batch_init[local + 1] - batch_init[local]);
   if (inits > 0) {
     timer.time("unit", -1, batch, {}, [&] {
-      sn::unit_rows<D><<<grid_of(inits, kUnitRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
-          x_.get(), ldx, d_first_.get(), d_run_init_.get() + batch_init[local], d_run_new_.get() + b, rows,
+      sn::unit_rows<W><<<grid_of(inits, kUnitRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+          w.x.get(), ldx, d_first_.get(), d_run_init_.get() + batch_init[local], d_run_new_.get() + b, rows,
           d_row_stamp_.get(), stamp);
       APSP_CUDA_CHECK_LAUNCH("unit_rows");
     });
   }
   for (std::size_t l = batch_launches[local]; l < batch_launches[local + 1]; l += 2) {
     const auto step = static_cast<std::int32_t>((l - batch_launches[local]) / 2);
-    const auto& closure = forward_tasks_.launches[l];
-    const auto& scatter = forward_tasks_.launches[l + 1];
-    timer.time("forward closure", step, batch, timer.on() ? launch_cost(forward_tasks_, closure, rows32) : LaunchCost{},
-               [&] { launch_tasks<D, false>(d_forward_tasks_, closure, rows32, stamp, stream_); });
-    timer.time("forward scatter", step, batch, timer.on() ? launch_cost(forward_tasks_, scatter, rows32) : LaunchCost{},
-               [&] { launch_tasks<D, true>(d_forward_tasks_, scatter, rows32, stamp, stream_); });
+    const auto& closure = w.forward_tasks.launches[l];
+    const auto& scatter = w.forward_tasks.launches[l + 1];
+    timer.time("forward closure", step, batch,
+               timer.on() ? launch_cost(w.forward_tasks, closure, rows32) : LaunchCost{},
+               [&] { launch_tasks<W, false>(w.d_forward_tasks, closure, rows32, stamp, stream_); });
+    timer.time("forward scatter", step, batch,
+               timer.on() ? launch_cost(w.forward_tasks, scatter, rows32) : LaunchCost{},
+               [&] { launch_tasks<W, true>(w.d_forward_tasks, scatter, rows32, stamp, stream_); });
   }
-  for (std::size_t l = 0; l < backward_tasks_.launches.size(); ++l) {
-    const auto& launch = backward_tasks_.launches[l];
-    timer.time("backward", static_cast<std::int32_t>(backward_tasks_.launches.size() - 1 - l), batch,
-               timer.on() ? launch_cost(backward_tasks_, launch, rows32) : LaunchCost{},
-               [&] { launch_tasks<D, false>(d_backward_tasks_, launch, rows32, stamp, stream_); });
+  for (std::size_t l = 0; l < w.backward_tasks.launches.size(); ++l) {
+    const auto& launch = w.backward_tasks.launches[l];
+    timer.time("backward", static_cast<std::int32_t>(w.backward_tasks.launches.size() - 1 - l), batch,
+               timer.on() ? launch_cost(w.backward_tasks, launch, rows32) : LaunchCost{},
+               [&] { launch_tasks<W, false>(w.d_backward_tasks, launch, rows32, stamp, stream_); });
   }
-  timer.time("transpose", -1, batch, {2.0 * static_cast<double>(n_) * static_cast<double>(rows) * sizeof(D), 0.0}, [&] {
-    sn::rows_to_original<D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
-                                      ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
-                              dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
-        x_.get(), n_, ldx, d_iperm_.get(), d_run_slot_.get() + b, d_run_old_.get() + b, rows, d_potentials_.get(), dist,
-        ld, d_largest_finite_.get());
+  // The transpose's bytes: XT read in W, the rows written in D.
+  const double transposed = static_cast<double>(n_) * static_cast<double>(rows) * (sizeof(W) + sizeof(D));
+  timer.time("transpose", -1, batch, {transposed, 0.0}, [&] {
+    sn::rows_to_original<W, D><<<grid_of(ceil_div<std::int64_t>(n_, sn::kTransposeTile),
+                                         ceil_div<std::int64_t>(rows, sn::kTransposeTile), "supernodal"),
+                                 dim3(sn::kTransposeTile, sn::kTransposeRows), 0, stream_>>>(
+        w.x.get(), n_, ldx, d_iperm_.get(), d_run_slot_.get() + b, d_run_old_.get() + b, rows, d_potentials_.get(),
+        dist, ld, d_largest_finite_.get());
     APSP_CUDA_CHECK_LAUNCH("rows_to_original");
   });
 }
@@ -804,8 +1066,59 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
   d_run_new_ = upload(new_ids, stream_);
   d_run_old_ = upload(old_ids, stream_);
   d_run_slot_ = upload(slots, stream_);
+  if constexpr (std::is_same<D, std::int32_t>::value) {
+    if (narrow_) {
+      run_rows(narrow_rows_, new_ids, count, dist, ld);
+      // The int16 rows' certificate (range_rule.hpp, infinity kInf16: the
+      // widened rows keep kInf16's saturation as kInf): a failure turns the
+      // int16 rows off and computes this run's rows again in int32.
+      const RangeView<std::int32_t> view{dist, n_, ld, 0, kernels::kInf16};
+      launch_range_check(view, count, d_escaped16_.get());
+      int escaped = 0;
+      APSP_CUDA_CHECK(cudaMemcpyAsync(&escaped, d_escaped16_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
+      APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      if (testing::hooks.fail_int16_certificate) escaped = 1;
+      if (escaped == 0) {
+        testing::hooks.supernodal_int16_rows += count;
+      } else {
+        ++testing::hooks.supernodal_int16_fallbacks;
+        narrow_ = false;
+        narrow_rows_ = WorkingRows<std::int16_t>();
+        fronts16_ = DeviceBuffer<std::int16_t>();
+      }
+    }
+  }
+  if (!narrow_) {
+    if (!wide_.prepared) prepare_rows(wide_);
+    run_rows(wide_, new_ids, count, dist, ld);
+  }
+  if (pred != nullptr) {
+    kernels::real_predecessors<D><<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
+        dist, pred, n_, ld, d_in_rows_.get(), d_in_cols_.get(), d_in_weights_.get(), count, first);
+    APSP_CUDA_CHECK_LAUNCH("real_predecessors");
+  }
+  if constexpr (std::is_integral<D>::value) {
+    const RangeView<std::int32_t> view{dist, n_, ld, 0, kInf};
+    launch_range_check(view, count, d_escaped_.get());
+  }
+}
+
+template <class D>
+void SupernodalRows<D>::launch_range_check(const RangeView<std::int32_t>& view, std::int64_t count, int* escaped) {
+  sn::chunk_escapes_range<<<grid_of(std::min<std::int64_t>(ceil_div<std::int64_t>(n_, kElementThreads),
+                                                           kRangeColumnBlocks),
+                                    std::min<std::int64_t>(count, kRangeRowBlocks), "supernodal"),
+                            kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_,
+                                                           d_largest_finite_.get(), escaped);
+  APSP_CUDA_CHECK_LAUNCH("chunk_escapes_range");
+}
+
+template <class D>
+template <class W>
+void SupernodalRows<D>::run_rows(WorkingRows<W>& w, const std::vector<std::int32_t>& new_ids, std::int64_t count,
+                                 D* dist, std::int64_t ld) {
   d_run_init_ = DeviceBuffer<std::int32_t>();
-  d_forward_tasks_ = DeviceTasks<D>();
+  w.d_forward_tasks = DeviceTasks<W>();
 
   const std::int64_t batches = ceil_div(count, batch_rows_);
   LaunchTimer timer(stream_);
@@ -821,46 +1134,32 @@ void SupernodalRows<D>::run(std::int64_t first, std::int64_t count, D* dist, ver
   for (std::int64_t segment_begin = 0; segment_begin < batches;) {
     const std::int64_t segment_end = segment_begin == 0 ? 1 : batches;
     const auto plan_start = std::chrono::steady_clock::now();
-    forward_tasks_.clear();
+    w.forward_tasks.clear();
     batch_launches.clear();
     batch_init.clear();
     init.clear();
     for (std::int64_t batch = segment_begin; batch < segment_end; ++batch) {
-      batch_launches.push_back(forward_tasks_.launches.size());
+      batch_launches.push_back(w.forward_tasks.launches.size());
       batch_init.push_back(init.size());
       const std::int64_t b = batch * batch_rows_;
-      plan_batch(new_ids.data() + b, std::min(batch_rows_, count - b), init);
+      plan_batch(w, new_ids.data() + b, std::min(batch_rows_, count - b), init);
     }
-    batch_launches.push_back(forward_tasks_.launches.size());
+    batch_launches.push_back(w.forward_tasks.launches.size());
     batch_init.push_back(init.size());
     // The second segment's copies wait for the first batch's kernels (a
     // pageable copy synchronizes its stream; the frees wait for the device).
     d_run_init_ = upload(init, stream_);
-    d_forward_tasks_ = upload_tasks(forward_tasks_, stream_);
+    w.d_forward_tasks = upload_tasks(w.forward_tasks, stream_);
     if (timer.on())  // the host's planning and uploads; the first segment's while the device waits
       testing::hooks.supernodal_profile.load()->push_back(
           {"plan (host)", static_cast<std::int32_t>(segment_begin == 0 ? 0 : 1), -1, 0.0, 0.0,
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - plan_start).count()});
     for (std::int64_t batch = segment_begin; batch < segment_end; ++batch)
-      launch_batch(batch, static_cast<std::size_t>(batch - segment_begin), count, batch_launches, batch_init, dist, ld,
-                   timer);
+      launch_batch(w, batch, static_cast<std::size_t>(batch - segment_begin), count, batch_launches, batch_init, dist,
+                   ld, timer);
     segment_begin = segment_end;
   }
   timer.finish();
-  if (pred != nullptr) {
-    kernels::real_predecessors<D><<<grid_for(count * n_, kElementThreads), kElementThreads, 0, stream_>>>(
-        dist, pred, n_, ld, d_in_rows_.get(), d_in_cols_.get(), d_in_weights_.get(), count, first);
-    APSP_CUDA_CHECK_LAUNCH("real_predecessors");
-  }
-  if constexpr (std::is_integral<D>::value) {
-    const RangeView<std::int32_t> view{dist, n_, ld, 0, kInf};
-    sn::chunk_escapes_range<<<grid_of(std::min<std::int64_t>(ceil_div<std::int64_t>(n_, kElementThreads),
-                                                             kRangeColumnBlocks),
-                                      std::min<std::int64_t>(count, kRangeRowBlocks), "supernodal"),
-                              kElementThreads, 0, stream_>>>(view, count, out_edges_, max_weight_,
-                                                             d_largest_finite_.get(), d_escaped_.get());
-    APSP_CUDA_CHECK_LAUNCH("chunk_escapes_range");
-  }
 }
 
 template <class D>
@@ -873,15 +1172,19 @@ bool SupernodalRows<D>::range_escaped() {
 }
 
 template <class D>
-RowSourceFactory<D> supernodal_rows() {
-  return [](const RowInput<D>& in) -> std::unique_ptr<RowSource<D>> { return std::make_unique<SupernodalRows<D>>(in); };
+RowSourceFactory<D> supernodal_rows(NarrowRows narrow = NarrowRows::off) {
+  return [narrow](const RowInput<D>& in) -> std::unique_ptr<RowSource<D>> {
+    return std::make_unique<SupernodalRows<D>>(in, narrow);
+  };
 }
 
 }  // namespace
 
 void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
                       cudaStream_t stream) {
-  solve_rows(g, opts, supernodal_rows<std::int32_t>(), sink, out, progress, stream);
+  if (opts.precision == Precision::int16 && opts.predecessors)  // as fw refuses it, before any work
+    throw UsageError("int16 cannot track predecessors (automatic or int32 can)", "precision");
+  solve_rows(g, opts, supernodal_rows<std::int32_t>(narrow_rows_for(opts)), sink, out, progress, stream);
 }
 void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
                       cudaStream_t stream) {

@@ -21,7 +21,11 @@ namespace apsp::cuda {
 // negative weights through Johnson potentials (NegativeCycleError for a
 // negative cycle), int32 distances beyond int32 refused, predecessors,
 // --verify, progress. Stages: "ordering", "symbolic", "factor", then the
-// row stages. Throws UsageError naming METIS when the build has no ordering
+// row stages. int32 graphs with Precision::int16: the solve's working rows
+// in int16 (refused as fw refuses int16: with predecessors, or a reweighted
+// weight of kInf16 / 2 or more), certified, int32 rows again when the
+// certificate fails; the summary's precision is int16 when every row
+// certified. Throws UsageError naming METIS when the build has no ordering
 // library, ResourceError when the factor does not fit on the device.
 void solve_supernodal(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out,
                       ProgressSpan progress, cudaStream_t stream);

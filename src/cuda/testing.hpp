@@ -33,7 +33,8 @@ struct SupernodalLaunch {
 
 struct Hooks {
   // fw: the int16 attempt's range certificate reports failure, so the
-  // matrix is solved again in int32.
+  // matrix is solved again in int32; supernodal: the same for its int16
+  // working rows (the run's rows again in int32 rows).
   std::atomic<bool> fail_int16_certificate{false};
   // fw: the tagged predecessor attempt reports its range exceeded, so the
   // production fallback (int32 distances, predecessors from tight edges) runs.
@@ -55,6 +56,9 @@ struct Hooks {
   // to the sink, once after the last chunk and once each time the device
   // budget was full (counts up).
   std::atomic<std::int64_t> row_split_flushes{0};
+  // GPU row solvers: chunks whose target columns were gathered on the
+  // device (SolveOptions::targets) rather than cut on the host (counts up).
+  std::atomic<std::int64_t> gathered_chunks{0};
   // supernodal: when > 0, the rows of sources one batch of the solve phase
   // holds (so small graphs take several batches).
   std::atomic<std::int64_t> supernodal_batch_rows{0};
@@ -67,6 +71,20 @@ struct Hooks {
   // the level's dense panels and update matrices run as grouped min-plus
   // launches; else v6's one front at a time through fw's rounds.
   std::atomic<bool> supernodal_batched_factor{false};
+  // supernodal: when set, the tiled factor (opt-in, not yet measured): the
+  // batched path, with the panels and update matrices of the dense fronts of
+  // >= 1024 vertices on fw's 128 x 128 phase-3 tile
+  // (kernels/supernodal/tiled_update.cuh); int32 and float32 (float64 stays
+  // batched).
+  std::atomic<bool> supernodal_tiled_factor{false};
+  // supernodal: when set, `automatic` precision attempts int16 working rows
+  // (as --precision int16 does) where fw's int16 rule allows; off by
+  // default until measured (docs/perf.md, v7).
+  std::atomic<bool> supernodal_int16_auto{false};
+  // supernodal: rows whose int16 working rows certified (counts up), and
+  // int16 attempts whose certificate failed (the rows went again in int32).
+  std::atomic<std::int64_t> supernodal_int16_rows{0};
+  std::atomic<std::int64_t> supernodal_int16_fallbacks{0};
   // supernodal: fronts factored through the dense fw rounds (counts up).
   std::atomic<std::int64_t> supernodal_dense_fronts{0};
   // supernodal: when set, every launch of the solve phase is timed and

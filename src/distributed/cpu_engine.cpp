@@ -17,6 +17,7 @@
 // the other ranks; without, everything runs here, panel steps in parallel
 // too. Either way only one OpenMP team is busy at a time.
 #include "distributed/cpu_engine.hpp"
+#include "distributed/memory_plan.hpp"
 #include "distributed/output.hpp"
 
 #include <omp.h>
@@ -524,12 +525,10 @@ std::unique_ptr<TileEngine> make(const BasicGraph<OutputOf<D>>& g, const Process
     return std::make_unique<CpuEngine<D, kPred>>(g, grid, options);
   } catch (const std::bad_alloc&) {
     const std::int64_t b = options.super_width > 0 ? options.super_width : kTile;
-    const double bytes =
-        static_cast<double>(grid.local_rows() * grid.local_cols() + 2 * (1 + grid.local_rows() + grid.local_cols())) *
-        static_cast<double>(b * b) * static_cast<double>(sizeof(D) + (kPred ? sizeof(vertex_t) : 0));
+    const std::uint64_t bytes = cpu_share_bytes(grid, b, sizeof(D), kPred);
     throw ResourceError("cannot allocate this rank's " + std::to_string(grid.local_rows()) + " x " +
                         std::to_string(grid.local_cols()) + " tiles of " + std::to_string(b) + " x " +
-                        std::to_string(b) + " (" + std::to_string(static_cast<std::int64_t>(bytes)) + " bytes)");
+                        std::to_string(b) + " (" + std::to_string(bytes) + " bytes)");
   }
 }
 

@@ -59,6 +59,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -217,6 +218,53 @@ __global__ void largest_below(const S* __restrict__ d, std::int64_t cells, std::
   }
   for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
   if ((threadIdx.x & 31) == 0 && best != INT_MIN) atomicMax(result, best);
+}
+
+// The process columns whose parts a gathered tile row's conversion on the
+// device reads (convert_on_device: more of them take the host's path).
+constexpr int kMaxDeviceParts = 64;
+
+// Where each part of a gathered tile row lies on the gatherer's device: part
+// c's rows at at[c], leading dimension ld[c] (elements of S).
+template <class S>
+struct DeviceParts {
+  const S* at[kMaxDeviceParts];
+  std::int64_t ld[kMaxDeviceParts];
+};
+
+// The host's widen_part and reweighted_parts_to_rows on the device: rows
+// [first, first + rows) of a gathered tile row as n-wide int32 rows of real
+// distances into `out` (rows x n), global column j = J * b + y read from
+// part J mod pc at its (J / pc)-th tile. A stored value at or above
+// `infinity` is kInf; else v, and with potentials h (null: none) the real
+// distance v - h[i] + h[j]. *bad = 1 where a finite v reaches `limit`
+// (kInf - max_weight: the certificate cannot prove it exact) or a real
+// distance leaves the int32 output: the host then finds the first such
+// value for its message, from the same parts. The same values as the host's
+// path, bit for bit.
+template <class S>
+__global__ void reweighted_rows_on_device(DeviceParts<S> parts, int pc, std::int64_t b, std::int64_t n,
+                                          std::int64_t first, std::int64_t rows, const std::int64_t* __restrict__ h,
+                                          S infinity, std::int64_t limit, std::int32_t* __restrict__ out, int* bad) {
+  constexpr std::int32_t inf = kInf;
+  int found = 0;
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < rows * n;
+       x += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t r = x / n, j = x - r * n;
+    const std::int64_t J = j / b, y = j - J * b;
+    const int c = static_cast<int>(J % pc);
+    const S stored = parts.at[c][r * parts.ld[c] + (J / pc) * b + y];
+    const std::int32_t v = stored >= infinity ? inf : static_cast<std::int32_t>(stored);
+    if (h == nullptr) {
+      found |= (v < inf) & (std::int64_t{v} >= limit);
+      out[x] = v >= inf ? inf : v;
+    } else {
+      const std::int64_t d = std::int64_t{v} - h[first + r] + h[j];
+      found |= (v < inf) & ((std::int64_t{v} >= limit) | (d >= inf) | (d <= -std::int64_t{inf}));
+      out[x] = v >= inf ? inf : static_cast<std::int32_t>(d);
+    }
+  }
+  if (found) *bad = 1;
 }
 
 // Makes `device` current on this thread (before any stream or buffer of the
@@ -544,6 +592,8 @@ class GpuEngine final : public TileEngine {
             if (pred_rows)
               tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows, problem_->tolerance);
           });
+    } else if (convert_on_device()) {
+      deliver_converted(process_row, sink, check);
     } else {
       deliver_parts<std::int32_t, dist_t>(
           process_row, sink, check,
@@ -562,7 +612,12 @@ class GpuEngine final : public TileEngine {
     for (int slot = 0; slot < 2; ++slot) {
       gathered_[slot].clear();
       gathered_host_[slot].clear();
+      converted_[slot].reset();
+      converted_host_[slot].reset();
     }
+    converted_bad_.reset();
+    converted_bad_host_.reset();
+    potential_.reset();
   }
 
   void check_delivered_range() override {
@@ -727,6 +782,164 @@ class GpuEngine final : public TileEngine {
       else
         widen_part<S>(gathered_host_[slot][at]->get(), count, kInfinity, parts->d[at].data());
     }
+  }
+
+  // Integer rows are converted on the device (deliver_converted) unless
+  // APSP_OUTPUT_CONVERT=host asks for the host's pass (the path before, kept
+  // for an A/B) or the process row has more columns than DeviceParts holds.
+  bool convert_on_device() const {
+    if constexpr (kReal) {
+      return false;
+    } else {
+      const char* where = std::getenv("APSP_OUTPUT_CONVERT");
+      if ((where && std::string(where) == "host") || grid_.cols > kMaxDeviceParts) return false;
+      // Its buffers (two tile rows of n int32 and the potentials; the 2d
+      // receive buffers are either path's) where the device has room for
+      // them beside a margin, else the host's pass.
+      std::size_t free_bytes = 0, total_bytes = 0;
+      APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+      const std::size_t need = static_cast<std::size_t>(2 * kTile * n_) * sizeof(dist_t) +
+                               static_cast<std::size_t>(n_) * sizeof(std::int64_t) + (std::size_t{64} << 20);
+      return need <= free_bytes;
+    }
+  }
+
+  // Delivery of integer rows converted on the device. Each tile row this
+  // rank delivers (all of its own with one process column; with several,
+  // rank a mod pc of the process row gathers local tile row a, the others
+  // send it their b x L_c blocks device to device, as gather_on_device) is
+  // turned into n-wide int32 rows of real distances by
+  // reweighted_rows_on_device on the gatherer's device and downloaded once,
+  // into pinned memory that the sink takes as it is: the host no longer
+  // passes over the values (on four H200s the 2d output's host conversion
+  // kept it at 0.62-0.85 s at n = 65536; the download alone is b * n * 4
+  // bytes a tile row at the link's speed). Pipelined like gather_on_device:
+  // before handing row a to the sink, everything up to this rank's next row
+  // a + pc is enqueued (two slots). Collective over `process_row` (pc > 1).
+  void deliver_converted(Communicator* process_row, Sink& sink, const RowCheck& check) {
+    if constexpr (!kReal) {
+      const int pc = grid_.cols;
+      const bool pred = problem_->predecessors;
+      const std::size_t row_cells = static_cast<std::size_t>(kTile * n_);
+      for (int slot = 0; slot < 2; ++slot) {
+        converted_[slot].emplace(row_cells);
+        converted_host_[slot].emplace(row_cells);
+        if (pc > 1 && gathered_[slot].empty())
+          for (int c = 0; c < pc; ++c)
+            gathered_[slot].push_back(std::make_unique<cuda::DeviceBuffer<S>>(
+                c == grid_.col ? 0 : static_cast<std::size_t>(kTile * gathered_width(c))));
+      }
+      converted_bad_.emplace(2);
+      converted_bad_host_.emplace(2);
+      const std::vector<std::int64_t>& h = problem_->reweighted.potential;
+      if (!h.empty()) {
+        potential_.emplace(h.size());
+        APSP_CUDA_CHECK(cudaMemcpyAsync(potential_->get(), h.data(), h.size() * sizeof(std::int64_t),
+                                        cudaMemcpyHostToDevice, panel_.get()));
+      }
+      std::vector<vertex_t> pred_rows(pred ? row_cells : 0);
+      std::int64_t next = 0;
+      for (std::int64_t a = 0; a < rows_; ++a) {
+        const bool mine = a % pc == grid_.col;
+        const std::int64_t ahead = mine ? std::min(rows_ - 1, a + pc) : a;
+        for (; next <= ahead; ++next) enqueue_converted(process_row, next);
+        if (!mine) continue;
+        const std::int64_t first = grid_.global_row(a) * kTile, rows = std::min(kTile, n_ - first);
+        if (rows <= 0) continue;  // a tile row of padding only
+        const std::size_t slot = static_cast<std::size_t>((a / pc) % 2);
+        APSP_CUDA_CHECK(cudaEventSynchronize(converted_ready_[slot].get()));
+        dist_t* const dist = converted_host_[slot]->get();
+        std::string found;
+        if (converted_bad_host_->get()[slot] != 0) {
+          found = range_problem_in(a, slot, first, rows);
+          if (range_problem_.empty()) range_problem_ = found;
+        }
+        // Rows that failed the check are discarded with the sink: no trees for them.
+        if (pred && found.empty())
+          tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred_rows.data());
+        if (check) check(first, rows, dist, pred ? pred_rows.data() : nullptr);
+        sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n_, dist});
+        if (pred) sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n_, pred_rows.data()});
+      }
+      // The sends are ordered on the panel stream: done once it drains (their
+      // gatherers have received them), before the tiles may be freed.
+      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    } else {
+      (void)process_row, (void)sink, (void)check;
+    }
+  }
+
+  // Enqueues local tile row r of deliver_converted on the panel stream: its
+  // send to the gatherer; or, on the gatherer, the receives of the other
+  // parts into slot (r / pc) mod 2, the conversion into that slot's rows and
+  // their download, which converted_ready_[slot] then marks done.
+  void enqueue_converted(Communicator* process_row, std::int64_t r) {
+    if constexpr (!kReal) {
+      const int pc = grid_.cols;
+      if (r % pc != grid_.col) {
+        const Message m = message(own(r, 0), static_cast<std::size_t>(kTile * width_));
+        process_row->send(m.data, m.count, m.type, static_cast<int>(r % pc), Memory::device, panel_.get());
+        return;
+      }
+      const std::size_t slot = static_cast<std::size_t>((r / pc) % 2);
+      DeviceParts<S> parts{};
+      for (int c = 0; c < pc; ++c) {
+        const std::size_t at = static_cast<std::size_t>(c);
+        parts.ld[at] = gathered_width(c);
+        if (c == grid_.col) {
+          parts.at[at] = own(r, 0);
+          continue;
+        }
+        S* const received = gathered_[slot][at]->get();
+        const Message m = message(received, static_cast<std::size_t>(kTile * gathered_width(c)));
+        process_row->receive(m.data, m.count, m.type, c, Memory::device, panel_.get());
+        parts.at[at] = received;
+      }
+      const std::int64_t first = grid_.global_row(r) * kTile, rows = std::min(kTile, n_ - first);
+      if (rows > 0) {
+        int* const bad = converted_bad_->get() + slot;
+        APSP_CUDA_CHECK(cudaMemsetAsync(bad, 0, sizeof(int), panel_.get()));
+        constexpr int kThreads = 256;
+        const std::int64_t limit = std::int64_t{kInf} - problem_->reweighted.max_weight;
+        reweighted_rows_on_device<S><<<blocks_for(rows * n_, kThreads), kThreads, 0, panel_.get()>>>(
+            parts, pc, kTile, n_, first, rows, potential_ ? potential_->get() : nullptr, kInfinity, limit,
+            converted_[slot]->get(), bad);
+        APSP_CUDA_CHECK_LAUNCH("reweighted_rows_on_device");
+        APSP_CUDA_CHECK(cudaMemcpyAsync(converted_host_[slot]->get(), converted_[slot]->get(),
+                                        static_cast<std::size_t>(rows * n_) * sizeof(dist_t), cudaMemcpyDeviceToHost,
+                                        panel_.get()));
+        APSP_CUDA_CHECK(
+            cudaMemcpyAsync(converted_bad_host_->get() + slot, bad, sizeof(int), cudaMemcpyDeviceToHost, panel_.get()));
+      }
+      converted_ready_[slot].record(panel_.get());
+    } else {
+      (void)process_row, (void)r;
+    }
+  }
+
+  // The first value out of range in rows [first, first + rows) of local
+  // tile row r (in slot `slot`, which the device found bad): its parts
+  // downloaded as they are and passed through the host's conversion, for
+  // the host path's message. Rare: the output is refused after it.
+  std::string range_problem_in(std::int64_t r, std::size_t slot, std::int64_t first, std::int64_t rows) {
+    TileRowParts<std::int32_t> parts;
+    for (int c = 0; c < grid_.cols; ++c) {
+      const std::size_t at = static_cast<std::size_t>(c), count = static_cast<std::size_t>(kTile * gathered_columns(c));
+      std::vector<S> stored(count);
+      const S* from = c == grid_.col ? own(r, 0) : gathered_[slot][at]->get();
+      if (count > 0)
+        APSP_CUDA_CHECK(cudaMemcpy2DAsync(stored.data(), gathered_columns(c) * sizeof(S), from,
+                                          gathered_width(c) * sizeof(S), gathered_columns(c) * sizeof(S), kTile,
+                                          cudaMemcpyDeviceToHost, panel_.get()));
+      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+      parts.d.emplace_back(count);
+      widen_part<S>(stored.data(), count, kInfinity, parts.d.back().data());
+      parts.p.emplace_back();
+    }
+    parts.view.assign(static_cast<std::size_t>(grid_.cols), nullptr);
+    std::vector<dist_t> scratch(static_cast<std::size_t>(rows * n_));
+    return reweighted_parts_to_rows(parts, grid_, kTile, n_, first, rows, problem_->reweighted.potential,
+                                    problem_->reweighted.max_weight, scratch.data());
   }
 
   // C_c * b: the real columns of process column c's tiles; and the width
@@ -927,10 +1140,26 @@ class GpuEngine final : public TileEngine {
   std::vector<std::unique_ptr<cuda::PinnedBuffer<S>>> gathered_host_[2];
   cuda::Event gathered_ready_[2];
   std::int64_t gathered_next_ = 0;
+  // deliver_converted: per slot the converted n-wide rows of a tile row on
+  // the device and their pinned download, the device's "bad" flags (one a
+  // slot) and their download, and the potentials h on the device.
+  std::optional<cuda::DeviceBuffer<dist_t>> converted_[2];
+  std::optional<cuda::PinnedBuffer<dist_t>> converted_host_[2];
+  cuda::Event converted_ready_[2];
+  std::optional<cuda::DeviceBuffer<int>> converted_bad_;
+  std::optional<cuda::PinnedBuffer<int>> converted_bad_host_;
+  std::optional<cuda::DeviceBuffer<std::int64_t>> potential_;
   std::string range_problem_;  // the first value out of range that delivery found on this rank
 };
 
 }  // namespace
+
+std::uint64_t gpu_free_bytes(int device) {
+  select_device(device);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
 
 std::int64_t gpu_tile(WeightType weights) {
   return weights == WeightType::float64 ? tile_of<Float64Tiles>() : tile_of<cuda::kernels::Int32Words>();

@@ -21,6 +21,11 @@ struct GpuEngineOptions {
   bool predecessors = false;  // delivered rows carry predecessors (tight-edge trees)
 };
 
+// Free device memory of CUDA device `device` (made current on this thread):
+// the per-rank memory choice's measure (distributed/memory_plan.hpp).
+// UsageError when there is no such device.
+std::uint64_t gpu_free_bytes(int device);
+
 // b, the tile edge of the GPU engine for `weights`: the production
 // kernels' tile (128) for int32 and float32, the float64 kernels' (64).
 std::int64_t gpu_tile(WeightType weights);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -19,11 +20,13 @@
 #include "core/algorithm_checks.hpp"
 #include "core/stages.hpp"
 #include "core/negative_cycle.hpp"
+#include "core/resources.hpp"
 #include "core/weights.hpp"
 #include "cpu/backend.hpp"
 #include "cuda/algorithm.hpp"
 #include "distributed/cpu_engine.hpp"
 #include "distributed/gpu_engine.hpp"
+#include "distributed/memory_plan.hpp"
 #include "distributed/output.hpp"
 #include "distributed/rank_threads.hpp"
 #include "distributed/same_graph.hpp"
@@ -42,6 +45,28 @@ const char* distributed_algorithm(Backend backend) {
   for (const AlgorithmInfo& a : entries)
     if (a.distributable) return a.name;
   throw Error(std::string("the registry has no distributable entry for the ") + to_string(backend) + " backend");
+}
+
+// What this rank may use for its share (distributed/memory_plan.hpp): a GPU
+// rank its device's free memory, capped by `budget` when set; the host's
+// available memory (core/resources.hpp), which a CPU rank's budget caps.
+dist::RankMemory measure_rank_memory(bool on_gpu, int device, std::uint64_t budget) {
+  dist::RankMemory memory;
+  memory.gpu = on_gpu;
+  if (on_gpu) {
+    const std::uint64_t free_bytes = dist::gpu_free_bytes(device);
+    memory.device_budget = budget > 0 && budget < free_bytes;
+    memory.device = memory.device_budget ? budget : free_bytes;
+  }
+  if (const std::optional<resources::AvailableMemory> host = resources::available_memory(resources::MemorySources{})) {
+    memory.host_known = true;
+    memory.host = host->bytes;
+  }
+  if (!on_gpu && budget > 0 && (!memory.host_known || budget < memory.host)) {
+    memory.host_known = memory.host_budget = true;
+    memory.host = budget;
+  }
+  return memory;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -167,6 +192,32 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     std::unique_ptr<dist::TileEngine> engine;
     dist::GpuEngineOptions gpu_options;
     gpu_options.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
+    // The per-rank memory choice, before any tile is built.
+    if (opts.super_width == 0) {
+      dist::ShareShape share;
+      share.n = normalized.n;
+      share.grid = grid;
+      share.tile = tile;
+      share.predecessors = opts.predecessors && !on_gpu;
+      // int32 cells on GPUs (an int16 attempt needs half and may widen); the
+      // CPU engine's int64 where sums could overflow, else the weights' own.
+      share.cell_bytes = static_cast<std::int64_t>(std::max(sizeof(W), sizeof(std::int32_t)));
+      // An explicit int16 solve on GPUs keeps int16 tiles: a share that only
+      // they fit is not refused.
+      if constexpr (!kReal)
+        if (on_gpu && opts.precision == Precision::int16) share.cell_bytes = 2;
+      if constexpr (!kReal)
+        if (!on_gpu && (opts.precision == Precision::int64 || !fits_int32_arithmetic(normalized, stats)))
+          share.cell_bytes = 8;
+      dist::RankMemory memory;
+      agree(comm, [&] { memory = measure_rank_memory(on_gpu, gpu_options.device, opts.memory_budget); });
+      const dist::MemoryPlan plan = dist::agree_memory_plan(comm, share, memory);
+      result.memory_plan = plan.summary;
+      if (plan.super_width > 0)
+        throw Agreed<ResourceError>(-1, plan.summary +
+                                            "; GPU ranks out of core are not built yet (issue 24): give the ranks "
+                                            "more device memory, or more ranks");
+    }
     gpu_options.lookahead = opts.lookahead;
     gpu_options.precision = opts.precision;
     gpu_options.predecessors = opts.predecessors;

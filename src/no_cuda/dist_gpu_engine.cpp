@@ -8,6 +8,10 @@ namespace apsp::dist {
 // Any width: make_gpu_engine refuses before a tile is used.
 std::int64_t gpu_tile(WeightType) { return 128; }
 
+std::uint64_t gpu_free_bytes(int) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph&, const ProcessGrid&, const GpuEngineOptions&) {
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }

@@ -45,6 +45,10 @@ void PartSink::begin(const SinkLayout& layout) {
   if (inner_.keeps_partial())
     throw UsageError("partial rows are kept for the whole n x n matrix only, not a part of chosen sources or targets",
                      "checkpoint");
+  inner_.begin(begin_producer(layout));
+}
+
+SinkLayout PartSink::begin_producer(const SinkLayout& layout) {
   producer_ = layout;
   const std::int64_t producer_rows = layout.row_count();
   for (std::size_t i = 0; i < rows_from_.size(); ++i)
@@ -72,7 +76,7 @@ void PartSink::begin(const SinkLayout& layout) {
   SinkLayout part = layout;
   part.rows = rows_from_.empty() ? layout.rows : static_cast<std::int64_t>(rows_from_.size());
   part.columns = columns_.empty() ? layout.columns : static_cast<std::int64_t>(columns_.size());
-  inner_.begin(part);
+  return part;
 }
 
 void PartSink::put(const RowBlock& block) {

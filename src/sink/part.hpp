@@ -15,7 +15,9 @@ namespace apsp::sink {
 // `rows_from` lists, for each output row, the producer row it copies (empty:
 // row r is producer row r, the producer computed the chosen sources itself);
 // `columns` lists the producer columns (vertices) the output keeps, in order
-// (empty: every column). The producer's own layout goes to begin(); `inner`
+// (empty: every column, or those the producer gathered itself: the GPU row
+// solvers' device gather of SolveOptions::targets puts rows of the targets'
+// values only, and then this sink passes them on as they come). The producer's own layout goes to begin(); `inner`
 // begins with rows_from.size() rows (the producer's count when empty) of
 // columns.size() values. Producer rows no output row copies are dropped.
 // Each put gathers the kept values of its rows into a staging block of
@@ -31,6 +33,10 @@ class PartSink : public Sink {
            std::vector<vertex_t> vertex_names = {});
 
   void begin(const SinkLayout& layout) override;
+  // begin() without the inner sink's: for an `inner` that has begun with
+  // the part's layout already (the one returned), e.g. a GPU row solver
+  // that cuts the columns on the host where it cannot on the device.
+  SinkLayout begin_producer(const SinkLayout& layout);
   void put(const RowBlock& block) override;
   void commit() override;
   void discard() noexcept override;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace apsp::choice {
 
@@ -138,8 +139,9 @@ namespace {
 // placement and its cells follow the distance type: float64 rows fit shared
 // memory up to about half the vertices of 4-byte rows (4.25 bytes a vertex
 // with the two bitmaps, 8.25 for float64) and write 8-byte cells.
-double sssp_estimate(const GraphProbe& p, const SsspModel& k) {
-  const double n = static_cast<double>(p.n), m = static_cast<double>(p.m);
+// `rows`: the sources whose rows are computed (n for the whole matrix).
+double sssp_estimate(const GraphProbe& p, const SsspModel& k, std::int64_t rows) {
+  const double n = static_cast<double>(p.n), m = static_cast<double>(p.m), s = static_cast<double>(rows);
   const bool wide = p.weights == WeightType::float64;
   const auto shared_row_vertices =
       static_cast<std::int64_t>(static_cast<double>(kSsspSharedRowVertices) * 4.25 / (wide ? 8.25 : 4.25));
@@ -150,8 +152,8 @@ double sssp_estimate(const GraphProbe& p, const SsspModel& k) {
   const double per_edge = (1 - p.heavy_edge_fraction) * light_edge + p.heavy_edge_fraction * heavy_edge;
   const double cell_seconds = wide ? 2 * kSsspCellSeconds : kSsspCellSeconds;
   const std::int64_t blocks = kSms * (shared_row ? kSsspSharedBlocksPerSm : kSsspGlobalBlocksPerSm);
-  const auto sources_per_block = static_cast<double>((p.n + blocks - 1) / blocks);
-  return k.fixed + n * (m * per_edge + n * cell_seconds) +
+  const auto sources_per_block = static_cast<double>((rows + blocks - 1) / blocks);
+  return k.fixed + s * (m * per_edge + n * cell_seconds) +
          sources_per_block * static_cast<double>(std::max<std::int64_t>(1, p.hop_depth)) * k.hop;
 }
 
@@ -163,19 +165,21 @@ bool separators_may_be_small(std::int64_t n, std::int64_t hop_depth) {
 
 namespace {
 
-// supernodal's factor and solve on the device from the analysis's figures.
-double supernodal_estimate(const GraphProbe& p, const SeparatorFigures& f) {
-  const double n = static_cast<double>(p.n);
+// supernodal's factor and solve on the device from the analysis's figures:
+// the factor whatever the rows, the solve for `rows` sources (its fixed part
+// covers one batch's chain of level launches).
+double supernodal_estimate(const GraphProbe& p, const SeparatorFigures& f, std::int64_t rows) {
+  const double n = static_cast<double>(p.n), s = static_cast<double>(rows);
   const double row_bytes = p.weights == WeightType::float64 ? 2.0 : 1.0;
   const double factor = kSnFactorFixed + n * kSnFactorPerVertex + f.factor_ops * kSnFactorOpSeconds;
   const double solve = kSnSolveFixed +
-                       row_bytes * (n * n * kSnSolveCellSeconds + n * f.solve_ops_per_source * kSnSolveOpSeconds);
+                       row_bytes * (s * n * kSnSolveCellSeconds + s * f.solve_ops_per_source * kSnSolveOpSeconds);
   return factor + solve;
 }
 
 // Considers supernodal for `c` (whose other estimates and pick are made):
 // the gates, the analysis, the estimate; appends to c.why.
-void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, GpuChoice& c) {
+void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, std::int64_t rows, GpuChoice& c) {
   char line[300];
   if (!analyse || p.n > kSnMaxVertices || p.m < p.n) return;
   if (!separators_may_be_small(p.n, p.hop_depth)) {
@@ -187,7 +191,8 @@ void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, 
   const double best = std::min({c.fw_seconds, c.sssp_seconds, c.sssp_nearfar_seconds});
   const double n = static_cast<double>(p.n);
   c.supernodal_analysis_seconds = kSnAnalysisPerEdge * static_cast<double>(p.m);
-  const double least = c.supernodal_analysis_seconds + kSnSolveFixed + n * n * kSnSolveCellSeconds;
+  const double least = c.supernodal_analysis_seconds + kSnSolveFixed +
+                       static_cast<double>(rows) * n * kSnSolveCellSeconds;
   if (least > kSnAnalysisMargin * best) {
     std::snprintf(line, sizeof line,
                   "; supernodal not analysed: its ordering (model %.3g s) and least solve leave no margin below "
@@ -198,7 +203,7 @@ void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, 
   }
   const SeparatorFigures f = analyse();
   c.analysed = true;
-  c.supernodal_seconds = supernodal_estimate(p, f);
+  c.supernodal_seconds = supernodal_estimate(p, f, rows);
   std::snprintf(line, sizeof line,
                 "model %.3g s for supernodal's factor and solve after its analysis (%.3g s modelled, top separator "
                 "%lld, nnz(L)/n = %.1f)",
@@ -215,6 +220,13 @@ void consider_supernodal(const GraphProbe& p, const AnalyseSeparators& analyse, 
 }
 
 }  // namespace
+
+std::int64_t rows_asked(std::int64_t n, const std::vector<vertex_t>& sources) {
+  if (sources.empty()) return n;
+  std::vector<vertex_t> distinct(sources);
+  std::sort(distinct.begin(), distinct.end());
+  return std::min<std::int64_t>(n, std::unique(distinct.begin(), distinct.end()) - distinct.begin());
+}
 
 GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts, const AnalyseSeparators& analyse) {
   GpuChoice c;
@@ -233,8 +245,10 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts, co
   const auto rounds = static_cast<double>((p.n + kFwTile - 1) / kFwTile);
   c.fw_fixed_seconds = kFwFixedSeconds;
   c.fw_seconds = kFwFixedSeconds + n * n * n / fw_rate + rounds * kFwRoundSeconds;
-  c.sssp_seconds = sssp_estimate(p, kSssp);
-  c.sssp_nearfar_seconds = sssp_estimate(p, kSsspNearFar);
+  // The row solvers compute the chosen sources' rows only; fw every row.
+  const std::int64_t rows = rows_asked(p.n, opts.sources);
+  c.sssp_seconds = sssp_estimate(p, kSssp, rows);
+  c.sssp_nearfar_seconds = sssp_estimate(p, kSsspNearFar, rows);
   char line[256];
   const char* forced = opts.precision == Precision::int16         ? "int16 is a mode of fw"
                        : (opts.block.x != 0 || opts.block.y != 0) ? "a block shape was given"
@@ -258,7 +272,12 @@ GpuChoice choose_gpu_algorithm(const GraphProbe& p, const SolveOptions& opts, co
                   static_cast<long long>(p.hop_edges_scanned));
     c.why += line;
   }
-  consider_supernodal(p, analyse, c);
+  if (rows < p.n) {
+    std::snprintf(line, sizeof line, "; sssp and supernodal for the %lld sources' rows, fw for all %lld",
+                  static_cast<long long>(rows), static_cast<long long>(p.n));
+    c.why += line;
+  }
+  consider_supernodal(p, analyse, rows, c);
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "apsp/solver.hpp"
 #include "core/graph_probe.hpp"
@@ -65,6 +66,13 @@ struct GpuChoice {
 // supernodal's least solve time (no op counts yet) leave a margin below the
 // best other estimate, and supernodal is then picked when its factor and
 // solve (the analysis is spent by then) beat the others.
+// The rows a solve of `sources` computes (its distinct entries; n when empty).
+std::int64_t rows_asked(std::int64_t n, const std::vector<vertex_t>& sources);
+
+// opts.sources counts: sssp's and supernodal's estimates are for those rows
+// (supernodal's factor and fixed solve part whatever their number), fw's for
+// every row (it computes the whole matrix), so a few sources go to sssp
+// where supernodal wins the whole matrix only through its many rows.
 GpuChoice choose_gpu_algorithm(const core::GraphProbe& probe, const SolveOptions& opts,
                                const AnalyseSeparators& analyse = nullptr);
 

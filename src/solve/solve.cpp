@@ -98,6 +98,12 @@ std::int64_t rows_of(const SolveOptions& opts) {
   return opts.sources.empty() ? -1 : static_cast<std::int64_t>(opts.sources.size());
 }
 
+// SinkLayout::columns of a solve: one per target the backend gathers
+// (SolveOptions::targets, set by the PartRoute for the GPU row solvers), or -1 (n).
+std::int64_t columns_of(const SolveOptions& opts) {
+  return opts.targets.empty() ? -1 : static_cast<std::int64_t>(opts.targets.size());
+}
+
 // Whether `algorithm` is one of the GPU's row solvers (sssp and its ladder,
 // supernodal): they compute rows 0..k-1 of a graph and no other part.
 bool gpu_row_solver(const std::string& algorithm, Backend backend) {
@@ -115,8 +121,10 @@ bool gpu_row_solver(const std::string& algorithm, Backend backend) {
 //  - GPU row solvers (which compute rows 0..k-1 only): the graph is
 //    renumbered so that the distinct sources come first, in order, the rest
 //    keeping their order (sources 0..k-1 are not moved at all); the backend
-//    computes rows 0..k-1 of that graph, and the PartSink maps rows,
-//    columns and predecessors back.
+//    computes rows 0..k-1 of that graph and gathers the columns (the
+//    targets, or every vertex in its caller's order when renumbered) on the
+//    device (run.targets, in the renumbered ids), and the PartSink maps rows
+//    and predecessors back.
 //  - every other algorithm: computes every row; the PartSink keeps the chosen ones.
 template <class G>
 class PartRoute {
@@ -129,14 +137,21 @@ class PartRoute {
     std::vector<std::int64_t> rows_from;
     std::vector<vertex_t> columns = std::move(run.targets), names;
     run.targets.clear();
-    if (!run.sources.empty() && gpu_row_solver(run.algorithm, backend)) {
+    const bool gpu_rows = gpu_row_solver(run.algorithm, backend);
+    if (!run.sources.empty() && gpu_rows) {
       if constexpr (!std::is_same<G, DenseView>::value) renumber(run, normalized, rows_from, columns, names);
     } else if (!run.sources.empty() && !computes_chosen_rows(run.algorithm, backend, algorithm_registry())) {
       rows_from.assign(run.sources.begin(), run.sources.end());
       run.sources.clear();
     }
-    if (!rows_from.empty() || !columns.empty() || !names.empty())
-      part_.emplace(sink, std::move(rows_from), std::move(columns), std::move(names));
+    const bool part = !rows_from.empty() || !columns.empty() || !names.empty();
+    // The GPU row solvers cut the columns themselves (the link then carries
+    // s x t values, not s x n): the PartSink gets their t-wide rows.
+    if (gpu_rows) {
+      run.targets = std::move(columns);
+      columns.clear();
+    }
+    if (part) part_.emplace(sink, std::move(rows_from), std::move(columns), std::move(names));
   }
   Sink& sink() { return part_ ? static_cast<Sink&>(*part_) : sink_; }
   // The graph the backend solves: the normalized one, or its renumbering.
@@ -291,7 +306,7 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
     require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{normalized.n, weight_type_of<W> == WeightType::float32 ? Element::float32 : Element::float64,
-                          opts.predecessors, rows_of(run)};
+                          opts.predecessors, rows_of(run), columns_of(run)};
   const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
   run_into_sink(
       route.sink(), layout, run, narrows_sources(run.algorithm, out.backend), key, out, clock, meter,
@@ -371,7 +386,7 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
   ProgressMeter meter(opts.progress);
   const Graph& solved = route.graph();
   const auto key = [&] { return resume::solve_key(normalized, run.algorithm, out.backend, run); };
-  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(run)};
+  const SinkLayout layout{normalized.n, Element::int32, opts.predecessors, rows_of(run), columns_of(run)};
   const auto compute = [&](Sink& into, const SolveOptions& left) {
     if (out.backend == Backend::cpu) {
       cpu::solve(solved, reporting_into(left, meter.whole()), into, out);
@@ -385,10 +400,19 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
         SolveSummary cpu_out;
         cpu_out.n = normalized.n;
         cpu_out.times = std::move(out.times);
-        // The rows the GPU was to compute (every row where the PartSink picks them).
+        // The rows the GPU was to compute (every row where the PartSink picks
+        // them), cut here to the columns it was to gather.
         SolveOptions on_cpu = run;
         on_cpu.algorithm = cpu::resolve_algorithm(normalized, opts);
-        cpu::solve(solved, reporting_into(on_cpu, meter.whole().rest()), into, cpu_out);
+        on_cpu.targets.clear();
+        std::optional<sink::PartSink> cut;
+        if (!run.targets.empty()) {
+          cut.emplace(into, std::vector<std::int64_t>{}, run.targets);
+          SinkLayout whole = layout;
+          whole.columns = -1;
+          cut->begin_producer(whole);
+        }
+        cpu::solve(solved, reporting_into(on_cpu, meter.whole().rest()), cut ? *cut : into, cpu_out);
         out = std::move(cpu_out);
         out.note = std::string(refusal.what()) + "; solved on the CPU in int64 instead";
       }

@@ -322,6 +322,47 @@ TEST(AutoChoice, GpuSupernodalWhereSeparatorsPay) {
   EXPECT_EQ(forced_analyses, 0);
 }
 
+// Some sources (issue 23's sources x targets): sssp and supernodal are
+// estimated for those rows only, so 1000 sources of the road-like geometric
+// graph, where supernodal wins the whole matrix, go to a row search without
+// paying the analysis (its ordering alone outweighs 1000 rows of sssp), and
+// the estimates shrink with the rows; duplicates count once.
+TEST(AutoChoice, SomeSourcesAreEstimatedForTheirRows) {
+  core::GraphProbe road;
+  road.n = 126146;
+  road.m = 611988;
+  road.hop_depth = 515;
+  road.max_weight = 100;
+  const choice::SeparatorFigures figures{1.03053e8, 5.16226e11 / 126146, 300};
+  int analyses = 0;
+  const auto analyse = [&] {
+    ++analyses;
+    return figures;
+  };
+  const choice::GpuChoice full = choice::choose_gpu_algorithm(road, {}, analyse);
+  EXPECT_EQ(full.algorithm, "supernodal") << full.why;
+  EXPECT_EQ(analyses, 1);
+  SolveOptions part;
+  for (vertex_t s = 0; s < 1000; ++s) part.sources.push_back(s * 126);
+  part.sources.push_back(0);  // a repeat: still 1000 rows
+  EXPECT_EQ(choice::rows_asked(road.n, part.sources), 1000);
+  EXPECT_EQ(choice::rows_asked(road.n, {}), road.n);
+  const choice::GpuChoice c = choice::choose_gpu_algorithm(road, part, analyse);
+  EXPECT_TRUE(c.algorithm == "sssp" || c.algorithm == "sssp-nearfar") << c.why;
+  EXPECT_EQ(analyses, 1) << c.why;  // not analysed for the part
+  EXPECT_NE(c.why.find("for the 1000 sources' rows"), std::string::npos) << c.why;
+  EXPECT_NE(c.why.find("supernodal not analysed"), std::string::npos) << c.why;
+  // About 1000 / n of the whole matrix's row work, plus the fixed parts.
+  EXPECT_LT(c.sssp_seconds, full.sssp_seconds / 50);
+  EXPECT_GT(c.sssp_seconds, full.sssp_seconds * 1000 / 126146);
+  EXPECT_EQ(c.fw_seconds, full.fw_seconds);
+  // Enough sources bring the analysis back, and supernodal with it.
+  SolveOptions many;
+  for (vertex_t s = 0; s < 100000; ++s) many.sources.push_back(s);
+  EXPECT_EQ(choice::choose_gpu_algorithm(road, many, analyse).algorithm, "supernodal");
+  EXPECT_EQ(analyses, 2);
+}
+
 // The fit against the H100 measurements it was made from
 // (docs/results/2026-11-25-h100/sparse.csv; n x m x heavy-edge share and hop
 // depth as the probe sees those graphs): every sssp and sssp-nearfar

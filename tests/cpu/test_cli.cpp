@@ -267,6 +267,15 @@ TEST_F(Cli, NegativeCycleIsExit2AndNamesAVertex) {
   expect_error("solve selfloop.txt", 2, "negative cycle through vertex 1");
 }
 
+// Distributed fw's per-rank memory choice: a share above --memory-budget is
+// refused before any work (exit 3), naming the rank and the sizes.
+TEST_F(Cli, DistributedShareAboveTheMemoryBudgetIsExit3) {
+  write_text("g.txt", "0 1 2\n1 2 3\n");
+  expect_error("solve g.txt --memory-budget 1K --distribution rows --algo fw-blocked -o d.bin", 3,
+               "rank 0 (and every other rank): its share of fw (n = 3) needs");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "d.bin"));
+}
+
 TEST_F(Cli, MissingFilesAreExit2) {
   expect_error("solve nothere.bin", 2, "nothere.bin");
   expect_error("verify nothere.gr d.bin", 2, "nothere.gr");
@@ -297,8 +306,8 @@ TEST_F(Cli, UnknownNamesAndBadSyntaxAreExit1) {
   expect_error("solve g.txt --memory-budget 8X", 1, "--memory-budget: '8X' is not a positive byte count");
   expect_error("solve g.txt --memory-budget 0", 1, "--memory-budget: '0' is not a positive byte count");
   expect_error("solve g.txt --memory-budget 99999999999T", 1, "--memory-budget: '99999999999T' is more bytes");
-  expect_error("solve g.txt --memory-budget 1G --distribution rows", 1,
-               "--memory-budget: not available with the distributed solver");
+  expect_error("solve g.txt --memory-budget 1G --distribution rows --algo dijkstra", 1,
+               "--memory-budget: is for distributed fw's tiles");
   expect_error("solve g.unknown", 1, "g.unknown");
   expect_error("solve", 1, "IN");
   expect_error("frobnicate", 1, "frobnicate");

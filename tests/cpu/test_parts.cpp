@@ -13,6 +13,7 @@
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
+#include "sink/part.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 
@@ -99,6 +100,40 @@ TEST(Targets, RealWeightsKeepTheFullSolvesColumns) {
   for (std::size_t r = 0; r < o.sources.size(); ++r)
     for (std::size_t k = 0; k < o.targets.size(); ++k)
       EXPECT_EQ(part.dist[r * o.targets.size() + k], full.dist[o.sources[r] * g.n + o.targets[k]]) << c.name;
+}
+
+// The PartSink's two GPU uses (issue 23): rows whose target columns the
+// producer gathered itself (the layout announces t columns, the PartSink
+// cuts none, maps rows and renames predecessors), and a cut behind an inner
+// sink that has begun already (begin_producer: the row solvers' host cut
+// where rows must reach the host whole).
+TEST(Targets, PartSinkTakesGatheredRowsAndCutsBehindABegunSink) {
+  HostMatrixSink host;
+  sink::PartSink part(host, {1, 0, 1}, {}, {4, 3, 2, 1, 0});
+  part.begin(SinkLayout{5, Element::int32, true, 2, 3});
+  const std::vector<dist_t> dist = {10, 11, 12, 20, 21, 22};
+  const std::vector<vertex_t> pred = {0, -1, 4, 1, 2, 3};
+  part.put(RowBlock{Plane::distances, Element::int32, 0, 2, 3, dist.data()});
+  part.put(RowBlock{Plane::predecessors, Element::int32, 0, 2, 3, pred.data()});
+  part.commit();
+  EXPECT_EQ(std::vector<dist_t>(host.distances().begin(), host.distances().end()),
+            (std::vector<dist_t>{20, 21, 22, 10, 11, 12, 20, 21, 22}));
+  EXPECT_EQ(std::vector<vertex_t>(host.predecessors().begin(), host.predecessors().end()),
+            (std::vector<vertex_t>{3, 2, 1, 4, -1, 0, 3, 2, 1}));
+
+  HostMatrixSink begun;
+  begun.begin(SinkLayout{5, Element::int32, false, -1, 2});
+  sink::PartSink cut(begun, {}, {4, 1});
+  const SinkLayout out = cut.begin_producer(SinkLayout{5, Element::int32, false});
+  EXPECT_EQ(out.column_count(), 2);
+  EXPECT_EQ(out.row_count(), 5);
+  std::vector<dist_t> rows(25);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<dist_t>(i);
+  EXPECT_THROW(cut.put(RowBlock{Plane::distances, Element::int32, 0, 1, 2, rows.data()}), UsageError);  // 5-wide rows
+  cut.put(RowBlock{Plane::distances, Element::int32, 0, 5, 5, rows.data()});
+  cut.commit();
+  EXPECT_EQ(std::vector<dist_t>(begun.distances().begin(), begun.distances().end()),
+            (std::vector<dist_t>{4, 1, 9, 6, 14, 11, 19, 16, 24, 21}));
 }
 
 TEST(Targets, TargetOutsideTheGraphIsAUsageErrorBeforeTheSinkBegins) {

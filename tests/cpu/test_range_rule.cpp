@@ -108,6 +108,25 @@ TEST(RangeRule, Int16PathBeyondItsInfinityIsCaught) {
   EXPECT_TRUE(certificate_holds(clamped_result<std::int16_t>(short_path, 16383), short_path, 16383));
 }
 
+// supernodal's int16 working rows leave the device widened to int32 rows,
+// the int16 infinity (16383) as kInf, and are certified as int32 rows read
+// with infinity 16383: the verdict is the int16 matrix's. The chain's
+// longest distance is 16382 (the largest finite int16 value: holds), then
+// 16383 (the int16 infinity: escapes); weights below fw's int16 rule (8191).
+TEST(RangeRule, WidenedInt16RowsAreCertifiedWithTheInt16Infinity) {
+  for (const weight_t last : {2, 3}) {
+    const Graph g = graph_of(6, {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}});
+    const std::vector<std::int16_t> narrow = clamped_result<std::int16_t>(g, 16383);
+    std::vector<dist_t> widened(narrow.size());
+    std::transform(narrow.begin(), narrow.end(), widened.begin(),
+                   [](std::int16_t x) { return x < 16383 ? dist_t{x} : kInf; });
+    const bool fits = last == 2;
+    EXPECT_EQ(certificate_holds(narrow, g, 16383), fits) << last;
+    EXPECT_EQ(certificate_holds(widened, g, 16383), fits) << last;
+    EXPECT_TRUE(certificate_holds(widened, g, kInf)) << "the int32 infinity alone cannot see it";
+  }
+}
+
 // Tagged words: the distance above 8 tag bits, infinity 2^22 - 1.
 TEST(RangeRule, TaggedWordsAreReadAboveTheirTag) {
   const int infinity = (1 << 22) - 1;

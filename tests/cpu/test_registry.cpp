@@ -83,7 +83,7 @@ TEST(Registry, WeightTypeAndPrecisionColumns) {
 // The production CUDA entries: fw (the first: what "auto" names when options
 // only fw honours are set), fw-ooc (fw from host memory, auto's choice only
 // past device memory), sssp and supernodal (auto picks between fw and sssp);
-// all track predecessors, fw and fw-ooc have the int16 mode.
+// all track predecessors, fw, fw-ooc and supernodal have the int16 mode.
 TEST(Registry, ProductionGpuSolvers) {
   std::vector<const AlgorithmInfo*> production;
   for (const AlgorithmInfo& a : algorithm_registry())
@@ -93,7 +93,7 @@ TEST(Registry, ProductionGpuSolvers) {
   EXPECT_STREQ(production[1]->name, "fw-ooc");
   EXPECT_STREQ(production[2]->name, "sssp");
   EXPECT_STREQ(production[3]->name, "supernodal");
-  EXPECT_FALSE(production[3]->takes_int16);
+  EXPECT_TRUE(production[3]->takes_int16);  // its int16 working rows
   for (const AlgorithmInfo* a : production) EXPECT_TRUE(a->takes_predecessors) << a->name;
   EXPECT_TRUE(production[0]->takes_int16);
   EXPECT_TRUE(production[1]->takes_int16);
@@ -212,7 +212,7 @@ TEST(Registry, EveryAlgorithmRefusesTheOptionsItDoesNotHonour) {
     }
     if (!a.takes_int16) {
       o.precision = Precision::int16;
-      expect_refused(o, "precision", "int16 is a mode of fw-persistent, fw and fw-ooc");
+      expect_refused(o, "precision", "int16 is a mode of fw-persistent, fw, fw-ooc and supernodal");
       o.precision = Precision::automatic;
     }
     if (!a.takes_block) {

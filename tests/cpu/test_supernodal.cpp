@@ -21,6 +21,7 @@
 #include "apsp/solver.hpp"
 #include "core/resources.hpp"
 #include "supernodal/symbolic.hpp"
+#include "supernodal/tile_plan.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
 
@@ -429,6 +430,61 @@ TEST(Supernodal, RegisteredAsAProductionCpuAlgorithmOfItsOwnWork) {
   EXPECT_TRUE(a->takes_real);
   EXPECT_FALSE(a->takes_int16);
   EXPECT_EQ(a->available, metis_built());
+}
+
+// The tiled factor's tile table (src/supernodal/tile_plan.hpp, planned on
+// the host for kernels/supernodal/tiled_update.cuh): operands padded to
+// whole tiles and k-chunks, aligned, disjoint, inside the workspace; each
+// product's blocks contiguous from its tile_begin, row-major over its tiles,
+// naming it; empty products get no blocks and no workspace.
+TEST(SupernodalTilePlan, PadsAlignsAndCoversEveryTileOnce) {
+  const std::int64_t tile = 128, chunk = 32, align = 4;
+  const std::vector<supernodal::TiledProduct> products = {
+      {1300, 1300, 150}, {1, 1, 1}, {0, 500, 70}, {129, 257, 33}, {128, 128, 32}, {3400, 3400, 430}, {64, 5, 0}};
+  const supernodal::TilePlan plan = supernodal::plan_tiles(products, tile, chunk, align);
+  ASSERT_EQ(plan.layouts.size(), products.size());
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;  // [begin, end) of every operand
+  std::int64_t tiles = 0;
+  for (std::size_t p = 0; p < products.size(); ++p) {
+    SCOPED_TRACE(p);
+    const supernodal::TiledProduct& product = products[p];
+    const supernodal::TiledLayout& l = plan.layouts[p];
+    EXPECT_EQ(l.tile_begin, tiles);
+    if (product.m == 0 || product.n == 0 || product.k == 0) {
+      EXPECT_EQ(l.tiles_n, 0);
+      continue;
+    }
+    EXPECT_EQ(l.m_pad % tile, 0);
+    EXPECT_EQ(l.n_pad % tile, 0);
+    EXPECT_EQ(l.k_pad % chunk, 0);
+    EXPECT_GE(l.m_pad, product.m);
+    EXPECT_LT(l.m_pad - product.m, tile);
+    EXPECT_GE(l.n_pad, product.n);
+    EXPECT_LT(l.n_pad - product.n, tile);
+    EXPECT_GE(l.k_pad, product.k);
+    EXPECT_LT(l.k_pad - product.k, chunk);
+    EXPECT_EQ(l.a_offset % align, 0);
+    EXPECT_EQ(l.b_offset % align, 0);
+    ranges.push_back({l.a_offset, l.a_offset + l.k_pad * l.m_pad});
+    ranges.push_back({l.b_offset, l.b_offset + l.k_pad * l.n_pad});
+    EXPECT_EQ(l.tiles_n, l.n_pad / tile);
+    const std::int64_t count = l.m_pad / tile * l.tiles_n;
+    for (std::int64_t b = l.tile_begin; b < l.tile_begin + count; ++b) {
+      ASSERT_LT(b, static_cast<std::int64_t>(plan.tile_task.size()));
+      EXPECT_EQ(plan.tile_task[static_cast<std::size_t>(b)], static_cast<std::int32_t>(p));
+    }
+    tiles += count;
+  }
+  EXPECT_EQ(static_cast<std::int64_t>(plan.tile_task.size()), tiles);
+  // 1300 x 1300: 11 x 11 tiles; 1 x 1: one; 129 x 257: 2 x 3; 128 x 128: one; 3400 x 3400: 27 x 27.
+  EXPECT_EQ(tiles, 121 + 1 + 6 + 1 + 729);
+  std::sort(ranges.begin(), ranges.end());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    EXPECT_LE(ranges[i].second, plan.words);
+    if (i > 0) EXPECT_LE(ranges[i - 1].second, ranges[i].first) << "operands overlap";
+  }
+  EXPECT_THROW(supernodal::plan_tiles({{-1, 2, 3}}, tile, chunk, align), UsageError);
+  EXPECT_EQ(supernodal::plan_tiles({}, tile, chunk, align).words, 0);
 }
 
 }  // namespace

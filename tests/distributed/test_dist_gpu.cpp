@@ -4,6 +4,7 @@
 // GPU machine (tests/distributed/mpi has the same checks on MPI ranks).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <vector>
 
 #include "apsp/comm.hpp"
@@ -45,6 +46,24 @@ TEST(DistributedGpu, DistancesBeyondInt32AreRefusedOnEveryRank) {
   for (int ranks : {1, 2, 4})
     for (const test::DistConfig& config : test::configs_for(ranks))
       on_gpu_threads(ranks, [&](Communicator& comm) { test::check_gpu_output_range(comm, config); });
+}
+
+// Integer rows are converted on the device by default; the host's pass
+// (APSP_OUTPUT_CONVERT=host, kept for an A/B) must deliver the same rows
+// and refuse the same out-of-range distances.
+TEST(DistributedGpu, TheHostsConversionStillMatchesFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  setenv("APSP_OUTPUT_CONVERT", "host", 1);
+  struct Unset {
+    ~Unset() { unsetenv("APSP_OUTPUT_CONVERT"); }
+  } unset;
+  const std::vector<test::Case> cases = test::tile_cases();
+  for (int ranks : {1, 2, 4})
+    for (const test::DistConfig& config : test::configs_for(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(comm, c, config);
+        test::check_gpu_output_range(comm, config);
+      });
 }
 
 TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {

@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -97,6 +98,44 @@ TEST(Launch, RanksTakeTheListedDevicesElseTheNodesInTurn) {
   EXPECT_EQ(rank_device({}, {0, 1, 2}, 4), 1);
   EXPECT_EQ(rank_device({7}, {}, 3), 7);
   EXPECT_THROW(rank_device({}, {}, 0), ResourceError);
+}
+
+// APSP_RANK_GPU_ONLY=1 under a launcher: CUDA_VISIBLE_DEVICES narrowed to
+// the GPU rank_device gives the rank, counted without CUDA (here from
+// CUDA_VISIBLE_DEVICES itself); otherwise nothing changes.
+TEST(Launch, ARankMaySeeItsOwnGpuAlone) {
+  NoLauncher clean;
+  ScopedEnv visible("CUDA_VISIBLE_DEVICES", "3,5,7");
+  {
+    ScopedEnv launched("OMPI_COMM_WORLD_SIZE", "2");
+    ScopedEnv not_asked("APSP_RANK_GPU_ONLY", nullptr);
+    EXPECT_EQ(narrow_to_rank_gpu({}, 1), 0);
+    EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "3,5,7");
+  }
+  ScopedEnv asked("APSP_RANK_GPU_ONLY", "1");
+  EXPECT_EQ(narrow_to_rank_gpu({}, 1), 0);  // not launched: one process sees every GPU
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "3,5,7");
+  ScopedEnv launched("OMPI_COMM_WORLD_SIZE", "2");
+  EXPECT_EQ(narrow_to_rank_gpu({}, 1), 3);  // the node's second GPU, as CUDA numbers them
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "5");
+  setenv("CUDA_VISIBLE_DEVICES", "3,5,7", 1);
+  EXPECT_EQ(narrow_to_rank_gpu({2, 0}, 2), 3);  // the listed devices in turn
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "7");
+  setenv("CUDA_VISIBLE_DEVICES", "3,5,7", 1);
+  expect_usage_error([] { narrow_to_rank_gpu({4}, 0); }, "devices", "CUDA device 4 does not exist (found 3)");
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "3,5,7");
+}
+
+TEST(Launch, TheProcessClockStartsAtExec) {
+  const double since = seconds_since_process_start();
+  ASSERT_GE(since, 0.0);          // Linux says when this process began
+  EXPECT_LT(since, 24 * 3600.0);  // the test binary began before this test, and not days ago
+  // It moves on as a steady clock does (the start is fixed, now is read anew).
+  const auto steady = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double later = seconds_since_process_start();
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - steady).count();
+  EXPECT_NEAR(later - since, elapsed, 0.005 + elapsed * 0.01);
 }
 
 TEST(Launch, RanksSplitTheCpusTheyShare) {

@@ -6,12 +6,15 @@
 // cycle, n = 0, 1 and 2; every factor path (fronts closed in shared memory,
 // fronts through the dense fw rounds, forced on small graphs by a testing
 // hook, and the opt-in batched dense factor), several solve batches, rows streamed in chunks into a host
-// matrix and files, --verify, range refusals and progress. Skips without a
+// matrix and files, --verify, range refusals and progress; the int16
+// working rows (GpuSupernodalInt16: bit for bit against int32 rows, the
+// range boundary, negative weights, refusals, fallbacks). Skips without a
 // CUDA device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -61,6 +64,7 @@ void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist
   SCOPED_TRACE(c.name + (predecessors ? " with predecessors" : "") +
                (cuda::testing::hooks.supernodal_dense_columns > 0 ? " dense fronts" : "") +
                (cuda::testing::hooks.supernodal_batched_factor ? " batched factor" : "") +
+               (cuda::testing::hooks.supernodal_tiled_factor ? " tiled factor" : "") +
                (cuda::testing::hooks.supernodal_batch_rows > 0 ? " small batches" : "") +
                (cuda::testing::hooks.sparse_row_budget > 0 ? " streamed" : ""));
   const std::vector<dist_t> reference = expected ? *expected : test::reference_distances(c.graph);
@@ -76,15 +80,19 @@ void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist
   }
 }
 
-// expect_exact through every factor path (dense fronts v6's way and
-// batched) and with several solve batches.
+// expect_exact through every factor path (dense fronts v6's way, batched
+// and tiled) and with several solve batches.
 void expect_exact_every_path(const test::Case& c, bool predecessors) {
   const std::vector<dist_t> reference = test::reference_distances(c.graph);
   expect_exact(c, predecessors, &reference);
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
   expect_exact(c, predecessors, &reference);
-  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+  {
+    cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+    expect_exact(c, predecessors, &reference);
+  }
+  cuda::testing::ForceHook tiled(cuda::testing::hooks.supernodal_tiled_factor);
   expect_exact(c, predecessors, &reference);
 }
 
@@ -101,8 +109,13 @@ void expect_real_every_path(const test::RealCase<W>& rc, bool predecessors, bool
     SCOPED_TRACE("dense fronts, small batches");
     test::expect_real_matches_reference(rc, o);
   }
-  cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
-  SCOPED_TRACE("dense fronts batched, small batches");
+  {
+    cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+    SCOPED_TRACE("dense fronts batched, small batches");
+    test::expect_real_matches_reference(rc, o);
+  }
+  cuda::testing::ForceHook tiled(cuda::testing::hooks.supernodal_tiled_factor);
+  SCOPED_TRACE("dense fronts tiled, small batches");
   test::expect_real_matches_reference(rc, o);
 }
 
@@ -121,12 +134,10 @@ TEST(GpuSupernodal, TileCases) {
   for (const test::Case& c : test::tile_cases()) expect_exact(c, true);
 }
 
-// Every benchmark family at test sizes, against the GPU's fw (and the CPU
-// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
-// dense fw rounds without any hook.
-TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
-  SKIP_WITHOUT_GPU();
-  const std::vector<test::Case> cases = {
+// Every benchmark family at test sizes (negative weights on a grid and the
+// uniform graph).
+std::vector<test::Case> family_cases() {
+  return {
       {"grid_n2500", test::generated(GraphKind::grid, 2500, 0, 1, 50, 3)},
       {"grid_negative_n1600", test::generated(GraphKind::grid, 1600, 0, -3, 40, 4)},
       {"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 5)},
@@ -134,6 +145,14 @@ TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
       {"rmat_n1024", test::generated(GraphKind::rmat, 1024, 8 * 1024, 0, 30, 6)},
       {"random_n1000", test::generated(GraphKind::random, 1000, 6000, -2, 60, 7)},
   };
+}
+
+// Every benchmark family at test sizes, against the GPU's fw (and the CPU
+// supernodal solver): large separators (3D grid, R-MAT, uniform) take the
+// dense fw rounds without any hook.
+TEST(GpuSupernodal, FamiliesAgreeWithFwAndTheCpuSolver) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = family_cases();
   const std::int64_t dense_before = cuda::testing::hooks.supernodal_dense_fronts;
   for (const test::Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -234,6 +253,26 @@ TEST(GpuSupernodal, ProfileRecordsEveryPassAndChangesNoRow) {
   EXPECT_EQ(launches.size(), recorded);
 }
 
+// One int32 solve of c with every launch profiled, whose rows must equal
+// `expected`'s: its launches, and their count and add-mins per pass.
+struct ProfiledPasses {
+  std::vector<cuda::testing::SupernodalLaunch> launches;
+  std::map<std::string, std::int64_t> count;
+  std::map<std::string, double> ops;
+};
+ProfiledPasses profiled_solve(const test::Case& c, const SolveResult& expected) {
+  ProfiledPasses p;
+  cuda::testing::hooks.supernodal_profile = &p.launches;
+  const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+  cuda::testing::hooks.supernodal_profile = nullptr;
+  EXPECT_EQ(test::first_difference(expected.dist, r.dist, c.graph.n), "");
+  for (const auto& l : p.launches) {
+    ++p.count[l.pass];
+    p.ops[l.pass] += l.ops;
+  }
+  return p;
+}
+
 // The batched dense factor (opt-in) records its own passes, with the size
 // class of each (SupernodalLaunch::batch: 1024 for fronts of >= 1024
 // vertices, else 0), and no v6 dense pass; its rows equal v6's. A uniform
@@ -244,19 +283,12 @@ TEST(GpuSupernodal, BatchedFactorRecordsItsPassesAndMatchesV6) {
   const test::Case c{"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, 1, 60, 31)};
   const SolveResult v6 = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
   cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
-  std::vector<cuda::testing::SupernodalLaunch> launches;
-  cuda::testing::hooks.supernodal_profile = &launches;
-  const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
-  cuda::testing::hooks.supernodal_profile = nullptr;
-  EXPECT_EQ(test::first_difference(v6.dist, r.dist, c.graph.n), "");
-  std::map<std::string, std::int64_t> count;
-  std::map<std::string, double> ops;
+  ProfiledPasses passes = profiled_solve(c, v6);
+  std::map<std::string, std::int64_t>& count = passes.count;
+  std::map<std::string, double>& ops = passes.ops;
   std::map<std::int64_t, std::int64_t> classes;
-  for (const auto& l : launches) {
-    ++count[l.pass];
-    ops[l.pass] += l.ops;
+  for (const auto& l : passes.launches)
     if (std::string(l.pass).rfind("dense", 0) == 0) ++classes[l.batch];
-  }
   for (const char* pass : {"dense closure", "dense batched panels", "dense batched update"}) {
     EXPECT_GT(count[pass], 0) << pass;
     EXPECT_GT(ops[pass], 0) << pass;
@@ -265,6 +297,74 @@ TEST(GpuSupernodal, BatchedFactorRecordsItsPassesAndMatchesV6) {
   for (const auto& [size_class, launches_of_class] : classes)
     EXPECT_TRUE(size_class == 0 || size_class == 1024) << size_class << ": " << launches_of_class;
   EXPECT_GT(classes[1024], 0);
+}
+
+// The tiled factor (opt-in): the panels and update matrices of the dense
+// fronts of >= 1024 vertices on fw's 128 x 128 tile
+// (kernels/supernodal/tiled_update.cuh). On the uniform graph of the
+// batched test (fronts of both classes without any hook): its int32 rows
+// equal v6's bit for bit (with and without predecessors); its float32 rows
+// equal the batched path's within float32 rounding (its panels read the
+// pre-panel values, the batched ones may read updated ones: other sums of
+// the same paths); it records its pack, panel and update passes, all of
+// the large class, and no v6 pass. A
+// second graph whose separators are a few hundred vertices (R-MAT) checks
+// the ragged tiles (s not a multiple of 128, k not of 32). Counts only,
+// never times.
+TEST(GpuSupernodal, TiledFactorRecordsItsPassesAndMatchesV6) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<test::Case> cases = {
+      {"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, 1, 60, 31)},
+      {"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 32)},
+  };
+  for (const test::Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const SolveResult v6 = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+    const GraphF32 g32 = test::to_float32(test::with_real_weights(c.graph));
+    SolveResultF32 batched32;
+    {
+      cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+      batched32 = solve(g32, test::on_gpu(kAlgo));
+    }
+    cuda::testing::ForceHook tiled(cuda::testing::hooks.supernodal_tiled_factor);
+    ProfiledPasses passes = profiled_solve(c, v6);
+    std::map<std::string, std::int64_t>& count = passes.count;
+    std::map<std::string, double>& ops = passes.ops;
+    for (const auto& l : passes.launches)
+      if (std::string(l.pass).rfind("dense tiled", 0) == 0) EXPECT_EQ(l.batch, 1024) << l.pass;
+    // Whether the symbolic analysis has a dense front (more than 64
+    // columns) of >= 1024 vertices with an update matrix: the uniform graph must.
+    const supernodal::Symbolic sym = supernodal::analyse(to_csr(c.graph));
+    bool large = false;
+    for (std::int32_t K = 0; K < sym.count; ++K)
+      large = large ||
+              (sym.columns(K) > 64 && sym.structure_size(K) > 0 && sym.columns(K) + sym.structure_size(K) >= 1024);
+    if (c.name == "random_n4096") EXPECT_TRUE(large);
+    if (large) {
+      for (const char* pass : {"dense closure", "dense tiled pack", "dense tiled panels", "dense tiled update"})
+        EXPECT_GT(count[pass], 0) << pass;
+      EXPECT_GT(ops["dense tiled panels"], 0);
+      EXPECT_GT(ops["dense tiled update"], 0);
+    }
+    for (const char* pass : {"dense pad", "dense rounds", "dense unpad"}) EXPECT_EQ(count[pass], 0) << pass;
+
+    const SolveResult with_pred = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, true));
+    EXPECT_EQ(test::first_difference(v6.dist, with_pred.dist, c.graph.n), "");
+    EXPECT_EQ(test::check_predecessors(c.graph, with_pred.dist, with_pred.pred), "");
+
+    const SolveResultF32 tiled32 = solve(g32, test::on_gpu(kAlgo));
+    ASSERT_EQ(tiled32.dist.size(), batched32.dist.size());
+    // Both are float32 sums of the same weights along shortest paths of at
+    // most n edges: within n ulps of the larger, relative, with infinity exact.
+    std::int64_t differ = 0;
+    const double tolerance = static_cast<double>(c.graph.n) * 6e-8;
+    for (std::size_t i = 0; i < tiled32.dist.size(); ++i) {
+      const double a = tiled32.dist[i], b = batched32.dist[i];
+      if (std::isinf(a) || std::isinf(b) ? a != b : std::fabs(a - b) > tolerance * std::max(1.0, std::fabs(b)))
+        ++differ;
+    }
+    EXPECT_EQ(differ, 0) << "float32 entries beyond rounding of the batched path's";
+  }
 }
 
 // auto on the GPU picks supernodal on a grid deep and large enough (n =
@@ -326,6 +426,12 @@ TEST(GpuSupernodal, SmallCasesForSanitizers) {
   expect_exact_every_path(grid, true);
   expect_real_every_path(test::real_case<float>(grid), true);
   expect_real_every_path(test::real_case<double>(grid), true);
+  // The int16 working rows (their 16-bit atomic min in the forward scatter).
+  const std::vector<dist_t> reference = test::reference_distances(grid.graph);
+  IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+  const SolveResult narrow = solve(grid.graph, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(narrow.precision, Precision::int16);
+  EXPECT_EQ(test::first_difference(reference, narrow.dist, grid.graph.n), "");
 }
 
 TEST(GpuSupernodal, EmptySingleAndTwoVertexGraphs) {
@@ -435,6 +541,155 @@ TEST(GpuSupernodal, ProgressIsMonotoneAndEndsAtOne) {
     EXPECT_EQ(test::check_progress(seen), "") << "budget " << budget;
     ASSERT_GE(seen.size(), 2u) << "budget " << budget;
   }
+}
+
+// int16 working rows (issue 21): the solve's rows and min-plus tiles in
+// int16 against an int16 copy of the factor, widened by the transpose and
+// certified with the int16 infinity (16383), int32 rows again when the
+// certificate fails.
+constexpr dist_t kInf16 = 16383;
+
+// The largest finite entry of a distance matrix (-1 when none).
+dist_t largest_finite(const std::vector<dist_t>& dist) {
+  dist_t largest = -1;
+  for (const dist_t d : dist)
+    if (d < kInf) largest = std::max(largest, d);
+  return largest;
+}
+
+// Solves c with int32 working rows and with int16 ones (--precision int16,
+// and `automatic` with the switch on), through both factor paths and small
+// batches, and expects the same bits as int32 rows, the reference and the
+// CPU supernodal solver. With non-negative weights the int16 rows certify
+// exactly when the largest distance is below 16383 (else one fallback per
+// solve, and int32 in the summary); with negative weights (the reweighted
+// distances decide) either, consistently.
+void expect_int16_rows_match(const test::Case& c) {
+  const std::vector<dist_t> reference = test::reference_distances(c.graph);
+  const bool negative = std::any_of(c.graph.edges.begin(), c.graph.edges.end(), [](const Edge& e) { return e.w < 0; });
+  const SolveResult wide = solve(c.graph, test::on_gpu(kAlgo, Precision::int32));
+  ASSERT_EQ(wide.precision, Precision::int32);
+  ASSERT_EQ(test::first_difference(reference, wide.dist, c.graph.n), "");
+  if (cpu_supernodal_available()) {
+    SolveOptions cpu;
+    cpu.backend = Backend::cpu;
+    cpu.algorithm = kAlgo;
+    EXPECT_EQ(test::first_difference(solve(c.graph, cpu).dist, wide.dist, c.graph.n), "");
+  }
+  auto check = [&](const SolveOptions& o, const std::string& path) {
+    SCOPED_TRACE(c.name + ", " + path);
+    const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
+    const std::int64_t fallbacks_before = cuda::testing::hooks.supernodal_int16_fallbacks;
+    const SolveResult narrow = solve(c.graph, o);
+    EXPECT_EQ(test::first_difference(wide.dist, narrow.dist, c.graph.n), "");
+    EXPECT_TRUE(narrow.dist == wide.dist);  // bit for bit
+    const std::int64_t rows = cuda::testing::hooks.supernodal_int16_rows - rows_before;
+    const std::int64_t fallbacks = cuda::testing::hooks.supernodal_int16_fallbacks - fallbacks_before;
+    const bool in_int16 = narrow.precision == Precision::int16;
+    EXPECT_EQ(fallbacks, in_int16 ? 0 : 1);
+    if (in_int16) EXPECT_EQ(rows, c.graph.n);
+    if (!negative) EXPECT_EQ(in_int16, largest_finite(reference) < kInf16) << "largest " << largest_finite(reference);
+  };
+  check(test::on_gpu(kAlgo, Precision::int16), "int16");
+  {
+    IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+    IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
+    check(test::on_gpu(kAlgo, Precision::int16), "int16, dense fronts, small batches");
+    cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
+    check(test::on_gpu(kAlgo, Precision::int16), "int16, batched factor, small batches");
+  }
+  cuda::testing::ForceHook automatic(cuda::testing::hooks.supernodal_int16_auto);
+  check(test::on_gpu(kAlgo), "automatic with the switch on");
+}
+
+TEST(GpuSupernodalInt16, FamiliesMatchInt32RowsBitForBit) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = family_cases();
+  cases.insert(
+      cases.end(),
+      {
+          {"two_grids_zero_n1600", two_copies(test::generated(GraphKind::grid, 1600, 0, 0, 40, 21))},
+          {"grid_long_n4900", test::generated(GraphKind::grid, 4900, 0, 200, 300, 8)},  // beyond 16383: falls back
+      });
+  const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
+  const std::int64_t fallbacks_before = cuda::testing::hooks.supernodal_int16_fallbacks;
+  for (const test::Case& c : cases) expect_int16_rows_match(c);
+  EXPECT_GT(cuda::testing::hooks.supernodal_int16_rows, rows_before);            // some family ran in int16
+  EXPECT_GT(cuda::testing::hooks.supernodal_int16_fallbacks, fallbacks_before);  // and one fell back
+}
+
+TEST(GpuSupernodalInt16, StandardCasesWithTheAutomaticSwitch) {
+  SKIP_WITHOUT_GPU();
+  cuda::testing::ForceHook automatic(cuda::testing::hooks.supernodal_int16_auto);
+  for (const test::Case& c : test::standard_cases()) {
+    SCOPED_TRACE(c.name);
+    const std::vector<dist_t> reference = test::reference_distances(c.graph);
+    const SolveResult r = solve(c.graph, test::on_gpu(kAlgo));
+    EXPECT_TRUE(r.precision == Precision::int16 || r.precision == Precision::int32);
+    EXPECT_EQ(test::first_difference(reference, r.dist, c.graph.n), "");
+    expect_exact(c, true, &reference);  // predecessors keep int32 rows
+  }
+}
+
+// A chain whose longest distance is exactly the largest finite int16 value
+// (16382: certified in int16), then one more (16383, the int16 infinity:
+// the certificate fails and the rows go again in int32). Weights stay below
+// fw's int16 rule (8191).
+TEST(GpuSupernodalInt16, RangeBoundary) {
+  SKIP_WITHOUT_GPU();
+  for (const weight_t last : {2, 3}) {
+    Graph g;
+    g.n = 6;  // vertex 5 isolated
+    g.edges = {{0, 1, 8190}, {1, 2, 8190}, {2, 3, last}, {3, 4, 0}};
+    g = normalize(g);
+    const test::Case c{"chain_to_" + std::to_string(16380 + last), g};
+    const std::vector<dist_t> reference = test::reference_distances(g);
+    ASSERT_EQ(largest_finite(reference), 16380 + last);
+    expect_int16_rows_match(c);
+    const SolveResult r = solve(g, test::on_gpu(kAlgo, Precision::int16));
+    EXPECT_EQ(r.precision, last == 2 ? Precision::int16 : Precision::int32);
+    EXPECT_EQ(r.dist[3], 16380 + last);
+    EXPECT_EQ(r.dist[5], kInf);
+  }
+}
+
+TEST(GpuSupernodalInt16, NegativeWeightsThroughThePotentials) {
+  SKIP_WITHOUT_GPU();
+  // A chain 0 -> 1 -> .. with weight -2 back edges: reweighted by the
+  // potentials, the int16 rows run on non-negative weights.
+  Graph g;
+  g.n = 200;
+  for (vertex_t v = 0; v + 1 < 200; ++v) {
+    g.edges.push_back({v, static_cast<vertex_t>(v + 1), 5});
+    g.edges.push_back({static_cast<vertex_t>(v + 1), v, -2});
+  }
+  g = normalize(g);
+  const SolveResult r = solve(g, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(r.precision, Precision::int16);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), r.dist, g.n), "");
+  expect_int16_rows_match({"chain_negative_n200", g});
+}
+
+// Refused as fw refuses int16: predecessors, and a (reweighted) weight of
+// half the int16 infinity or more; the forced certificate failure falls back.
+TEST(GpuSupernodalInt16, RefusalsAndTheForcedFallback) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::generated(GraphKind::grid, 400, 0, 1, 9, 2);
+  EXPECT_THROW(solve(g, test::on_gpu(kAlgo, Precision::int16, true)), UsageError);
+  Graph heavy;
+  heavy.n = 3;
+  heavy.edges = {{0, 1, 8191}, {1, 2, 1}};
+  EXPECT_THROW(solve(heavy, test::on_gpu(kAlgo, Precision::int16)), UsageError);
+  heavy.edges = {{0, 1, 8190}, {1, 2, 1}};
+  EXPECT_EQ(solve(heavy, test::on_gpu(kAlgo, Precision::int16)).precision, Precision::int16);
+  // Without the switch, automatic keeps int32 rows.
+  const std::int64_t rows_before = cuda::testing::hooks.supernodal_int16_rows;
+  EXPECT_EQ(solve(g, test::on_gpu(kAlgo)).precision, Precision::int32);
+  EXPECT_EQ(cuda::testing::hooks.supernodal_int16_rows, rows_before);
+  cuda::testing::ForceHook fail(cuda::testing::hooks.fail_int16_certificate);
+  const SolveResult forced = solve(g, test::on_gpu(kAlgo, Precision::int16));
+  EXPECT_EQ(forced.precision, Precision::int32);
+  EXPECT_EQ(test::first_difference(test::reference_distances(g), forced.dist, g.n), "");
 }
 
 }  // namespace

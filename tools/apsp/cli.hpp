@@ -156,6 +156,7 @@ struct DistributedSolve {
   bool checkpoint = false;     // --checkpoint: keep the rows of a killed run
   bool resume = false;         // --resume: continue them
   double checkpoint_every = 0;  // --checkpoint-every: seconds between the dense rounds' checkpoints
+  std::uint64_t memory_budget = 0;  // --memory-budget: what each rank may use for its fw share (0: all it has)
 };
 void run_distributed_solve(const DistributedSolve& s);
 

@@ -106,6 +106,7 @@ DistributedOptions options_of(const DistributedSolve& s) {
   }
   opts.lookahead = !s.distributed.no_lookahead;
   opts.super_width = s.distributed.super_width;
+  opts.memory_budget = s.memory_budget;
   opts.backend = parse_backend(s.backend);
   // A GPU-only algorithm (sssp) names its backend, as --devices does.
   const AlgorithmInfo* named = s.algorithm == "auto" ? nullptr : find_algorithm(s.algorithm);
@@ -117,6 +118,9 @@ DistributedOptions options_of(const DistributedSolve& s) {
     if (s.distributed.super_width != 0)
       throw UsageError("is for distributed fw's rounds; the row split of " + s.algorithm + " holds rows, not tiles",
                        "super_width");
+    if (s.memory_budget != 0)
+      throw UsageError("is for distributed fw's tiles; the row split of " + s.algorithm + " holds rows, not tiles",
+                       "memory_budget");
     if (opts.distribution != Distribution::rows)
       throw UsageError("the row split of " + s.algorithm + " hands out rows; --distribution 2d is for fw",
                        "distribution");
@@ -145,11 +149,23 @@ struct StartupLines {
   StageTimes parts;
 };
 
-StartupLines startup_parts(const StageTimes& timed, const Communicator& comm, double devices_s, double context_s) {
+// `clock` holds the moments on the process's clock (seconds since exec,
+// apsp::seconds_since_process_start; -1: unknown): when the solve began,
+// when the context was ready, so that with the communicator's "nccl init
+// began" they show the chain exec -> libraries -> MPI / context -> NCCL.
+struct StartupClock {
+  double solve_began = -1;
+  double context_ready = -1;
+};
+
+StartupLines startup_parts(const StageTimes& timed, const Communicator& comm, double devices_s, double context_s,
+                           const StartupClock& clock) {
   StartupLines lines{timed, {}};
+  if (clock.solve_began >= 0) lines.parts.add("solve began (since exec)", clock.solve_began);
   for (const auto& [name, seconds] : comm.startup_parts()) lines.parts.add(name, seconds);
   if (devices_s >= 0) lines.parts.add("devices (overlapped)", devices_s);
   if (context_s >= 0) lines.parts.add("context (overlapped)", context_s);
+  if (clock.context_ready >= 0) lines.parts.add("context ready (since exec)", clock.context_ready);
   return lines;
 }
 
@@ -196,6 +212,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
                           (s.distributed.no_lookahead ? "off" : "on"));
   if (r.super_width > 0) print_row("out of core", r.out_of_core);
+  if (!r.memory_plan.empty()) print_row("memory", r.memory_plan);
   print_row("threads", std::to_string(threads) + " per rank");
   print_stage("startup", startup.timed.total());
   print_parts(startup.timed);
@@ -256,8 +273,9 @@ bool on_gpu(const DistributedSolve& s) {
 
 // The GPU of this rank (backend cuda): the node's ranks take the listed
 // devices (or all of the node's) in turn (apsp::rank_device). -1 on the CPU.
-int rank_device(const DistributedSolve& s) {
+int rank_device(const DistributedSolve& s, int narrowed) {
   if (!on_gpu(s)) return -1;
+  if (narrowed > 0) return 0;  // the rank's GPU is the only one it sees
   const std::vector<int> listed = s.distributed.devices.empty() ? std::vector<int>{}
                                                                 : parse_device_list(s.distributed.devices);
   std::vector<int> node_devices;
@@ -268,9 +286,13 @@ int rank_device(const DistributedSolve& s) {
 
 // The communicator of this rank (apsp::make_launch_communicator): mpi, or
 // nccl for one GPU per rank; one rank without a launcher.
-std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int device) {
+// `narrowed`: the node's GPU count when this rank sees its own alone
+// (apsp::narrow_to_rank_gpu), else 0.
+std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int device, int narrowed) {
   const CommChoice choice = parse_comm_choice(s.distributed.comm);
-  const int node_gpus = device >= 0 && launched_by_mpi() ? static_cast<int>(cuda::devices().size()) : 0;
+  const int node_gpus = device < 0 || !launched_by_mpi() ? 0
+                        : narrowed > 0                   ? narrowed
+                                                         : static_cast<int>(cuda::devices().size());
   return make_launch_communicator(choice, device, node_gpus);
 }
 
@@ -382,15 +404,23 @@ void run_distributed_solve(const DistributedSolve& s) {
   // marked overlapped where they ran beside other work.
   StageTimes startup;
   double devices_s = -1, context_s = -1;  // the GPU helper's own times
+  StartupClock clock;
+  clock.solve_began = seconds_since_process_start();
+  int narrowed = 0;  // the node's GPU count when this rank sees its own alone
   try {
-    std::future<int> gpu = std::async(std::launch::async, [&s, &devices_s, &context_s] {
+    if (launched_by_mpi() && on_gpu(s))
+      narrowed = narrow_to_rank_gpu(s.distributed.devices.empty() ? std::vector<int>{}
+                                                                  : parse_device_list(s.distributed.devices),
+                                    node_place().local_rank);
+    std::future<int> gpu = std::async(std::launch::async, [&s, &devices_s, &context_s, &clock, narrowed] {
       const auto devices_start = std::chrono::steady_clock::now();
-      const int d = rank_device(s);
+      const int d = rank_device(s, narrowed);
       devices_s = seconds_since(devices_start);
       if (d >= 0) {
         const auto context_start = std::chrono::steady_clock::now();
         cuda::create_context(d);
         context_s = seconds_since(context_start);
+        clock.context_ready = seconds_since_process_start();
       }
       return d;
     });
@@ -402,7 +432,7 @@ void run_distributed_solve(const DistributedSolve& s) {
     device = gpu.get();
     startup.add("gpu wait", seconds_since(wait_start));
     const auto comm_start = std::chrono::steady_clock::now();
-    comm = make_communicator(s, device);
+    comm = make_communicator(s, device, narrowed);
     startup.add("communicator", seconds_since(comm_start));
   } catch (...) {
     // No communicator to agree through: every rank reports (they fail alike).
@@ -440,8 +470,9 @@ void run_distributed_solve(const DistributedSolve& s) {
     // setup; this makes its parts complete for the summary whatever ran.
     comm->wait_ready();
     if (comm->rank() == 0)
-      print_summary(s, *comm, loaded, result, why, opts.threads, startup_parts(startup, *comm, devices_s, context_s),
-                    read_s, read_parts, seconds_since(start));
+      print_summary(s, *comm, loaded, result, why, opts.threads,
+                    startup_parts(startup, *comm, devices_s, context_s, clock), read_s, read_parts,
+                    seconds_since(start));
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)

@@ -337,9 +337,6 @@ void run_solve(const SolveArgs& a) {
                      "super_width");
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
-    if (!a.memory_budget.empty())
-      throw UsageError("not available with the distributed solver (each rank holds its fw tiles in-core)",
-                       "memory_budget");
     if (a.part())
       throw UsageError("--sources, --targets, --cutoff, --nearest and --output-type are not available with the "
                        "distributed solver",
@@ -354,7 +351,8 @@ void run_solve(const SolveArgs& a) {
     }
     return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
                                                   a.backend, a.precision, a.block, a.threads, a.verify, distributed,
-                                                  a.weights, a.checkpoint || a.resume, a.resume, a.checkpoint_every});
+                                                  a.weights, a.checkpoint || a.resume, a.resume, a.checkpoint_every,
+                                                  a.memory_budget.empty() ? 0 : parse_memory_budget(a.memory_budget)});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;
@@ -447,7 +445,9 @@ Command add_solve_command(CLI::App& app) {
   cmd->add_option("--device", args->device, "CUDA device ordinal")->check(count_up_to(std::numeric_limits<int>::max()));
   cmd->add_option("--memory-budget", args->memory_budget,
                   "Device memory the GPU's dense solver may use, e.g. 8G (default: the free memory); auto solves "
-                  "out of core (fw-ooc) when fw's matrix exceeds it");
+                  "out of core (fw-ooc) when fw's matrix exceeds it. Distributed fw: what each rank may use for its "
+                  "share (device memory on GPU ranks, host memory on CPU ranks); a share that fits neither in core "
+                  "nor out of core is refused before any work");
   cmd->add_option("--sources", args->sources,
                   "Rows of these sources only: a list (0,5,10-20) or a file of ids; the input's ids (--relabel's "
                   "original ones)");

@@ -4,6 +4,12 @@
 // weights), so:
 //  - int32: kInf = 2^30 - 1 leaves room for the sum of two stored values and
 //    min(a + b, c) with c <= kInf never exceeds kInf (range_rule.hpp);
+//  - int16 (the solve's narrow working rows, issue 21): kInf16 = 16383
+//    (fw's int16 infinity, kernels/common/words.cuh): two stored values sum
+//    below 2^15, and every stored value is min(path length, kInf16), so the
+//    range certificate (range_rule.hpp, infinity kInf16) decides the result;
+//    CUDA has no 16-bit atomicMin: a compare-and-swap on the aligned 32-bit
+//    word that holds the value;
 //  - float32 / float64: IEEE +inf absorbs any finite value, and a
 //    non-negative IEEE value orders as its bit pattern read as a signed
 //    integer of the same width, so the integer atomicMin is the float min
@@ -14,6 +20,7 @@
 #include <limits>
 
 #include "apsp/graph.hpp"
+#include "cuda/kernels/common/words.cuh"
 
 namespace apsp::cuda::kernels::supernodal {
 
@@ -27,6 +34,28 @@ struct Arith<std::int32_t> {
     return __viaddmin_s32(a, b, c);
   }
   __device__ static void atomic_min(std::int32_t* at, std::int32_t v) { atomicMin(at, v); }
+};
+
+template <>
+struct Arith<std::int16_t> {
+  __device__ static std::int16_t infinity() { return static_cast<std::int16_t>(kInf16); }
+  __device__ static std::int16_t add_min(std::int16_t a, std::int16_t b, std::int16_t c) {
+    return static_cast<std::int16_t>(min(int{a} + int{b}, int{c}));
+  }
+  __device__ static void atomic_min(std::int16_t* at, std::int16_t v) {
+    const auto address = reinterpret_cast<std::uintptr_t>(at);
+    auto* word = reinterpret_cast<unsigned int*>(address & ~std::uintptr_t{3});
+    const unsigned shift = (address & 2u) * 8u;  // the value's half of the word
+    unsigned int old = *word;
+    for (;;) {
+      const auto current = static_cast<std::int16_t>((old >> shift) & 0xffffu);
+      if (current <= v) return;
+      const unsigned int next = (old & ~(0xffffu << shift)) | ((static_cast<unsigned int>(v) & 0xffffu) << shift);
+      const unsigned int seen = atomicCAS(word, old, next);
+      if (seen == old) return;
+      old = seen;
+    }
+  }
 };
 
 template <>

@@ -136,4 +136,14 @@ __global__ void unpad_front(const D* __restrict__ padded, PaddedFront shape, D* 
   }
 }
 
+// The factor in int16 for the solve's int16 working rows: min(entry,
+// kInf16). Entries are lengths of real paths (>= 0) or kInf, so a clamped
+// entry is at least the int16 infinity, as it would be in int16 throughout.
+static __global__ void narrow_fronts(const std::int32_t* __restrict__ f, std::int64_t count,
+                                     std::int16_t* __restrict__ out) {
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < count;
+       x += std::int64_t{gridDim.x} * blockDim.x)
+    out[x] = static_cast<std::int16_t>(min(f[x], kInf16));
+}
+
 }  // namespace apsp::cuda::kernels::supernodal

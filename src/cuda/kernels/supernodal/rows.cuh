@@ -46,14 +46,17 @@ static_assert(kTransposeTile % kTransposeRows == 0, "whole columns of the transp
 // finite value written (at most one atomicMax per warp, none where the
 // value already read is as large): the range check's quick
 // rule reads it instead of a pass over the result.
-template <class D>
-__global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::int64_t ldx,
+// W: the working rows' type, D or (int32 D) int16, whose infinity becomes
+// D's and whose finite values are widened as they are.
+template <class W, class D>
+__global__ void rows_to_original(const W* __restrict__ xt, std::int64_t n, std::int64_t ldx,
                                  const std::int32_t* __restrict__ iperm, const std::int64_t* __restrict__ slot,
                                  const std::int32_t* __restrict__ source, std::int64_t rows,
                                  const double* __restrict__ potentials, D* __restrict__ out, std::int64_t ld,
                                  int* __restrict__ largest_finite) {
-  __shared__ D tile[kTransposeTile][kTransposeTile + 1];  // tile[vertex][source]
+  __shared__ W tile[kTransposeTile][kTransposeTile + 1];  // tile[vertex][source]
   const D inf = Arith<D>::infinity();
+  const W narrow_inf = Arith<W>::infinity();
   [[maybe_unused]] int largest =
       -1;  // int32 D: the largest finite value this thread wrote (the rows are reweighted, >= 0)
   const std::int64_t v0 = std::int64_t{blockIdx.x} * kTransposeTile, b0 = std::int64_t{blockIdx.y} * kTransposeTile;
@@ -65,7 +68,8 @@ __global__ void rows_to_original(const D* __restrict__ xt, std::int64_t n, std::
   for (int i = threadIdx.y; i < kTransposeTile; i += kTransposeRows) {
     const std::int64_t b = b0 + i, v = v0 + threadIdx.x;
     if (v >= n || b >= rows) continue;
-    D value = tile[threadIdx.x][i];
+    const W x = tile[threadIdx.x][i];
+    D value = x < narrow_inf ? static_cast<D>(x) : inf;
     if (potentials != nullptr && value < inf)
       value = static_cast<D>(static_cast<double>(value) - potentials[source[b]] + potentials[v]);
     out[slot[b] * ld + v] = value;
