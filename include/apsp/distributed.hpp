@@ -84,6 +84,10 @@ struct DistributedOptions {
   // ranks whose share does not fit their device are refused before any work,
   // as without it). 0: in-core tiles.
   std::int64_t super_width = 0;
+  // Row split on GPUs: download each chunk of rows as soon as it is computed
+  // (SolveOptions::row_split_per_chunk_download; the former way, for an
+  // A/B) instead of once, after the rank's last chunk.
+  bool row_download_per_chunk = false;
   // The per-rank memory choice (docs/scaling.md, "The per-rank memory
   // choice"): > 0 caps the memory each rank may use for its share of fw's
   // tiles, so that tests and users can drive it: the device memory of GPU
@@ -100,6 +104,10 @@ struct RankTimes {
   double compute = 0;        // some tile kernel of this rank was running
   double communication = 0;  // inside communicator calls (overlaps compute with look-ahead)
   double wait = 0;           // rounds time with no kernel running: exposed communication and imbalance
+  // Row split: the part of the rank's rows' time spent downloading them from
+  // the device into its sink (its conversion and checks included); compute
+  // is the rest of the rank's rows' time. 0 on CPU ranks and in the rounds.
+  double download = 0;
 };
 
 struct DistributedResult {

@@ -87,6 +87,11 @@ struct SolveOptions {
   // per-source algorithms and supernodal, and the GPU's sssp ladder and
   // supernodal; any other algorithm is a UsageError (option "algorithm").
   RowSplit* row_split = nullptr;
+  // With row_split on the GPU: each drawn chunk goes to the sink as soon as
+  // it is computed, between chunks (the former way, kept for an A/B), instead
+  // of staying on the device until the last chunk (or until the device holds
+  // no more) and going down all at once. The rows put are the same.
+  bool row_split_per_chunk_download = false;
   // Distances above it are not wanted (a sparse result of SparseKeep::cutoff,
   // scipy's `limit`): the CPU's dijkstra and johnson stop each search past
   // it, so their time follows what is kept, and report what lies beyond as

@@ -213,6 +213,10 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   // result: they stream as they are drawn.
   RowSplit* const split = opts.row_split;
   const bool streamed = chunk < wanted || split != nullptr;
+  // Deferred (a row split's chunks kept on the device until the rank's last
+  // chunk or a full `dist`, then downloaded together; see flush below) unless
+  // opts.row_split_per_chunk_download asks for the former way (an A/B).
+  const bool deferred = split != nullptr && !opts.row_split_per_chunk_download;
   const std::size_t chunk_cells = static_cast<std::size_t>(chunk) * static_cast<std::size_t>(n);
   require_device_memory(row_bytes * static_cast<std::size_t>(chunk),
                         std::to_string(chunk) + " result rows of " + std::to_string(n) + " vertices");
@@ -228,12 +232,14 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   if (verify_on_host) verifier.reset();
 
   double compute_s = 0, certificate_s = 0, verify_s = 0, download_s = 0, pred_download_s = 0;
-  std::int64_t chunk_first = 0;  // the chunk now in `dist`
+  std::int64_t chunk_first = 0;   // the chunk computed or delivered now
+  std::int64_t chunk_offset = 0;  // the row of `dist` that holds row chunk_first
   // Staging and the sink's pages while the first chunk computes.
   HostWarmup warmup(*into, static_cast<std::uint64_t>(width) * cell_bytes * static_cast<std::uint64_t>(wanted));
   // The rows [first, first + count) of the chunk in `rows`, as the download
   // reads them: gathered to the target columns first where the device cuts them.
   auto rows_to_download = [&](auto* rows, auto* gathered, std::int64_t first, std::int64_t count) {
+    rows += chunk_offset * n;
     if (!device_gather) return chunk_rows(rows, chunk_first, n);
     gather_columns(rows + (first - chunk_first) * n, n, count, device_columns.get(), width, gathered, stream);
     return chunk_rows(static_cast<const std::remove_pointer_t<decltype(gathered)>*>(gathered), first, n, width);
@@ -260,8 +266,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       download_to_sink(rows_to_download(dist.get(), gathered_dist.get(), first, count), Plane::distances, potentials,
                        *into, dist_rows, stream);
     } else if (host_verifier) {
-      download_to_sink(chunk_rows(dist.get(), chunk_first, n), Plane::distances, potentials, *host_verifier, dist_rows,
-                       stream);
+      download_to_sink(chunk_rows(dist.get() + chunk_offset * n, chunk_first, n), Plane::distances, potentials,
+                       *host_verifier, dist_rows, stream);
     } else {
       download_to_sink(rows_to_download(dist.get(), gathered_dist.get(), first, count), Plane::distances, potentials,
                        *into, dist_rows, stream);
@@ -280,7 +286,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         for (std::int64_t r = 0; r < block_rows; ++r) {
           const std::int64_t source = row0 + r;
           // A plain copy: the download in progress holds the staging pool.
-          APSP_CUDA_CHECK(cudaMemcpy(row.data(), dist.get() + (source - chunk_first) * n,
+          APSP_CUDA_CHECK(cudaMemcpy(row.data(), dist.get() + (chunk_offset + source - chunk_first) * n,
                                      static_cast<std::size_t>(n) * sizeof(D), cudaMemcpyDeviceToHost));
           double slack = 0;
           if constexpr (kInt32) {
@@ -325,8 +331,8 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     for (std::int64_t done = 0, count = 0; done < rows; done += count) {
       count = std::min(launch_rows, rows - done);
       begin.record(stream);
-      instance.run(chunk_first + done, count, dist.get() + done * n,
-                   opts.predecessors ? pred.get() + done * n : nullptr, n);
+      const std::int64_t at = (chunk_offset + done) * n;
+      instance.run(chunk_first + done, count, dist.get() + at, opts.predecessors ? pred.get() + at : nullptr, n);
       end.record(stream);
       const double launch_s = elapsed_ms(begin, end) / 1000.0;
       compute_s += launch_s;
@@ -343,10 +349,29 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       certificate_s += seconds_since(stage_start);
     }
     if (streamed) {
-      deliver(chunk_first, rows);
+      if (!deferred) deliver(chunk_first, rows);
       ++testing::hooks.sparse_chunks;
       progress.report(done_fraction);
     }
+  };
+  // The row split's computed chunks kept in `dist` (deferred): each one's
+  // first row, rows and row of `dist`; flush() delivers them in that order
+  // and empties `dist`.
+  struct Kept {
+    std::int64_t first = 0, rows = 0, offset = 0;
+  };
+  std::vector<Kept> kept;
+  std::int64_t kept_rows = 0;
+  auto flush = [&] {
+    for (const Kept& k : kept) {
+      chunk_first = k.first;
+      chunk_offset = k.offset;
+      deliver(k.first, k.rows);
+    }
+    if (!kept.empty()) ++testing::hooks.row_split_flushes;
+    kept.clear();
+    kept_rows = 0;
+    chunk_offset = 0;
   };
   if (split == nullptr) {
     for (chunk_first = 0; chunk_first < wanted; chunk_first += chunk) {
@@ -359,9 +384,22 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     for (RowSplit::Range drawn = split->next(); drawn.count > 0; drawn = split->next()) {
       const double handed_out = static_cast<double>(split->rows_before(drawn.chunk + 1)) /
                                 static_cast<double>(std::max<std::int64_t>(1, split->rows()));
-      for (chunk_first = drawn.first; chunk_first < drawn.first + drawn.count; chunk_first += chunk)
-        compute_chunk(std::min(chunk, drawn.first + drawn.count - chunk_first), handed_out);
+      const std::int64_t drawn_end = drawn.first + drawn.count;
+      for (chunk_first = drawn.first; chunk_first < drawn_end;) {
+        if (deferred && kept_rows == chunk) flush();
+        // Deferred: as much of the drawn rows as `dist` still holds, after
+        // the rows kept there; else from the start of `dist`.
+        const std::int64_t rows = std::min(chunk - kept_rows, drawn_end - chunk_first);
+        chunk_offset = kept_rows;
+        compute_chunk(rows, handed_out);
+        if (deferred) {
+          kept.push_back(Kept{chunk_first, rows, kept_rows});
+          kept_rows += rows;
+        }
+        chunk_first += rows;
+      }
     }
+    flush();
   }
   out.times.add("compute", compute_s);
   if constexpr (kInt32) out.times.add("range certificate", certificate_s);

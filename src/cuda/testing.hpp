@@ -52,6 +52,10 @@ struct Hooks {
   std::atomic<std::int64_t> sparse_max_blocks{0};
   // sssp: chunks of rows computed and handed to the sink (counts up).
   std::atomic<std::int64_t> sparse_chunks{0};
+  // Row split (deferred downloads): times the rows kept on the device went
+  // to the sink, once after the last chunk and once each time the device
+  // budget was full (counts up).
+  std::atomic<std::int64_t> row_split_flushes{0};
   // GPU row solvers: chunks whose target columns were gathered on the
   // device (SolveOptions::targets) rather than cut on the host (counts up).
   std::atomic<std::int64_t> gathered_chunks{0};

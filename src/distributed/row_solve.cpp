@@ -226,6 +226,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     result.tile = max_chunk;
     run.progress = opts.progress;
     run.row_split = &split;
+    run.row_split_per_chunk_download = opts.row_download_per_chunk;
     result.setup_seconds = seconds_since(start);
 
     const auto rows_start = std::chrono::steady_clock::now();
@@ -262,14 +263,25 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     agree(comm, [&] { sink.commit(); });
     result.output_seconds = seconds_since(output_start);
 
-    // Every rank's times on every rank: compute, and the wait for the
-    // slowest rank (imbalance) after it.
+    // Every rank's times on every rank: compute, its rows' download (a GPU
+    // rank's device-to-host stages), and the wait for the slowest rank
+    // (imbalance) after it.
+    double download = 0;
+    for (const Stage& stage : summary.times.stages)
+      if (stage.name.find("device-to-host") != std::string::npos) download += stage.seconds;
+    download = std::min(download, compute);
     const std::size_t ranks = static_cast<std::size_t>(comm.size());
-    std::vector<double> all(2 * ranks, 0.0);
-    all[2 * static_cast<std::size_t>(comm.rank())] = compute;
-    all[2 * static_cast<std::size_t>(comm.rank()) + 1] = result.rounds_seconds - compute;
+    const std::size_t me = 3 * static_cast<std::size_t>(comm.rank());
+    std::vector<double> all(3 * ranks, 0.0);
+    all[me] = compute - download;
+    all[me + 1] = download;
+    all[me + 2] = result.rounds_seconds - compute;
     comm.all_reduce(all.data(), all.data(), all.size(), ReduceOp::sum);
-    for (std::size_t r = 0; r < ranks; ++r) result.ranks.push_back(RankTimes{all[2 * r], 0.0, all[2 * r + 1]});
+    for (std::size_t r = 0; r < ranks; ++r) {
+      RankTimes t{all[3 * r], 0.0, all[3 * r + 2]};
+      t.download = all[3 * r + 1];
+      result.ranks.push_back(t);
+    }
   } catch (...) {
     sink.discard();
     throw;

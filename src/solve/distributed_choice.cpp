@@ -78,9 +78,11 @@ DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend,
       rows_p = gpu.supernodal_seconds / p;
       row_algorithm = "supernodal";
     }
-    // A rank downloads each chunk of its rows after computing it (an overlap
-    // through two halves of the row budget measured 4.7x slower on 2 H200s,
-    // docs/scaling.md), so its rows' download adds to its compute.
+    // A rank keeps its rows on its device and downloads them after its last
+    // chunk (solve_rows; an overlap through two halves of the row budget
+    // measured 4.7x slower on 2 H200s, docs/scaling.md): the download follows
+    // its compute, and every rank downloads its n^2 / P rows at once over its
+    // own link, so each adds n^2 * 4 B / (P * 54 GB/s).
     rows_p += n * n * sizeof(dist_t) / (p * kRowDownloadBytesPerSecond);
     fw_wins = fw_p <= rows_p;
     c.algorithm = fw_wins ? "fw" : row_algorithm;

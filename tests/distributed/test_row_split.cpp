@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apsp/comm.hpp"
+#include "cuda/testing.hpp"
 #include "distributed/checks/gpu_checks.hpp"
 #include "distributed/checks/row_split_checks.hpp"
 
@@ -46,6 +47,37 @@ TEST(RowSplitGpu, SsspAndSupernodalRowsFromRanksSharingOneGpu) {
     for (int ranks : {1, 2, 3})
       run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)),
                      [&](Communicator& comm) { test::check_gpu_rows_match_one_gpu(comm, algorithm); });
+}
+
+// A device budget of 97 rows (int32 distances and predecessors of n = 1501)
+// cuts each rank's rows into many chunks: kept on the device, they go to the
+// sink each time the budget is full and after the last chunk (flushes);
+// downloaded once computed (APSP_ROW_DOWNLOAD=per-chunk's way), never kept.
+// The rows and predecessors equal one GPU's either way. Skips without a
+// CUDA device.
+TEST(RowSplitGpu, RowsKeptOnTheDeviceOrDownloadedPerChunkMatchOneGpu) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
+  cuda::testing::hooks.sparse_row_budget = 97 * 1501 * 8;
+  for (bool per_chunk : {false, true})
+    for (int ranks : {1, 2}) {
+      SCOPED_TRACE(std::string(per_chunk ? "per chunk" : "kept") + ", " + std::to_string(ranks) + " ranks");
+      const std::int64_t flushes = cuda::testing::hooks.row_split_flushes;
+      run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)),
+                     [&](Communicator& comm) { test::check_gpu_rows_with_predecessors(comm, per_chunk); });
+      const std::int64_t made = cuda::testing::hooks.row_split_flushes - flushes;
+      if (per_chunk)
+        EXPECT_EQ(made, 0);
+      else  // 1501 rows over buffers of 97: at least 16 fills per solve, 4 solves (one GPU's own: none)
+        EXPECT_GE(made, 2 * 16);
+    }
+  cuda::testing::hooks.sparse_row_budget = 0;
+}
+
+TEST(RowSplitGpu, AFailingRankStopsEveryRank) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
+  for (int ranks : {1, 2})
+    run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)),
+                   test::check_gpu_row_split_failure);
 }
 
 TEST(RowSplitRanks, AFailingRankStopsEveryRank) {

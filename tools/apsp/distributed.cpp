@@ -87,8 +87,18 @@ bool is_row_algorithm(const std::string& algorithm) {
   return named != nullptr && (named->work == Work::per_source || named->work == Work::separators);
 }
 
+// The A/B of the GPU row split's download: with APSP_ROW_DOWNLOAD=per-chunk
+// in the environment, each rank downloads every chunk of rows as soon as it
+// is computed (the former way) instead of once after its last chunk
+// (scripts/gpu-scale sssp runs both).
+bool per_chunk_download() {
+  const char* mode = std::getenv("APSP_ROW_DOWNLOAD");
+  return mode != nullptr && std::string(mode) == "per-chunk";
+}
+
 DistributedOptions options_of(const DistributedSolve& s) {
   DistributedOptions opts;
+  opts.row_download_per_chunk = per_chunk_download();
   opts.distribution = parse_distribution(s.distributed.distribution.empty() ? "rows" : s.distributed.distribution);
   if (!s.distributed.grid.empty()) {
     if (opts.distribution != Distribution::grid) throw UsageError("a grid shape needs --distribution 2d", "grid");
@@ -193,7 +203,10 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
             std::string(comm.kind()) + ", " + std::to_string(comm.size()) + (comm.size() == 1 ? " rank" : " ranks"));
   if (row_split)
     print_row("layout", "row split over " + std::to_string(r.grid_rows) + " ranks, chunks of up to " +
-                            std::to_string(r.tile) + " rows drawn on demand");
+                            std::to_string(r.tile) + " rows drawn on demand" +
+                            (r.backend != Backend::cuda ? ""
+                             : per_chunk_download()     ? ", each downloaded once computed (APSP_ROW_DOWNLOAD)"
+                                                        : ", downloaded after the rank's last chunk"));
   else
     print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
@@ -216,6 +229,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_spread("compute", r.ranks, &RankTimes::compute);
   print_spread("communication", r.ranks, &RankTimes::communication);
   print_spread("wait", r.ranks, &RankTimes::wait);
+  if (row_split) print_spread("download", r.ranks, &RankTimes::download);
   if (r.rounds_seconds > 0 && !row_split) {
     char rate[32];
     const double n = static_cast<double>(r.n);

@@ -77,7 +77,7 @@ bool same_distance(W got, W want, bool rounding, std::int64_t n) {
 // where the distances are exact (integers, the CPU's searches).
 template <class W>
 void check_one(Communicator& comm, const std::string& name, const BasicGraph<W>& g, const std::string& algorithm,
-               bool predecessors, Backend backend = Backend::cpu) {
+               bool predecessors, Backend backend = Backend::cpu, bool per_chunk_download = false) {
   SCOPED_TRACE(name + " with " + algorithm + (predecessors ? " and predecessors" : "") + " on " + to_string(backend) +
                ", rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
   const int device = std::max(0, comm.device());
@@ -98,6 +98,7 @@ void check_one(Communicator& comm, const std::string& name, const BasicGraph<W>&
   o.threads = 2;
   o.predecessors = predecessors;
   o.verify = true;
+  o.row_download_per_chunk = per_chunk_download;
   const DistributedResult r = solve_distributed_rows(comm, g, algorithm, o, sink);
   EXPECT_EQ(r.algorithm, algorithm);
   EXPECT_EQ(r.n, n);
@@ -137,6 +138,10 @@ void check_one(Communicator& comm, const std::string& name, const BasicGraph<W>&
     EXPECT_EQ(count[static_cast<std::size_t>(row)], 1) << "row " << row << " reached that many ranks";
   comm.all_reduce(entries, entries, 2, ReduceOp::sum);
   // verify checked every row's predecessors with its distances, on some rank.
+  for (const RankTimes& t : r.ranks) {
+    EXPECT_GE(t.download, 0.0);
+    if (backend == Backend::cpu) EXPECT_EQ(t.download, 0.0) << "a CPU rank downloads nothing";
+  }
   std::int64_t checked = r.verified_predecessor_rows;
   comm.all_reduce(&checked, &checked, 1, ReduceOp::sum);
   EXPECT_EQ(checked, predecessors ? n : 0) << "rows whose predecessors verify checked";
@@ -195,25 +200,39 @@ void check_rows_match_one_process(Communicator& comm, const std::string& algorit
   }
 }
 
+namespace {
+
+// The last rank of `comm` fails halfway through its rows of `algorithm`:
+// every rank throws the agreed error naming it, every sink is discarded.
+void check_failing_rank(Communicator& comm, const Graph& g, const std::string& algorithm, Backend backend) {
+  const int failing = comm.size() - 1;
+  SCOPED_TRACE(algorithm + " on " + to_string(backend) + ", rank " + std::to_string(comm.rank()));
+  ByteRows sink;
+  DistributedOptions o;
+  o.threads = 2;
+  o.backend = backend;
+  if (backend == Backend::cuda) o.device = std::max(0, comm.device());
+  if (comm.rank() == failing)
+    o.progress = [](double fraction) {
+      if (fraction >= 0.5) throw ResourceError("lost its device");
+    };
+  const auto [message, origin] =
+      expect_agreed<ResourceError>([&] { solve_distributed_rows(comm, g, algorithm, o, sink); });
+  EXPECT_EQ(origin, comm.size() == 1 ? -1 : failing);  // -1: it happened on every rank
+  EXPECT_NE(message.find("lost its device"), std::string::npos) << message;
+  EXPECT_EQ(sink.discards, 1);
+  EXPECT_EQ(sink.commits, 0);
+}
+
+}  // namespace
+
+void check_gpu_row_split_failure(Communicator& comm) {
+  check_failing_rank(comm, generated(GraphKind::geometric, 1500, -1, 1, 100, 5), "sssp", Backend::cuda);
+}
+
 void check_row_split_failures(Communicator& comm) {
   const Case c{"random_n600", generated(GraphKind::random, 600, 3000, 1, 50, 17)};
-  const int failing = comm.size() - 1;
-  for (const char* algorithm : {"dijkstra", "supernodal"}) {
-    SCOPED_TRACE(std::string(algorithm) + ", rank " + std::to_string(comm.rank()));
-    ByteRows sink;
-    DistributedOptions o;
-    o.threads = 2;
-    if (comm.rank() == failing)
-      o.progress = [](double fraction) {
-        if (fraction >= 0.5) throw ResourceError("lost its device");
-      };
-    const auto [message, origin] =
-        expect_agreed<ResourceError>([&] { solve_distributed_rows(comm, c.graph, algorithm, o, sink); });
-    EXPECT_EQ(origin, comm.size() == 1 ? -1 : failing);  // -1: it happened on every rank
-    EXPECT_NE(message.find("lost its device"), std::string::npos) << message;
-    EXPECT_EQ(sink.discards, 1);
-    EXPECT_EQ(sink.commits, 0);
-  }
+  for (const char* algorithm : {"dijkstra", "supernodal"}) check_failing_rank(comm, c.graph, algorithm, Backend::cpu);
   const Case cycle = negative_cycle_case(40, 3);
   for (const char* algorithm : {"johnson", "bellman-ford"}) {
     ByteRows sink;
@@ -250,6 +269,15 @@ void check_gpu_rows_match_one_gpu(Communicator& comm, const std::string& algorit
       check_one(comm, c.name + " (float32)", to_float32(real), algorithm, false, Backend::cuda);
     }
   }
+}
+
+void check_gpu_rows_with_predecessors(Communicator& comm, bool per_chunk_download) {
+  Case c{"geometric_n1500", generated(GraphKind::geometric, 1500, -1, 1, 100, 5)};
+  c.graph.n += 1;  // unreachable pairs too
+  c.graph.edges.push_back(Edge{static_cast<vertex_t>(c.graph.n - 1), 0, 7});
+  check_one(comm, c.name, c.graph, "sssp", true, Backend::cuda, per_chunk_download);
+  check_one(comm, c.name + " (float32)", to_float32(with_real_weights(c.graph)), "sssp", true, Backend::cuda,
+            per_chunk_download);
 }
 
 }  // namespace apsp::test

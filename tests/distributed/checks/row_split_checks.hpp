@@ -38,4 +38,16 @@ void check_row_split_failures(Communicator& comm);
 // bit, float32 and float64 within n * epsilon relative. Needs a device.
 void check_gpu_rows_match_one_gpu(Communicator& comm, const std::string& algorithm);
 
+// sssp's rows split over the ranks of `comm` with predecessors (verified as
+// they pass), int32 and float32, each rank downloading every chunk once
+// computed (per_chunk_download) or keeping them on its device until its last
+// chunk or a full device: as check_gpu_rows_match_one_gpu, predecessors
+// equal to one GPU's where the distances are integers. Needs a device.
+void check_gpu_rows_with_predecessors(Communicator& comm, bool per_chunk_download);
+
+// check_row_split_failures' failing last rank with sssp on the GPU (its
+// rows' downloads deferred): every rank throws the agreed error, every sink
+// is discarded. Needs a device.
+void check_gpu_row_split_failure(Communicator& comm);
+
 }  // namespace apsp::test
