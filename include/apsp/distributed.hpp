@@ -85,9 +85,14 @@ struct DistributedOptions {
   // as without it). 0: in-core tiles.
   std::int64_t super_width = 0;
   // Row split on GPUs: download each chunk of rows as soon as it is computed
-  // (SolveOptions::row_split_per_chunk_download; the former way, for an
-  // A/B) instead of once, after the rank's last chunk.
-  bool row_download_per_chunk = false;
+  // (SolveOptions::row_split_per_chunk_download), the default; false keeps a
+  // rank's chunks on its device and downloads them once, after its last
+  // chunk (or when its device buffer is full). On 2 H200s (2026-11-27,
+  // docs/scaling.md) keeping them gave 1.64x / 1.83x of one GPU's compute
+  // against 1.64x / 1.79x, but a slower end to end (2.23 / 3.09 s against
+  // 1.90 / 2.99 s on R-MAT 65536 / geometric 126146): the downloads at the
+  // end ran at 14-31 GB/s and overlap nothing.
+  bool row_download_per_chunk = true;
   // The per-rank memory choice (docs/scaling.md, "The per-rank memory
   // choice"): > 0 caps the memory each rank may use for its share of fw's
   // tiles, so that tests and users can drive it: the device memory of GPU

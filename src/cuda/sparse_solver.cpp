@@ -363,6 +363,9 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   std::vector<Kept> kept;
   std::int64_t kept_rows = 0;
   auto flush = [&] {
+    // deliver() reads the chunk in chunk_first / chunk_offset; the drawing
+    // loop's position in chunk_first is restored after.
+    const std::int64_t position = chunk_first;
     for (const Kept& k : kept) {
       chunk_first = k.first;
       chunk_offset = k.offset;
@@ -372,6 +375,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
     kept.clear();
     kept_rows = 0;
     chunk_offset = 0;
+    chunk_first = position;
   };
   if (split == nullptr) {
     for (chunk_first = 0; chunk_first < wanted; chunk_first += chunk) {
