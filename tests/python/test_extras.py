@@ -202,8 +202,21 @@ main_thread_only = pytest.mark.skipif(
 )
 
 
+@pytest.fixture
+def python_sigint_handler():
+    """Python's own SIGINT handler for the test, as under a terminal. A process
+    that a non-interactive shell starts in the background (`nohup cmd &`, some
+    CI runners) inherits SIGINT ignored, and Python then leaves it ignored, so
+    a Ctrl-C would never reach the solve."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @main_thread_only
-def test_ctrl_c_during_a_callback_stops_the_solve_there():
+def test_ctrl_c_during_a_callback_stops_the_solve_there(python_sigint_handler: None):
     """Ctrl-C (SIGINT from another thread, as a terminal sends it) that comes
     while the progress callback runs stops the solve at that report.
 
@@ -240,7 +253,7 @@ def test_ctrl_c_during_a_callback_stops_the_solve_there():
 
 
 @main_thread_only
-def test_ctrl_c_while_the_engine_computes_stops_it_at_its_next_check():
+def test_ctrl_c_while_the_engine_computes_stops_it_at_its_next_check(python_sigint_handler: None):
     """Ctrl-C that comes while no Python runs (the engine computes with the
     GIL released) is seen by the module's own check at the solver's next
     report: the solve stops there and the callback is not called again.
