@@ -265,7 +265,7 @@ std::unique_ptr<OutputFile> OutputFile::kept(const std::string& path, bool reope
   file->mode_ = Mode::kept;
   if (::flock(file->fd_, LOCK_EX | LOCK_NB) != 0)
     throw ResourceError("cannot write " + path + ": another run holds its partial output " + file->temporary_);
-  if (!reopen && ::ftruncate(file->fd_, 0) != 0) file->fail_write(errno);
+  if (!reopen) file->resize(0);
   if (exists) ::fchmod(file->fd_, info.st_mode & 07777);
   return file;
 }
@@ -289,7 +289,31 @@ std::uint64_t OutputFile::size() const {
 }
 
 void OutputFile::resize(std::uint64_t size) {
+  // A length the file has already is left alone: ftruncate to it would still
+  // count as a cut (below), and a fresh partial file is created empty.
+  const std::uint64_t before = this->size();
+  if (size == before) return;
   if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail_write(errno);
+  if (size < before) take_flush_on_close();
+}
+
+void OutputFile::take_flush_on_close() noexcept {
+  // A file cut shorter is flagged to have its dirty pages written back when
+  // a descriptor of it is next closed (ext4's auto_da_alloc for a cut to 0,
+  // XFS's for any cut: against the "zero-length file after a crash" of the
+  // truncate-and-rewrite idiom). That flush starts writeback of every dirty
+  // page and waits while the block layer takes them: at close(), after a
+  // solve wrote the whole matrix, it costs the write of the file to disk
+  // (7 s for a 16 GiB output on the H100 host, issue 24). The flag is taken
+  // here instead, when nothing of the file is dirty, by closing a second
+  // descriptor of it (any release of the inode consumes it). Losing it
+  // costs nothing a kill can tell (page-cache data outlives the process);
+  // what a power cut may lose is docs/perf.md's ("What a checkpointed
+  // output survives").
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  int again = ::open(self.c_str(), O_RDONLY | O_CLOEXEC);
+  if (again < 0 && !temporary_.empty()) again = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (again >= 0) ::close(again);
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path), target_(target_of(path)) {

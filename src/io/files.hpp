@@ -102,7 +102,8 @@ class OutputFile {
   bool read_at(std::uint64_t offset, void* data, std::size_t size) const;
   // The file's length now (0 when it cannot be told).
   std::uint64_t size() const;
-  // Sets the length (holes read as zeros); ResourceError on failure.
+  // Sets the length (holes read as zeros); ResourceError on failure. A cut
+  // leaves no flush pending for close() (take_flush_on_close).
   void resize(std::uint64_t size);
 
  private:
@@ -113,6 +114,9 @@ class OutputFile {
   int name_temporary() noexcept;
   // The creator's last step: the named temporary over the target.
   void rename_over_target(ReplacedFile* replaced);
+  // After the file was cut shorter: takes the file system's flush-on-close
+  // that the cut armed, while nothing is dirty (see files.cpp).
+  void take_flush_on_close() noexcept;
 
   std::string path_;       // as given, for messages
   std::string target_;     // what close() renames over: path_, or where its symlink points
