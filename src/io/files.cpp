@@ -299,9 +299,9 @@ void OutputFile::resize(std::uint64_t size) {
 
 void OutputFile::take_flush_on_close() noexcept {
   // A file cut shorter is flagged to have its dirty pages written back when
-  // a descriptor of it is next closed (ext4's auto_da_alloc for a cut to 0,
-  // XFS's for any cut: against the "zero-length file after a crash" of the
-  // truncate-and-rewrite idiom). That flush starts writeback of every dirty
+  // a descriptor of it is next closed (ext4's auto_da_alloc and btrfs for a
+  // cut to 0, XFS for any cut: against the "zero-length file after a crash"
+  // of the truncate-and-rewrite idiom). That flush starts writeback of every dirty
   // page and waits while the block layer takes them: at close(), after a
   // solve wrote the whole matrix, it costs the write of the file to disk
   // (7 s for a 16 GiB output on the H100 host, issue 24). The flag is taken
