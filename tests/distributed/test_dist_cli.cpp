@@ -137,6 +137,7 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
       {1, "--distribution rows"},
       {2, "--distribution rows"},
       {2, "--distribution 2d"},
+      {2, "--distribution 2d --grid 2x1"},
       {3, "--distribution 2d --grid 1x3 --no-lookahead"},
       {3, ""},
       {4, "--distribution 2d"},

@@ -66,6 +66,31 @@ TEST(DistributedGpu, TheHostsConversionStillMatchesFwBlocked) {
       });
 }
 
+// With several process columns the parts of the gathered tile rows move on
+// an exchange stream of their own by default; APSP_OUTPUT_EXCHANGE=panel
+// (the one-stream path before, kept for an A/B) must deliver the same rows,
+// through either conversion, and refuse the same out-of-range distances.
+TEST(DistributedGpu, TheOneStreamExchangeStillMatchesFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  setenv("APSP_OUTPUT_EXCHANGE", "panel", 1);
+  struct Unset {
+    ~Unset() {
+      unsetenv("APSP_OUTPUT_EXCHANGE");
+      unsetenv("APSP_OUTPUT_CONVERT");
+    }
+  } unset;
+  const std::vector<test::Case> cases = test::tile_cases();
+  for (const char* convert : {"device", "host"}) {
+    setenv("APSP_OUTPUT_CONVERT", convert, 1);
+    for (int ranks : {2, 4})
+      for (const test::DistConfig& config : test::configs_for(ranks))
+        on_gpu_threads(ranks, [&](Communicator& comm) {
+          for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(comm, c, config);
+          test::check_gpu_output_range(comm, config);
+        });
+  }
+}
+
 TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {
   SKIP_WITHOUT_GPU();
   for (std::int64_t n : {2048, 1999})
