@@ -162,6 +162,69 @@ std::vector<std::int64_t> column_counts(const Pattern& p, const std::vector<std:
   return count;
 }
 
+// The children lists of s from its parents.
+void build_children(Symbolic& s) {
+  s.child_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
+  s.child_idx.clear();
+  for (std::int32_t K = 0; K < s.count; ++K)
+    if (s.parent[K] != -1) ++s.child_ptr[s.parent[K] + 1];
+  for (std::int32_t K = 0; K < s.count; ++K) s.child_ptr[K + 1] += s.child_ptr[K];
+  s.child_idx.resize(static_cast<std::size_t>(s.child_ptr[s.count]));
+  std::vector<std::int32_t> at(s.child_ptr.begin(), s.child_ptr.end() - 1);
+  for (std::int32_t K = 0; K < s.count; ++K)
+    if (s.parent[K] != -1) s.child_idx[at[s.parent[K]]++] = K;
+}
+
+// Given the supernodes (first, parent, children) and their structures: the
+// extend-add map, the levels, the factor offsets and the probes.
+void finish_from_structures(Symbolic& s) {
+  s.max_front = s.top_separator = 0;
+  s.factor_ops = s.solve_ops_per_source = 0;
+  s.struct_rel.assign(s.struct_idx.size(), -1);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    const std::int32_t P = s.parent[K];
+    if (P == -1) continue;
+    const auto sp_begin = s.struct_idx.begin() + s.struct_ptr[P], sp_end = s.struct_idx.begin() + s.struct_ptr[P + 1];
+    for (std::int64_t e = s.struct_ptr[K]; e < s.struct_ptr[K + 1]; ++e) {
+      const std::int32_t i = s.struct_idx[e];
+      if (i < s.first[P + 1]) {
+        s.struct_rel[e] = i - s.first[P];
+      } else {
+        const auto at = std::lower_bound(sp_begin, sp_end, i);
+        s.struct_rel[e] = (at != sp_end && *at == i) ? s.columns(P) + static_cast<std::int32_t>(at - sp_begin) : -1;
+      }
+    }
+  }
+
+  // Levels by height, factor offsets, probes.
+  std::vector<std::int32_t> height(static_cast<std::size_t>(s.count), 0);
+  std::int32_t levels = s.count > 0 ? 1 : 0;
+  for (std::int32_t K = 0; K < s.count; ++K)
+    if (s.parent[K] != -1) {
+      height[s.parent[K]] = std::max(height[s.parent[K]], height[K] + 1);
+      levels = std::max(levels, height[s.parent[K]] + 1);
+    }
+  s.level_ptr.assign(static_cast<std::size_t>(levels) + 1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) ++s.level_ptr[height[K] + 1];
+  for (std::int32_t l = 0; l < levels; ++l) s.level_ptr[l + 1] += s.level_ptr[l];
+  s.level_idx.resize(static_cast<std::size_t>(s.count));
+  {
+    std::vector<std::int32_t> at(s.level_ptr.begin(), s.level_ptr.end() - 1);
+    for (std::int32_t K = 0; K < s.count; ++K) s.level_idx[at[height[K]]++] = K;
+  }
+  s.diag_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
+  s.panel_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    const std::int64_t k = s.columns(K), sk = s.structure_size(K);
+    s.diag_offset[K + 1] = s.diag_offset[K] + k * k;
+    s.panel_offset[K + 1] = s.panel_offset[K] + k * sk;
+    s.max_front = std::max(s.max_front, k + sk);
+    if (s.parent[K] == -1) s.top_separator = std::max<std::int64_t>(s.top_separator, k);
+    s.factor_ops += static_cast<double>(k + sk) * static_cast<double>(k + sk) * static_cast<double>(k);
+    s.solve_ops_per_source += static_cast<double>(k * k + 2 * k * sk);
+  }
+}
+
 // The analysis without reuse (analyse() below adds it).
 Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times);
 
@@ -327,16 +390,7 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
 
   // 4. Structures: S_K = rows > last(K) of K's columns in the pattern, and of
   // the children's structures.
-  s.child_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
-  for (std::int32_t K = 0; K < s.count; ++K)
-    if (s.parent[K] != -1) ++s.child_ptr[s.parent[K] + 1];
-  for (std::int32_t K = 0; K < s.count; ++K) s.child_ptr[K + 1] += s.child_ptr[K];
-  s.child_idx.resize(static_cast<std::size_t>(s.child_ptr[s.count]));
-  {
-    std::vector<std::int32_t> at(s.child_ptr.begin(), s.child_ptr.end() - 1);
-    for (std::int32_t K = 0; K < s.count; ++K)
-      if (s.parent[K] != -1) s.child_idx[at[s.parent[K]]++] = K;
-  }
+  build_children(s);
   s.struct_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
   std::vector<std::int32_t> mark(static_cast<std::size_t>(n), -1), rows;
   for (std::int32_t K = 0; K < s.count; ++K) {
@@ -366,49 +420,7 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
     s.struct_idx.insert(s.struct_idx.end(), rows.begin(), rows.end());
     s.struct_ptr[K + 1] = static_cast<std::int64_t>(s.struct_idx.size());
   }
-  s.struct_rel.assign(s.struct_idx.size(), -1);
-  for (std::int32_t K = 0; K < s.count; ++K) {
-    const std::int32_t P = s.parent[K];
-    if (P == -1) continue;
-    const auto sp_begin = s.struct_idx.begin() + s.struct_ptr[P], sp_end = s.struct_idx.begin() + s.struct_ptr[P + 1];
-    for (std::int64_t e = s.struct_ptr[K]; e < s.struct_ptr[K + 1]; ++e) {
-      const std::int32_t i = s.struct_idx[e];
-      if (i < s.first[P + 1]) {
-        s.struct_rel[e] = i - s.first[P];
-      } else {
-        const auto at = std::lower_bound(sp_begin, sp_end, i);
-        s.struct_rel[e] = (at != sp_end && *at == i) ? s.columns(P) + static_cast<std::int32_t>(at - sp_begin) : -1;
-      }
-    }
-  }
-
-  // 5. Levels by height, factor offsets, probes.
-  std::vector<std::int32_t> height(static_cast<std::size_t>(s.count), 0);
-  std::int32_t levels = s.count > 0 ? 1 : 0;
-  for (std::int32_t K = 0; K < s.count; ++K)
-    if (s.parent[K] != -1) {
-      height[s.parent[K]] = std::max(height[s.parent[K]], height[K] + 1);
-      levels = std::max(levels, height[s.parent[K]] + 1);
-    }
-  s.level_ptr.assign(static_cast<std::size_t>(levels) + 1, 0);
-  for (std::int32_t K = 0; K < s.count; ++K) ++s.level_ptr[height[K] + 1];
-  for (std::int32_t l = 0; l < levels; ++l) s.level_ptr[l + 1] += s.level_ptr[l];
-  s.level_idx.resize(static_cast<std::size_t>(s.count));
-  {
-    std::vector<std::int32_t> at(s.level_ptr.begin(), s.level_ptr.end() - 1);
-    for (std::int32_t K = 0; K < s.count; ++K) s.level_idx[at[height[K]]++] = K;
-  }
-  s.diag_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
-  s.panel_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
-  for (std::int32_t K = 0; K < s.count; ++K) {
-    const std::int64_t k = s.columns(K), sk = s.structure_size(K);
-    s.diag_offset[K + 1] = s.diag_offset[K] + k * k;
-    s.panel_offset[K + 1] = s.panel_offset[K] + k * sk;
-    s.max_front = std::max(s.max_front, k + sk);
-    if (s.parent[K] == -1) s.top_separator = std::max<std::int64_t>(s.top_separator, k);
-    s.factor_ops += static_cast<double>(k + sk) * static_cast<double>(k + sk) * static_cast<double>(k);
-    s.solve_ops_per_source += static_cast<double>(k * k + 2 * k * sk);
-  }
+  finish_from_structures(s);
   if (times) {
     times->ordering = std::chrono::duration<double>(ordered - started).count();
     times->symbolic = std::chrono::duration<double>(Clock::now() - ordered).count();
@@ -417,6 +429,71 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
 }
 
 }  // namespace
+
+Symbolic merge_chains(const Symbolic& s, const ChainMerge& rule) {
+  // Groups from the top down, as the amalgamation's: a group is a contiguous
+  // range [a, b] of supernodes rooted at b; a - 1 joins it when its parent is
+  // in the group (so its structure lies in the group's columns and S_b) and
+  // the rule allows the merge.
+  std::vector<char> joins_next(static_cast<std::size_t>(s.count), 0);
+  if (s.count > 1) {
+    std::int32_t a = s.count - 1, b = s.count - 1;
+    double group_k = 0, group_s = 0, group_ops = 0;
+    auto ops = [](double k, double sk) { return (k + sk) * (k + sk) * k; };
+    auto start_group = [&](std::int32_t K) {
+      a = b = K;
+      group_k = s.columns(K);
+      group_s = static_cast<double>(s.structure_size(K));
+      group_ops = ops(group_k, group_s);
+    };
+    start_group(s.count - 1);
+    for (std::int32_t c = s.count - 2; c >= 0; --c) {
+      const double kc = s.columns(c), sc = static_cast<double>(s.structure_size(c));
+      const double merged_k = group_k + kc;
+      const bool parent_inside = s.parent[c] >= a && s.parent[c] <= b;
+      const bool large = kc + sc >= static_cast<double>(rule.min_front) &&
+                         group_k + group_s >= static_cast<double>(rule.min_front);
+      const double parts = group_ops + ops(kc, sc);
+      if (parent_inside && large && merged_k <= rule.max_columns &&
+          ops(merged_k, group_s) <= (1.0 + rule.max_extra_ops) * parts) {
+        joins_next[c] = 1;
+        a = c;
+        group_k = merged_k;
+        group_ops = parts;
+      } else {
+        start_group(c);
+      }
+    }
+  }
+  Symbolic m;
+  m.n = s.n;
+  m.perm = s.perm;
+  m.iperm = s.iperm;
+  std::vector<std::int32_t> new_of(static_cast<std::size_t>(s.count), 0);  // old supernode -> merged one
+  m.first.assign(1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    new_of[K] = static_cast<std::int32_t>(m.first.size()) - 1;
+    if (!joins_next[K]) m.first.push_back(s.first[K + 1]);
+  }
+  if (s.count == 0) m.first = s.first;
+  m.count = static_cast<std::int32_t>(m.first.size()) - 1;
+  m.supernode_of.resize(s.supernode_of.size());
+  for (std::size_t j = 0; j < s.supernode_of.size(); ++j) m.supernode_of[j] = new_of[s.supernode_of[j]];
+  // A group's parent and structure are its root's (the last old supernode in it).
+  m.parent.assign(static_cast<std::size_t>(m.count), -1);
+  m.struct_ptr.assign(static_cast<std::size_t>(m.count) + 1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    if (joins_next[K]) continue;
+    const std::int32_t M = new_of[K];
+    m.parent[M] = s.parent[K] == -1 ? -1 : new_of[s.parent[K]];
+    m.struct_idx.insert(m.struct_idx.end(), s.struct_idx.begin() + s.struct_ptr[K],
+                        s.struct_idx.begin() + s.struct_ptr[K + 1]);
+    m.struct_ptr[M + 1] = static_cast<std::int64_t>(m.struct_idx.size());
+  }
+  build_children(m);
+  finish_from_structures(m);
+  return m;
+}
 
 void check_invariants(const Symbolic& s) {
   auto fail = [](const std::string& what) { throw std::logic_error("supernodal symbolic: " + what); };
