@@ -248,9 +248,9 @@ int main(int argc, char** argv) {
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
                  "this CSV (appended)");
   app.add_option(
-         "--factor", factor_path,
-         "the dense fronts' factor paths: v6 (default), batched, tiled, merged (tiled after merge_chains), both (v6 "
-         "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged");
+      "--factor", factor_path,
+      "the dense fronts' factor paths: v6 (default), batched, tiled, merged (tiled after merge_chains), both (v6 "
+      "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));

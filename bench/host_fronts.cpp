@@ -55,7 +55,10 @@ void report(const std::string& label, const Symbolic& s, std::int64_t min_front,
     if (fronts)
       std::printf("  %5d %7d %7d %6.0f %6.0f %10.3g %10.3g %10.3g %10.3g %6lld %s\n", level_of[K], K, P, k, b,
                   (k + b) * (k + b) * k, k * k * k, 2 * k * k * b, k * b * b,
-                  static_cast<long long>((s_pad / 128) * (s_pad / 128)), P == -1 ? "root" : parent_large ? "yes" : "no");
+                  static_cast<long long>((s_pad / 128) * (s_pad / 128)),
+                  P == -1        ? "root"
+                  : parent_large ? "yes"
+                                 : "no");
   }
   const auto levels = std::count(level_has.begin(), level_has.end(), 1);
   std::printf(
@@ -78,8 +81,7 @@ int main(int argc, char** argv) {
   bool fronts = true;
   app.add_option("--families", families)->delimiter(',');
   app.add_option("--sizes", sizes)->delimiter(',');
-  app.add_option("--merge", merge, "merge_chains' max_extra_ops values (0: the default analysis only)")
-      ->delimiter(',');
+  app.add_option("--merge", merge, "merge_chains' max_extra_ops values (0: the default analysis only)")->delimiter(',');
   app.add_option("--seed", seed);
   app.add_option("--min-front", min_front);
   app.add_flag("!--no-fronts", fronts, "totals only");

@@ -162,6 +162,30 @@ std::vector<std::int64_t> column_counts(const Pattern& p, const std::vector<std:
   return count;
 }
 
+// Groups from the top down: a group is a contiguous range [a, b] of the
+// supernodes 0..count-1 rooted at b; c = a - 1 joins it when its parent is in
+// the group (then its structure lies in the group's columns and the root's
+// structure) and join(c) accepts (join updates the caller's group state when
+// it does); else c starts a group (start(c)). Returns, per supernode, whether
+// it merges into the group of the one after it.
+template <class Start, class Join>
+std::vector<char> group_top_down(std::int32_t count, const std::vector<std::int32_t>& parent, Start start, Join join) {
+  std::vector<char> joins_next(static_cast<std::size_t>(std::max<std::int32_t>(count, 0)), 0);
+  if (count <= 0) return joins_next;
+  std::int32_t a = count - 1, b = count - 1;
+  start(b);
+  for (std::int32_t c = count - 2; c >= 0; --c) {
+    if (parent[c] >= a && parent[c] <= b && join(c)) {
+      joins_next[c] = 1;
+      a = c;
+    } else {
+      a = b = c;
+      start(c);
+    }
+  }
+  return joins_next;
+}
+
 // The children lists of s from its parents.
 void build_children(Symbolic& s) {
   s.child_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
@@ -343,37 +367,28 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
   // the group (then its structure is inside the group's columns and structure,
   // so the merged structure is the group's) and the merge is cheap.
   using Traits = AmalgamationTraits;
-  std::vector<char> joins_next(static_cast<std::size_t>(fund_count), 0);  // K merges into K + 1's group
-  {
-    std::int32_t a = fund_count - 1, b = fund_count - 1;
-    double group_k = 0, group_s = 0, group_true = 0;
-    auto start_group = [&](std::int32_t K) {
-      a = b = K;
-      group_k = fund_first[K + 1] - fund_first[K];
-      group_s = static_cast<double>(cc[fund_first[K + 1] - 1]);
-      group_true = group_k * group_k + 2 * group_k * group_s;
-    };
-    if (fund_count > 0) start_group(fund_count - 1);
-    for (std::int32_t c = fund_count - 2; c >= 0; --c) {
-      const bool parent_inside = fund_parent[c] >= a && fund_parent[c] <= b;
-      const double kc = fund_first[c + 1] - fund_first[c];
-      const double sc = static_cast<double>(cc[fund_first[c + 1] - 1]);
-      const double merged_k = kc + group_k;
-      const double stored = merged_k * merged_k + 2 * merged_k * group_s;
-      const double truth = group_true + kc * kc + 2 * kc * sc;
-      const bool small = kc < Traits::small_columns && group_k < Traits::small_columns;
-      const bool sparse_enough = (stored - truth) <= Traits::max_extra_fraction * stored &&
-                                 merged_k <= Traits::max_merged_columns;
-      if (parent_inside && (small || sparse_enough)) {
-        joins_next[c] = 1;
-        a = c;
+  double group_k = 0, group_s = 0, group_true = 0;
+  const std::vector<char> joins_next = group_top_down(
+      fund_count, fund_parent,
+      [&](std::int32_t K) {
+        group_k = fund_first[K + 1] - fund_first[K];
+        group_s = static_cast<double>(cc[fund_first[K + 1] - 1]);
+        group_true = group_k * group_k + 2 * group_k * group_s;
+      },
+      [&](std::int32_t c) {
+        const double kc = fund_first[c + 1] - fund_first[c];
+        const double sc = static_cast<double>(cc[fund_first[c + 1] - 1]);
+        const double merged_k = kc + group_k;
+        const double stored = merged_k * merged_k + 2 * merged_k * group_s;
+        const double truth = group_true + kc * kc + 2 * kc * sc;
+        const bool small = kc < Traits::small_columns && group_k < Traits::small_columns;
+        const bool sparse_enough = (stored - truth) <= Traits::max_extra_fraction * stored &&
+                                   merged_k <= Traits::max_merged_columns;
+        if (!(small || sparse_enough)) return false;
         group_k = merged_k;
         group_true = truth;
-      } else {
-        start_group(c);
-      }
-    }
-  }
+        return true;
+      });
   s.first.assign(1, 0);
   for (std::int32_t K = 0; K < fund_count; ++K)
     if (!joins_next[K]) s.first.push_back(fund_first[K + 1]);
@@ -431,40 +446,27 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
 }  // namespace
 
 Symbolic merge_chains(const Symbolic& s, const ChainMerge& rule) {
-  // Groups from the top down, as the amalgamation's: a group is a contiguous
-  // range [a, b] of supernodes rooted at b; a - 1 joins it when its parent is
-  // in the group (so its structure lies in the group's columns and S_b) and
-  // the rule allows the merge.
-  std::vector<char> joins_next(static_cast<std::size_t>(s.count), 0);
-  if (s.count > 1) {
-    std::int32_t a = s.count - 1, b = s.count - 1;
-    double group_k = 0, group_s = 0, group_ops = 0;
-    auto ops = [](double k, double sk) { return (k + sk) * (k + sk) * k; };
-    auto start_group = [&](std::int32_t K) {
-      a = b = K;
-      group_k = s.columns(K);
-      group_s = static_cast<double>(s.structure_size(K));
-      group_ops = ops(group_k, group_s);
-    };
-    start_group(s.count - 1);
-    for (std::int32_t c = s.count - 2; c >= 0; --c) {
-      const double kc = s.columns(c), sc = static_cast<double>(s.structure_size(c));
-      const double merged_k = group_k + kc;
-      const bool parent_inside = s.parent[c] >= a && s.parent[c] <= b;
-      const bool large = kc + sc >= static_cast<double>(rule.min_front) &&
-                         group_k + group_s >= static_cast<double>(rule.min_front);
-      const double parts = group_ops + ops(kc, sc);
-      if (parent_inside && large && merged_k <= rule.max_columns &&
-          ops(merged_k, group_s) <= (1.0 + rule.max_extra_ops) * parts) {
-        joins_next[c] = 1;
-        a = c;
+  // Groups as the amalgamation's (group_top_down), with the chain rule.
+  double group_k = 0, group_s = 0, group_ops = 0;
+  auto ops = [](double k, double sk) { return (k + sk) * (k + sk) * k; };
+  const std::vector<char> joins_next = group_top_down(
+      s.count, s.parent,
+      [&](std::int32_t K) {
+        group_k = s.columns(K);
+        group_s = static_cast<double>(s.structure_size(K));
+        group_ops = ops(group_k, group_s);
+      },
+      [&](std::int32_t c) {
+        const double kc = s.columns(c), sc = static_cast<double>(s.structure_size(c));
+        const double merged_k = group_k + kc, parts = group_ops + ops(kc, sc);
+        const auto min_front = static_cast<double>(rule.min_front);
+        if (kc + sc < min_front || group_k + group_s < min_front || merged_k > rule.max_columns ||
+            ops(merged_k, group_s) > (1.0 + rule.max_extra_ops) * parts)
+          return false;
         group_k = merged_k;
         group_ops = parts;
-      } else {
-        start_group(c);
-      }
-    }
-  }
+        return true;
+      });
   Symbolic m;
   m.n = s.n;
   m.perm = s.perm;
