@@ -267,17 +267,6 @@ __global__ void reweighted_rows_on_device(DeviceParts<S> parts, int pc, std::int
   if (found) *bad = 1;
 }
 
-// Makes `device` current on this thread (before any stream or buffer of the
-// engine is made) and returns it.
-int select_device(int device) {
-  int devices = 0;
-  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
-  if (device < 0 || device >= devices)
-    throw UsageError(
-        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
-  APSP_CUDA_CHECK(cudaSetDevice(device));
-  return device;
-}
 
 int blocks_for(std::int64_t work, int threads) {
   return static_cast<int>(std::min<std::int64_t>((work + threads - 1) / threads, 4096));
@@ -1153,6 +1142,16 @@ class GpuEngine final : public TileEngine {
 };
 
 }  // namespace
+
+int select_device(int device) {
+  int devices = 0;
+  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (device < 0 || device >= devices)
+    throw UsageError(
+        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
+  APSP_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
 
 std::uint64_t gpu_free_bytes(int device) {
   select_device(device);
