@@ -123,7 +123,8 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
  public:
   // host_mid: the midpoint matrix beside `host` (predecessor mode, W tagged).
   GpuSuperExecutor(S* host, const core::SuperShape& shape, std::int32_t* host_mid = nullptr)
-      : GpuSuperExecutor(shape.width, shape.blocks, shape.blocks, core::super_device_bytes(shape, sizeof(S), W::kTagged),
+      : GpuSuperExecutor(shape.width, shape.blocks, shape.blocks,
+                         core::super_device_bytes(shape, sizeof(S), W::kTagged),
                          "out-of-core fw (" + std::to_string(shape.blocks) + " x " + std::to_string(shape.width) +
                              " super-tiles" + (W::kTagged ? " with predecessors)" : ")")) {
     if (W::kTagged != (host_mid != nullptr)) throw Error("out-of-core fw: midpoints go with tagged words only");
@@ -465,8 +466,8 @@ SuperTileEngine::SuperTileEngine(Precision precision, std::int64_t width, std::i
                          " wide (the width must be a positive multiple of " + std::to_string(granule) + ")",
                      "super_width");
   impl_->width = width;
-  const std::string what = "out-of-core super-tiles (" + std::to_string(row_tiles) + " x " +
-                           std::to_string(col_tiles) + " of " + std::to_string(width) + ")";
+  const std::string what = "out-of-core super-tiles (" + std::to_string(row_tiles) + " x " + std::to_string(col_tiles) +
+                           " of " + std::to_string(width) + ")";
   if (precision == Precision::int32)
     impl_->int32 = std::make_unique<GpuSuperExecutor<kernels::Int32Words>>(
         width, row_tiles, col_tiles, device_bytes(width, row_tiles, col_tiles, 4), what);
@@ -477,8 +478,7 @@ SuperTileEngine::SuperTileEngine(Precision precision, std::int64_t width, std::i
 
 SuperTileEngine::~SuperTileEngine() = default;
 
-void SuperTileEngine::step(core::SuperJob::Step step, void* tile, std::int64_t ld, std::int64_t row,
-                           std::int64_t col) {
+void SuperTileEngine::step(core::SuperJob::Step step, void* tile, std::int64_t ld, std::int64_t row, std::int64_t col) {
   impl_->with([&](auto& executor, auto cell) {
     using S = decltype(cell);
     executor.run_at(core::SuperJob{step, 0, row, col}, static_cast<S*>(tile), ld);

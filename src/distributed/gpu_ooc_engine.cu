@@ -60,8 +60,8 @@ struct OocProblem {
 
 template <class S>
 class GpuOocEngine final : public TileEngine {
-  static constexpr S kStoredInfinity = static_cast<S>(std::is_same<S, std::int16_t>::value ? cuda::kernels::kInf16
-                                                                                             : kInf);
+  static constexpr S kStoredInfinity =
+      static_cast<S>(std::is_same<S, std::int16_t>::value ? cuda::kernels::kInf16 : kInf);
 
  public:
   GpuOocEngine(std::shared_ptr<const OocProblem> problem, const ProcessGrid& grid, std::int64_t width,
@@ -125,9 +125,7 @@ class GpuOocEngine final : public TileEngine {
       std::memcpy(slots_[slot].column.get() + a * cells_, own(a, b), sizeof(S) * static_cast<std::size_t>(cells_));
   }
 
-  Messages column_panel_message(std::int64_t, int slot) override {
-    return {message(slots_[slot].column.get(), rows_)};
-  }
+  Messages column_panel_message(std::int64_t, int slot) override { return {message(slots_[slot].column.get(), rows_)}; }
 
   // The device keeps one set of panels: round k's are loaded here, after
   // every step of round k - 1 that reads the previous ones (the steps run
@@ -191,9 +189,8 @@ class GpuOocEngine final : public TileEngine {
         grid_, n_, w_, problem_->predecessors, false, process_row, fill,
         [&](std::int64_t first, std::int64_t rows, const TileRowParts<std::int32_t>& parts, dist_t* dist,
             vertex_t* pred) {
-          const std::string found = reweighted_parts_to_rows(parts, grid_, w_, n_, first, rows,
-                                                             problem_->reweighted.potential,
-                                                             problem_->reweighted.max_weight, dist);
+          const std::string found = reweighted_parts_to_rows(
+              parts, grid_, w_, n_, first, rows, problem_->reweighted.potential, problem_->reweighted.max_weight, dist);
           if (!found.empty() && range_problem_.empty()) range_problem_ = found;
           if (pred && found.empty()) tight_edge_predecessor_rows(problem_->out_edges, n_, first, rows, dist, pred);
         },
@@ -226,9 +223,7 @@ class GpuOocEngine final : public TileEngine {
   class Busy {
    public:
     explicit Busy(GpuOocEngine& e) : engine_(e), start_(std::chrono::steady_clock::now()) {}
-    ~Busy() {
-      engine_.busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
+    ~Busy() { engine_.busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
     Busy(const Busy&) = delete;
     Busy& operator=(const Busy&) = delete;
 
@@ -296,8 +291,8 @@ std::unique_ptr<TileEngine> make_gpu_ooc_engine(const Graph& normalized, const P
   const bool int16_possible = max_weight < cuda::kernels::kInf16 / 2 && width % 256 == 0;
   if (options.precision == Precision::int16 && !int16_possible)
     throw UsageError("int16 out of core per rank: the largest (reweighted) edge weight " + std::to_string(max_weight) +
-                         " must stay below " + std::to_string(cuda::kernels::kInf16 / 2) +
-                         " and the super width " + std::to_string(width) + " must be a multiple of 256",
+                         " must stay below " + std::to_string(cuda::kernels::kInf16 / 2) + " and the super width " +
+                         std::to_string(width) + " must be a multiple of 256",
                      "precision");
   const bool attempt_int16 =
       options.precision == Precision::int16 ||
