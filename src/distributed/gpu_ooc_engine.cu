@@ -74,9 +74,9 @@ class GpuOocEngine final : public TileEngine {
         rows_(grid.local_rows()),
         cols_(grid.local_cols()),
         device_(select_device(options.device)),
-        tiles_(std::is_same<S, std::int16_t>::value ? Precision::int16 : Precision::int32, width, rows_, cols_),
         own_(static_cast<std::size_t>(rows_ * cols_ * cells_)),
-        slots_{Slot(rows_, cols_, cells_), Slot(rows_, cols_, cells_)} {
+        slots_{Slot(rows_, cols_, cells_), Slot(rows_, cols_, cells_)},
+        tiles_(std::is_same<S, std::int16_t>::value ? Precision::int16 : Precision::int32, width, rows_, cols_) {
     build();
   }
 
@@ -270,9 +270,11 @@ class GpuOocEngine final : public TileEngine {
   const std::int64_t n_, w_, cells_;
   const std::int64_t rows_, cols_;  // local super-tile rows R and columns C
   const int device_;
-  cuda::SuperTileEngine tiles_;
   cuda::PinnedBuffer<S> own_;
   Slot slots_[2];
+  // Last, so that it goes first: its destructor waits for the streams that
+  // may still copy into own_ and the slots.
+  cuda::SuperTileEngine tiles_;
   double busy_ = 0;
   std::string range_problem_;
 };

@@ -222,7 +222,10 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       // An explicit int16 solve on GPUs keeps int16 tiles: a share that only
       // they fit is not refused.
       if constexpr (!kReal)
-        if (on_gpu && opts.precision == Precision::int16) share.cell_bytes = 2;
+        if (on_gpu && opts.precision == Precision::int16) {
+          share.cell_bytes = 2;
+          share.granule = 256;  // int16 super-tiles out of core (fw-ooc's int16 granule)
+        }
       if constexpr (!kReal)
         if (!on_gpu && (opts.precision == Precision::int64 || !fits_int32_arithmetic(normalized, stats)))
           share.cell_bytes = 8;
