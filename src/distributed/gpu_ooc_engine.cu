@@ -41,6 +41,7 @@
 #include "cuda/kernels/common/words.cuh"
 #include "cuda/range_rule.hpp"
 #include "distributed/gpu_engine.hpp"
+#include "distributed/gpu_problem.hpp"
 #include "distributed/memory_plan.hpp"
 #include "distributed/output.hpp"
 #include "distributed/reweighted_rows.hpp"
@@ -50,13 +51,7 @@ namespace {
 
 using Step = core::SuperJob::Step;
 
-// The reweighted problem, kept for an int32 rerun after an int16 attempt.
-struct OocProblem {
-  std::int64_t n = 0;
-  cuda::Reweighted reweighted;
-  bool predecessors = false;
-  Csr out_edges;  // with predecessors
-};
+using OocProblem = GpuProblem;
 
 template <class S>
 class GpuOocEngine final : public TileEngine {
@@ -284,23 +279,11 @@ class GpuOocEngine final : public TileEngine {
 std::unique_ptr<TileEngine> make_gpu_ooc_engine(const Graph& normalized, const ProcessGrid& grid, std::int64_t width,
                                                 const GpuEngineOptions& options) {
   select_device(options.device);
-  auto problem = std::make_shared<OocProblem>();
-  problem->n = normalized.n;
-  problem->reweighted = cuda::reweight(normalized);
-  problem->predecessors = options.predecessors;
-  if (options.predecessors) problem->out_edges = to_csr(normalized);
-  const weight_t max_weight = problem->reweighted.max_weight;
-  const bool int16_possible = max_weight < cuda::kernels::kInf16 / 2 && width % 256 == 0;
-  if (options.precision == Precision::int16 && !int16_possible)
-    throw UsageError("int16 out of core per rank: the largest (reweighted) edge weight " + std::to_string(max_weight) +
-                         " must stay below " + std::to_string(cuda::kernels::kInf16 / 2) + " and the super width " +
-                         std::to_string(width) + " must be a multiple of 256",
-                     "precision");
-  const bool attempt_int16 =
-      options.precision == Precision::int16 ||
-      (options.precision == Precision::automatic && int16_possible && problem->n > 0 &&
-       cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) < cuda::kernels::kInf16 / 2);
-  if (attempt_int16) return std::make_unique<GpuOocEngine<std::int16_t>>(problem, grid, width, options);
+  const std::shared_ptr<const OocProblem> problem = make_gpu_problem(normalized, options.predecessors);
+  const bool int16 =
+      attempt_int16(*problem, options.precision, width % 256 == 0,
+                    "out of core per rank, the super width " + std::to_string(width) + " must be a multiple of 256");
+  if (int16) return std::make_unique<GpuOocEngine<std::int16_t>>(problem, grid, width, options);
   return std::make_unique<GpuOocEngine<std::int32_t>>(problem, grid, width, options);
 }
 
