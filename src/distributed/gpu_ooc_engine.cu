@@ -15,6 +15,11 @@
 //                         into the slot for the broadcast
 //   panels_ready          the slot's row and column panels loaded on the device
 //   start_update          each selected tile streamed through the update
+// With look-ahead the panel steps run on a second SuperTileEngine (its own
+// ring, pivot and streams), so that round k+1's panel phase overlaps the
+// rest of round k's update, which stays queued on the first until
+// finish_update; the two touch disjoint tiles (TileSelection's early part,
+// finished before, holds every tile of row and column k+1).
 // Weights: Johnson-reweighted int32 (kInf unreachable), as the in-core GPU
 // engine, or an int16 attempt (kInf16) that solve_distributed certifies and
 // reruns in int32. Panels travel between ranks from host memory
@@ -55,6 +60,7 @@ using OocProblem = GpuProblem;
 
 template <class S>
 class GpuOocEngine final : public TileEngine {
+  static constexpr Precision kPrecision = std::is_same<S, std::int16_t>::value ? Precision::int16 : Precision::int32;
   static constexpr S kStoredInfinity =
       static_cast<S>(std::is_same<S, std::int16_t>::value ? cuda::kernels::kInf16 : kInf);
 
@@ -71,7 +77,8 @@ class GpuOocEngine final : public TileEngine {
         device_(select_device(options.device)),
         own_(static_cast<std::size_t>(rows_ * cols_ * cells_)),
         slots_{Slot(rows_, cols_, cells_), Slot(rows_, cols_, cells_)},
-        tiles_(std::is_same<S, std::int16_t>::value ? Precision::int16 : Precision::int32, width, rows_, cols_) {
+        tiles_(kPrecision, width, rows_, cols_),
+        panel_engine_(options.lookahead ? panel_engine(width) : nullptr) {
     build();
   }
 
@@ -85,8 +92,8 @@ class GpuOocEngine final : public TileEngine {
   std::int64_t close_pivot(std::int64_t k) override {
     const Busy busy(*this);
     const std::int64_t a = k / grid_.rows, b = k / grid_.cols;
-    tiles_.step(Step::diagonal, own(a, b), w_, a, b);
-    tiles_.finish();
+    panel().step(Step::diagonal, own(a, b), w_, 0, 0);
+    panel().finish();
     return -1;  // non-negative weights: no diagonal entry can go negative
   }
 
@@ -98,10 +105,10 @@ class GpuOocEngine final : public TileEngine {
   void update_row_panel(std::int64_t k, int slot) override {
     const Busy busy(*this);
     const std::int64_t a = k / grid_.rows;
-    tiles_.load_pivot(grid_.owns_col(k) ? own(a, k / grid_.cols) : slots_[slot].pivot.get(), w_);
+    panel().load_pivot(grid_.owns_col(k) ? own(a, k / grid_.cols) : slots_[slot].pivot.get(), w_);
     for (std::int64_t b = 0; b < cols_; ++b)
-      if (grid_.global_col(b) != k) tiles_.step(Step::row_panel, own(a, b), w_, a, b);
-    tiles_.finish();
+      if (grid_.global_col(b) != k) panel().step(Step::row_panel, own(a, b), w_, 0, panel_index(b));
+    panel().finish();
   }
 
   Messages row_panel_message(std::int64_t k, int slot) override {
@@ -112,36 +119,40 @@ class GpuOocEngine final : public TileEngine {
   void update_column_panel(std::int64_t k, int slot) override {
     const Busy busy(*this);
     const std::int64_t b = k / grid_.cols;
-    tiles_.load_pivot(row_panel_tile(k, slot, b), w_);
+    panel().load_pivot(row_panel_tile(k, slot, b), w_);
     for (std::int64_t a = 0; a < rows_; ++a)
-      if (grid_.global_row(a) != k) tiles_.step(Step::column_panel, own(a, b), w_, a, b);
-    tiles_.finish();
+      if (grid_.global_row(a) != k) panel().step(Step::column_panel, own(a, b), w_, panel_index(a), 0);
+    panel().finish();
     for (std::int64_t a = 0; a < rows_; ++a)
       std::memcpy(slots_[slot].column.get() + a * cells_, own(a, b), sizeof(S) * static_cast<std::size_t>(cells_));
   }
 
   Messages column_panel_message(std::int64_t, int slot) override { return {message(slots_[slot].column.get(), rows_)}; }
 
-  // The device keeps one set of panels: round k's are loaded here, after
-  // every step of round k - 1 that reads the previous ones (the steps run
-  // in order on one stream, and every call before returns finished).
+  // The update engine keeps one set of panels: round k's are queued here
+  // behind whatever of round k - 1's update is still queued (one compute
+  // stream orders them), from the slot's host buffers, which stay untouched
+  // until round k + 2's broadcasts, after finish_update.
   void panels_ready(std::int64_t k, int slot) override {
     const Busy busy(*this);
     for (std::int64_t b = 0; b < cols_; ++b) tiles_.load_row_panel(row_panel_tile(k, slot, b), w_, b);
     for (std::int64_t a = 0; a < rows_; ++a) tiles_.load_column_panel(slots_[slot].column.get() + a * cells_, w_, a);
-    tiles_.finish();
   }
 
-  // Runs to the end here: the panels of round k + 1 replace round k's on
-  // the device, so the rest of round k cannot overlap them.
+  // Queues the selected tiles' updates and returns; finish_update waits.
+  // With look-ahead the panel phase of round k + 1 meanwhile runs on the
+  // panel engine, on tiles that the rest of round k does not touch.
   void start_update(std::int64_t k, int, TileSelection which) override {
-    const Busy busy(*this);
+    enter();
     for (std::int64_t a = 0; a < rows_; ++a)
       for (std::int64_t b = 0; b < cols_; ++b)
         if (which.selects(k, grid_.global_row(a), grid_.global_col(b))) tiles_.step(Step::update, own(a, b), w_, a, b);
-    tiles_.finish();
+    updating_ = true;
   }
-  void finish_update() override {}
+  void finish_update() override {
+    tiles_.finish();
+    if (std::exchange(updating_, false)) leave();
+  }
 
   std::int64_t negative_diagonal() override { return -1; }
 
@@ -213,19 +224,43 @@ class GpuOocEngine final : public TileEngine {
     cuda::PinnedBuffer<S> pivot, row, column;  // W^2, C W^2, R W^2 cells
   };
 
-  // Wall time of a call that ends with the device idle: the kernels' and
-  // the copies' time (busy_seconds).
+  // busy_seconds: the wall time during which some step was queued or
+  // running (the union of the panel calls and of each update from
+  // start_update to finish_update; all on the rank's one calling thread).
+  void enter() {
+    if (depth_++ == 0) since_ = std::chrono::steady_clock::now();
+  }
+  void leave() {
+    if (--depth_ == 0) busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+  }
   class Busy {
    public:
-    explicit Busy(GpuOocEngine& e) : engine_(e), start_(std::chrono::steady_clock::now()) {}
-    ~Busy() { engine_.busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+    explicit Busy(GpuOocEngine& e) : engine_(e) { engine_.enter(); }
+    ~Busy() { engine_.leave(); }
     Busy(const Busy&) = delete;
     Busy& operator=(const Busy&) = delete;
 
    private:
     GpuOocEngine& engine_;
-    std::chrono::steady_clock::time_point start_;
   };
+
+  // The second engine of look-ahead, or none when the device cannot hold it
+  // beside the first (the rounds then run without overlap).
+  static std::unique_ptr<cuda::SuperTileEngine> panel_engine(std::int64_t width) {
+    try {
+      return std::make_unique<cuda::SuperTileEngine>(kPrecision, width, 1, 1);
+    } catch (const ResourceError&) {
+      return nullptr;
+    }
+  }
+
+  // The engine of the panel phase: a second one with look-ahead (its own
+  // ring, pivot and streams, one panel slot), else the update engine.
+  cuda::SuperTileEngine& panel() { return panel_engine_ ? *panel_engine_ : tiles_; }
+  // Where a panel step keeps its panel: the update engine's slot, or the
+  // panel engine's one slot (its kept panels are never read: the update
+  // engine loads the broadcast ones in panels_ready).
+  std::int64_t panel_index(std::int64_t index) const { return panel_engine_ ? 0 : index; }
 
   S* own(std::int64_t a, std::int64_t b) const { return own_.get() + (a * cols_ + b) * cells_; }
 
@@ -267,9 +302,13 @@ class GpuOocEngine final : public TileEngine {
   const int device_;
   cuda::PinnedBuffer<S> own_;
   Slot slots_[2];
-  // Last, so that it goes first: its destructor waits for the streams that
-  // may still copy into own_ and the slots.
-  cuda::SuperTileEngine tiles_;
+  // Last, so that they go first: their destructors wait for the streams
+  // that may still copy into own_ and the slots.
+  cuda::SuperTileEngine tiles_;                          // the updates (and, without look-ahead, everything)
+  std::unique_ptr<cuda::SuperTileEngine> panel_engine_;  // with look-ahead: the panel phase
+  bool updating_ = false;                                // start_update queued work that finish_update ends
+  int depth_ = 0;
+  std::chrono::steady_clock::time_point since_;
   double busy_ = 0;
   std::string range_problem_;
 };

@@ -57,8 +57,7 @@ inline bool attempt_int16(const GpuProblem& problem, Precision precision, bool l
   if (precision == Precision::int16 && !layout_allows) throw UsageError("int16: " + layout_rule, "precision");
   return precision == Precision::int16 ||
          (precision == Precision::automatic && weights_allow && layout_allows && problem.n > 0 &&
-          cuda::estimate_largest_distance(problem.reweighted.edges, problem.n, max_weight) <
-              cuda::kernels::kInf16 / 2);
+          cuda::estimate_largest_distance(problem.reweighted.edges, problem.n, max_weight) < cuda::kernels::kInf16 / 2);
 }
 
 }  // namespace apsp::dist
