@@ -58,6 +58,18 @@ using Step = core::SuperJob::Step;
 
 using OocProblem = GpuProblem;
 
+// `count` cells of page-locked host memory for `what`: ResourceError naming
+// the bytes when the host cannot lock them.
+template <class S>
+cuda::PinnedBuffer<S> pinned(std::size_t count, const char* what) {
+  try {
+    return cuda::PinnedBuffer<S>(count);
+  } catch (const ResourceError&) {
+    throw ResourceError("cannot page-lock " + std::to_string(count * sizeof(S)) + " bytes of host memory for " + what +
+                        " (GPU ranks out of core keep their share in host memory)");
+  }
+}
+
 template <class S>
 class GpuOocEngine final : public TileEngine {
   static constexpr Precision kPrecision = std::is_same<S, std::int16_t>::value ? Precision::int16 : Precision::int32;
@@ -75,7 +87,7 @@ class GpuOocEngine final : public TileEngine {
         rows_(grid.local_rows()),
         cols_(grid.local_cols()),
         device_(select_device(options.device)),
-        own_(static_cast<std::size_t>(rows_ * cols_ * cells_)),
+        own_(pinned<S>(static_cast<std::size_t>(rows_ * cols_ * cells_), "this rank's share")),
         slots_{Slot(rows_, cols_, cells_), Slot(rows_, cols_, cells_)},
         tiles_(kPrecision, width, rows_, cols_),
         panel_engine_(options.lookahead ? panel_engine(width) : nullptr) {
@@ -218,9 +230,9 @@ class GpuOocEngine final : public TileEngine {
  private:
   struct Slot {
     Slot(std::int64_t rows, std::int64_t cols, std::int64_t cells)
-        : pivot(static_cast<std::size_t>(cells)),
-          row(static_cast<std::size_t>(std::max<std::int64_t>(cols, 1) * cells)),
-          column(static_cast<std::size_t>(std::max<std::int64_t>(rows, 1) * cells)) {}
+        : pivot(pinned<S>(static_cast<std::size_t>(cells), "a pivot slot")),
+          row(pinned<S>(static_cast<std::size_t>(std::max<std::int64_t>(cols, 1) * cells), "a row panel slot")),
+          column(pinned<S>(static_cast<std::size_t>(std::max<std::int64_t>(rows, 1) * cells), "a column panel slot")) {}
     cuda::PinnedBuffer<S> pivot, row, column;  // W^2, C W^2, R W^2 cells
   };
 
