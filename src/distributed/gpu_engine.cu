@@ -84,6 +84,7 @@
 #include "cuda/kernels/dense/update_rest.cuh"
 #include "core/cuda_memory.hpp"
 #include "distributed/gpu_engine.hpp"
+#include "distributed/gpu_problem.hpp"
 #include "distributed/output.hpp"
 #include "distributed/reweighted_rows.hpp"
 
@@ -267,17 +268,6 @@ __global__ void reweighted_rows_on_device(DeviceParts<S> parts, int pc, std::int
   if (found) *bad = 1;
 }
 
-// Makes `device` current on this thread (before any stream or buffer of the
-// engine is made) and returns it.
-int select_device(int device) {
-  int devices = 0;
-  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
-  if (device < 0 || device >= devices)
-    throw UsageError(
-        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
-  APSP_CUDA_CHECK(cudaSetDevice(device));
-  return device;
-}
 
 int blocks_for(std::int64_t work, int threads) {
   return static_cast<int>(std::min<std::int64_t>((work + threads - 1) / threads, 4096));
@@ -286,14 +276,7 @@ int blocks_for(std::int64_t work, int threads) {
 // What every width of the engine shares: the reweighted problem (computed
 // once; an int16 attempt hands it to the int32 rerun) and, with
 // predecessors, the graph's out-edges for the tight-edge trees.
-struct Problem {
-  std::int64_t n = 0;
-  cuda::Reweighted reweighted;
-  bool predecessors = false;
-  Csr out_edges;  // the normalized graph's CSR, with predecessors
-
-  const std::vector<Edge>& edges() const { return reweighted.edges; }
-};
+using Problem = GpuProblem;
 
 // The float32 or float64 problem (T): the weights as they are.
 template <class T>
@@ -1191,6 +1174,16 @@ class GpuEngine final : public TileEngine {
 
 }  // namespace
 
+int select_device(int device) {
+  int devices = 0;
+  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (device < 0 || device >= devices)
+    throw UsageError(
+        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
+  APSP_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
 std::uint64_t gpu_free_bytes(int device) {
   select_device(device);
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -1204,24 +1197,9 @@ std::int64_t gpu_tile(WeightType weights) {
 
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
                                             const GpuEngineOptions& options) {
-  auto problem = std::make_shared<Problem>();
-  problem->n = normalized.n;
-  problem->reweighted = cuda::reweight(normalized);
-  problem->predecessors = options.predecessors;
-  if (options.predecessors) problem->out_edges = to_csr(normalized);
-  const weight_t max_weight = problem->reweighted.max_weight;
-  const bool int16_possible = max_weight < cuda::kernels::kInf16 / 2;
-  if (options.precision == Precision::int16 && !int16_possible)
-    throw UsageError("int16: the largest (reweighted) edge weight " + std::to_string(max_weight) +
-                         " leaves no room below the int16 infinity " + std::to_string(cuda::kernels::kInf16),
-                     "precision");
-  // automatic attempts int16 when the host's estimate of the largest
-  // distance fits (the same rule as on one GPU); the result is certified.
-  const bool attempt_int16 =
-      options.precision == Precision::int16 ||
-      (options.precision == Precision::automatic && int16_possible && problem->n > 0 &&
-       cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) < cuda::kernels::kInf16 / 2);
-  if (attempt_int16) return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
+  const std::shared_ptr<const Problem> problem = make_gpu_problem(normalized, options.predecessors);
+  if (attempt_int16(*problem, options.precision))
+    return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
   return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(problem, grid, options);
 }
 
