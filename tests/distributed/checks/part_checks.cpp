@@ -37,10 +37,11 @@ class PartRows final : public Sink {
       const std::size_t at = static_cast<std::size_t>(r * block.row_stride);
       for (std::int64_t c = 0; c < columns; ++c) {
         const auto k = at + static_cast<std::size_t>(c);
-        row[static_cast<std::size_t>(c)] =
-            block.element == Element::int32     ? static_cast<const std::int32_t*>(block.data)[k]
-            : block.element == Element::float32 ? static_cast<const float*>(block.data)[k]
-                                                : static_cast<const double*>(block.data)[k];
+        row[static_cast<std::size_t>(c)] = block.element == Element::int32
+                                               ? static_cast<const std::int32_t*>(block.data)[k]
+                                           : block.element == Element::float32
+                                               ? static_cast<const float*>(block.data)[k]
+                                               : static_cast<const double*>(block.data)[k];
       }
       if (!rows.emplace(block.first_row + r, std::move(row)).second) twice = true;
     }
@@ -80,8 +81,8 @@ std::vector<Part> parts(vertex_t n) {
 bool close(double got, double want, bool rounding, std::int64_t n) {
   if (got == want) return true;
   if (!rounding || std::isinf(got) || std::isinf(want)) return false;
-  return std::abs(got - want) <= static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
-                                     std::max(1.0, std::abs(want));
+  return std::abs(got - want) <=
+         static_cast<double>(n) * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(want));
 }
 
 template <class W>
