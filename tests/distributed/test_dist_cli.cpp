@@ -647,8 +647,9 @@ TEST_F(DistributedCli, SparseUnderMpirunEqualsOneProcess) {
   EXPECT_EQ(r.err, "") << r;
 }
 
-// A bad source is refused once, before any work, on every rank; a sparse
-// result keeps no partial rows; --output-type stays one process's.
+// A bad source is refused once, before any work, on every rank. Then: a
+// part keeps no partial rows (as in one process), nor does a sparse result;
+// --output-type stays one process's.
 TEST_F(DistributedCli, BadPartsAreRefusedOnce) {
   SKIP_WITHOUT_MPIRUN();
   ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
@@ -656,11 +657,23 @@ TEST_F(DistributedCli, BadPartsAreRefusedOnce) {
   EXPECT_EQ(r.status, 1) << r;
   EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
   EXPECT_NE(r.err.find("apsp: --sources: vertex 999 is outside the graph's vertices 0..299"), std::string::npos) << r;
+  expect_no_output_files();
+}
+
+// Refused in one rank (--distribution rows) as under mpirun.
+TEST_F(DistributedCli, PartsKeepNoPartialRows) {
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
   const ProcessRun resume = apsp("solve g.bin --distribution rows --cutoff 5 -o d.txt --resume");
   EXPECT_EQ(resume.status, 1) << resume;
   EXPECT_NE(resume.err.find("apsp: --resume: a sparse result (--cutoff, --nearest) is kept in memory"),
             std::string::npos)
       << resume;
+  // Partial rows are the whole matrix's only, as in one process.
+  const ProcessRun kept = apsp("solve g.bin --distribution rows --sources 1,2 -o d.bin --checkpoint");
+  EXPECT_EQ(kept.status, 1) << kept;
+  EXPECT_NE(kept.err.find("apsp: --checkpoint: partial rows are kept for the whole n x n matrix only"),
+            std::string::npos)
+      << kept;
   const ProcessRun type = apsp("solve g.bin --distribution rows --output-type float32 -o d.npy");
   EXPECT_EQ(type.status, 1) << type;
   EXPECT_NE(type.err.find("apsp: --output-type: is not available with the distributed solver"), std::string::npos)

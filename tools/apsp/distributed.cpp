@@ -75,10 +75,12 @@ bool runs_row_split(const DistributedSolve& s) {
 }
 
 // True when "auto" chooses between the row split and Floyd-Warshall
-// (choose_distributed): no --distribution, --grid or --super-width names fw.
+// (choose_distributed): no --distribution, --grid or --super-width names fw
+// (--distribution rows with a part of the matrix, which only the row split
+// computes, names rows of it).
 bool auto_chooses(const DistributedSolve& s) {
-  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty() &&
-         s.distributed.super_width == 0;
+  const bool layout = !s.distributed.distribution.empty() && !(s.part() && s.distributed.distribution == "rows");
+  return s.algorithm == "auto" && !layout && s.distributed.grid.empty() && s.distributed.super_width == 0;
 }
 
 // True when `algorithm` (a registry name, as run) is a row split's.

@@ -78,6 +78,28 @@ std::vector<Part> parts(vertex_t n) {
           {"targets only", {}, {n - 1, 0, 3}}};
 }
 
+// One process's options for `part`, and the ranks' for the same part.
+SolveOptions one_process(Communicator& comm, const std::string& algorithm, Backend backend, const Part& part) {
+  SolveOptions one;
+  one.backend = backend;
+  one.algorithm = algorithm;
+  one.threads = 1;
+  one.device = std::max(0, comm.device());
+  one.sources = part.sources;
+  one.targets = part.targets;
+  return one;
+}
+DistributedOptions on_ranks(const SolveOptions& one) {
+  DistributedOptions o;
+  o.backend = one.backend;
+  o.device = one.device;
+  o.threads = 2;
+  o.sources = one.sources;
+  o.targets = one.targets;
+  o.cutoff = one.cutoff;
+  return o;
+}
+
 bool close(double got, double want, bool rounding, std::int64_t n) {
   if (got == want) return true;
   if (!rounding || std::isinf(got) || std::isinf(want)) return false;
@@ -90,22 +112,11 @@ void check_dense_part(Communicator& comm, const BasicGraph<W>& g, const std::str
                       const Part& part) {
   SCOPED_TRACE(std::string(part.name) + " with " + algorithm + " on " + to_string(backend) + ", rank " +
                std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
-  SolveOptions one;
-  one.backend = backend;
-  one.algorithm = algorithm;
-  one.threads = 1;
-  one.device = std::max(0, comm.device());
-  one.sources = part.sources;
-  one.targets = part.targets;
+  const SolveOptions one = one_process(comm, algorithm, backend, part);
   PartRows expected;
   solve(g, one, expected);
 
-  DistributedOptions o;
-  o.backend = backend;
-  o.device = one.device;
-  o.threads = 2;
-  o.sources = part.sources;
-  o.targets = part.targets;
+  const DistributedOptions o = on_ranks(one);
   PartRows got;
   const DistributedResult r = solve_distributed_rows(comm, g, algorithm, o, got);
   EXPECT_EQ(r.algorithm, algorithm);
@@ -151,25 +162,13 @@ void check_sparse_part(Communicator& comm, const BasicGraph<W>& g, const std::st
   SCOPED_TRACE(std::string("sparse (cutoff ") + (keep.cutoff ? std::to_string(*keep.cutoff) : "none") + ", nearest " +
                std::to_string(keep.nearest) + ") of " + part.name + " with " + algorithm + ", rank " +
                std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
-  SolveOptions one;
-  one.backend = backend;
-  one.algorithm = algorithm;
-  one.threads = 1;
-  one.device = std::max(0, comm.device());
-  one.sources = part.sources;
-  one.targets = part.targets;
+  SolveOptions one = one_process(comm, algorithm, backend, part);
   one.cutoff = keep.cutoff;
   SparseSink expected_sink(keep);
   solve(g, one, expected_sink);
   const SparseDistances& expected = expected_sink.result();
 
-  DistributedOptions o;
-  o.backend = backend;
-  o.device = one.device;
-  o.threads = 2;
-  o.sources = part.sources;
-  o.targets = part.targets;
-  o.cutoff = keep.cutoff;
+  const DistributedOptions o = on_ranks(one);
   SparseSink got_sink(comm, keep);
   solve_distributed_rows(comm, g, algorithm, o, got_sink);
   const SparseDistances& got = got_sink.result();
