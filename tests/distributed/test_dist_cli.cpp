@@ -695,7 +695,7 @@ TEST_F(DistributedCli, GpuRanksWriteParts) {
   for (const std::string& run : {std::string("mpirun"), std::string("devices")}) {
     SCOPED_TRACE(run);
     const auto solve = [&](const std::string& args) {
-      return run == "mpirun" ? mpirun(2, args + "--backend cuda --comm mpi") : apsp(args + "--devices 0,0");
+      return run == "mpirun" ? mpirun(2, args + "--backend cuda --comm mpi") : apsp(args + "--devices 0");
     };
     const ProcessRun r = solve(part + "-o d.bin ");
     ASSERT_EQ(r.status, 0) << r;
