@@ -20,7 +20,10 @@
 // opt-in testing::hooks.supernodal_tiled_factor, the batched path with the
 // update matrices of the fronts of >= 1024 vertices on fw's 128 x 128 tile;
 // both: a "supernodal" row and a "supernodal-batched" row; all: those and a
-// "supernodal-tiled" row). Method supernodal-int16: supernodal with
+// "supernodal-tiled" row; merged: the tiled path after
+// supernodal::merge_chains, testing::hooks.supernodal_merge_chains =
+// --merge-percent, a "supernodal-merged" row; a comma list such as
+// v6,tiled,merged names the rows). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -221,6 +224,7 @@ int main(int argc, char** argv) {
   std::string csv;
   std::string profile_csv;
   std::string factor_path = "v6";
+  std::int64_t merge_percent = 10;
   apsp::weight_t w_hi = 100;
   app.add_option("--families", families)->delimiter(',');
   app.add_option("--grid-sizes", grid_sizes)->delimiter(',');
@@ -244,10 +248,29 @@ int main(int argc, char** argv) {
                  "after supernodal's timed solves, one more with every launch timed, summed per pass and level into "
                  "this CSV (appended)");
   app.add_option(
-         "--factor", factor_path,
-         "the dense fronts' factor path: v6 (default), batched, tiled, both (v6 and batched) or all (three rows)")
-      ->check(CLI::IsMember({"v6", "batched", "tiled", "both", "all"}));
+      "--factor", factor_path,
+      "the dense fronts' factor paths: v6 (default), batched, tiled, merged (tiled after merge_chains), both (v6 "
+      "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged");
+  app.add_option("--merge-percent", merge_percent,
+                 "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
+      ->check(CLI::Range(1, 1000));
   CLI11_PARSE(app, argc, argv);
+  std::vector<std::string> factor_paths;
+  if (factor_path == "both")
+    factor_paths = {"v6", "batched"};
+  else if (factor_path == "all")
+    factor_paths = {"v6", "batched", "tiled"};
+  else
+    for (std::size_t at = 0; at <= factor_path.size();) {
+      const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
+      const std::string path = factor_path.substr(at, comma - at);
+      if (path != "v6" && path != "batched" && path != "tiled" && path != "merged") {
+        std::fprintf(stderr, "--factor: unknown path '%s' (v6, batched, tiled, merged, both, all)\n", path.c_str());
+        return 2;
+      }
+      factor_paths.push_back(path);
+      at = comma + 1;
+    }
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
     apsp::cuda::testing::hooks.supernodal_batch_rows = batch_rows;
@@ -267,14 +290,11 @@ int main(int argc, char** argv) {
           if (method == "fw" && g.n > fw_max_n) continue;
           // supernodal once per factor path asked.
           std::vector<std::string> paths{"v6"};
-          if (method == "supernodal") {
-            if (factor_path == "batched" || factor_path == "tiled") paths = {factor_path};
-            if (factor_path == "both") paths = {"v6", "batched"};
-            if (factor_path == "all") paths = {"v6", "batched", "tiled"};
-          }
+          if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
             apsp::cuda::testing::hooks.supernodal_batched_factor = path == "batched";
-            apsp::cuda::testing::hooks.supernodal_tiled_factor = path == "tiled";
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = path == "tiled" || path == "merged";
+            apsp::cuda::testing::hooks.supernodal_merge_chains = path == "merged" ? merge_percent : 0;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "v6") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -283,6 +303,7 @@ int main(int argc, char** argv) {
               profile_supernodal(family, g, profile_csv, r, method == "supernodal-int16");
             apsp::cuda::testing::hooks.supernodal_batched_factor = false;
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
+            apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -81,9 +81,12 @@ struct DistributedOptions {
   // Out of core per rank, forced: > 0 (a multiple of 64) runs the rounds as
   // fw-ooc's super-rounds of this width (tiles of super_width, each stepped
   // as fw-ooc steps its super-tiles), in either layout; results are those of
-  // in-core fw-blocked. cpu backend only for now (UsageError on cuda: GPU
-  // ranks whose share does not fit their device are refused before any work,
-  // as without it). 0: in-core tiles.
+  // in-core fw-blocked. On the cuda backend (a multiple of 128, int32
+  // weights; UsageError otherwise) each rank keeps its share in page-locked
+  // host memory and streams the super-tiles through its device with the
+  // one-GPU fw-ooc's ring and kernels: in-core distributed fw's distances.
+  // 0: in-core tiles (GPU ranks go out of core by themselves when their
+  // share does not fit their device: memory_budget).
   std::int64_t super_width = 0;
   // Row split on GPUs: download each chunk of rows as soon as it is computed
   // (SolveOptions::row_split_per_chunk_download), the default; false keeps a

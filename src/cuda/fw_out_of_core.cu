@@ -27,6 +27,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
@@ -122,18 +123,25 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
  public:
   // host_mid: the midpoint matrix beside `host` (predecessor mode, W tagged).
   GpuSuperExecutor(S* host, const core::SuperShape& shape, std::int32_t* host_mid = nullptr)
-      : host_(host),
-        host_mid_(host_mid),
-        width_(shape.width),
-        order_(shape.order()),
-        cells_(static_cast<std::size_t>(width_ * width_)) {
-    static_assert(!W::kTagged || sizeof(S) == sizeof(std::int32_t), "tagged words are int32");
+      : GpuSuperExecutor(shape.width, shape.blocks, shape.blocks,
+                         core::super_device_bytes(shape, sizeof(S), W::kTagged),
+                         "out-of-core fw (" + std::to_string(shape.blocks) + " x " + std::to_string(shape.width) +
+                             " super-tiles" + (W::kTagged ? " with predecessors)" : ")")) {
     if (W::kTagged != (host_mid != nullptr)) throw Error("out-of-core fw: midpoints go with tagged words only");
-    require_device_memory(core::super_device_bytes(shape, sizeof(S), W::kTagged),
-                          "out-of-core fw (" + std::to_string(shape.blocks) + " x " + std::to_string(shape.width) +
-                              " super-tiles" + (W::kTagged ? " with predecessors)" : ")"));
-    rows_ = DeviceBuffer<S>(cells_ * static_cast<std::size_t>(shape.blocks));
-    columns_t_ = DeviceBuffer<std::int32_t>(cells_ * static_cast<std::size_t>(shape.blocks));
+    host_ = host;
+    host_mid_ = host_mid;
+    order_ = shape.order();
+  }
+  // Super-tiles wherever the caller keeps them (run_at names each one's
+  // place): `row_tiles` column panels (job.row) and `col_tiles` row panels
+  // (job.col) on the device; `device_bytes` checked first. No midpoints.
+  GpuSuperExecutor(std::int64_t width, std::int64_t row_tiles, std::int64_t col_tiles, std::uint64_t device_bytes,
+                   const std::string& what)
+      : width_(width), cells_(static_cast<std::size_t>(width_ * width_)) {
+    static_assert(!W::kTagged || sizeof(S) == sizeof(std::int32_t), "tagged words are int32");
+    require_device_memory(device_bytes, what);
+    rows_ = DeviceBuffer<S>(cells_ * static_cast<std::size_t>(std::max<std::int64_t>(col_tiles, 1)));
+    columns_t_ = DeviceBuffer<std::int32_t>(cells_ * static_cast<std::size_t>(std::max<std::int64_t>(row_tiles, 1)));
     for (auto& buffer : ring_) buffer = DeviceBuffer<S>(cells_);
     pivot_ = DeviceBuffer<S>(cells_);
     scratch_ = DeviceBuffer<S>(cells_);
@@ -157,29 +165,41 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
   }
 
   void run(const core::SuperJob& job) override {
-    const std::size_t slot = sequence_++ % kSlots;
-    S* const buffer = ring_[slot].get();
-    S* const tile = host_ + job.row * width_ * order_ + job.col * width_;
-    const std::size_t row_bytes = static_cast<std::size_t>(width_) * sizeof(S);
-    const std::size_t host_pitch = static_cast<std::size_t>(order_) * sizeof(S);
-    APSP_CUDA_CHECK(cudaStreamWaitEvent(in_.get(), drained_[slot].get(), 0));
     const std::size_t offset = static_cast<std::size_t>(job.row * width_ * order_ + job.col * width_);
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(buffer, row_bytes, tile, host_pitch, row_bytes, static_cast<std::size_t>(width_),
-                                      cudaMemcpyHostToDevice, in_.get()));
-    if (host_mid_)
-      APSP_CUDA_CHECK(cudaMemcpy2DAsync(mids_[slot].get(), row_bytes, host_mid_ + offset, host_pitch, row_bytes,
-                                        static_cast<std::size_t>(width_), cudaMemcpyHostToDevice, in_.get()));
-    loaded_[slot].record(in_.get());
-    APSP_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), loaded_[slot].get(), 0));
-    compute(job, buffer, mids_[slot].get());
-    computed_[slot].record(compute_.get());
-    APSP_CUDA_CHECK(cudaStreamWaitEvent(out_.get(), computed_[slot].get(), 0));
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(tile, host_pitch, buffer, row_bytes, row_bytes, static_cast<std::size_t>(width_),
-                                      cudaMemcpyDeviceToHost, out_.get()));
-    if (host_mid_)
-      APSP_CUDA_CHECK(cudaMemcpy2DAsync(host_mid_ + offset, host_pitch, mids_[slot].get(), row_bytes, row_bytes,
-                                        static_cast<std::size_t>(width_), cudaMemcpyDeviceToHost, out_.get()));
-    drained_[slot].record(out_.get());
+    run_at(job, host_ + offset, order_, host_mid_ ? host_mid_ + offset : nullptr);
+  }
+
+  // One job on the super-tile at `tile` (leading dimension `ld` cells) and,
+  // in predecessor mode, its midpoint tile at `mid_tile` (same ld).
+  void run_at(const core::SuperJob& job, S* tile, std::int64_t ld, std::int32_t* mid_tile = nullptr) {
+    const std::size_t slot = copy_in(tile, ld, mid_tile);
+    compute(job, ring_[slot].get(), mids_[slot].get());
+    copy_out(slot, tile, ld, mid_tile);
+  }
+
+  // What a load puts on the device from a host super-tile: the closed
+  // diagonal (cells and A words), row panel job.col, or column panel job.row
+  // (as A words): the operands that another process closed or stepped.
+  enum class Operand { pivot, row_panel, column_panel };
+  void load(Operand operand, const S* tile, std::int64_t ld, std::int64_t index) {
+    const std::size_t slot = copy_in(tile, ld, nullptr);
+    const cudaStream_t stream = compute_.get();
+    S* const buffer = ring_[slot].get();
+    const std::size_t bytes = cells_ * sizeof(S);
+    switch (operand) {
+      case Operand::pivot:
+        APSP_CUDA_CHECK(cudaMemcpyAsync(pivot_.get(), buffer, bytes, cudaMemcpyDeviceToDevice, stream));
+        transpose<W>(pivot_.get(), pivot_t_.get(), width_, stream);
+        break;
+      case Operand::row_panel:
+        APSP_CUDA_CHECK(cudaMemcpyAsync(rows_.get() + static_cast<std::size_t>(index) * cells_, buffer, bytes,
+                                        cudaMemcpyDeviceToDevice, stream));
+        break;
+      case Operand::column_panel:
+        transpose<W>(buffer, columns_t_.get() + static_cast<std::size_t>(index) * cells_, width_, stream);
+        break;
+    }
+    copy_out(slot, nullptr, ld, nullptr);
   }
 
   void end_round(std::int64_t) override {
@@ -189,6 +209,39 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
   }
 
  private:
+  // The next ring buffer, once drained, filled from `tile` (and `mid_tile`)
+  // on in_; compute_ waits for it. Returns the buffer's slot.
+  std::size_t copy_in(const S* tile, std::int64_t ld, const std::int32_t* mid_tile) {
+    const std::size_t slot = sequence_++ % kSlots;
+    const std::size_t row_bytes = static_cast<std::size_t>(width_) * sizeof(S);
+    const std::size_t host_pitch = static_cast<std::size_t>(ld) * sizeof(S);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(in_.get(), drained_[slot].get(), 0));
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(ring_[slot].get(), row_bytes, tile, host_pitch, row_bytes,
+                                      static_cast<std::size_t>(width_), cudaMemcpyHostToDevice, in_.get()));
+    if (mid_tile)
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(mids_[slot].get(), row_bytes, mid_tile, host_pitch, row_bytes,
+                                        static_cast<std::size_t>(width_), cudaMemcpyHostToDevice, in_.get()));
+    loaded_[slot].record(in_.get());
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(compute_.get(), loaded_[slot].get(), 0));
+    return slot;
+  }
+  // After compute_'s work on the buffer of `slot`: its copy out to `tile`
+  // (and `mid_tile`; none for a null tile) on out_, which then marks the
+  // buffer drained.
+  void copy_out(std::size_t slot, S* tile, std::int64_t ld, std::int32_t* mid_tile) {
+    const std::size_t row_bytes = static_cast<std::size_t>(width_) * sizeof(S);
+    const std::size_t host_pitch = static_cast<std::size_t>(ld) * sizeof(S);
+    computed_[slot].record(compute_.get());
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(out_.get(), computed_[slot].get(), 0));
+    if (tile)
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(tile, host_pitch, ring_[slot].get(), row_bytes, row_bytes,
+                                        static_cast<std::size_t>(width_), cudaMemcpyDeviceToHost, out_.get()));
+    if (mid_tile)
+      APSP_CUDA_CHECK(cudaMemcpy2DAsync(mid_tile, host_pitch, mids_[slot].get(), row_bytes, row_bytes,
+                                        static_cast<std::size_t>(width_), cudaMemcpyDeviceToHost, out_.get()));
+    drained_[slot].record(out_.get());
+  }
+
   // One job on `buffer` (its super-tile) and, in predecessor mode, `mid`
   // (its midpoint tile; unused otherwise).
   void compute(const core::SuperJob& job, S* buffer, std::int32_t* mid) {
@@ -245,9 +298,9 @@ class GpuSuperExecutor final : public core::SuperRoundExecutor {
     APSP_CUDA_CHECK_LAUNCH("tag_rows");
   }
 
-  S* host_;
-  std::int32_t* host_mid_;
-  std::int64_t width_, order_;
+  S* host_ = nullptr;
+  std::int32_t* host_mid_ = nullptr;
+  std::int64_t width_, order_ = 0;
   std::size_t cells_;
   Stream in_, compute_, out_;
   std::array<Event, kSlots> loaded_, computed_, drained_;
@@ -372,6 +425,89 @@ void fw_out_of_core(std::int16_t* host, const core::SuperShape& shape, const Out
 void fw_out_of_core_tagged(std::int32_t* tagged, std::int32_t* mid, const core::SuperShape& shape,
                            const OutOfCoreRun& run) {
   run_out_of_core<kernels::TaggedWords>(tagged, shape, run, granule_of(Precision::int32), mid);
+}
+
+struct SuperTileEngine::Impl {
+  std::unique_ptr<GpuSuperExecutor<kernels::Int32Words>> int32;
+  std::unique_ptr<GpuSuperExecutor<kernels::Int16Words>> int16;
+  std::int64_t width = 0;
+
+  // body(executor, S) on the executor of this engine's width.
+  template <class F>
+  void with(F&& body) {
+    if (int32)
+      body(*int32, std::int32_t{});
+    else
+      body(*int16, std::int16_t{});
+  }
+};
+
+std::uint64_t SuperTileEngine::device_bytes(std::int64_t width, std::int64_t row_tiles, std::int64_t col_tiles,
+                                            std::int64_t cell_bytes) {
+  const auto w = static_cast<std::uint64_t>(width), cell = static_cast<std::uint64_t>(cell_bytes);
+  constexpr std::uint64_t kWord = 4;
+  // row panels (cells), column panels (words); ring of three, diagonal,
+  // scratch (cells); diagonal transposed (words); the closure's 128 x width.
+  return w * w *
+             (static_cast<std::uint64_t>(std::max<std::int64_t>(col_tiles, 1)) * cell +
+              static_cast<std::uint64_t>(std::max<std::int64_t>(row_tiles, 1)) * kWord + 5 * cell + kWord) +
+         128 * w * kWord;
+}
+
+SuperTileEngine::SuperTileEngine(Precision precision, std::int64_t width, std::int64_t row_tiles,
+                                 std::int64_t col_tiles)
+    : impl_(std::make_unique<Impl>()) {
+  if (precision != Precision::int32 && precision != Precision::int16)
+    throw UsageError("out-of-core super-tiles hold int32 or int16, not " + std::string(to_string(precision)),
+                     "precision");
+  const std::int64_t granule = granule_of(precision);
+  if (width < granule || width % granule != 0)
+    throw UsageError("out-of-core fw: super-tiles " + std::to_string(width) +
+                         " wide (the width must be a positive multiple of " + std::to_string(granule) + ")",
+                     "super_width");
+  impl_->width = width;
+  const std::string what = "out-of-core super-tiles (" + std::to_string(row_tiles) + " x " + std::to_string(col_tiles) +
+                           " of " + std::to_string(width) + ")";
+  if (precision == Precision::int32)
+    impl_->int32 = std::make_unique<GpuSuperExecutor<kernels::Int32Words>>(
+        width, row_tiles, col_tiles, device_bytes(width, row_tiles, col_tiles, 4), what);
+  else
+    impl_->int16 = std::make_unique<GpuSuperExecutor<kernels::Int16Words>>(
+        width, row_tiles, col_tiles, device_bytes(width, row_tiles, col_tiles, 2), what);
+}
+
+SuperTileEngine::~SuperTileEngine() = default;
+
+void SuperTileEngine::step(core::SuperJob::Step step, void* tile, std::int64_t ld, std::int64_t row, std::int64_t col) {
+  impl_->with([&](auto& executor, auto cell) {
+    using S = decltype(cell);
+    executor.run_at(core::SuperJob{step, 0, row, col}, static_cast<S*>(tile), ld);
+  });
+}
+
+void SuperTileEngine::load_pivot(const void* tile, std::int64_t ld) {
+  impl_->with([&](auto& executor, auto cell) {
+    using E = std::remove_reference_t<decltype(executor)>;
+    executor.load(E::Operand::pivot, static_cast<const decltype(cell)*>(tile), ld, 0);
+  });
+}
+
+void SuperTileEngine::load_row_panel(const void* tile, std::int64_t ld, std::int64_t index) {
+  impl_->with([&](auto& executor, auto cell) {
+    using E = std::remove_reference_t<decltype(executor)>;
+    executor.load(E::Operand::row_panel, static_cast<const decltype(cell)*>(tile), ld, index);
+  });
+}
+
+void SuperTileEngine::load_column_panel(const void* tile, std::int64_t ld, std::int64_t index) {
+  impl_->with([&](auto& executor, auto cell) {
+    using E = std::remove_reference_t<decltype(executor)>;
+    executor.load(E::Operand::column_panel, static_cast<const decltype(cell)*>(tile), ld, index);
+  });
+}
+
+void SuperTileEngine::finish() {
+  impl_->with([](auto& executor, auto) { executor.end_round(0); });
 }
 
 }  // namespace apsp::cuda

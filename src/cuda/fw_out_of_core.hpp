@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "apsp/solver.hpp"
 #include "core/super_rounds.hpp"
@@ -61,5 +62,44 @@ void fw_out_of_core(std::int16_t* host, const core::SuperShape& shape, const Out
 // registered when not page-locked.
 void fw_out_of_core_tagged(std::int32_t* tagged, std::int32_t* mid, const core::SuperShape& shape,
                            const OutOfCoreRun& run = {});
+
+// fw_out_of_core's device engine on super-tiles that the caller keeps in
+// host memory and addresses itself (a distributed rank's share,
+// src/distributed/gpu_ooc_engine.cu): the same ring of three super-tiles,
+// streams and kernels, step by step. Each call queues its copies and
+// kernels and returns; finish() waits until every queued step has run and
+// every host tile it writes is whole. A host tile must stay put (and not be
+// written) until then. Host memory should be page-locked (else the copies
+// run synchronously). Weights in int32 (kInf) or int16 (kInf16, widths a
+// multiple of 256), non-negative as in fw_out_of_core; no predecessor mode.
+class SuperTileEngine {
+ public:
+  // Device buffers for `row_tiles` column panels and `col_tiles` row panels
+  // of width x width cells. Throws ResourceError when they do not fit,
+  // UsageError for a width that is no multiple of the granule.
+  SuperTileEngine(Precision precision, std::int64_t width, std::int64_t row_tiles, std::int64_t col_tiles);
+  ~SuperTileEngine();
+  SuperTileEngine(const SuperTileEngine&) = delete;
+  SuperTileEngine& operator=(const SuperTileEngine&) = delete;
+
+  // Device bytes of an engine of these dimensions (cell_bytes 4 or 2).
+  static std::uint64_t device_bytes(std::int64_t width, std::int64_t row_tiles, std::int64_t col_tiles,
+                                    std::int64_t cell_bytes);
+
+  // One super-round step (core::SuperJob: diagonal, row_panel (keeps row
+  // panel `col`), column_panel (keeps column panel `row`), update (through
+  // those)) on the host super-tile at `tile`, leading dimension `ld` cells.
+  void step(core::SuperJob::Step step, void* tile, std::int64_t ld, std::int64_t row, std::int64_t col);
+  // Operands that another process stepped: the closed diagonal, row panel
+  // `index` (as row_panel keeps it), column panel `index`.
+  void load_pivot(const void* tile, std::int64_t ld);
+  void load_row_panel(const void* tile, std::int64_t ld, std::int64_t index);
+  void load_column_panel(const void* tile, std::int64_t ld, std::int64_t index);
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace apsp::cuda

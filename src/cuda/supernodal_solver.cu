@@ -434,6 +434,14 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
     pattern.edges = in.reweighted;
     supernodal::AnalyseTimes analysed;
     sym_ = supernodal::analyse(to_csr(pattern), &analysed);
+    if (testing::hooks.supernodal_merge_chains > 0) {
+      const auto merge_start = std::chrono::steady_clock::now();
+      supernodal::ChainMerge rule;
+      rule.max_extra_ops = static_cast<double>(testing::hooks.supernodal_merge_chains) / 100.0;
+      if (testing::hooks.supernodal_merge_min_front > 0) rule.min_front = testing::hooks.supernodal_merge_min_front;
+      sym_ = supernodal::merge_chains(sym_, rule);
+      analysed.symbolic += std::chrono::duration<double>(std::chrono::steady_clock::now() - merge_start).count();
+    }
     in.times.add("ordering", analysed.ordering);
     in.times.add("symbolic", analysed.symbolic);
   }

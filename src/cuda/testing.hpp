@@ -77,6 +77,14 @@ struct Hooks {
   // (kernels/supernodal/tiled_update.cuh); int32 and float32 (float64 stays
   // batched).
   std::atomic<bool> supernodal_tiled_factor{false};
+  // supernodal: when > 0, the symbolic analysis is followed by
+  // supernodal::merge_chains with max_extra_ops = this / 100 (opt-in, not
+  // yet measured): chained fronts of >= 1024 vertices merge into deeper
+  // pivot blocks, so the tiled factor's panels and updates run fewer, deeper
+  // passes. supernodal_merge_min_front, when > 0, replaces the 1024 (tests
+  // force merges on small graphs with it).
+  std::atomic<std::int64_t> supernodal_merge_chains{0};
+  std::atomic<std::int64_t> supernodal_merge_min_front{0};
   // supernodal: when set, `automatic` precision attempts int16 working rows
   // (as --precision int16 does) where fw's int16 rule allows; off by
   // default until measured (docs/perf.md, v7).

@@ -84,6 +84,7 @@
 #include "cuda/kernels/dense/update_rest.cuh"
 #include "core/cuda_memory.hpp"
 #include "distributed/gpu_engine.hpp"
+#include "distributed/gpu_problem.hpp"
 #include "distributed/output.hpp"
 #include "distributed/reweighted_rows.hpp"
 
@@ -267,17 +268,6 @@ __global__ void reweighted_rows_on_device(DeviceParts<S> parts, int pc, std::int
   if (found) *bad = 1;
 }
 
-// Makes `device` current on this thread (before any stream or buffer of the
-// engine is made) and returns it.
-int select_device(int device) {
-  int devices = 0;
-  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
-  if (device < 0 || device >= devices)
-    throw UsageError(
-        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
-  APSP_CUDA_CHECK(cudaSetDevice(device));
-  return device;
-}
 
 int blocks_for(std::int64_t work, int threads) {
   return static_cast<int>(std::min<std::int64_t>((work + threads - 1) / threads, 4096));
@@ -286,14 +276,7 @@ int blocks_for(std::int64_t work, int threads) {
 // What every width of the engine shares: the reweighted problem (computed
 // once; an int16 attempt hands it to the int32 rerun) and, with
 // predecessors, the graph's out-edges for the tight-edge trees.
-struct Problem {
-  std::int64_t n = 0;
-  cuda::Reweighted reweighted;
-  bool predecessors = false;
-  Csr out_edges;  // the normalized graph's CSR, with predecessors
-
-  const std::vector<Edge>& edges() const { return reweighted.edges; }
-};
+using Problem = GpuProblem;
 
 // The float32 or float64 problem (T): the weights as they are.
 template <class T>
@@ -582,6 +565,7 @@ class GpuEngine final : public TileEngine {
 
   void deliver(Communicator* process_row, Sink& sink, const RowCheck& check) override {
     range_problem_.clear();
+    begin_exchange();
     if constexpr (kReal) {
       // Real rows as they are, the diagonal 0 (checked already), and
       // predecessors as tight-edge trees within the tolerance.
@@ -735,9 +719,7 @@ class GpuEngine final : public TileEngine {
         grid_, n_, kTile, pred, false,
         [&](std::int64_t a, TileRowParts<P>* parts) { gather_on_device(*process_row, a, parts); }, to_rows, sink,
         check);
-    // The sends are ordered on the panel stream: done once it drains (their
-    // gatherers have received them), before the tiles may be freed.
-    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+    end_exchange();
   }
 
   // Local tile row a over the process row (pc > 1), collective: the
@@ -861,39 +843,28 @@ class GpuEngine final : public TileEngine {
         sink.put(RowBlock{Plane::distances, Element::int32, first, rows, n_, dist});
         if (pred) sink.put(RowBlock{Plane::predecessors, Element::int32, first, rows, n_, pred_rows.data()});
       }
-      // The sends are ordered on the panel stream: done once it drains (their
-      // gatherers have received them), before the tiles may be freed.
-      APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+      end_exchange();
     } else {
       (void)process_row, (void)sink, (void)check;
     }
   }
 
-  // Enqueues local tile row r of deliver_converted on the panel stream: its
-  // send to the gatherer; or, on the gatherer, the receives of the other
-  // parts into slot (r / pc) mod 2, the conversion into that slot's rows and
-  // their download, which converted_ready_[slot] then marks done.
+  // Enqueues local tile row r of deliver_converted: its send to the
+  // gatherer; or, on the gatherer, the receives of the other parts into
+  // slot (r / pc) mod 2 (exchange stream), then on the panel stream the
+  // conversion into that slot's rows and their download, which
+  // converted_ready_[slot] then marks done.
   void enqueue_converted(Communicator* process_row, std::int64_t r) {
     if constexpr (!kReal) {
       const int pc = grid_.cols;
-      if (r % pc != grid_.col) {
-        const Message m = message(own(r, 0), static_cast<std::size_t>(kTile * width_));
-        process_row->send(m.data, m.count, m.type, static_cast<int>(r % pc), Memory::device, panel_.get());
-        return;
-      }
+      if (r % pc != grid_.col) return send_part(*process_row, r);
       const std::size_t slot = static_cast<std::size_t>((r / pc) % 2);
+      if (pc > 1) receive_parts(*process_row, slot, converted_ready_[slot]);
       DeviceParts<S> parts{};
       for (int c = 0; c < pc; ++c) {
         const std::size_t at = static_cast<std::size_t>(c);
         parts.ld[at] = gathered_width(c);
-        if (c == grid_.col) {
-          parts.at[at] = own(r, 0);
-          continue;
-        }
-        S* const received = gathered_[slot][at]->get();
-        const Message m = message(received, static_cast<std::size_t>(kTile * gathered_width(c)));
-        process_row->receive(m.data, m.count, m.type, c, Memory::device, panel_.get());
-        parts.at[at] = received;
+        parts.at[at] = c == grid_.col ? own(r, 0) : gathered_[slot][at]->get();
       }
       const std::int64_t first = grid_.global_row(r) * kTile, rows = std::min(kTile, n_ - first);
       if (rows > 0) {
@@ -949,25 +920,67 @@ class GpuEngine final : public TileEngine {
     return round_up(ProcessGrid::count(grid_.tiles, grid_.cols, c), kUnit) * kTile;
   }
 
-  // Enqueues local tile row r of the gather on the panel stream: its send
-  // to the gatherer, or on the gatherer its receives and downloads into
-  // slot (r / pc) mod 2, whose event then marks them done.
+  // The exchange of a delivery over several process columns runs on a
+  // stream of its own, apart from the conversions and downloads on the
+  // panel stream. On one stream (the path before, APSP_OUTPUT_EXCHANGE=panel
+  // keeps it for an A/B) the ranks of a process row took turns: a
+  // gatherer's receive of its next row waited in its peer's stream behind
+  // the peer's download of its own row, and the peer's behind this one's, so
+  // the downloads of the process row ran one after another through the
+  // links instead of side by side, and the 2d output took twice the rows
+  // layout's time (0.534 s against 0.229 s on 2 H200s, 0.352 s against
+  // 0.180 s on 4: docs/scaling.md). The exchange stream first waits for
+  // the rounds' last work on the tiles.
+  void begin_exchange() {
+    const char* on = std::getenv("APSP_OUTPUT_EXCHANGE");
+    exchange_ = on != nullptr && std::string(on) == "panel" ? panel_.get() : exchange_stream_.get();
+    tiles_final_[0].record(panel_.get());
+    tiles_final_[1].record(bulk_.get());
+    for (const cuda::Event& e : tiles_final_) APSP_CUDA_CHECK(cudaStreamWaitEvent(exchange_, e.get(), 0));
+  }
+
+  // Local tile row r, on a rank other than its gatherer (rank r mod pc of
+  // the process row): its b x L block, sent from the tiles on the exchange
+  // stream.
+  void send_part(Communicator& process_row, std::int64_t r) {
+    const Message m = message(own(r, 0), static_cast<std::size_t>(kTile * width_));
+    process_row.send(m.data, m.count, m.type, static_cast<int>(r % grid_.cols), Memory::device, exchange_);
+  }
+
+  // On the gatherer of a tile row: every other rank's block of it into
+  // `slot`, received on the exchange stream once `read` (the event the
+  // panel stream records after its last read of the slot's previous row)
+  // has passed; the panel stream's next work waits for the receives.
+  void receive_parts(Communicator& process_row, std::size_t slot, const cuda::Event& read) {
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(exchange_, read.get(), 0));
+    for (int c = 0; c < grid_.cols; ++c) {
+      if (c == grid_.col) continue;
+      const Message m = message(gathered_[slot][static_cast<std::size_t>(c)]->get(),
+                                static_cast<std::size_t>(kTile * gathered_width(c)));
+      process_row.receive(m.data, m.count, m.type, c, Memory::device, exchange_);
+    }
+    received_[slot].record(exchange_);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(panel_.get(), received_[slot].get(), 0));
+  }
+
+  // Waits until both streams of a delivery are drained: the sends are done
+  // (their gatherers have received them), so the tiles may be freed.
+  void end_exchange() {
+    APSP_CUDA_CHECK(cudaStreamSynchronize(exchange_stream_.get()));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(panel_.get()));
+  }
+
+  // Enqueues local tile row r of the gather: its send to the gatherer, or
+  // on the gatherer its receives (exchange stream) and downloads (panel
+  // stream) into slot (r / pc) mod 2, whose event then marks them done.
   void enqueue_gather(Communicator& process_row, std::int64_t r) {
     const int pc = grid_.cols;
-    if (r % pc != grid_.col) {
-      const Message m = message(own(r, 0), static_cast<std::size_t>(kTile * width_));
-      process_row.send(m.data, m.count, m.type, static_cast<int>(r % pc), Memory::device, panel_.get());
-      return;
-    }
+    if (r % pc != grid_.col) return send_part(process_row, r);
     const std::size_t slot = static_cast<std::size_t>((r / pc) % 2);
+    receive_parts(process_row, slot, gathered_ready_[slot]);
     for (int c = 0; c < pc; ++c) {
       const std::size_t at = static_cast<std::size_t>(c);
-      S* const received = gathered_[slot][at]->get();
-      if (c != grid_.col) {
-        const Message m = message(received, static_cast<std::size_t>(kTile * gathered_width(c)));
-        process_row.receive(m.data, m.count, m.type, c, Memory::device, panel_.get());
-      }
-      const S* from = c == grid_.col ? own(r, 0) : received;
+      const S* from = c == grid_.col ? own(r, 0) : gathered_[slot][at]->get();
       if (gathered_columns(c) > 0)
         APSP_CUDA_CHECK(cudaMemcpy2DAsync(gathered_host_[slot][at]->get(), gathered_columns(c) * sizeof(S), from,
                                           gathered_width(c) * sizeof(S), gathered_columns(c) * sizeof(S), kTile,
@@ -1139,6 +1152,13 @@ class GpuEngine final : public TileEngine {
   std::vector<std::unique_ptr<cuda::DeviceBuffer<S>>> gathered_[2];
   std::vector<std::unique_ptr<cuda::PinnedBuffer<S>>> gathered_host_[2];
   cuda::Event gathered_ready_[2];
+  // The exchange of the parts (begin_exchange): its own stream, or the
+  // panel stream (APSP_OUTPUT_EXCHANGE=panel); the events that mark the
+  // tiles final (panel and bulk streams) and each slot's receives done.
+  cuda::Stream exchange_stream_;
+  cudaStream_t exchange_ = nullptr;
+  cuda::Event tiles_final_[2];
+  cuda::Event received_[2];
   std::int64_t gathered_next_ = 0;
   // deliver_converted: per slot the converted n-wide rows of a tile row on
   // the device and their pinned download, the device's "bad" flags (one a
@@ -1154,6 +1174,16 @@ class GpuEngine final : public TileEngine {
 
 }  // namespace
 
+int select_device(int device) {
+  int devices = 0;
+  APSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (device < 0 || device >= devices)
+    throw UsageError(
+        "CUDA device " + std::to_string(device) + " does not exist (found " + std::to_string(devices) + ")", "device");
+  APSP_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
 std::uint64_t gpu_free_bytes(int device) {
   select_device(device);
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -1167,24 +1197,9 @@ std::int64_t gpu_tile(WeightType weights) {
 
 std::unique_ptr<TileEngine> make_gpu_engine(const Graph& normalized, const ProcessGrid& grid,
                                             const GpuEngineOptions& options) {
-  auto problem = std::make_shared<Problem>();
-  problem->n = normalized.n;
-  problem->reweighted = cuda::reweight(normalized);
-  problem->predecessors = options.predecessors;
-  if (options.predecessors) problem->out_edges = to_csr(normalized);
-  const weight_t max_weight = problem->reweighted.max_weight;
-  const bool int16_possible = max_weight < cuda::kernels::kInf16 / 2;
-  if (options.precision == Precision::int16 && !int16_possible)
-    throw UsageError("int16: the largest (reweighted) edge weight " + std::to_string(max_weight) +
-                         " leaves no room below the int16 infinity " + std::to_string(cuda::kernels::kInf16),
-                     "precision");
-  // automatic attempts int16 when the host's estimate of the largest
-  // distance fits (the same rule as on one GPU); the result is certified.
-  const bool attempt_int16 =
-      options.precision == Precision::int16 ||
-      (options.precision == Precision::automatic && int16_possible && problem->n > 0 &&
-       cuda::estimate_largest_distance(problem->reweighted.edges, problem->n, max_weight) < cuda::kernels::kInf16 / 2);
-  if (attempt_int16) return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
+  const std::shared_ptr<const Problem> problem = make_gpu_problem(normalized, options.predecessors);
+  if (attempt_int16(*problem, options.precision))
+    return std::make_unique<GpuEngine<cuda::kernels::Int16Words>>(problem, grid, options);
   return std::make_unique<GpuEngine<cuda::kernels::Int32Words>>(problem, grid, options);
 }
 

@@ -21,6 +21,10 @@ struct GpuEngineOptions {
   bool predecessors = false;  // delivered rows carry predecessors (tight-edge trees)
 };
 
+// Makes CUDA device `device` current on this thread and returns it;
+// UsageError when there is no such device.
+int select_device(int device);
+
 // Free device memory of CUDA device `device` (made current on this thread):
 // the per-rank memory choice's measure (distributed/memory_plan.hpp).
 // UsageError when there is no such device.
@@ -54,5 +58,20 @@ std::unique_ptr<TileEngine> make_gpu_engine(const GraphF64& normalized, const Pr
 // keeps its reweighted edges, builds the tiles again.
 std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine> attempt, const ProcessGrid& grid,
                                              const GpuEngineOptions& options);
+
+// Out of core per rank (src/distributed/gpu_ooc_engine.cu): this rank's
+// tiles of `grid` (in tiles of `width`, the agreed super width: a multiple
+// of 128) in page-locked host memory, stepped through the device with
+// fw_out_of_core's ring and kernels (cuda::SuperTileEngine). int32 weights
+// only (Johnson-reweighted as in core); an int16 attempt where
+// options.precision asks for or allows it and `width` is a multiple of 256.
+// Throws as make_gpu_engine, ResourceError when the device buffers do not
+// fit, UsageError for an int16 that cannot be.
+std::unique_ptr<TileEngine> make_gpu_ooc_engine(const Graph& normalized, const ProcessGrid& grid, std::int64_t width,
+                                                const GpuEngineOptions& options);
+// The int32 engine after an int16 attempt of make_gpu_ooc_engine whose
+// range certificate failed (the attempt's buffers freed first).
+std::unique_ptr<TileEngine> widen_gpu_ooc_engine(std::unique_ptr<TileEngine> attempt, const ProcessGrid& grid,
+                                                 std::int64_t width, const GpuEngineOptions& options);
 
 }  // namespace apsp::dist

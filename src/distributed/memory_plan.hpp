@@ -51,7 +51,9 @@ std::uint64_t gpu_in_core_device_bytes(const ProcessGrid& grid, std::int64_t til
 // super-round buffers: per slot the row panel, the column panel as int32
 // words and the pivot with its transposed words, plus fw_out_of_core's ring
 // of three W x W super-tiles, its scratch tile and the closure's 128 x W
-// workspace.
+// workspace. (The engine, gpu_ooc_engine.cu, keeps one set of device
+// panels, and with look-ahead a second executor of one slot for the panel
+// phase, which it leaves out when the device cannot hold it.)
 ShareBytes gpu_out_of_core_bytes(const ProcessGrid& grid_at_width, std::int64_t width, std::int64_t cell_bytes);
 // A CPU rank: its R*b x C*b cells (distances, and predecessors when asked)
 // and two slots of panels, in host memory.

@@ -134,6 +134,24 @@ void confirm_candidate_cycle(Communicator& comm, dist::TileEngine& engine, const
   }
 }
 
+// GPU ranks out of core per rank (dist::make_gpu_ooc_engine) take integer
+// weights on super widths that are multiples of the GPU tile; UsageError
+// otherwise, before any work.
+template <class W>
+void require_gpu_out_of_core(std::int64_t width) {
+  if (std::is_floating_point<W>::value)
+    throw UsageError(std::string("GPU ranks out of core per rank compute int32 weights (fw-ooc's); ") +
+                         to_string(weight_type_of<W>) +
+                         " weights need their share in device memory: more device memory or more ranks, or the "
+                         "cpu backend",
+                     "super_width");
+  const std::int64_t granule = dist::gpu_tile(WeightType::int32);
+  if (width % granule != 0)
+    throw UsageError("GPU ranks out of core need a super width that is a multiple of " + std::to_string(granule) +
+                         ", not " + std::to_string(width),
+                     "super_width");
+}
+
 template <class W>
 DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const DistributedOptions& opts, Sink& sink) {
   constexpr bool kReal = std::is_floating_point<W>::value;
@@ -147,9 +165,11 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     BasicWeightStats<W> stats;
     dist::ProcessGrid grid;
     const bool on_gpu = opts.backend == Backend::cuda;
-    const std::int64_t tile = on_gpu                 ? dist::gpu_tile(weight_type_of<W>)
-                              : opts.super_width > 0 ? opts.super_width
-                                                     : dist::cpu_tile();
+    // A super width (forced, or the memory plan's) makes the tiles super-tiles
+    // of that width: out of core per rank.
+    std::int64_t tile = opts.super_width > 0 ? opts.super_width
+                        : on_gpu             ? dist::gpu_tile(weight_type_of<W>)
+                                             : dist::cpu_tile();
     StageClock setup(result.setup_stages);
     agree(comm, [&] {
       if (!opts.sources.empty() || !opts.targets.empty() || opts.cutoff)
@@ -163,10 +183,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
         throw UsageError("super width " + std::to_string(opts.super_width) + " is not a positive multiple of " +
                              std::to_string(dist::cpu_tile()),
                          "super_width");
-      if (on_gpu && opts.super_width > 0)
-        throw UsageError("out of core per rank (a super width) runs on CPU ranks only; GPU ranks are not built for "
-                         "it yet",
-                         "super_width");
+      if (on_gpu && opts.super_width > 0) require_gpu_out_of_core<W>(opts.super_width);
       if (!on_gpu && opts.precision == Precision::int16)
         throw UsageError("the distributed CPU solver computes in int32 (int64 where sums could overflow); int16 is "
                          "for the cuda backend",
@@ -192,7 +209,7 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     result.backend = on_gpu ? Backend::cuda : Backend::cpu;
     result.algorithm = distributed_algorithm(result.backend);
     result.precision = Precision::int32;
-    result.super_width = on_gpu ? 0 : opts.super_width;
+    result.super_width = opts.super_width;
     if (result.super_width > 0)
       result.out_of_core = "super-rounds of " + std::to_string(result.super_width) + " (forced by super_width)";
 
@@ -212,7 +229,10 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       // An explicit int16 solve on GPUs keeps int16 tiles: a share that only
       // they fit is not refused.
       if constexpr (!kReal)
-        if (on_gpu && opts.precision == Precision::int16) share.cell_bytes = 2;
+        if (on_gpu && opts.precision == Precision::int16) {
+          share.cell_bytes = 2;
+          share.granule = 256;  // int16 super-tiles out of core (fw-ooc's int16 granule)
+        }
       if constexpr (!kReal)
         if (!on_gpu && (opts.precision == Precision::int64 || !fits_int32_arithmetic(normalized, stats)))
           share.cell_bytes = 8;
@@ -220,16 +240,30 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       agree(comm, [&] { memory = measure_rank_memory(on_gpu, gpu_options.device, opts.memory_budget); });
       const dist::MemoryPlan plan = dist::agree_memory_plan(comm, share, memory);
       result.memory_plan = plan.summary;
-      if (plan.super_width > 0)
-        throw Agreed<ResourceError>(-1, plan.summary +
-                                            "; GPU ranks out of core are not built yet (issue 24): give the ranks "
-                                            "more device memory, or more ranks");
+      if (plan.super_width > 0) {
+        // Only GPU ranks choose out of core (a CPU rank's share is in host
+        // memory either way): super-tiles of the agreed width from here on.
+        agree(comm, [&] { require_gpu_out_of_core<W>(plan.super_width); });
+        tile = plan.super_width;
+        grid = dist::grid_for_tile(grid, normalized.n, tile);
+        result.tile = tile;
+        result.super_width = tile;
+        result.out_of_core = plan.summary;
+      }
     }
+    const std::int64_t super_width = result.super_width;
     gpu_options.lookahead = opts.lookahead;
     gpu_options.precision = opts.precision;
     gpu_options.predecessors = opts.predecessors;
     const auto build_engine = [&] {
-      if (on_gpu) engine = dist::make_gpu_engine(normalized, grid, gpu_options);
+      if (on_gpu) {
+        if constexpr (!kReal)
+          if (super_width > 0) {
+            engine = dist::make_gpu_ooc_engine(normalized, grid, super_width, gpu_options);
+            return;
+          }
+        engine = dist::make_gpu_engine(normalized, grid, gpu_options);
+      }
       if (!on_gpu) {
         dist::CpuEngineOptions engine_options;
         if constexpr (kReal)
@@ -333,7 +367,10 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       bool certified = false;
       agree(comm, [&] { certified = engine->range_certified(); });
       if (comm.all_reduce(std::int64_t{certified}, ReduceOp::min) == 0) {
-        agree(comm, [&] { engine = dist::widen_gpu_engine(std::move(engine), grid, gpu_options); });
+        agree(comm, [&] {
+          engine = super_width > 0 ? dist::widen_gpu_ooc_engine(std::move(engine), grid, super_width, gpu_options)
+                                   : dist::widen_gpu_engine(std::move(engine), grid, gpu_options);
+        });
         if (opts.progress) progress = [&](double f) { opts.progress(attempt_share + (1 - attempt_share) * f); };
         const RankTimes rerun = dist::run_rounds(*engine, grid, comms, round_options);
         mine.compute += rerun.compute;

@@ -28,4 +28,16 @@ std::unique_ptr<TileEngine> widen_gpu_engine(std::unique_ptr<TileEngine>, const 
   throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
 }
 
+int select_device(int) { throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)"); }
+
+std::unique_ptr<TileEngine> make_gpu_ooc_engine(const Graph&, const ProcessGrid&, std::int64_t,
+                                                const GpuEngineOptions&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
+std::unique_ptr<TileEngine> widen_gpu_ooc_engine(std::unique_ptr<TileEngine>, const ProcessGrid&, std::int64_t,
+                                                 const GpuEngineOptions&) {
+  throw ResourceError("this build of apsp has no CUDA backend (rebuild with nvcc available)");
+}
+
 }  // namespace apsp::dist

@@ -162,6 +162,93 @@ std::vector<std::int64_t> column_counts(const Pattern& p, const std::vector<std:
   return count;
 }
 
+// Groups from the top down: a group is a contiguous range [a, b] of the
+// supernodes 0..count-1 rooted at b; c = a - 1 joins it when its parent is in
+// the group (then its structure lies in the group's columns and the root's
+// structure) and join(c) accepts (join updates the caller's group state when
+// it does); else c starts a group (start(c)). Returns, per supernode, whether
+// it merges into the group of the one after it.
+template <class Start, class Join>
+std::vector<char> group_top_down(std::int32_t count, const std::vector<std::int32_t>& parent, Start start, Join join) {
+  std::vector<char> joins_next(static_cast<std::size_t>(std::max<std::int32_t>(count, 0)), 0);
+  if (count <= 0) return joins_next;
+  std::int32_t a = count - 1, b = count - 1;
+  start(b);
+  for (std::int32_t c = count - 2; c >= 0; --c) {
+    if (parent[c] >= a && parent[c] <= b && join(c)) {
+      joins_next[c] = 1;
+      a = c;
+    } else {
+      a = b = c;
+      start(c);
+    }
+  }
+  return joins_next;
+}
+
+// The children lists of s from its parents.
+void build_children(Symbolic& s) {
+  s.child_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
+  s.child_idx.clear();
+  for (std::int32_t K = 0; K < s.count; ++K)
+    if (s.parent[K] != -1) ++s.child_ptr[s.parent[K] + 1];
+  for (std::int32_t K = 0; K < s.count; ++K) s.child_ptr[K + 1] += s.child_ptr[K];
+  s.child_idx.resize(static_cast<std::size_t>(s.child_ptr[s.count]));
+  std::vector<std::int32_t> at(s.child_ptr.begin(), s.child_ptr.end() - 1);
+  for (std::int32_t K = 0; K < s.count; ++K)
+    if (s.parent[K] != -1) s.child_idx[at[s.parent[K]]++] = K;
+}
+
+// Given the supernodes (first, parent, children) and their structures: the
+// extend-add map, the levels, the factor offsets and the probes.
+void finish_from_structures(Symbolic& s) {
+  s.max_front = s.top_separator = 0;
+  s.factor_ops = s.solve_ops_per_source = 0;
+  s.struct_rel.assign(s.struct_idx.size(), -1);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    const std::int32_t P = s.parent[K];
+    if (P == -1) continue;
+    const auto sp_begin = s.struct_idx.begin() + s.struct_ptr[P], sp_end = s.struct_idx.begin() + s.struct_ptr[P + 1];
+    for (std::int64_t e = s.struct_ptr[K]; e < s.struct_ptr[K + 1]; ++e) {
+      const std::int32_t i = s.struct_idx[e];
+      if (i < s.first[P + 1]) {
+        s.struct_rel[e] = i - s.first[P];
+      } else {
+        const auto at = std::lower_bound(sp_begin, sp_end, i);
+        s.struct_rel[e] = (at != sp_end && *at == i) ? s.columns(P) + static_cast<std::int32_t>(at - sp_begin) : -1;
+      }
+    }
+  }
+
+  // Levels by height, factor offsets, probes.
+  std::vector<std::int32_t> height(static_cast<std::size_t>(s.count), 0);
+  std::int32_t levels = s.count > 0 ? 1 : 0;
+  for (std::int32_t K = 0; K < s.count; ++K)
+    if (s.parent[K] != -1) {
+      height[s.parent[K]] = std::max(height[s.parent[K]], height[K] + 1);
+      levels = std::max(levels, height[s.parent[K]] + 1);
+    }
+  s.level_ptr.assign(static_cast<std::size_t>(levels) + 1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) ++s.level_ptr[height[K] + 1];
+  for (std::int32_t l = 0; l < levels; ++l) s.level_ptr[l + 1] += s.level_ptr[l];
+  s.level_idx.resize(static_cast<std::size_t>(s.count));
+  {
+    std::vector<std::int32_t> at(s.level_ptr.begin(), s.level_ptr.end() - 1);
+    for (std::int32_t K = 0; K < s.count; ++K) s.level_idx[at[height[K]]++] = K;
+  }
+  s.diag_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
+  s.panel_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    const std::int64_t k = s.columns(K), sk = s.structure_size(K);
+    s.diag_offset[K + 1] = s.diag_offset[K] + k * k;
+    s.panel_offset[K + 1] = s.panel_offset[K] + k * sk;
+    s.max_front = std::max(s.max_front, k + sk);
+    if (s.parent[K] == -1) s.top_separator = std::max<std::int64_t>(s.top_separator, k);
+    s.factor_ops += static_cast<double>(k + sk) * static_cast<double>(k + sk) * static_cast<double>(k);
+    s.solve_ops_per_source += static_cast<double>(k * k + 2 * k * sk);
+  }
+}
+
 // The analysis without reuse (analyse() below adds it).
 Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vertex_t* col, AnalyseTimes* times);
 
@@ -280,37 +367,28 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
   // the group (then its structure is inside the group's columns and structure,
   // so the merged structure is the group's) and the merge is cheap.
   using Traits = AmalgamationTraits;
-  std::vector<char> joins_next(static_cast<std::size_t>(fund_count), 0);  // K merges into K + 1's group
-  {
-    std::int32_t a = fund_count - 1, b = fund_count - 1;
-    double group_k = 0, group_s = 0, group_true = 0;
-    auto start_group = [&](std::int32_t K) {
-      a = b = K;
-      group_k = fund_first[K + 1] - fund_first[K];
-      group_s = static_cast<double>(cc[fund_first[K + 1] - 1]);
-      group_true = group_k * group_k + 2 * group_k * group_s;
-    };
-    if (fund_count > 0) start_group(fund_count - 1);
-    for (std::int32_t c = fund_count - 2; c >= 0; --c) {
-      const bool parent_inside = fund_parent[c] >= a && fund_parent[c] <= b;
-      const double kc = fund_first[c + 1] - fund_first[c];
-      const double sc = static_cast<double>(cc[fund_first[c + 1] - 1]);
-      const double merged_k = kc + group_k;
-      const double stored = merged_k * merged_k + 2 * merged_k * group_s;
-      const double truth = group_true + kc * kc + 2 * kc * sc;
-      const bool small = kc < Traits::small_columns && group_k < Traits::small_columns;
-      const bool sparse_enough = (stored - truth) <= Traits::max_extra_fraction * stored &&
-                                 merged_k <= Traits::max_merged_columns;
-      if (parent_inside && (small || sparse_enough)) {
-        joins_next[c] = 1;
-        a = c;
+  double group_k = 0, group_s = 0, group_true = 0;
+  const std::vector<char> joins_next = group_top_down(
+      fund_count, fund_parent,
+      [&](std::int32_t K) {
+        group_k = fund_first[K + 1] - fund_first[K];
+        group_s = static_cast<double>(cc[fund_first[K + 1] - 1]);
+        group_true = group_k * group_k + 2 * group_k * group_s;
+      },
+      [&](std::int32_t c) {
+        const double kc = fund_first[c + 1] - fund_first[c];
+        const double sc = static_cast<double>(cc[fund_first[c + 1] - 1]);
+        const double merged_k = kc + group_k;
+        const double stored = merged_k * merged_k + 2 * merged_k * group_s;
+        const double truth = group_true + kc * kc + 2 * kc * sc;
+        const bool small = kc < Traits::small_columns && group_k < Traits::small_columns;
+        const bool sparse_enough = (stored - truth) <= Traits::max_extra_fraction * stored &&
+                                   merged_k <= Traits::max_merged_columns;
+        if (!(small || sparse_enough)) return false;
         group_k = merged_k;
         group_true = truth;
-      } else {
-        start_group(c);
-      }
-    }
-  }
+        return true;
+      });
   s.first.assign(1, 0);
   for (std::int32_t K = 0; K < fund_count; ++K)
     if (!joins_next[K]) s.first.push_back(fund_first[K + 1]);
@@ -327,16 +405,7 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
 
   // 4. Structures: S_K = rows > last(K) of K's columns in the pattern, and of
   // the children's structures.
-  s.child_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
-  for (std::int32_t K = 0; K < s.count; ++K)
-    if (s.parent[K] != -1) ++s.child_ptr[s.parent[K] + 1];
-  for (std::int32_t K = 0; K < s.count; ++K) s.child_ptr[K + 1] += s.child_ptr[K];
-  s.child_idx.resize(static_cast<std::size_t>(s.child_ptr[s.count]));
-  {
-    std::vector<std::int32_t> at(s.child_ptr.begin(), s.child_ptr.end() - 1);
-    for (std::int32_t K = 0; K < s.count; ++K)
-      if (s.parent[K] != -1) s.child_idx[at[s.parent[K]]++] = K;
-  }
+  build_children(s);
   s.struct_ptr.assign(static_cast<std::size_t>(s.count) + 1, 0);
   std::vector<std::int32_t> mark(static_cast<std::size_t>(n), -1), rows;
   for (std::int32_t K = 0; K < s.count; ++K) {
@@ -366,49 +435,7 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
     s.struct_idx.insert(s.struct_idx.end(), rows.begin(), rows.end());
     s.struct_ptr[K + 1] = static_cast<std::int64_t>(s.struct_idx.size());
   }
-  s.struct_rel.assign(s.struct_idx.size(), -1);
-  for (std::int32_t K = 0; K < s.count; ++K) {
-    const std::int32_t P = s.parent[K];
-    if (P == -1) continue;
-    const auto sp_begin = s.struct_idx.begin() + s.struct_ptr[P], sp_end = s.struct_idx.begin() + s.struct_ptr[P + 1];
-    for (std::int64_t e = s.struct_ptr[K]; e < s.struct_ptr[K + 1]; ++e) {
-      const std::int32_t i = s.struct_idx[e];
-      if (i < s.first[P + 1]) {
-        s.struct_rel[e] = i - s.first[P];
-      } else {
-        const auto at = std::lower_bound(sp_begin, sp_end, i);
-        s.struct_rel[e] = (at != sp_end && *at == i) ? s.columns(P) + static_cast<std::int32_t>(at - sp_begin) : -1;
-      }
-    }
-  }
-
-  // 5. Levels by height, factor offsets, probes.
-  std::vector<std::int32_t> height(static_cast<std::size_t>(s.count), 0);
-  std::int32_t levels = s.count > 0 ? 1 : 0;
-  for (std::int32_t K = 0; K < s.count; ++K)
-    if (s.parent[K] != -1) {
-      height[s.parent[K]] = std::max(height[s.parent[K]], height[K] + 1);
-      levels = std::max(levels, height[s.parent[K]] + 1);
-    }
-  s.level_ptr.assign(static_cast<std::size_t>(levels) + 1, 0);
-  for (std::int32_t K = 0; K < s.count; ++K) ++s.level_ptr[height[K] + 1];
-  for (std::int32_t l = 0; l < levels; ++l) s.level_ptr[l + 1] += s.level_ptr[l];
-  s.level_idx.resize(static_cast<std::size_t>(s.count));
-  {
-    std::vector<std::int32_t> at(s.level_ptr.begin(), s.level_ptr.end() - 1);
-    for (std::int32_t K = 0; K < s.count; ++K) s.level_idx[at[height[K]]++] = K;
-  }
-  s.diag_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
-  s.panel_offset.assign(static_cast<std::size_t>(s.count) + 1, 0);
-  for (std::int32_t K = 0; K < s.count; ++K) {
-    const std::int64_t k = s.columns(K), sk = s.structure_size(K);
-    s.diag_offset[K + 1] = s.diag_offset[K] + k * k;
-    s.panel_offset[K + 1] = s.panel_offset[K] + k * sk;
-    s.max_front = std::max(s.max_front, k + sk);
-    if (s.parent[K] == -1) s.top_separator = std::max<std::int64_t>(s.top_separator, k);
-    s.factor_ops += static_cast<double>(k + sk) * static_cast<double>(k + sk) * static_cast<double>(k);
-    s.solve_ops_per_source += static_cast<double>(k * k + 2 * k * sk);
-  }
+  finish_from_structures(s);
   if (times) {
     times->ordering = std::chrono::duration<double>(ordered - started).count();
     times->symbolic = std::chrono::duration<double>(Clock::now() - ordered).count();
@@ -417,6 +444,58 @@ Symbolic analyse_fresh(std::int64_t n, const std::int64_t* row_start, const vert
 }
 
 }  // namespace
+
+Symbolic merge_chains(const Symbolic& s, const ChainMerge& rule) {
+  // Groups as the amalgamation's (group_top_down), with the chain rule.
+  double group_k = 0, group_s = 0, group_ops = 0;
+  auto ops = [](double k, double sk) { return (k + sk) * (k + sk) * k; };
+  const std::vector<char> joins_next = group_top_down(
+      s.count, s.parent,
+      [&](std::int32_t K) {
+        group_k = s.columns(K);
+        group_s = static_cast<double>(s.structure_size(K));
+        group_ops = ops(group_k, group_s);
+      },
+      [&](std::int32_t c) {
+        const double kc = s.columns(c), sc = static_cast<double>(s.structure_size(c));
+        const double merged_k = group_k + kc, parts = group_ops + ops(kc, sc);
+        const auto min_front = static_cast<double>(rule.min_front);
+        if (kc + sc < min_front || group_k + group_s < min_front || merged_k > rule.max_columns ||
+            ops(merged_k, group_s) > (1.0 + rule.max_extra_ops) * parts)
+          return false;
+        group_k = merged_k;
+        group_ops = parts;
+        return true;
+      });
+  Symbolic m;
+  m.n = s.n;
+  m.perm = s.perm;
+  m.iperm = s.iperm;
+  std::vector<std::int32_t> new_of(static_cast<std::size_t>(s.count), 0);  // old supernode -> merged one
+  m.first.assign(1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    new_of[K] = static_cast<std::int32_t>(m.first.size()) - 1;
+    if (!joins_next[K]) m.first.push_back(s.first[K + 1]);
+  }
+  if (s.count == 0) m.first = s.first;
+  m.count = static_cast<std::int32_t>(m.first.size()) - 1;
+  m.supernode_of.resize(s.supernode_of.size());
+  for (std::size_t j = 0; j < s.supernode_of.size(); ++j) m.supernode_of[j] = new_of[s.supernode_of[j]];
+  // A group's parent and structure are its root's (the last old supernode in it).
+  m.parent.assign(static_cast<std::size_t>(m.count), -1);
+  m.struct_ptr.assign(static_cast<std::size_t>(m.count) + 1, 0);
+  for (std::int32_t K = 0; K < s.count; ++K) {
+    if (joins_next[K]) continue;
+    const std::int32_t M = new_of[K];
+    m.parent[M] = s.parent[K] == -1 ? -1 : new_of[s.parent[K]];
+    m.struct_idx.insert(m.struct_idx.end(), s.struct_idx.begin() + s.struct_ptr[K],
+                        s.struct_idx.begin() + s.struct_ptr[K + 1]);
+    m.struct_ptr[M + 1] = static_cast<std::int64_t>(m.struct_idx.size());
+  }
+  build_children(m);
+  finish_from_structures(m);
+  return m;
+}
 
 void check_invariants(const Symbolic& s) {
   auto fail = [](const std::string& what) { throw std::logic_error("supernodal symbolic: " + what); };

@@ -148,6 +148,25 @@ class AnalysisReuse {
   ~AnalysisReuse();
 };
 
+// Chain merging for large fronts (opt-in; the GPU solver's
+// testing::hooks.supernodal_merge_chains, bench/host_fronts.cpp): the
+// amalgamation above caps a merged supernode at 256 columns, so on graphs
+// whose large fronts form a chain (R-MAT: one front of >= 1024 vertices per
+// etree level, k = 130-500 each) every level pays a dense closure, a panel
+// and an update launch of a shallow pivot block. merge_chains(s, rule)
+// merges a child into its parent's group (a contiguous range of supernodes,
+// as the amalgamation's) when both fronts have at least `min_front`
+// vertices (k + s), the merged supernode has at most `max_columns` columns,
+// and the merged front's (k + s)^2 k is at most (1 + max_extra_ops) times
+// its parts' (the +inf entries it adds). The permutation is unchanged; the
+// result satisfies check_invariants and gives the same distances.
+struct ChainMerge {
+  std::int64_t min_front = 1024;
+  double max_extra_ops = 0.25;
+  std::int32_t max_columns = 4096;
+};
+Symbolic merge_chains(const Symbolic& s, const ChainMerge& rule);
+
 // Test seam: how many times analyse() has run the ordering (METIS) in this
 // process; a reused analysis does not count.
 std::int64_t orderings_run();

@@ -137,6 +137,7 @@ TEST_F(DistributedCli, EveryRankCountAndLayoutWritesTheSingleProcessResult) {
       {1, "--distribution rows"},
       {2, "--distribution rows"},
       {2, "--distribution 2d"},
+      {2, "--distribution 2d --grid 2x1"},
       {3, "--distribution 2d --grid 1x3 --no-lookahead"},
       {3, ""},
       {4, "--distribution 2d"},
@@ -811,6 +812,34 @@ TEST_F(DistributedResume, DenseFwKilledMidRoundsResumesFromTheCommonRound) {
     fs::remove(dir_ / "d.bin");
     fs::remove(dir_ / "p.bin");
   }
+}
+
+// GPU ranks out of core per rank (--super-width 128 on the cuda backend,
+// n = 300: 3 super-rounds, a checkpoint due after every one): the output
+// and predecessors equal in-core distributed fw's on the GPU, the summary
+// says out of core, and a run killed after one rank's second save resumes
+// from the round every rank holds, byte-identical.
+TEST_F(DistributedResume, GpuRanksOutOfCoreKilledMidRoundsResume) {
+  SKIP_WITHOUT_MPIRUN();
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  make_graph_and_reference();
+  const std::string gpu = "solve g.bin --backend cuda --comm mpi --distribution rows --threads 1 ";
+  const ProcessRun in_core = mpirun(2, gpu + "-o gref.bin --predecessors grefp.bin");
+  ASSERT_EQ(in_core.status, 0) << in_core;
+  EXPECT_EQ(slurp(dir_ / "gref.bin"), slurp(dir_ / "ref.bin")) << in_core;
+  const ProcessRun ooc = mpirun(2, gpu + "--super-width 128 -o d.bin --predecessors p.bin --verify");
+  ASSERT_EQ(ooc.status, 0) << ooc;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "gref.bin")) << ooc;
+  EXPECT_EQ(slurp(dir_ / "p.bin"), slurp(dir_ / "grefp.bin")) << ooc;
+  EXPECT_NE(ooc.out.find("out of core      super-rounds of 128"), std::string::npos) << ooc;
+  EXPECT_NE(ooc.out.find("\nverify: ok\n"), std::string::npos) << ooc;
+  fs::remove(dir_ / "d.bin");
+  fs::remove(dir_ / "p.bin");
+  const std::string args = gpu + "--super-width 128 --checkpoint-every 1e-9 -o d.bin --predecessors p.bin";
+  killed_at(2, args, "checkpoint:2");
+  const ProcessRun r = resumed(2, args, "gref.bin", "grefp.bin");
+  EXPECT_NE(r.out.find("resumed the rounds after round "), std::string::npos) << r;
+  expect_nothing_kept();
 }
 
 // One rank's newest share damaged: the resume falls back to the previous

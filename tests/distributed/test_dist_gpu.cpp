@@ -66,6 +66,31 @@ TEST(DistributedGpu, TheHostsConversionStillMatchesFwBlocked) {
       });
 }
 
+// With several process columns the parts of the gathered tile rows move on
+// an exchange stream of their own by default; APSP_OUTPUT_EXCHANGE=panel
+// (the one-stream path before, kept for an A/B) must deliver the same rows,
+// through either conversion, and refuse the same out-of-range distances.
+TEST(DistributedGpu, TheOneStreamExchangeStillMatchesFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  setenv("APSP_OUTPUT_EXCHANGE", "panel", 1);
+  struct Unset {
+    ~Unset() {
+      unsetenv("APSP_OUTPUT_EXCHANGE");
+      unsetenv("APSP_OUTPUT_CONVERT");
+    }
+  } unset;
+  const std::vector<test::Case> cases = test::tile_cases();
+  for (const char* convert : {"device", "host"}) {
+    setenv("APSP_OUTPUT_CONVERT", convert, 1);
+    for (int ranks : {2, 4})
+      for (const test::DistConfig& config : test::configs_for(ranks))
+        on_gpu_threads(ranks, [&](Communicator& comm) {
+          for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(comm, c, config);
+          test::check_gpu_output_range(comm, config);
+        });
+  }
+}
+
 TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {
   SKIP_WITHOUT_GPU();
   for (std::int64_t n : {2048, 1999})
@@ -120,6 +145,76 @@ TEST(DistributedGpu, RealWeightsMatchTheReference) {
         test::check_real_weights(comm, config, Backend::cuda);
         test::check_real_negative_cycles(comm, config, Backend::cuda);
       });
+}
+
+// GPU ranks out of core per rank (issue 24; src/distributed/gpu_ooc_engine.cu):
+// forced by a super width, the rows layout (look-ahead on and off) on 1, 2
+// and 3 ranks, and a 1 x 2 grid (the pivot travels along the process row),
+// at widths 128, 256 and 384 (not dividing most n).
+std::vector<test::DistConfig> gpu_out_of_core_configs(int ranks) {
+  std::vector<test::DistConfig> out{test::DistConfig{Distribution::rows, 0, 0, true, 128},
+                                    test::DistConfig{Distribution::rows, 0, 0, false, 384},
+                                    test::DistConfig{Distribution::rows, 0, 0, true, 256}};
+  if (ranks == 2) out.push_back(test::DistConfig{Distribution::grid, 1, 2, true, 128});
+  return out;
+}
+
+TEST(DistributedGpuOutOfCore, TileCasesMatchFwBlocked) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  cases.push_back(test::Case{"random_n1000", test::generated(GraphKind::random, 1000, 6000, 1, 40, 17)});
+  for (int ranks : {1, 2, 3})
+    for (const test::DistConfig& config : gpu_out_of_core_configs(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_matches_fw_blocked(comm, c, config);
+      });
+}
+
+// Every row equal to the single-GPU fw's (R-MAT, negative weights), and to
+// in-core distributed fw's by transitivity (MatchesTheSingleGpuSolverAt2048And1999).
+TEST(DistributedGpuOutOfCore, MatchesTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {2, 3})
+    for (const std::int64_t width : {256, 384})
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        test::check_gpu_matches_single_gpu(comm, 1999, test::DistConfig{Distribution::rows, 0, 0, true, width});
+      });
+}
+
+// int16 attempts out of core (widths a multiple of 256): certified where the
+// distances fit, rerun in int32 (widen_gpu_ooc_engine) where they do not.
+TEST(DistributedGpuOutOfCore, Int16AttemptsAreCertifiedOrRerunInInt32) {
+  SKIP_WITHOUT_GPU();
+  const Graph friendly = test::int16_friendly_graph(1500), overflowing = test::int16_overflowing_graph(700);
+  for (int ranks : {1, 2, 3})
+    for (const std::int64_t width : {256, 512})
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        const test::DistConfig config{Distribution::rows, 0, 0, width == 256, width};
+        test::check_gpu_precision(comm, "friendly", friendly, config, Precision::automatic, Precision::int16);
+        test::check_gpu_precision(comm, "friendly", friendly, config, Precision::int16, Precision::int16);
+        test::check_gpu_precision(comm, "overflowing", overflowing, config, Precision::int16, Precision::int32);
+      });
+}
+
+TEST(DistributedGpuOutOfCore, PredecessorsAreTightEdgeTrees) {
+  SKIP_WITHOUT_GPU();
+  std::vector<test::Case> cases = test::tile_cases();
+  cases.push_back(test::Case{"int16_friendly", test::int16_friendly_graph(700)});
+  for (int ranks : {1, 2, 3})
+    for (const test::DistConfig& config : gpu_out_of_core_configs(ranks))
+      on_gpu_threads(ranks, [&](Communicator& comm) {
+        for (const test::Case& c : cases) test::check_gpu_predecessors(comm, c, config, Precision::automatic);
+        test::check_gpu_predecessors(comm, cases.back(), config, Precision::int32);
+      });
+}
+
+// Distances beyond int32 are refused on every rank out of core too.
+TEST(DistributedGpuOutOfCore, DistancesBeyondInt32AreRefusedOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {1, 2, 3})
+    on_gpu_threads(ranks, [&](Communicator& comm) {
+      test::check_gpu_output_range(comm, test::DistConfig{Distribution::rows, 0, 0, true, 128});
+    });
 }
 
 }  // namespace

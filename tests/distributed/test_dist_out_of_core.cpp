@@ -65,32 +65,28 @@ TEST(DistributedOutOfCore, NegativeCyclesRealWeightsAndLargeWeights) {
   on_threads(2, [&](Communicator& comm) { test::check_real_weights(comm, test::out_of_core_configs(2).front()); });
 }
 
-// A width that is no multiple of the CPU tile, and GPU ranks (not built for
-// it yet), are refused on every rank before any work.
+// A width that is no multiple of the CPU tile is refused on every rank
+// before any work; on GPU ranks (out of core per rank, gpu_ooc_engine.cu)
+// so are a width that is no multiple of the GPU tile and real weights, before
+// a device is touched.
 TEST(DistributedOutOfCore, RefusedWidthsAndBackends) {
   const test::Case c{"random_n100", test::generated(GraphKind::random, 100, 400, 1, 9, 3)};
-  for (const std::int64_t width : {-64, 100}) {
+  // `graph` at `width` on `backend` is refused with `expected`.
+  const auto refused = [&](const auto& graph, std::int64_t width, Backend backend, const std::string& expected) {
     on_threads(2, [&](Communicator& comm) {
       test::RowCollector sink;
       DistributedOptions o;
       o.threads = 1;
       o.super_width = width;
-      const auto [message, origin] =
-          test::expect_agreed<UsageError>([&] { solve_distributed(comm, c.graph, o, sink); });
-      EXPECT_NE(message.find("not a positive multiple of 64"), std::string::npos) << message;
+      o.backend = backend;
+      const auto [message, origin] = test::expect_agreed<UsageError>([&] { solve_distributed(comm, graph, o, sink); });
+      EXPECT_NE(message.find(expected), std::string::npos) << message;
       EXPECT_EQ(sink.commits, 0);
     });
-  }
-  on_threads(2, [&](Communicator& comm) {
-    test::RowCollector sink;
-    DistributedOptions o;
-    o.threads = 1;
-    o.super_width = 128;
-    o.backend = Backend::cuda;
-    const auto [message, origin] = test::expect_agreed<UsageError>([&] { solve_distributed(comm, c.graph, o, sink); });
-    EXPECT_NE(message.find("CPU ranks only"), std::string::npos) << message;
-    EXPECT_EQ(sink.commits, 0);
-  });
+  };
+  for (const std::int64_t width : {-64, 100}) refused(c.graph, width, Backend::cpu, "not a positive multiple of 64");
+  refused(c.graph, 192, Backend::cuda, "GPU ranks out of core need a super width that is a multiple of 128, not 192");
+  refused(test::with_real_weights(c.graph), 128, Backend::cuda, "GPU ranks out of core per rank compute int32 weights");
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ struct DistributedArgs {
   std::string distribution;  // rows or 2d; empty = not asked
   std::string grid;          // RxC for 2d
   bool no_lookahead = false;
-  std::int64_t super_width = 0;  // --super-width: out of core per rank, forced (CPU ranks)
+  std::int64_t super_width = 0;  // --super-width: out of core per rank, forced (CPU or GPU ranks)
   std::string devices;        // GPUs: one process over them, or the ranks of a node in turn
   std::string comm = "auto";  // under mpirun: auto, mpi or nccl
 };

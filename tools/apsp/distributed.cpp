@@ -442,8 +442,8 @@ void add_distributed_options(CLI::App& cmd, DistributedArgs& args) {
   cmd.add_option("--grid", args.grid, "2d process grid RxC (default: the most square one)");
   cmd.add_flag("--no-lookahead", args.no_lookahead, "Distributed solver: send the next panels only after each round");
   cmd.add_option("--super-width", args.super_width,
-                 "Distributed CPU solver: out of core per rank, forced: fw-ooc's super-rounds of this width (a "
-                 "multiple of 64)");
+                 "Distributed solver: out of core per rank, forced: fw-ooc's super-rounds of this width (a "
+                 "multiple of 64; of 128 on GPU ranks, whose shares then stay in host memory)");
   cmd.add_option("--devices", args.devices,
                  "Distributed GPU solver: without mpirun, one process on these GPUs (e.g. 0,1); under mpirun, the "
                  "GPUs the ranks of a node take in turn");
