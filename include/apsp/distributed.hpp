@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,6 +106,18 @@ struct DistributedOptions {
   // that fits neither way is refused before any work (ResourceError naming
   // the rank and the sizes).
   std::uint64_t memory_budget = 0;
+  // A part of the matrix (as SolveOptions::sources, targets and cutoff, the
+  // same on every rank): the row split (solve_distributed_rows) only; the
+  // distributed Floyd-Warshall refuses them (UsageError). The rows of the
+  // chosen sources are what the row split hands out, and each rank cuts its
+  // rows to the targets before its sink (on GPUs on the device), so a rank
+  // holds about its share of sources x targets, never sources x n. The
+  // sinks begin with SinkLayout::rows / columns of the part. A vertex
+  // outside 0..n-1 is an agreed UsageError ("sources", "targets") before
+  // any work; verify with any of them is a UsageError ("verify").
+  std::vector<vertex_t> sources;
+  std::vector<vertex_t> targets;
+  std::optional<double> cutoff;
 };
 
 // Seconds one rank spent in the rounds, split three ways.
@@ -209,16 +222,22 @@ DistributedResult solve_distributed_rows(Communicator& comm, const GraphF64& g, 
 // (src/solve/distributed_choice.cpp), whatever the weights (the distributed
 // GPU fw takes int32, float32 and float64). fw's layout: rows while the
 // rows layout's messages stay below half its rounds' compute (docs/scaling.md:
-// every P of one node), else 2d. `why` is the summary's line.
+// every P of one node), else 2d. `part`: a part of the matrix is asked
+// (DistributedOptions::sources, targets, cutoff), which the row split alone
+// computes: the row split always (on the CPU, where the one-process choice is
+// fw: dijkstra, or johnson for negative weights). `why` is the summary's line.
 struct DistributedChoice {
   std::string algorithm;   // a registry name of `backend`
   bool row_split = false;  // solve_distributed_rows, else solve_distributed
   Distribution distribution = Distribution::rows;  // solve_distributed's layout
   std::string why;
 };
-DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks, int ranks_per_node = 0);
-DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks, int ranks_per_node = 0);
-DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks, int ranks_per_node = 0);
+DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks, int ranks_per_node = 0,
+                                     bool part = false);
+DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks, int ranks_per_node = 0,
+                                     bool part = false);
+DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks, int ranks_per_node = 0,
+                                     bool part = false);
 // The distributed fw's layout that choose_distributed picks for n vertices.
 Distribution choose_distributed_layout(std::int64_t n, Backend backend, int ranks, int ranks_per_node = 0);
 

@@ -228,9 +228,18 @@ struct SparseDistances {
 // it goes, so the peak stays near one copy. Any distance element; no
 // predecessors plane (begin() refuses one: UsageError, option
 // "predecessors"). Thread-safe; result() is complete after commit().
+//
+// With a communicator (a distributed solve, as FileSink's): every rank of
+// `comm` makes one and puts the rows it computed; begin() and commit() are
+// collective. commit() checks that the ranks' rows together arrived exactly
+// once (an agreed Error otherwise) and gathers every rank's kept entries on
+// rank 0, whose result() is then the one a single process would hold (the
+// same rows, columns, distances and element); the other ranks' result() is
+// empty (0 rows). Rank 0 holds every kept pair, as one process does.
 class SparseSink : public Sink {
  public:
   explicit SparseSink(SparseKeep keep);
+  SparseSink(Communicator& comm, SparseKeep keep);
   ~SparseSink() override;
 
   void begin(const SinkLayout& layout) override;
@@ -243,6 +252,9 @@ class SparseSink : public Sink {
 
  private:
   struct Block;  // the kept entries of one put()'s rows
+  // Collective (comm_): the other ranks' blocks into rank 0's blocks_.
+  void gather_blocks();
+  Communicator* comm_ = nullptr;
   SparseKeep keep_;
   SinkLayout layout_;
   std::unique_ptr<sink::RowLedger> ledger_;

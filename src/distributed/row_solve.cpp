@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "cuda/algorithm.hpp"
 #include "distributed/rank_threads.hpp"
 #include "distributed/same_graph.hpp"
+#include "sink/part.hpp"
 #include "sink/resume.hpp"
 
 namespace apsp {
@@ -155,6 +157,9 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     StageClock setup(result.setup_stages);
     BasicGraph<W> normalized;
     SolveOptions run;
+    // A part of the matrix (opts.sources, targets): the route one process
+    // takes (sink::PartRoute), on every rank alike.
+    std::optional<sink::PartRoute<BasicGraph<W>>> route;
     agree(comm, [&] {
       const AlgorithmInfo& info = row_algorithm(algorithm, backend);
       if (std::is_floating_point<W>::value && !info.takes_real)
@@ -165,10 +170,20 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
       run.predecessors = opts.predecessors;
       run.precision = opts.precision;
       run.device = opts.device >= 0 ? opts.device : std::max(0, comm.device());
-      require_options_honoured(run.algorithm, backend, run,
-                               backend == Backend::cuda ? cuda::gpu_algorithm_infos()
-                                                        : cpu::detail::cpu_algorithm_infos());
+      run.sources = opts.sources;
+      run.targets = opts.targets;
+      run.cutoff = opts.cutoff;
+      if (opts.verify && (!run.sources.empty() || !run.targets.empty() || run.cutoff))
+        throw UsageError("each rank checks whole rows of every source; verify without sources, targets or a cutoff",
+                         "verify");
+      const std::vector<AlgorithmInfo>& entries = backend == Backend::cuda ? cuda::gpu_algorithm_infos()
+                                                                           : cpu::detail::cpu_algorithm_infos();
+      require_options_honoured(run.algorithm, backend, run, entries);
       normalized = normalize(g);
+      // Every row algorithm of the GPU is one of its row solvers (sssp, supernodal).
+      route.emplace(run, normalized, backend == Backend::cuda,
+                    backend == Backend::cpu && computes_chosen_rows(run.algorithm, backend, entries), sink);
+      if (backend == Backend::cpu) require_sources_honoured(run.algorithm, backend, normalized.n, run, entries);
     });
     setup.lap("normalize");
     dist::require_same_graph(comm, normalized);
@@ -202,13 +217,18 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     result.algorithm = run.algorithm;
     result.backend = backend;
     constexpr Element element = cpu::detail::BasicJob<W>::element;
-    SinkLayout layout{n, element, opts.predecessors};
-    if (sink.keeps_partial()) layout.solve_key = resume::solve_key(normalized, run.algorithm, backend, run);
-    agree(comm, [&] { sink.begin(layout); });
+    // The rows and columns the backend puts (the chosen sources, the targets
+    // the GPU gathers); a PartSink between it and `sink` makes the part.
+    Sink& produced = route->sink();
+    SinkLayout layout{n, element, opts.predecessors,
+                      run.sources.empty() ? -1 : static_cast<std::int64_t>(run.sources.size()),
+                      run.targets.empty() ? -1 : static_cast<std::int64_t>(run.targets.size())};
+    if (produced.keeps_partial()) layout.solve_key = resume::solve_key(normalized, run.algorithm, backend, run);
+    agree(comm, [&] { produced.begin(layout); });
     setup.lap("begin sink");
     std::unique_ptr<BasicRowVerifier<W>> verifier;
     if (opts.verify) verifier = std::make_unique<BasicRowVerifier<W>>(normalized);
-    RankShare<W> share(sink, verifier.get(), n, opts.predecessors);
+    RankShare<W> share(produced, verifier.get(), n, opts.predecessors);
     // A resumed output: every rank knows the rows the interrupted run kept
     // (the sink's begin() told them all). A CPU algorithm that computes
     // chosen sources gets only the others, and the split hands out those
@@ -237,9 +257,9 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
         if (left.nothing_left)
           summary.precision = opts.precision == Precision::automatic ? Precision::int32 : opts.precision;
         else if (backend == Backend::cuda)
-          cuda::solve(normalized, run, into, summary);
+          cuda::solve(route->graph(), run, into, summary);
         else
-          cpu::detail::run_named(normalized, run, into, summary);
+          cpu::detail::run_named(route->graph(), run, into, summary);
       } catch (...) {
         // The other ranks take no more rows; this rank's error is the one told.
         try {
@@ -260,7 +280,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     }
 
     const auto output_start = std::chrono::steady_clock::now();
-    agree(comm, [&] { sink.commit(); });
+    agree(comm, [&] { produced.commit(); });
     result.output_seconds = seconds_since(output_start);
 
     // Every rank's times on every rank: compute, its rows' download (a GPU

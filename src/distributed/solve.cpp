@@ -172,6 +172,13 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
                                              : dist::cpu_tile();
     StageClock setup(result.setup_stages);
     agree(comm, [&] {
+      if (!opts.sources.empty() || !opts.targets.empty() || opts.cutoff)
+        throw UsageError(
+            "the distributed Floyd-Warshall computes every row; sources, targets and a cutoff take the "
+            "row split of a per-source algorithm (dijkstra, johnson, bellman-ford, supernodal; sssp on GPUs)",
+            !opts.sources.empty()   ? "sources"
+            : !opts.targets.empty() ? "targets"
+                                    : "cutoff");
       if (opts.super_width < 0 || opts.super_width % dist::cpu_tile() != 0)
         throw UsageError("super width " + std::to_string(opts.super_width) + " is not a positive multiple of " +
                              std::to_string(dist::cpu_tile()),

@@ -253,24 +253,7 @@ void FileSink::commit() {
   if (comm_ == nullptr) {
     ledger_->require_complete();
   } else {
-    // Each rank's ledger refused its own repeats; summed over the ranks,
-    // every row must have arrived exactly once (a count of n rows would
-    // hide a row delivered by two ranks and another by none).
-    for (const Plane plane : {Plane::distances, Plane::predecessors}) {
-      if (plane == Plane::predecessors && !layout_.predecessors) continue;
-      const std::vector<std::int32_t> mine = ledger_->arrivals(plane);
-      std::vector<std::int32_t> all(mine.size(), 0);
-      comm_->all_reduce(mine.data(), all.data(), mine.size(), ReduceOp::sum);
-      agree(*comm_, [&] {
-        std::int64_t delivered = 0;
-        for (const std::int32_t times : all) delivered += times;
-        const auto wrong = std::find_if(all.begin(), all.end(), [](std::int32_t times) { return times != 1; });
-        if (wrong != all.end())
-          throw Error("the ranks delivered " + std::to_string(delivered) + " rows of the " + sink::to_string(plane) +
-                      " for a matrix of " + std::to_string(layout_.n) + ": row " + std::to_string(wrong - all.begin()) +
-                      " arrived " + std::to_string(*wrong) + " times");
-      });
-    }
+    sink::require_each_row_once(*comm_, *ledger_, layout_);
   }
   if (journal_) sink::kill_point_for_testing("rename");
   rename_outputs();

@@ -3,11 +3,19 @@
 // targets) that the backend does not compute on its own.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "apsp/graph.hpp"
+#include "apsp/dense.hpp"
+#include "apsp/error.hpp"
 #include "apsp/sink.hpp"
+#include "apsp/solver.hpp"
+#include "core/algorithm_checks.hpp"
 
 namespace apsp::sink {
 
@@ -50,6 +58,99 @@ class PartSink : public Sink {
   // The output rows of producer row p: output_rows_[first_output_[p] .. first_output_[p + 1]).
   std::vector<std::int64_t> first_output_;
   std::vector<std::int64_t> output_rows_;
+};
+
+// Where a solve's rows go and what the backend solves: straight to the
+// caller's sink, or through a PartSink when targets were chosen (the
+// backends compute whole rows) or sources were chosen for an algorithm that
+// does not compute them itself. Takes from `run` what the PartSink does
+// instead, so the backend sees the rows it must compute; checks both vertex
+// lists first (UsageError before any work).
+//  - CPU per-source algorithms: compute the chosen rows (run.sources stays).
+//  - GPU row solvers (which compute rows 0..k-1 only): the graph is
+//    renumbered so that the distinct sources come first, in order, the rest
+//    keeping their order (sources 0..k-1 are not moved at all); the backend
+//    computes rows 0..k-1 of that graph and gathers the columns (the
+//    targets, or every vertex in its caller's order when renumbered) on the
+//    device (run.targets, in the renumbered ids), and the PartSink maps rows
+//    and predecessors back.
+//  - every other algorithm: computes every row; the PartSink keeps the chosen ones.
+template <class G>
+class PartRoute {
+ public:
+  // `gpu_rows`: the algorithm is one of the GPU's row solvers (sssp and its
+  // ladder, supernodal); `computes_chosen_rows`: it computes the rows of
+  // SolveOptions::sources itself (the caller asks the registry).
+  PartRoute(SolveOptions& run, const G& normalized, bool gpu_rows, bool computes_chosen_rows, Sink& sink)
+      : graph_(&normalized), sink_(sink) {
+    const std::int64_t n = normalized.n;
+    require_vertices_in_range(run.sources, n, "sources");
+    require_vertices_in_range(run.targets, n, "targets");
+    if (run.cutoff && std::isnan(*run.cutoff)) throw UsageError("the cutoff is not a number", "cutoff");
+    std::vector<std::int64_t> rows_from;
+    std::vector<vertex_t> columns = std::move(run.targets), names;
+    run.targets.clear();
+    if (!run.sources.empty() && gpu_rows) {
+      if constexpr (!std::is_same<G, DenseView>::value) renumber(run, normalized, rows_from, columns, names);
+    } else if (!run.sources.empty() && !computes_chosen_rows) {
+      rows_from.assign(run.sources.begin(), run.sources.end());
+      run.sources.clear();
+    }
+    const bool part = !rows_from.empty() || !columns.empty() || !names.empty();
+    // The GPU row solvers cut the columns themselves (the link then carries
+    // s x t values, not s x n): the PartSink gets their t-wide rows.
+    if (gpu_rows) {
+      run.targets = std::move(columns);
+      columns.clear();
+    }
+    if (part) part_.emplace(sink, std::move(rows_from), std::move(columns), std::move(names));
+  }
+  Sink& sink() { return part_ ? static_cast<Sink&>(*part_) : sink_; }
+  // The graph the backend solves: the normalized one, or its renumbering.
+  const G& graph() const { return *graph_; }
+
+ private:
+  // The GPU row solvers' route: sources first (see the class comment).
+  void renumber(SolveOptions& run, const G& normalized, std::vector<std::int64_t>& rows_from,
+                std::vector<vertex_t>& columns, std::vector<vertex_t>& names) {
+    const std::int64_t n = normalized.n;
+    // new_id[v]: v's number in the renumbered graph; names: its inverse.
+    std::vector<vertex_t> new_id(static_cast<std::size_t>(n), -1);
+    vertex_t next = 0;
+    for (const vertex_t s : run.sources)
+      if (new_id[static_cast<std::size_t>(s)] < 0) new_id[static_cast<std::size_t>(s)] = next++;
+    const vertex_t distinct = next;
+    for (std::size_t v = 0; v < new_id.size(); ++v)
+      if (new_id[v] < 0) new_id[v] = next++;
+    for (const vertex_t s : run.sources) rows_from.push_back(new_id[static_cast<std::size_t>(s)]);
+    bool moved = false;
+    for (std::size_t v = 0; v < new_id.size() && !moved; ++v) moved = new_id[v] != static_cast<vertex_t>(v);
+    if (moved) {
+      G renumbered;
+      renumbered.n = n;
+      renumbered.edges = normalized.edges;
+      for (auto& e : renumbered.edges) {
+        e.src = new_id[static_cast<std::size_t>(e.src)];
+        e.dst = new_id[static_cast<std::size_t>(e.dst)];
+      }
+      renumbered_ = normalize(renumbered);
+      graph_ = &renumbered_;
+      names.resize(new_id.size());
+      for (std::size_t v = 0; v < new_id.size(); ++v)
+        names[static_cast<std::size_t>(new_id[v])] = static_cast<vertex_t>(v);
+      if (columns.empty())
+        columns.assign(new_id.begin(), new_id.end());
+      else
+        for (vertex_t& t : columns) t = new_id[static_cast<std::size_t>(t)];
+    }
+    run.sources.resize(static_cast<std::size_t>(distinct));
+    for (vertex_t r = 0; r < distinct; ++r) run.sources[static_cast<std::size_t>(r)] = r;
+  }
+
+  const G* graph_;
+  G renumbered_;
+  Sink& sink_;
+  std::optional<PartSink> part_;
 };
 
 }  // namespace apsp::sink

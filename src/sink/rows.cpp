@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
+#include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 
 namespace apsp {
@@ -10,6 +12,24 @@ namespace apsp {
 namespace sink {
 
 const char* to_string(Plane plane) { return plane == Plane::distances ? "distances" : "predecessors"; }
+
+void require_each_row_once(Communicator& comm, const RowLedger& ledger, const SinkLayout& layout) {
+  for (const Plane plane : {Plane::distances, Plane::predecessors}) {
+    if (plane == Plane::predecessors && !layout.predecessors) continue;
+    const std::vector<std::int32_t> mine = ledger.arrivals(plane);
+    std::vector<std::int32_t> all(mine.size(), 0);
+    comm.all_reduce(mine.data(), all.data(), mine.size(), ReduceOp::sum);
+    agree(comm, [&] {
+      std::int64_t delivered = 0;
+      for (const std::int32_t times : all) delivered += times;
+      const auto wrong = std::find_if(all.begin(), all.end(), [](std::int32_t times) { return times != 1; });
+      if (wrong != all.end())
+        throw Error("the ranks delivered " + std::to_string(delivered) + " rows of the " + to_string(plane) +
+                    " for a matrix of " + std::to_string(layout.n) + ": row " + std::to_string(wrong - all.begin()) +
+                    " arrived " + std::to_string(*wrong) + " times");
+    });
+  }
+}
 
 Element element_of(const SinkLayout& layout, Plane plane) {
   return plane == Plane::distances ? layout.distance_element : Element::int32;

@@ -9,6 +9,10 @@
 
 #include "apsp/sink.hpp"
 
+namespace apsp {
+class Communicator;
+}
+
 namespace apsp::sink {
 
 const char* to_string(Plane plane);
@@ -46,6 +50,12 @@ class RowLedger {
   std::unique_ptr<std::atomic<std::uint64_t>[]> arrived_[2];  // a bit per row, by Plane
   std::atomic<std::int64_t> count_[2] = {{0}, {0}};
 };
+
+// Collective: each rank's ledger refused its own repeats; summed over the
+// ranks of `comm`, every row of every announced plane must have arrived
+// exactly once (a count of n rows would hide a row delivered by two ranks
+// and another by none). An agreed Error naming the first row that did not.
+void require_each_row_once(Communicator& comm, const RowLedger& ledger, const SinkLayout& layout);
 
 // Test hook: true makes FileSink::commit fail after it renamed the
 // predecessors and before it renames the distances, as a failed rename would.

@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 #include "apsp/sinks.hpp"
 #include "sink/rows.hpp"
@@ -89,6 +91,8 @@ SparseSink::SparseSink(SparseKeep keep) : keep_(keep) {
     throw UsageError("the count of nearest targets is negative: " + std::to_string(keep_.nearest), "nearest");
 }
 
+SparseSink::SparseSink(Communicator& comm, SparseKeep keep) : SparseSink(keep) { comm_ = &comm; }
+
 SparseSink::~SparseSink() = default;
 
 void SparseSink::begin(const SinkLayout& layout) {
@@ -152,7 +156,21 @@ void SparseSink::put(const RowBlock& block) {
 
 void SparseSink::commit() {
   if (!ledger_) throw UsageError("commit() before begin()");
-  ledger_->require_complete();
+  if (comm_ == nullptr) {
+    ledger_->require_complete();
+  } else {
+    sink::require_each_row_once(*comm_, *ledger_, layout_);
+    // Integer distances are int16 when every rank's were.
+    wide_ = comm_->all_reduce(std::int32_t{wide_ ? 1 : 0}, ReduceOp::max) != 0;
+    gather_blocks();
+    if (comm_->rank() != 0) {
+      blocks_.clear();
+      ledger_.reset();
+      result_ = SparseDistances{};
+      result_.element = layout_.distance_element == Element::int16 ? Element::int32 : layout_.distance_element;
+      return;
+    }
+  }
   // The ledger proved every row arrived once: the blocks tile the rows.
   std::sort(blocks_.begin(), blocks_.end(), [](const Block& a, const Block& b) { return a.first_row < b.first_row; });
   result_.rows = layout_.row_count();
@@ -190,6 +208,77 @@ void SparseSink::commit() {
   }
   blocks_.clear();
   ledger_.reset();
+}
+
+void SparseSink::gather_blocks() {
+  const int rank = comm_->rank();
+  // Each rank's blocks in four arrays: per block first row, rows, kept
+  // entries and element; every row's count; the columns; the distances' bytes.
+  std::vector<std::int64_t> meta, counts;
+  std::vector<vertex_t> columns;
+  std::vector<std::uint8_t> bytes;
+  const auto sizes_of = [&] {
+    return std::vector<std::int64_t>{static_cast<std::int64_t>(meta.size()), static_cast<std::int64_t>(counts.size()),
+                                     static_cast<std::int64_t>(columns.size()),
+                                     static_cast<std::int64_t>(bytes.size())};
+  };
+  if (rank != 0) {
+    for (Block& b : blocks_) {
+      meta.insert(meta.end(), {b.first_row, static_cast<std::int64_t>(b.counts.size()),
+                               static_cast<std::int64_t>(b.kept.size()), static_cast<std::int64_t>(b.kept.element)});
+      counts.insert(counts.end(), b.counts.begin(), b.counts.end());
+      columns.insert(columns.end(), b.kept.column.begin(), b.kept.column.end());
+      stored_values(b.kept, [&](const auto& values) {
+        const auto* from = reinterpret_cast<const std::uint8_t*>(values.data());
+        bytes.insert(bytes.end(), from, from + values.size() * sizeof(values[0]));
+      });
+      b = Block{};
+    }
+    blocks_.clear();
+  }
+  // Rank 0 receives from each other rank in turn; a rank sends only to it.
+  for (int from = 1; from < comm_->size(); ++from) {
+    if (rank != 0 && rank != from) continue;
+    std::vector<std::int64_t> sizes = sizes_of();
+    if (rank == from) {
+      comm_->send(sizes.data(), sizes.size(), 0);
+      if (!meta.empty()) comm_->send(meta.data(), meta.size(), 0);
+      if (!counts.empty()) comm_->send(counts.data(), counts.size(), 0);
+      if (!columns.empty()) comm_->send(columns.data(), columns.size(), 0);
+      if (!bytes.empty()) comm_->send(bytes.data(), bytes.size(), 0);
+      continue;
+    }
+    comm_->receive(sizes.data(), sizes.size(), from);
+    meta.resize(static_cast<std::size_t>(sizes[0]));
+    counts.resize(static_cast<std::size_t>(sizes[1]));
+    columns.resize(static_cast<std::size_t>(sizes[2]));
+    bytes.resize(static_cast<std::size_t>(sizes[3]));
+    if (!meta.empty()) comm_->receive(meta.data(), meta.size(), from);
+    if (!counts.empty()) comm_->receive(counts.data(), counts.size(), from);
+    if (!columns.empty()) comm_->receive(columns.data(), columns.size(), from);
+    if (!bytes.empty()) comm_->receive(bytes.data(), bytes.size(), from);
+    std::size_t count_at = 0, column_at = 0, byte_at = 0;
+    for (std::size_t m = 0; m + 3 < meta.size(); m += 4) {
+      Block b;
+      b.first_row = meta[m];
+      const auto rows = static_cast<std::size_t>(meta[m + 1]);
+      const auto kept = static_cast<std::size_t>(meta[m + 2]);
+      b.kept.element = static_cast<Element>(meta[m + 3]);
+      b.counts.assign(counts.begin() + static_cast<std::ptrdiff_t>(count_at),
+                      counts.begin() + static_cast<std::ptrdiff_t>(count_at + rows));
+      count_at += rows;
+      b.kept.column.assign(columns.begin() + static_cast<std::ptrdiff_t>(column_at),
+                           columns.begin() + static_cast<std::ptrdiff_t>(column_at + kept));
+      column_at += kept;
+      stored_values(b.kept, [&](auto& values) {
+        values.resize(kept);
+        const std::size_t size = kept * sizeof(values[0]);
+        if (size > 0) std::memcpy(values.data(), bytes.data() + byte_at, size);
+        byte_at += size;
+      });
+      blocks_.push_back(std::move(b));
+    }
+  }
 }
 
 std::vector<double> SparseDistances::distances() const {

@@ -53,7 +53,8 @@ double rows_comm_share(std::int64_t n, Backend backend, int ranks, int ranks_per
 }
 
 template <class W>
-DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend, int ranks, int ranks_per_node) {
+DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend, int ranks, int ranks_per_node,
+                               bool part) {
   const std::string over = " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
   const int p = std::max(1, ranks);
   DistributedChoice c;
@@ -84,7 +85,7 @@ DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend,
     // its compute, and every rank downloads its n^2 / P rows at once over its
     // own link, so each adds n^2 * 4 B / (P * 54 GB/s).
     rows_p += n * n * sizeof(dist_t) / (p * kRowDownloadBytesPerSecond);
-    fw_wins = fw_p <= rows_p;
+    fw_wins = fw_p <= rows_p && !part;
     c.algorithm = fw_wins ? "fw" : row_algorithm;
     std::snprintf(line, sizeof line, "; on %d GPUs the model gives %.3g s for fw against %.3g s for %s's row split", p,
                   fw_p, rows_p, row_algorithm.c_str());
@@ -96,6 +97,13 @@ DistributedChoice choose_typed(const BasicGraph<W>& normalized, Backend backend,
     // Both layouts divide the CPU work by the ranks: the one-process
     // verdict carries over.
     fw_wins = !splits_rows(c.algorithm, backend);
+    // A part of the matrix: the per-source searches compute the chosen rows
+    // only (fw would compute every row).
+    if (fw_wins && part) {
+      c.algorithm = stats.has_negative() ? "johnson" : "dijkstra";
+      fw_wins = false;
+      std::snprintf(line, sizeof line, "; a part of the matrix takes %s's searches", c.algorithm.c_str());
+    }
   }
   if (!fw_wins) {
     c.row_split = true;
@@ -121,14 +129,17 @@ Distribution choose_distributed_layout(std::int64_t n, Backend backend, int rank
                                                                                           : Distribution::rows;
 }
 
-DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks, int ranks_per_node) {
-  return choose_typed(normalized, backend, ranks, ranks_per_node);
+DistributedChoice choose_distributed(const Graph& normalized, Backend backend, int ranks, int ranks_per_node,
+                                     bool part) {
+  return choose_typed(normalized, backend, ranks, ranks_per_node, part);
 }
-DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks, int ranks_per_node) {
-  return choose_typed(normalized, backend, ranks, ranks_per_node);
+DistributedChoice choose_distributed(const GraphF32& normalized, Backend backend, int ranks, int ranks_per_node,
+                                     bool part) {
+  return choose_typed(normalized, backend, ranks, ranks_per_node, part);
 }
-DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks, int ranks_per_node) {
-  return choose_typed(normalized, backend, ranks, ranks_per_node);
+DistributedChoice choose_distributed(const GraphF64& normalized, Backend backend, int ranks, int ranks_per_node,
+                                     bool part) {
+  return choose_typed(normalized, backend, ranks, ranks_per_node, part);
 }
 
 }  // namespace apsp

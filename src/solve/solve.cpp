@@ -99,9 +99,14 @@ std::int64_t rows_of(const SolveOptions& opts) {
 }
 
 // SinkLayout::columns of a solve: one per target the backend gathers
-// (SolveOptions::targets, set by the PartRoute for the GPU row solvers), or -1 (n).
+// (SolveOptions::targets, set by sink::PartRoute for the GPU row solvers), or -1 (n).
 std::int64_t columns_of(const SolveOptions& opts) {
   return opts.targets.empty() ? -1 : static_cast<std::int64_t>(opts.targets.size());
+}
+
+// Whether `algorithm` on `backend` computes the rows of SolveOptions::sources itself.
+bool computes_chosen(const std::string& algorithm, Backend backend) {
+  return computes_chosen_rows(algorithm, backend, algorithm_registry());
 }
 
 // Whether `algorithm` is one of the GPU's row solvers (sssp and its ladder,
@@ -110,96 +115,6 @@ bool gpu_row_solver(const std::string& algorithm, Backend backend) {
   const AlgorithmInfo* a = find_algorithm(algorithm, Backend::cuda);
   return backend == Backend::cuda && a != nullptr && (a->work == Work::per_source || a->work == Work::separators);
 }
-
-// Where a solve's rows go and what the backend solves: straight to the
-// caller's sink, or through a PartSink when targets were chosen (the
-// backends compute whole rows) or sources were chosen for an algorithm that
-// does not compute them itself. Takes from `run` what the PartSink does
-// instead, so the backend sees the rows it must compute; checks both vertex
-// lists first (UsageError before any work).
-//  - CPU per-source algorithms: compute the chosen rows (run.sources stays).
-//  - GPU row solvers (which compute rows 0..k-1 only): the graph is
-//    renumbered so that the distinct sources come first, in order, the rest
-//    keeping their order (sources 0..k-1 are not moved at all); the backend
-//    computes rows 0..k-1 of that graph and gathers the columns (the
-//    targets, or every vertex in its caller's order when renumbered) on the
-//    device (run.targets, in the renumbered ids), and the PartSink maps rows
-//    and predecessors back.
-//  - every other algorithm: computes every row; the PartSink keeps the chosen ones.
-template <class G>
-class PartRoute {
- public:
-  PartRoute(SolveOptions& run, const G& normalized, Backend backend, Sink& sink) : graph_(&normalized), sink_(sink) {
-    const std::int64_t n = normalized.n;
-    require_vertices_in_range(run.sources, n, "sources");
-    require_vertices_in_range(run.targets, n, "targets");
-    if (run.cutoff && std::isnan(*run.cutoff)) throw UsageError("the cutoff is not a number", "cutoff");
-    std::vector<std::int64_t> rows_from;
-    std::vector<vertex_t> columns = std::move(run.targets), names;
-    run.targets.clear();
-    const bool gpu_rows = gpu_row_solver(run.algorithm, backend);
-    if (!run.sources.empty() && gpu_rows) {
-      if constexpr (!std::is_same<G, DenseView>::value) renumber(run, normalized, rows_from, columns, names);
-    } else if (!run.sources.empty() && !computes_chosen_rows(run.algorithm, backend, algorithm_registry())) {
-      rows_from.assign(run.sources.begin(), run.sources.end());
-      run.sources.clear();
-    }
-    const bool part = !rows_from.empty() || !columns.empty() || !names.empty();
-    // The GPU row solvers cut the columns themselves (the link then carries
-    // s x t values, not s x n): the PartSink gets their t-wide rows.
-    if (gpu_rows) {
-      run.targets = std::move(columns);
-      columns.clear();
-    }
-    if (part) part_.emplace(sink, std::move(rows_from), std::move(columns), std::move(names));
-  }
-  Sink& sink() { return part_ ? static_cast<Sink&>(*part_) : sink_; }
-  // The graph the backend solves: the normalized one, or its renumbering.
-  const G& graph() const { return *graph_; }
-
- private:
-  // The GPU row solvers' route: sources first (see the class comment).
-  void renumber(SolveOptions& run, const G& normalized, std::vector<std::int64_t>& rows_from,
-                std::vector<vertex_t>& columns, std::vector<vertex_t>& names) {
-    const std::int64_t n = normalized.n;
-    // new_id[v]: v's number in the renumbered graph; names: its inverse.
-    std::vector<vertex_t> new_id(static_cast<std::size_t>(n), -1);
-    vertex_t next = 0;
-    for (const vertex_t s : run.sources)
-      if (new_id[static_cast<std::size_t>(s)] < 0) new_id[static_cast<std::size_t>(s)] = next++;
-    const vertex_t distinct = next;
-    for (std::size_t v = 0; v < new_id.size(); ++v)
-      if (new_id[v] < 0) new_id[v] = next++;
-    for (const vertex_t s : run.sources) rows_from.push_back(new_id[static_cast<std::size_t>(s)]);
-    bool moved = false;
-    for (std::size_t v = 0; v < new_id.size() && !moved; ++v) moved = new_id[v] != static_cast<vertex_t>(v);
-    if (moved) {
-      G renumbered;
-      renumbered.n = n;
-      renumbered.edges = normalized.edges;
-      for (auto& e : renumbered.edges) {
-        e.src = new_id[static_cast<std::size_t>(e.src)];
-        e.dst = new_id[static_cast<std::size_t>(e.dst)];
-      }
-      renumbered_ = normalize(renumbered);
-      graph_ = &renumbered_;
-      names.resize(new_id.size());
-      for (std::size_t v = 0; v < new_id.size(); ++v)
-        names[static_cast<std::size_t>(new_id[v])] = static_cast<vertex_t>(v);
-      if (columns.empty())
-        columns.assign(new_id.begin(), new_id.end());
-      else
-        for (vertex_t& t : columns) t = new_id[static_cast<std::size_t>(t)];
-    }
-    run.sources.resize(static_cast<std::size_t>(distinct));
-    for (vertex_t r = 0; r < distinct; ++r) run.sources[static_cast<std::size_t>(r)] = r;
-  }
-
-  const G* graph_;
-  G renumbered_;
-  Sink& sink_;
-  std::optional<sink::PartSink> part_;
-};
 
 // The sink's side of every solve: begin() with `layout` once the options are
 // checked, compute(into, run) (`into`: the sink, or what forwards the rows an
@@ -301,7 +216,8 @@ SolveSummary solve_real(const BasicGraph<W>& g, const SolveOptions& opts, Sink& 
       out.note = cpu::choice_reason(normalized.n, static_cast<std::int64_t>(normalized.edges.size()),
                                     weight_stats(normalized).has_negative());
   }
-  PartRoute<BasicGraph<W>> route(run, normalized, out.backend, sink);
+  sink::PartRoute<BasicGraph<W>> route(run, normalized, gpu_row_solver(run.algorithm, out.backend),
+                                       computes_chosen(run.algorithm, out.backend), sink);
   if (out.backend == Backend::cpu)
     require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
@@ -380,7 +296,8 @@ SolveSummary solve(const Graph& g, const SolveOptions& opts, Sink& sink) {
     run.algorithm = cpu::resolve_algorithm(normalized, opts, opts.algorithm == "auto" ? &out.note : nullptr);
     if (opts.algorithm == "auto") clock.lap("auto probe");
   }
-  PartRoute<Graph> route(run, normalized, out.backend, sink);
+  sink::PartRoute<Graph> route(run, normalized, gpu_row_solver(run.algorithm, out.backend),
+                               computes_chosen(run.algorithm, out.backend), sink);
   if (out.backend == Backend::cpu)
     require_sources_honoured(run.algorithm, out.backend, normalized.n, run, algorithm_registry());
   ProgressMeter meter(opts.progress);
@@ -480,7 +397,7 @@ SolveSummary solve(const DenseView& v, const SolveOptions& opts, Sink& sink) {
   if (opts.algorithm == "auto") out.note = cpu::choice_reason(v.n, scan.m, scan.min_w < 0);
   SolveOptions run = opts;
   run.algorithm = algorithm;
-  PartRoute<DenseView> route(run, v, Backend::cpu, sink);
+  sink::PartRoute<DenseView> route(run, v, false, computes_chosen(run.algorithm, Backend::cpu), sink);
   ProgressMeter meter(opts.progress);
   const SinkLayout layout{v.n, real ? Element::float64 : Element::int32, opts.predecessors, rows_of(run)};
   // The dense CPU algorithms compute every row: a resumed one skips the kept rows' puts only.

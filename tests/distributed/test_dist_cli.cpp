@@ -615,6 +615,101 @@ TEST_F(DistributedCli, RowSplitFailureOfOneRankStopsEveryRank) {
   expect_no_output_files();
 }
 
+// Issue 23 across ranks: --sources / --targets under mpirun write the s x t
+// file one process writes, byte for byte (int32, negative weights, a
+// source repeated, the unreachable last vertex among the targets).
+TEST_F(DistributedCli, PartsUnderMpirunEqualOneProcess) {
+  SKIP_WITHOUT_MPIRUN();
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
+  const std::string part = "solve g.bin --threads 1 --sources 7,3,7,250-260 --targets 299,0,5,5,120 ";
+  const ProcessRun one = apsp(part + "-o one.bin");
+  ASSERT_EQ(one.status, 0) << one;
+  const ProcessRun r = mpirun(3, part + "-o d.bin");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "one.bin")) << r;
+  EXPECT_NE(r.out.find("  part             14 sources x 5 targets"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("  layout           row split over 3 ranks"), std::string::npos) << r;
+  EXPECT_EQ(r.err, "") << r;
+}
+
+// --cutoff and --nearest under mpirun: the kept pairs gathered on rank 0 and
+// written there, the same edge list as one process's (float64 distances).
+TEST_F(DistributedCli, SparseUnderMpirunEqualsOneProcess) {
+  SKIP_WITHOUT_MPIRUN();
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
+  const std::string part = "solve g.bin --threads 1 --weights float64 --sources 0-40 --cutoff 25 --nearest 4 ";
+  const ProcessRun one = apsp(part + "-o one.txt");
+  ASSERT_EQ(one.status, 0) << one;
+  const ProcessRun r = mpirun(2, part + "-o d.txt");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_FALSE(slurp(dir_ / "one.txt").empty());
+  EXPECT_EQ(slurp(dir_ / "d.txt"), slurp(dir_ / "one.txt")) << r;
+  EXPECT_NE(r.out.find("  kept             "), std::string::npos) << r;
+  EXPECT_EQ(r.err, "") << r;
+}
+
+// A bad source is refused once, before any work, on every rank. Then: a
+// part keeps no partial rows (as in one process), nor does a sparse result;
+// --output-type stays one process's.
+TEST_F(DistributedCli, BadPartsAreRefusedOnce) {
+  SKIP_WITHOUT_MPIRUN();
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
+  const ProcessRun r = mpirun(2, "solve g.bin --threads 1 --sources 0,999 -o d.bin");
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_EQ(count_lines_starting(r.err, "apsp: "), 1) << r;
+  EXPECT_NE(r.err.find("apsp: --sources: vertex 999 is outside the graph's vertices 0..299"), std::string::npos) << r;
+  expect_no_output_files();
+}
+
+// Refused in one rank (--distribution rows) as under mpirun.
+TEST_F(DistributedCli, PartsKeepNoPartialRows) {
+  ASSERT_EQ(apsp("gen random -n 300 -m 1500 --weights -10:60 --seed 5 -o g.bin").status, 0);
+  const ProcessRun resume = apsp("solve g.bin --distribution rows --cutoff 5 -o d.txt --resume");
+  EXPECT_EQ(resume.status, 1) << resume;
+  EXPECT_NE(resume.err.find("apsp: --resume: a sparse result (--cutoff, --nearest) is kept in memory"),
+            std::string::npos)
+      << resume;
+  // Partial rows are the whole matrix's only, as in one process.
+  const ProcessRun kept = apsp("solve g.bin --distribution rows --sources 1,2 -o d.bin --checkpoint");
+  EXPECT_EQ(kept.status, 1) << kept;
+  EXPECT_NE(kept.err.find("apsp: --checkpoint: partial rows are kept for the whole n x n matrix only"),
+            std::string::npos)
+      << kept;
+  const ProcessRun type = apsp("solve g.bin --distribution rows --output-type float32 -o d.npy");
+  EXPECT_EQ(type.status, 1) << type;
+  EXPECT_NE(type.err.find("apsp: --output-type: is not available with the distributed solver"), std::string::npos)
+      << type;
+  expect_no_output_files();
+}
+
+// GPU ranks (mpirun with --backend cuda, and --devices in one process):
+// the same s x t file and sparse result as one process's CPU solve (int32).
+// Skips without a device.
+TEST_F(DistributedCli, GpuRanksWriteParts) {
+  SKIP_WITHOUT_MPIRUN();
+  if (cuda::devices().empty()) GTEST_SKIP() << "no CUDA device";
+  ASSERT_EQ(apsp("gen random -n 3000 -m 15000 --weights 1:60 --seed 5 -o g.bin").status, 0);
+  const std::string part = "solve g.bin --sources 7,3,7,250-2600 --targets 2999,0,5,5,120-1700 ";
+  const std::string sparse = "solve g.bin --sources 100-900 --cutoff 60 --nearest 8 ";
+  ASSERT_EQ(apsp(part + "--backend cpu --algo dijkstra -o one.bin").status, 0);
+  ASSERT_EQ(apsp(sparse + "--backend cpu --algo dijkstra -o one.txt").status, 0);
+  for (const std::string& run : {std::string("mpirun"), std::string("devices")}) {
+    SCOPED_TRACE(run);
+    const auto solve = [&](const std::string& args) {
+      return run == "mpirun" ? mpirun(2, args + "--backend cuda --comm mpi") : apsp(args + "--devices 0");
+    };
+    const ProcessRun r = solve(part + "-o d.bin ");
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(slurp(dir_ / "d.bin"), slurp(dir_ / "one.bin")) << r;
+    EXPECT_NE(r.out.find("backend          cuda"), std::string::npos) << r;
+    const ProcessRun s = solve(sparse + "-o d.txt ");
+    ASSERT_EQ(s.status, 0) << s;
+    EXPECT_EQ(slurp(dir_ / "d.txt"), slurp(dir_ / "one.txt")) << s;
+    fs::remove(dir_ / "d.bin");
+    fs::remove(dir_ / "d.txt");
+  }
+}
+
 // Issue 24, distributed resume: a job killed by SIGKILL on one rank (the
 // hook APSP_TEST_KILL_AT at a count of journal records, no sleep) dies
 // whole; --resume then writes files byte-identical to one process's, from

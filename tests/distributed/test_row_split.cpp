@@ -10,6 +10,7 @@
 #include "apsp/comm.hpp"
 #include "cuda/testing.hpp"
 #include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/part_checks.hpp"
 #include "distributed/checks/row_split_checks.hpp"
 
 namespace apsp {
@@ -38,6 +39,26 @@ INSTANTIATE_TEST_SUITE_P(Cpu, RowSplitAlgorithm, ::testing::Values("dijkstra", "
                              if (ch == '-') ch = '_';
                            return name;
                          });
+
+// Issue 23 across ranks: sources, targets, a cutoff and the nearest
+// targets through the row split equal one process on 1 to 4 ranks.
+TEST(RowSplitParts, PartsMatchOneProcess) {
+  for (int ranks : {1, 2, 3, 4})
+    on_threads(ranks, [](Communicator& comm) { test::check_parts_match_one_process(comm); });
+}
+
+TEST(RowSplitParts, BadPartsAreRefusedOnEveryRankBeforeAnyWork) {
+  for (int ranks : {1, 3}) on_threads(ranks, test::check_part_errors);
+}
+
+// The same parts from GPU ranks sharing device 0 (sssp's rows, the targets
+// gathered on the device). Skips without a CUDA device.
+TEST(RowSplitGpu, PartsMatchOneGpu) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
+  for (int ranks : {1, 2, 3})
+    run_on_threads(make_local_communicators(ranks, std::vector<int>(static_cast<std::size_t>(ranks), 0)),
+                   [](Communicator& comm) { test::check_parts_match_one_process(comm, Backend::cuda); });
+}
 
 // The GPU's row solvers from ranks sharing device 0 (as --devices 0,0 runs
 // them). Skips without a CUDA device.

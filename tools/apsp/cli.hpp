@@ -17,6 +17,7 @@
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/sinks.hpp"
 #include "apsp/solver.hpp"
 
 namespace apsp::cli {
@@ -118,6 +119,16 @@ AnyGraphWithDistances load_graph_with_distances(const GraphInput& in, const std:
 std::vector<vertex_t> parse_vertex_list(const std::string& spec, std::int64_t n, const std::vector<vertex_t>& ids,
                                         const char* option);
 
+// The sparse result of --cutoff / --nearest written as a graph file (an
+// edge list, Matrix Market or DIMACS by the extension or --out-format): an
+// edge source -> target weighted by the distance, for each kept pair, in the
+// input's ids (--relabel's original ids); `sources`, `targets`: the
+// solve's lists (empty: every vertex). Integer distances as an int32
+// graph, real ones as float64. Written whole or not at all (io::write_graph).
+void write_sparse(const std::string& path, const std::string& format, const SparseDistances& kept,
+                  const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                  const std::vector<vertex_t>& ids, std::int64_t n, bool integers);
+
 double seconds_since(std::chrono::steady_clock::time_point start);
 
 // Summary lines (solve, distributed solve): "  LABEL            VALUE".
@@ -157,6 +168,15 @@ struct DistributedSolve {
   bool resume = false;         // --resume: continue them
   double checkpoint_every = 0;  // --checkpoint-every: seconds between the dense rounds' checkpoints
   std::uint64_t memory_budget = 0;  // --memory-budget: what each rank may use for its fw share (0: all it has)
+  // A part of the matrix: --sources, --targets (lists as parse_vertex_list
+  // reads them; empty: every vertex), --cutoff, --nearest (a sparse result,
+  // gathered on rank 0 and written there as a graph file).
+  const std::string& sources;
+  const std::string& targets;
+  std::optional<double> cutoff;
+  std::int64_t nearest = 0;
+  bool sparse() const { return cutoff.has_value() || nearest > 0; }
+  bool part() const { return !sources.empty() || !targets.empty() || sparse(); }
 };
 void run_distributed_solve(const DistributedSolve& s);
 

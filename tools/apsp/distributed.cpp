@@ -75,10 +75,12 @@ bool runs_row_split(const DistributedSolve& s) {
 }
 
 // True when "auto" chooses between the row split and Floyd-Warshall
-// (choose_distributed): no --distribution, --grid or --super-width names fw.
+// (choose_distributed): no --distribution, --grid or --super-width names fw
+// (--distribution rows with a part of the matrix, which only the row split
+// computes, names rows of it).
 bool auto_chooses(const DistributedSolve& s) {
-  return s.algorithm == "auto" && s.distributed.distribution.empty() && s.distributed.grid.empty() &&
-         s.distributed.super_width == 0;
+  const bool layout = !s.distributed.distribution.empty() && !(s.part() && s.distributed.distribution == "rows");
+  return s.algorithm == "auto" && !layout && s.distributed.grid.empty() && s.distributed.super_width == 0;
 }
 
 // True when `algorithm` (a registry name, as run) is a row split's.
@@ -134,7 +136,9 @@ DistributedOptions options_of(const DistributedSolve& s) {
   opts.threads = s.threads;
   opts.predecessors = !s.predecessors_path.empty();
   opts.verify = s.verify;
-  require_binary(s.output, s.out_format, "output");
+  opts.cutoff = s.cutoff;  // the searches stop past it (the sparse sink drops the rest)
+  // A sparse result is a graph file rank 0 writes; a matrix, rows in place.
+  if (!s.sparse()) require_binary(s.output, s.out_format, "output");
   require_binary(s.predecessors_path, "auto", "predecessors");
   return opts;
 }
@@ -185,9 +189,17 @@ void print_parts(const StageTimes& parts) {
   for (const Stage& part : parts.stages) print_stage("  " + part.name, part.seconds);
 }
 
+// The part's lines of the summary: rows x columns, and the pairs a sparse
+// result kept (-1: not sparse).
+struct PartLines {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+  std::int64_t kept = -1;
+};
+
 void print_summary(const DistributedSolve& s, const Communicator& comm, const LoadedAnyGraph& loaded,
                    const DistributedResult& r, const std::string& why, int threads, const StartupLines& startup,
-                   double read_s, const StageTimes& read_parts, double total_s) {
+                   double read_s, const StageTimes& read_parts, double total_s, const PartLines& part) {
   const bool row_split = is_row_algorithm(r.algorithm);
   std::printf("apsp solve %s (distributed)\n", s.input.path.c_str());
   print_row("n", std::to_string(r.n));
@@ -238,6 +250,15 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   }
   if (!s.output.empty()) print_row("output", s.output);
   if (!s.predecessors_path.empty()) print_row("predecessors", s.predecessors_path);
+  if (!s.sources.empty() || !s.targets.empty())
+    print_row("part", std::to_string(part.rows) + " sources x " + std::to_string(part.columns) + " targets");
+  if (part.kept >= 0) {
+    const double cells = static_cast<double>(part.rows) * static_cast<double>(part.columns);
+    char text[96];
+    std::snprintf(text, sizeof text, "%lld pairs (%.3g%% of %.0f)", static_cast<long long>(part.kept),
+                  cells == 0 ? 0.0 : 100.0 * static_cast<double>(part.kept) / cells, cells);
+    print_row("kept", text);
+  }
   if (r.verify_seconds >= 0) std::printf("verify: ok\n");
 }
 
@@ -296,7 +317,42 @@ std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int d
   return make_launch_communicator(choice, device, node_gpus);
 }
 
+// --sources and --targets of a graph of n vertices into opts: read by rank
+// 0 alone (a list, or a file there), an error there every rank's verdict,
+// the lists then broadcast. Collective.
+void choose_part(Communicator& comm, const DistributedSolve& s, std::int64_t n, DistributedOptions& opts) {
+  if (s.sources.empty() && s.targets.empty()) return;
+  agree_from(comm, 0, [&] {
+    if (!s.sources.empty()) opts.sources = parse_vertex_list(s.sources, n, {}, "sources");
+    if (!s.targets.empty()) opts.targets = parse_vertex_list(s.targets, n, {}, "targets");
+  });
+  for (std::vector<vertex_t>* list : {&opts.sources, &opts.targets}) {
+    std::int64_t size = static_cast<std::int64_t>(list->size());
+    comm.broadcast(&size, 1, 0);
+    list->resize(static_cast<std::size_t>(size));
+    if (size > 0) comm.broadcast(list->data(), list->size(), 0);
+  }
+}
+
+// After the solve: a sparse result (a SparseSink over `comm`, complete on
+// rank 0) written there to -o; an error writing it is every rank's. The
+// summary's part lines. Collective.
+PartLines finish_part(Communicator& comm, const DistributedSolve& s, const DistributedOptions& opts, Sink& sink,
+                      std::int64_t n, bool integers) {
+  PartLines lines{opts.sources.empty() ? n : static_cast<std::int64_t>(opts.sources.size()),
+                  opts.targets.empty() ? n : static_cast<std::int64_t>(opts.targets.size())};
+  auto* sparse = dynamic_cast<SparseSink*>(&sink);
+  if (sparse == nullptr) return lines;
+  lines.kept = static_cast<std::int64_t>(sparse->result().size());
+  agree_from(comm, 0, [&] {
+    if (!s.output.empty())
+      write_sparse(s.output, s.out_format, sparse->result(), opts.sources, opts.targets, {}, n, integers);
+  });
+  return lines;
+}
+
 std::unique_ptr<Sink> make_sink(Communicator& comm, const DistributedSolve& s) {
+  if (s.sparse()) return std::make_unique<SparseSink>(comm, SparseKeep{s.cutoff, s.nearest});
   if (s.output.empty() && s.predecessors_path.empty()) return std::make_unique<NullSink>(NullSink::Rows::some);
   auto files = std::make_unique<FileSink>(comm, MatrixFileTarget{s.output, io::parse_format(s.out_format)},
                                           MatrixFileTarget{s.predecessors_path, io::Format::automatic});
@@ -316,7 +372,7 @@ DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const 
           agree(comm, [&] {
             // Ranks per node: the launcher's; every rank in this process (--devices) is one node.
             const int per_node = launched_by_mpi() ? node_place().local_size : 0;
-            choice = choose_distributed(g, opts.backend, comm.size(), per_node);
+            choice = choose_distributed(g, opts.backend, comm.size(), per_node, s.part());
           });
         *why = choice.why;
         if (!choice.row_split) {
@@ -348,16 +404,24 @@ void run_on_local_devices(const DistributedSolve& s, std::chrono::steady_clock::
   const double read_s = seconds_since(read_start);
   std::vector<DistributedResult> results(group.size());
   std::string why;
+  PartLines part;
+  const std::int64_t n = std::visit([](const auto& g) { return g.n; }, loaded.normalized);
+  const bool integers = weight_type(loaded.normalized) == WeightType::int32;
   run_on_threads(group, [&](Communicator& comm) {
     DistributedOptions mine = opts;
     mine.device = comm.device();
+    choose_part(comm, s, n, mine);
     const std::unique_ptr<Sink> sink = make_sink(comm, s);
     std::string rank_why;
     results[static_cast<std::size_t>(comm.rank())] = solve_on(comm, s, loaded.normalized, mine, *sink, &rank_why);
-    if (comm.rank() == 0) why = rank_why;
+    const PartLines lines = finish_part(comm, s, mine, *sink, n, integers);
+    if (comm.rank() == 0) {
+      why = rank_why;
+      part = lines;
+    }
   });
   print_summary(s, *group.front(), loaded, results.front(), why, opts.threads, StartupLines{startup, {}}, read_s,
-                StageTimes{}, seconds_since(start));
+                StageTimes{}, seconds_since(start), part);
 }
 
 bool current_exception_is_agreed() {
@@ -462,17 +526,20 @@ void run_distributed_solve(const DistributedSolve& s) {
     loaded.vertices_as_read = counts[1];
     read_parts.add("broadcast", seconds_since(broadcast_start));
     const double read_s = seconds_since(read_start);
+    const std::int64_t n = std::visit([](const auto& g) { return g.n; }, loaded.normalized);
+    choose_part(*comm, s, n, opts);
     inject_failure(*comm, opts);
     const std::unique_ptr<Sink> sink = make_sink(*comm, s);
     std::string why;
     const DistributedResult result = solve_on(*comm, s, loaded.normalized, opts, *sink, &why);
+    const PartLines part = finish_part(*comm, s, opts, *sink, n, weight_type(loaded.normalized) == WeightType::int32);
     // Both solvers waited for the communicator's device side in their
     // setup; this makes its parts complete for the summary whatever ran.
     comm->wait_ready();
     if (comm->rank() == 0)
       print_summary(s, *comm, loaded, result, why, opts.threads,
                     startup_parts(startup, *comm, devices_s, context_s, clock), read_s, read_parts,
-                    seconds_since(start));
+                    seconds_since(start), part);
   } catch (...) {
     // Every rank has this error: rank 0 says it once.
     if (current_exception_is_agreed() || comm->size() == 1)

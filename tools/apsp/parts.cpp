@@ -5,11 +5,13 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
+#include "apsp/sinks.hpp"
 #include "cli.hpp"
 
 namespace apsp::cli {
@@ -62,6 +64,36 @@ std::vector<std::int64_t> read_id_file(const std::string& path) {
 }
 
 }  // namespace
+
+void write_sparse(const std::string& path, const std::string& format, const SparseDistances& kept,
+                  const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                  const std::vector<vertex_t>& ids, std::int64_t n, bool integers) {
+  const auto vertex_of = [&](const std::vector<vertex_t>& chosen, std::int64_t index) {
+    const vertex_t v = chosen.empty() ? static_cast<vertex_t>(index) : chosen[static_cast<std::size_t>(index)];
+    return ids.empty() ? v : ids[static_cast<std::size_t>(v)];
+  };
+  const std::int64_t order = ids.empty() ? n : static_cast<std::int64_t>(*std::max_element(ids.begin(), ids.end())) + 1;
+  const auto fill = [&](auto& g) {
+    using W = std::decay_t<decltype(g.edges[0].w)>;
+    g.n = order;
+    g.edges.reserve(kept.size());
+    for (std::int64_t r = 0; r < kept.rows; ++r)
+      for (std::int64_t k = kept.row_start[static_cast<std::size_t>(r)];
+           k < kept.row_start[static_cast<std::size_t>(r) + 1]; ++k)
+        g.edges.push_back({vertex_of(sources, r), vertex_of(targets, kept.column[static_cast<std::size_t>(k)]),
+                           static_cast<W>(kept.distance(static_cast<std::size_t>(k)))});
+  };
+  const io::Format f = io::parse_format(format);
+  if (integers) {
+    Graph g;
+    fill(g);
+    io::write_graph(path, g, f);
+  } else {
+    GraphF64 g;
+    fill(g);
+    io::write_graph(path, g, f);
+  }
+}
 
 std::vector<vertex_t> parse_vertex_list(const std::string& spec, std::int64_t n, const std::vector<vertex_t>& ids,
                                         const char* option) {

@@ -66,41 +66,6 @@ std::optional<Element> parse_output_type(const std::string& name) {
   throw UsageError("'" + name + "' is not an output type (auto, int16, int32, float32 or float64)", "output-type");
 }
 
-// The sparse result of --cutoff / --nearest written as a graph file (an
-// edge list, Matrix Market or DIMACS by the extension or --out-format): an
-// edge source -> target weighted by the distance, for each kept pair, in the
-// input's ids (--relabel's original ids). Integer distances as an int32
-// graph, real ones as float64. Written whole or not at all (io::write_graph).
-void write_sparse(const std::string& path, const std::string& format, const SparseDistances& kept,
-                  const SolveOptions& opts, const std::vector<vertex_t>& ids, std::int64_t n, bool integers) {
-  const auto vertex_of = [&](const std::vector<vertex_t>& chosen, std::int64_t index) {
-    const vertex_t v = chosen.empty() ? static_cast<vertex_t>(index) : chosen[static_cast<std::size_t>(index)];
-    return ids.empty() ? v : ids[static_cast<std::size_t>(v)];
-  };
-  const std::int64_t order = ids.empty() ? n : static_cast<std::int64_t>(*std::max_element(ids.begin(), ids.end())) + 1;
-  const auto fill = [&](auto& g) {
-    using W = std::decay_t<decltype(g.edges[0].w)>;
-    g.n = order;
-    g.edges.reserve(kept.size());
-    for (std::int64_t r = 0; r < kept.rows; ++r)
-      for (std::int64_t k = kept.row_start[static_cast<std::size_t>(r)];
-           k < kept.row_start[static_cast<std::size_t>(r) + 1]; ++k)
-        g.edges.push_back({vertex_of(opts.sources, r),
-                           vertex_of(opts.targets, kept.column[static_cast<std::size_t>(k)]),
-                           static_cast<W>(kept.distance(static_cast<std::size_t>(k)))});
-  };
-  const io::Format f = io::parse_format(format);
-  if (integers) {
-    Graph g;
-    fill(g);
-    io::write_graph(path, g, f);
-  } else {
-    GraphF64 g;
-    fill(g);
-    io::write_graph(path, g, f);
-  }
-}
-
 // "WxH" with positive W and H, e.g. "32x8".
 BlockShape parse_block(const std::string& text) {
   static const std::regex shape("([1-9][0-9]{0,3})x([1-9][0-9]{0,3})");
@@ -228,7 +193,8 @@ void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSin
     result = solve(g, opts, *sparse);
     stages.append(result.times);
     if (!a.output.empty()) {
-      write_sparse(a.output, a.out_format, sparse->result(), opts, loaded.ids, n, result.weights == WeightType::int32);
+      write_sparse(a.output, a.out_format, sparse->result(), opts.sources, opts.targets, loaded.ids, n,
+                   result.weights == WeightType::int32);
       stages.lap("write");
     }
   } else if (!a.verify || opts.verify) {
@@ -330,6 +296,10 @@ void run_solve(const SolveArgs& a) {
       throw UsageError("keeps partial rows of an output file; give -o or --predecessors", option);
     if (a.verify)
       throw UsageError("--verify checks the result in memory before writing it; it cannot resume partial rows", option);
+    if (a.sparse())
+      throw UsageError("a sparse result (--cutoff, --nearest) is kept in memory and written once complete; it keeps "
+                       "no partial rows",
+                       option);
   }
   if (a.distributed.super_width != 0 && !runs_distributed(a.distributed))
     throw UsageError("is for the distributed solver (--distribution or mpirun); one process goes out of core with "
@@ -337,10 +307,13 @@ void run_solve(const SolveArgs& a) {
                      "super_width");
   if (runs_distributed(a.distributed)) {
     if (a.input.relabel) throw UsageError("--relabel is not available with the distributed solver", "relabel");
-    if (a.part())
-      throw UsageError("--sources, --targets, --cutoff, --nearest and --output-type are not available with the "
-                       "distributed solver",
-                       a.sources.empty() ? "targets" : "sources");
+    if (a.output_type != "auto")
+      throw UsageError("is not available with the distributed solver (every rank writes its rows in the solve's own "
+                       "type)",
+                       "output-type");
+    if (a.sparse() && !a.predecessors_path.empty())
+      throw UsageError("a sparse result (--cutoff, --nearest) holds distances only, not predecessors", "predecessors");
+    if (a.sparse() && !a.output.empty()) io::format_from_path(a.output);  // an unknown extension fails before the solve
     // --device D is the ranks' one GPU, as --devices D would name it.
     DistributedArgs distributed = a.distributed;
     if (a.device) {
@@ -349,10 +322,26 @@ void run_solve(const SolveArgs& a) {
       if (a.backend == "cpu") throw UsageError("names a GPU, and the distributed cpu backend uses none", "device");
       distributed.devices = std::to_string(*a.device);
     }
-    return run_distributed_solve(DistributedSolve{a.input, a.output, a.out_format, a.predecessors_path, a.algorithm,
-                                                  a.backend, a.precision, a.block, a.threads, a.verify, distributed,
-                                                  a.weights, a.checkpoint || a.resume, a.resume, a.checkpoint_every,
-                                                  a.memory_budget.empty() ? 0 : parse_memory_budget(a.memory_budget)});
+    return run_distributed_solve(DistributedSolve{a.input,
+                                                  a.output,
+                                                  a.out_format,
+                                                  a.predecessors_path,
+                                                  a.algorithm,
+                                                  a.backend,
+                                                  a.precision,
+                                                  a.block,
+                                                  a.threads,
+                                                  a.verify,
+                                                  distributed,
+                                                  a.weights,
+                                                  a.checkpoint || a.resume,
+                                                  a.resume,
+                                                  a.checkpoint_every,
+                                                  a.memory_budget.empty() ? 0 : parse_memory_budget(a.memory_budget),
+                                                  a.sources,
+                                                  a.targets,
+                                                  a.cutoff,
+                                                  a.nearest});
   }
   const auto start = std::chrono::steady_clock::now();
   SolveOptions opts;

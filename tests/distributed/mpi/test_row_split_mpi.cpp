@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/part_checks.hpp"
 #include "distributed/checks/row_split_checks.hpp"
 #include "distributed/mpi/world.hpp"
 
@@ -17,6 +18,11 @@ TEST(MpiRowSplit, RowsMatchOneProcess) {
     test::check_rows_match_one_process(test::world(), algorithm, 3);
 }
 
+// int32 only here (the thread harness runs float64 too): 6 ranks share the cores.
+TEST(MpiRowSplit, PartsMatchOneProcess) { test::check_parts_match_one_process(test::world(), Backend::cpu, false); }
+
+TEST(MpiRowSplit, BadPartsAreRefusedOnEveryRankBeforeAnyWork) { test::check_part_errors(test::world()); }
+
 TEST(MpiRowSplit, AFailingRankStopsEveryRank) { test::check_row_split_failures(test::world()); }
 
 // The GPU's row solvers on MPI ranks, each on the device the world
@@ -25,6 +31,13 @@ TEST(MpiRowSplit, AFailingRankStopsEveryRank) { test::check_row_split_failures(t
 TEST(MpiRowSplitGpu, SsspAndSupernodalRowsMatchOneGpu) {
   if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
   for (const char* algorithm : {"sssp", "supernodal"}) test::check_gpu_rows_match_one_gpu(test::world(), algorithm);
+}
+
+// Sources, targets, a cutoff and the nearest targets from GPU ranks. Skips
+// without a CUDA device.
+TEST(MpiRowSplitGpu, PartsMatchOneGpu) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device";
+  test::check_parts_match_one_process(test::world(), Backend::cuda);
 }
 
 }  // namespace
