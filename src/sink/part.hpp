@@ -3,7 +3,9 @@
 // targets) that the backend does not compute on its own.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -59,6 +61,46 @@ class PartSink : public Sink {
   std::vector<std::int64_t> first_output_;
   std::vector<std::int64_t> output_rows_;
 };
+
+// The normalized graph `g` with vertex v renamed new_id[v] (a permutation
+// of 0..n-1; `names` its inverse), in normalize()'s form: what
+// normalize() of the renamed edge list gives, in O(n + m) rather than its
+// sort of every edge (the renaming keeps edges distinct and loop-free, so
+// only the order changes: each source's edges move as one block, and only
+// the few edges of a block are sorted by their new target). For a part of
+// 1000 sources of a 126146-vertex road graph this was 60 ms of the part's
+// "open output" with normalize().
+template <class G>
+G renumbered_normalized(const G& g, const std::vector<vertex_t>& new_id, const std::vector<vertex_t>& names) {
+  const auto n = static_cast<std::size_t>(g.n);
+  // first[v]: the first edge of v in g (its edges are contiguous, sorted by source).
+  std::vector<std::size_t> first(n + 1, 0);
+  for (const auto& e : g.edges) ++first[static_cast<std::size_t>(e.src) + 1];
+  for (std::size_t v = 0; v < n; ++v) first[v + 1] += first[v];
+  // at[u]: where the new vertex u's edges start in the result.
+  std::vector<std::size_t> at(n + 1, 0);
+  for (std::size_t u = 0; u < n; ++u) {
+    const auto v = static_cast<std::size_t>(names[u]);
+    at[u + 1] = at[u] + (first[v + 1] - first[v]);
+  }
+  G out;
+  out.n = g.n;
+  out.edges.resize(g.edges.size());
+  const auto vertices = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t u = 0; u < vertices; ++u) {
+    const auto v = static_cast<std::size_t>(names[static_cast<std::size_t>(u)]);
+    auto* block = out.edges.data() + at[static_cast<std::size_t>(u)];
+    std::size_t k = 0;
+    for (std::size_t i = first[v]; i < first[v + 1]; ++i, ++k) {
+      block[k] = g.edges[i];
+      block[k].src = static_cast<vertex_t>(u);
+      block[k].dst = new_id[static_cast<std::size_t>(g.edges[i].dst)];
+    }
+    std::sort(block, block + k, [](const auto& a, const auto& b) { return a.dst < b.dst; });
+  }
+  return out;
+}
 
 // Where a solve's rows go and what the backend solves: straight to the
 // caller's sink, or through a PartSink when targets were chosen (the
@@ -126,18 +168,11 @@ class PartRoute {
     bool moved = false;
     for (std::size_t v = 0; v < new_id.size() && !moved; ++v) moved = new_id[v] != static_cast<vertex_t>(v);
     if (moved) {
-      G renumbered;
-      renumbered.n = n;
-      renumbered.edges = normalized.edges;
-      for (auto& e : renumbered.edges) {
-        e.src = new_id[static_cast<std::size_t>(e.src)];
-        e.dst = new_id[static_cast<std::size_t>(e.dst)];
-      }
-      renumbered_ = normalize(renumbered);
-      graph_ = &renumbered_;
       names.resize(new_id.size());
       for (std::size_t v = 0; v < new_id.size(); ++v)
         names[static_cast<std::size_t>(new_id[v])] = static_cast<vertex_t>(v);
+      renumbered_ = renumbered_normalized(normalized, new_id, names);
+      graph_ = &renumbered_;
       if (columns.empty())
         columns.assign(new_id.begin(), new_id.end());
       else

@@ -137,6 +137,74 @@ TEST(Targets, PartSinkTakesGatheredRowsAndCutsBehindABegunSink) {
             (std::vector<dist_t>{4, 1, 9, 6, 14, 11, 19, 16, 24, 21}));
 }
 
+// The GPU row solvers' renumbering (sources first): the O(n + m) rename of
+// a normalized graph is exactly normalize() of the renamed edge list, for
+// every standard case (int32) and a real-valued copy of one; PartRoute
+// hands the backend that graph and the chosen sources as rows 0..k-1.
+template <class G>
+void expect_renumbering_is_normalize_of_the_renamed_edges(const G& g, const std::vector<vertex_t>& sources) {
+  const std::size_t n = static_cast<std::size_t>(g.n);
+  std::vector<vertex_t> new_id(n, -1), names(n);
+  vertex_t next = 0;
+  for (const vertex_t s : sources)
+    if (new_id[static_cast<std::size_t>(s)] < 0) new_id[static_cast<std::size_t>(s)] = next++;
+  for (std::size_t v = 0; v < n; ++v)
+    if (new_id[v] < 0) new_id[v] = next++;
+  for (std::size_t v = 0; v < n; ++v) names[static_cast<std::size_t>(new_id[v])] = static_cast<vertex_t>(v);
+  G renamed = g;
+  for (auto& e : renamed.edges) {
+    e.src = new_id[static_cast<std::size_t>(e.src)];
+    e.dst = new_id[static_cast<std::size_t>(e.dst)];
+  }
+  const G expected = normalize(renamed);
+  const G fast = sink::renumbered_normalized(g, new_id, names);
+  ASSERT_EQ(fast.n, expected.n);
+  ASSERT_EQ(fast.edges.size(), expected.edges.size());
+  for (std::size_t i = 0; i < fast.edges.size(); ++i) {
+    EXPECT_EQ(fast.edges[i].src, expected.edges[i].src) << i;
+    EXPECT_EQ(fast.edges[i].dst, expected.edges[i].dst) << i;
+    EXPECT_EQ(fast.edges[i].w, expected.edges[i].w) << i;
+  }
+  EXPECT_TRUE(is_normalized(fast));
+
+  SolveOptions run;
+  run.sources = sources;
+  HostMatrixSink host;
+  sink::PartRoute<G> route(run, g, true, false, host);
+  const G& solved = route.graph();
+  ASSERT_EQ(solved.edges.size(), expected.edges.size());
+  for (std::size_t i = 0; i < solved.edges.size(); ++i) {
+    EXPECT_EQ(solved.edges[i].src, expected.edges[i].src) << i;
+    EXPECT_EQ(solved.edges[i].dst, expected.edges[i].dst) << i;
+  }
+  // The distinct sources, in order, are rows 0..k-1 of the graph solved.
+  std::vector<vertex_t> distinct;
+  for (const vertex_t s : sources)
+    if (std::find(distinct.begin(), distinct.end(), s) == distinct.end()) distinct.push_back(s);
+  ASSERT_EQ(run.sources.size(), distinct.size());
+  for (std::size_t r = 0; r < distinct.size(); ++r) {
+    EXPECT_EQ(run.sources[r], static_cast<vertex_t>(r));
+    EXPECT_EQ(names[r], distinct[r]);
+  }
+}
+
+TEST(Sources, GpuRenumberingIsNormalizeOfTheRenamedEdges) {
+  int cases = 0;
+  for (const test::Case& c : test::standard_cases()) {
+    if (c.graph.n < 2) continue;
+    SCOPED_TRACE(c.name);
+    const Graph g = normalize(c.graph);
+    expect_renumbering_is_normalize_of_the_renamed_edges(g, chosen(g.n, 1));
+    ++cases;
+  }
+  EXPECT_GT(cases, 3);
+  const Graph g = normalize(medium_case().graph);
+  GraphF64 real;
+  real.n = g.n;
+  for (const Edge& e : g.edges) real.edges.push_back(EdgeF64{e.src, e.dst, e.w + 0.25});
+  expect_renumbering_is_normalize_of_the_renamed_edges(normalize(real), chosen(real.n, 2));
+}
+
 TEST(Targets, TargetOutsideTheGraphIsAUsageErrorBeforeTheSinkBegins) {
   const Graph g = test::generated(GraphKind::random, 20, 60, 1, 9, 2);
   for (const vertex_t bad : {-1, 20}) {
