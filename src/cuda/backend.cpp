@@ -89,7 +89,9 @@ HostWarmup::HostWarmup(Sink& sink, std::uint64_t result_bytes)
     : thread_([this, &sink, result_bytes, device = current_device()] {
         try {
           APSP_CUDA_CHECK(cudaSetDevice(device));
-          prepare_staging();
+          // The buffers this result's download uses, not the whole set: a
+          // part of a few MiB page-locks one 32 MiB buffer, not 192 MiB.
+          prepare_staging(result_bytes);
           if (result_bytes >= kMinPreparedBytes || testing::hooks.prepare_every_sink) sink.prepare();
         } catch (...) {
           failure_ = std::current_exception();

@@ -34,8 +34,9 @@ const GpuAlgorithm& find_gpu_algorithm(const std::string& name);
 // rows from it.
 void require_row_split_honoured(const GpuAlgorithm& algo, const SolveOptions& opts);
 
-// Host work that overlaps the device's: the download's pinned staging pool
-// allocated on its first use (about 0.1 s) and, for a result of at least
+// Host work that overlaps the device's: the download's pinned staging
+// buffers that a download of the result uses, page-locked before their
+// first use (about 0.1 s for the whole pool of 192 MiB) and, for a result of at least
 // kMinPreparedBytes, the sink's memory committed (Sink::prepare), on a side
 // thread started at construction on the constructing thread's device. finish() waits for it and rethrows what it
 // threw; the destructor (an error path) waits and drops it.

@@ -1,6 +1,8 @@
 #include "staging.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 
@@ -9,12 +11,19 @@
 
 namespace apsp::cuda {
 
+// A set's buffers are page-locked on their first use, not all at once: a
+// download of a few MiB (a part of sources x targets) uses one, and
+// page-locking the six (192 MiB) held the first such download for about
+// 0.1 s (docs/perf.md, "A part's fixed costs").
 struct StagingLease::Set {
-  Set() {
-    for (auto& b : buffers) b = std::make_unique<PinnedBuffer<std::byte>>(StagingTraits::kBufferBytes);
-  }
   std::mutex in_use;
   std::array<std::unique_ptr<PinnedBuffer<std::byte>>, StagingTraits::kBuffers> buffers;
+  // Slot's buffer, page-locked now if it was not yet; the caller holds in_use.
+  void* buffer(int slot) {
+    std::unique_ptr<PinnedBuffer<std::byte>>& b = buffers[static_cast<std::size_t>(slot)];
+    if (!b) b = std::make_unique<PinnedBuffer<std::byte>>(StagingTraits::kBufferBytes);
+    return b->get();
+  }
   PinnedBuffer<unsigned long long> overflow_words{StagingTraits::kBuffers};
   std::array<Stream, StagingTraits::kStreams> streams;
   std::array<Event, StagingTraits::kBuffers> events;
@@ -50,7 +59,7 @@ StagingLease::~StagingLease() {
   for (const Stream& s : set_->streams) cudaStreamSynchronize(s.get());
 }
 
-void* StagingLease::buffer(int slot) const { return set_->buffers[static_cast<std::size_t>(slot)]->get(); }
+void* StagingLease::buffer(int slot) const { return set_->buffer(slot); }
 unsigned long long* StagingLease::overflow_word(int slot) const { return set_->overflow_words.get() + slot; }
 cudaStream_t StagingLease::stream(int s) const { return set_->streams[static_cast<std::size_t>(s)].get(); }
 cudaEvent_t StagingLease::event(int slot) const { return set_->events[static_cast<std::size_t>(slot)].get(); }
@@ -60,7 +69,16 @@ std::int32_t* StagingLease::widen_buffer() {
   return set_->widen.get();
 }
 
-void prepare_staging() { set_of_current_device(); }
+int staging_buffers_for(std::uint64_t bytes) {
+  const std::uint64_t buffers = (bytes + StagingTraits::kBufferBytes - 1) / StagingTraits::kBufferBytes;
+  return static_cast<int>(std::clamp<std::uint64_t>(buffers, 1, StagingTraits::kBuffers));
+}
+
+void prepare_staging(std::uint64_t bytes) {
+  StagingLease::Set& set = set_of_current_device();
+  const std::lock_guard<std::mutex> hold(set.in_use);
+  for (int slot = 0; slot < staging_buffers_for(bytes); ++slot) set.buffer(slot);
+}
 
 void release_staging() {
   const std::lock_guard<std::mutex> lock(registry_mutex);

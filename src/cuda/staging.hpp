@@ -32,7 +32,8 @@ struct StagingTraits {
 
 // Exclusive use of the current device's staging set for one download.
 // Construction waits while another thread's download on the same device
-// holds it, and allocates the set on first use (throws ResourceError when
+// holds it, and creates the set (streams, events) on first use; buffer()
+// page-locks a slot's buffer on its first use (throws ResourceError when
 // page-locked memory cannot be had). Destruction waits for both streams, so
 // the buffers are idle when the next holder gets them, even after an error.
 class StagingLease {
@@ -42,7 +43,7 @@ class StagingLease {
   StagingLease& operator=(const StagingLease&) = delete;
   ~StagingLease();
 
-  // kBufferBytes of page-locked host memory.
+  // kBufferBytes of page-locked host memory (page-locked on the slot's first use).
   void* buffer(int slot) const;
   // A page-locked word per buffer for the block's overflow report.
   unsigned long long* overflow_word(int slot) const;
@@ -59,10 +60,16 @@ class StagingLease {
   std::unique_lock<std::mutex> hold_;
 };
 
-// Allocates the current device's staging set now (idempotent), e.g. from a
-// host thread while the device computes, so the first download does not pay
-// for page-locking.
-void prepare_staging();
+// The staging buffers a download of `bytes` link bytes uses: one per
+// kBufferBytes, at least 1 and at most kBuffers.
+int staging_buffers_for(std::uint64_t bytes);
+
+// Allocates the current device's staging set now, with the buffers that a
+// download of `bytes` link bytes uses (staging_buffers_for; idempotent, and
+// the default is every buffer), e.g. from a host thread while the device
+// computes, so the first download does not pay for page-locking. A download
+// page-locks any other buffer it uses on first use.
+void prepare_staging(std::uint64_t bytes = std::uint64_t{StagingTraits::kBuffers} * StagingTraits::kBufferBytes);
 
 // Frees every device's staging set (for leak checkers and benchmarks that
 // time the first allocation). No download may be running.

@@ -152,6 +152,24 @@ TEST(CudaDownload, ManyBlocksWrapTheStagingRing) {
   EXPECT_EQ(test::check_progress(fractions), "");
 }
 
+// A staging set prepared for a small result (one buffer, as HostWarmup
+// prepares it for a part of a few MiB) page-locks the other buffers on their
+// first use: a later download that wraps the ring is still exact.
+TEST(CudaDownload, StagingPreparedForASmallResultGrowsOnFirstUse) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_EQ(cuda::staging_buffers_for(0), 1);
+  EXPECT_EQ(cuda::staging_buffers_for(4u << 20), 1);
+  EXPECT_EQ(cuda::staging_buffers_for(cuda::StagingTraits::kBufferBytes + 1), 2);
+  EXPECT_EQ(cuda::staging_buffers_for(std::uint64_t{1} << 40), cuda::StagingTraits::kBuffers);
+  cuda::release_staging();
+  cuda::prepare_staging(std::uint64_t{4} << 20);
+  cuda::Stream stream;
+  const Int32Matrix small(100, 5);
+  expect_download(small.rows(), small.host, {}, {}, false, stream.get());
+  const Int32Matrix m(8200, 6);
+  expect_download(m.rows(), m.host, {}, {}, false, stream.get());
+}
+
 TEST(CudaDownload, Int16WidensWithInfinityBothWays) {
   SKIP_WITHOUT_GPU();
   cuda::Stream stream;
