@@ -83,6 +83,13 @@ void use_device(const SolveOptions& opts) {
   APSP_CUDA_CHECK(cudaSetDevice(opts.device));
 }
 
+void start_device(const SolveOptions& opts, StageTimes& times) {
+  const auto start = std::chrono::steady_clock::now();
+  use_device(opts);
+  APSP_CUDA_CHECK(cudaFree(nullptr));  // the context, if cudaSetDevice did not create it
+  times.add("device start", seconds_since(start));
+}
+
 // The device is the calling thread's: a new thread's current device is 0, so
 // the warm-up sets it before the staging pool (per device) is made.
 HostWarmup::HostWarmup(Sink& sink, std::uint64_t result_bytes)
@@ -170,7 +177,7 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
   require_row_split_honoured(algo, opts);
-  use_device(opts);
+  start_device(opts, out.times);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
   const std::int64_t n = g.n;

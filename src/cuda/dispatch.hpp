@@ -71,6 +71,11 @@ int current_device();
 // ResourceError without a device, UsageError (option "device") for a bad ordinal.
 void use_device(const SolveOptions& opts);
 
+// use_device, then the device's primary context made ready (created here
+// unless an earlier call or the CLI's helper thread did), timed into the
+// solve's stage "device start": the CUDA start that was part of "other".
+void start_device(const SolveOptions& opts, StageTimes& times);
+
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

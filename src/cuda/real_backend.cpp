@@ -59,7 +59,7 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
     throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " + weights +
                          " weights compute in " + weights,
                      "precision");
-  use_device(opts);
+  start_device(opts, out.times);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
   out.weights = weight_type_of<D>;
