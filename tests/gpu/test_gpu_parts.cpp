@@ -201,6 +201,30 @@ TEST(GpuParts, DeviceGatherOfTargetsMatchesTheFullSolveFloat64) {
   expect_device_gather_matches_the_full_solve<double>();
 }
 
+// A part's fixed costs are labelled (issue 23): the row solvers' renumbering
+// is its own stage (not the sink's "open output"), only when sources move,
+// and the device's start is "device start" (not the CLI's "other").
+TEST(GpuParts, RenumberingAndTheDeviceStartAreStagesOfTheirOwn) {
+  SKIP_WITHOUT_GPU();
+  const Graph g = test::generated(GraphKind::random, 600, 3000, 1, 100, 5);
+  const auto stage_named = [](const SolveSummary& s, const std::string& name) {
+    return std::any_of(s.times.stages.begin(), s.times.stages.end(),
+                       [&](const Stage& stage) { return stage.name == name; });
+  };
+  SolveOptions o = test::on_gpu("sssp", Precision::automatic, false);
+  o.sources = {7, 3, 500};
+  o.targets = {1, 2};
+  HostMatrixSink moved;
+  const SolveSummary renumbered = solve(g, o, moved);
+  EXPECT_TRUE(stage_named(renumbered, "renumber sources"));
+  EXPECT_TRUE(stage_named(renumbered, "device start"));
+  o.sources = {0, 1, 2};
+  HostMatrixSink prefix;
+  const SolveSummary kept = solve(g, o, prefix);
+  EXPECT_FALSE(stage_named(kept, "renumber sources"));
+  EXPECT_TRUE(stage_named(kept, "device start"));
+}
+
 // The row solvers compute only the chosen rows: a cutoff over some sources
 // of a larger graph streams in chunks under a small device budget and still
 // keeps exactly the full solve's pairs.
