@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstddef>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "core/csr.hpp"
@@ -41,6 +44,39 @@ void check_weight_value(std::size_t index, const BasicEdge<W>& x) {
   }
 }
 
+// Sorts `edges` (endpoints in 0..n-1) by (src, dst, w). Where n is not far
+// above the edge count, by source first in O(n + m) (a counting sort), then
+// each source's few edges by (dst, w) on OpenMP threads: the whole sort of a
+// 612k-edge road graph was 58 ms of the CLI's `normalize` on the H100 host
+// (docs/perf.md, "A part's fixed costs"). A sparse id range (n >> m) sorts
+// the edges alone, as before, so that no array of n counts is made.
+template <class W>
+void sort_by_source_target_weight(std::vector<BasicEdge<W>>& edges, std::int64_t n) {
+  const auto by_target_weight = [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
+    if (a.dst != b.dst) return a.dst < b.dst;
+    return a.w < b.w;
+  };
+  const std::size_t m = edges.size();
+  if (n > 4 * static_cast<std::int64_t>(m) + 1024) {
+    std::sort(edges.begin(), edges.end(), [&](const BasicEdge<W>& a, const BasicEdge<W>& b) {
+      if (a.src != b.src) return a.src < b.src;
+      return by_target_weight(a, b);
+    });
+    return;
+  }
+  std::vector<std::size_t> first(static_cast<std::size_t>(n) + 1, 0);
+  for (const BasicEdge<W>& e : edges) ++first[static_cast<std::size_t>(e.src) + 1];
+  for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) first[v + 1] += first[v];
+  std::vector<BasicEdge<W>> sorted(m);
+  std::vector<std::size_t> next(first.begin(), first.end() - 1);
+  for (const BasicEdge<W>& e : edges) sorted[next[static_cast<std::size_t>(e.src)]++] = e;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < n; ++v)
+    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(first[static_cast<std::size_t>(v)]),
+              sorted.begin() + static_cast<std::ptrdiff_t>(first[static_cast<std::size_t>(v) + 1]), by_target_weight);
+  edges = std::move(sorted);
+}
+
 template <class W>
 BasicGraph<W> normalize_typed(const BasicGraph<W>& g) {
   check_vertex_count(g.n);
@@ -60,11 +96,7 @@ BasicGraph<W> normalize_typed(const BasicGraph<W>& g) {
     if constexpr (std::is_floating_point<W>::value) x.w = x.w + W(0);  // -0.0 becomes +0.0
     out.edges.push_back(x);
   }
-  std::sort(out.edges.begin(), out.edges.end(), [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
-    if (a.src != b.src) return a.src < b.src;
-    if (a.dst != b.dst) return a.dst < b.dst;
-    return a.w < b.w;
-  });
+  sort_by_source_target_weight(out.edges, g.n);
   // Sorted by weight within (src, dst): the first of each run is the minimum.
   auto last = std::unique(out.edges.begin(), out.edges.end(), [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
     return a.src == b.src && a.dst == b.dst;

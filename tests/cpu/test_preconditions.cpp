@@ -4,7 +4,11 @@
 // scripts/test) or giving a verdict on edges it assumed sorted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <limits>
 #include <string>
 #include <vector>
@@ -93,6 +97,57 @@ TEST(NormalizedPrecondition, SolveNormalizesUnsortedDuplicateInput) {
       EXPECT_EQ(solve(bad.graph, o).dist.size(), 16u);
     else
       EXPECT_THROW(solve(bad.graph, o), InputError);
+  }
+}
+
+// normalize()'s two sorts (by source first where n is not far above m, the
+// whole list where the ids are sparse) give the edges of a reference sort:
+// sorted by (src, dst), the least weight of each pair, self-loops dropped,
+// -0.0 as +0.0; on a seeded multigraph with many duplicates in each.
+template <class W>
+void expect_normalize_is_the_reference_sort(std::int64_t n, std::size_t m, std::uint64_t seed) {
+  BasicGraph<W> g;
+  g.n = n;
+  std::uint64_t x = seed;
+  const auto next = [&x](std::uint64_t bound) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (x >> 33) % bound;
+  };
+  // Endpoints from a few hundred ids spread over 0..n-1, so pairs repeat.
+  const auto vertex = [&] { return static_cast<vertex_t>(next(300) * static_cast<std::uint64_t>(n - 1) / 299); };
+  for (std::size_t e = 0; e < m; ++e) {
+    W w = static_cast<W>(static_cast<std::int64_t>(next(41)) - 10);
+    if (std::is_floating_point<W>::value && w == 0 && next(2) == 0) w = -w;  // -0.0
+    g.edges.push_back(BasicEdge<W>{vertex(), vertex(), w});
+  }
+  for (auto& e : g.edges)
+    if (e.src == e.dst && e.w < 0) e.w = 1;  // no negative self-loop (a negative cycle)
+  std::vector<BasicEdge<W>> want;
+  for (const auto& e : g.edges)
+    if (e.src != e.dst) want.push_back(BasicEdge<W>{e.src, e.dst, static_cast<W>(e.w + W(0))});
+  std::stable_sort(want.begin(), want.end(), [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
+    return a.src != b.src ? a.src < b.src : a.dst != b.dst ? a.dst < b.dst : a.w < b.w;
+  });
+  want.erase(std::unique(want.begin(), want.end(),
+                         [](const BasicEdge<W>& a, const BasicEdge<W>& b) { return a.src == b.src && a.dst == b.dst; }),
+             want.end());
+  const BasicGraph<W> got = normalize(g);
+  ASSERT_EQ(got.edges.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got.edges[i].src, want[i].src) << i;
+    ASSERT_EQ(got.edges[i].dst, want[i].dst) << i;
+    ASSERT_EQ(got.edges[i].w, want[i].w) << i;
+    if (std::is_floating_point<W>::value) ASSERT_FALSE(std::signbit(got.edges[i].w) && got.edges[i].w == 0) << i;
+  }
+  EXPECT_TRUE(is_normalized(got));
+}
+
+TEST(NormalizedPrecondition, NormalizeSortsByTheSourceFirstOrTheWholeListAlike) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    expect_normalize_is_the_reference_sort<std::int32_t>(300, 20000, seed);       // by source first
+    expect_normalize_is_the_reference_sort<std::int32_t>(50000000, 20000, seed);  // n >> m: the whole list
+    expect_normalize_is_the_reference_sort<double>(1000, 20000, seed);
+    expect_normalize_is_the_reference_sort<float>(90000000, 5000, seed);
   }
 }
 
