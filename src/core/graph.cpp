@@ -47,9 +47,13 @@ void check_weight_value(std::size_t index, const BasicEdge<W>& x) {
 // Sorts `edges` (endpoints in 0..n-1) by (src, dst, w). Where n is not far
 // above the edge count, by source first in O(n + m) (a counting sort), then
 // each source's few edges by (dst, w) on OpenMP threads: the whole sort of a
-// 612k-edge road graph was 58 ms of the CLI's `normalize` on the H100 host
+// 612k-edge road graph was most of the CLI's 58 ms `normalize` on the H100 host
 // (docs/perf.md, "A part's fixed costs"). A sparse id range (n >> m) sorts
-// the edges alone, as before, so that no array of n counts is made.
+// the edges alone, as before, so that no array of n counts is made, and so
+// does a list of more than kMaxBucketedEdges edges: the counting sort
+// holds a second copy of the list, which a graph of that size should not
+// pay for in peak memory.
+constexpr std::size_t kMaxBucketedEdges = std::size_t{1} << 26;
 template <class W>
 void sort_by_source_target_weight(std::vector<BasicEdge<W>>& edges, std::int64_t n) {
   const auto by_target_weight = [](const BasicEdge<W>& a, const BasicEdge<W>& b) {
@@ -57,7 +61,7 @@ void sort_by_source_target_weight(std::vector<BasicEdge<W>>& edges, std::int64_t
     return a.w < b.w;
   };
   const std::size_t m = edges.size();
-  if (n > 4 * static_cast<std::int64_t>(m) + 1024) {
+  if (n > 4 * static_cast<std::int64_t>(m) + 1024 || m > kMaxBucketedEdges) {
     std::sort(edges.begin(), edges.end(), [&](const BasicEdge<W>& a, const BasicEdge<W>& b) {
       if (a.src != b.src) return a.src < b.src;
       return by_target_weight(a, b);
