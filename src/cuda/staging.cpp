@@ -17,9 +17,15 @@ namespace apsp::cuda {
 // 0.1 s (docs/perf.md, "A part's fixed costs").
 struct StagingLease::Set {
   std::mutex in_use;
+  // Guards `buffers` alone, apart from in_use: the warm-up thread
+  // (prepare_staging) page-locks buffers without waiting for a download that
+  // holds in_use, so a rank thread that holds a lease while it waits on
+  // another rank never waits on that rank's warm-up in turn.
+  std::mutex allocation;
   std::array<std::unique_ptr<PinnedBuffer<std::byte>>, StagingTraits::kBuffers> buffers;
-  // Slot's buffer, page-locked now if it was not yet; the caller holds in_use.
+  // Slot's buffer, page-locked now if it was not yet.
   void* buffer(int slot) {
+    const std::lock_guard<std::mutex> hold(allocation);
     std::unique_ptr<PinnedBuffer<std::byte>>& b = buffers[static_cast<std::size_t>(slot)];
     if (!b) b = std::make_unique<PinnedBuffer<std::byte>>(StagingTraits::kBufferBytes);
     return b->get();
@@ -76,7 +82,6 @@ int staging_buffers_for(std::uint64_t bytes) {
 
 void prepare_staging(std::uint64_t bytes) {
   StagingLease::Set& set = set_of_current_device();
-  const std::lock_guard<std::mutex> hold(set.in_use);
   for (int slot = 0; slot < staging_buffers_for(bytes); ++slot) set.buffer(slot);
 }
 
