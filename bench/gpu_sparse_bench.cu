@@ -11,6 +11,7 @@
 //   apsp_bench_gpu_sparse_bench compare --families grid --sizes 65536 --methods sssp,sssp-frontier
 //   apsp_bench_gpu_sparse_bench compare --families rmat --sizes 16384 --methods sssp,sssp-f32,sssp-f64
 //   apsp_bench_gpu_sparse_bench stream --family grid --n 100000 --out /scratch/d.bin --row-budget-gib 8 --csv sparse.csv
+//   apsp_bench_gpu_sparse_bench split --graph rmat-65536.bin --consumers 2,4 --csv split.csv
 //
 // sssp-f32 / sssp-f64: sssp on the same graph with real weights w * 1.37 in
 // float32 / float64, rows checked with the CPU verifier's real tolerance.
@@ -21,6 +22,9 @@
 // speedup over fw int32 at that size, estimated (1: not run), note.
 // stream: apsp::solve with sssp into a file sink (--out) and a null sink;
 // wall time and its split (StageTimes) per run.
+// split: the row split's one-GPU proxy (split_proxy below): sssp's compute
+// in one go against the chunks of a split over C consumers, serial and
+// pipelined; the speedup column is one go's compute over the row's.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -28,6 +32,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -36,6 +41,7 @@
 #include "apsp/apsp.hpp"
 #include "apsp/cuda.hpp"
 #include "apsp/registry.hpp"
+#include "apsp/row_split.hpp"
 #include "apsp/sinks.hpp"
 #include "apsp/verify.hpp"
 #include "solve/auto_choice.hpp"
@@ -425,6 +431,79 @@ std::vector<Row> stream(const StreamArgs& a) {
   return rows;
 }
 
+// The one-GPU proxy of the row split (issue 22): sssp through apsp::solve
+// into a null sink, once in one go (every row this solve's) and then with
+// the chunks of a split over C consumers (kGpuChunkPolicy, as GPU ranks cut
+// it), all drawn by this one process, serially (each chunk waited for,
+// certified and downloaded before the next: the former way) and pipelined
+// (the next chunk queued beside the one computing). The split's chunks come
+// one after another on one device, so compute (the solver's compute stage)
+// chunked against in one go is what C ranks lose to chunking: if pipelined
+// is about one go, a rank's compute scales as 1/C.
+struct SplitArgs {
+  std::string graph;  // a graph file (apsp gen ...); empty: --family / --n
+  std::string family = "rmat";
+  std::int64_t n = 65536;
+  std::vector<std::int64_t> consumers{2, 4};
+  int reps = 3;
+  std::uint64_t seed = 1;
+};
+
+std::vector<Row> split_proxy(const SplitArgs& a) {
+  const apsp::Graph g = a.graph.empty() ? family_graph(a.family, a.n, a.seed)
+                                        : apsp::normalize(apsp::read_graph(a.graph));
+  const std::string family = a.graph.empty() ? a.family : a.graph.substr(a.graph.find_last_of('/') + 1);
+  std::vector<Row> rows;
+  double one_go_s = 0;
+  auto run = [&](const std::string& method, std::int64_t consumers, bool serial) {
+    std::vector<double> compute, d2h, total;
+    std::int64_t chunks = 0, pieces = 0;
+    for (int rep = 0; rep < a.reps; ++rep) {
+      apsp::SolveOptions o;
+      o.backend = apsp::Backend::cuda;
+      o.algorithm = "sssp";
+      apsp::AtomicCounter counter;
+      std::optional<apsp::RowSplit> split;
+      if (consumers > 0) {
+        split.emplace(0, g.n, consumers, std::min<std::int64_t>(std::max<std::int64_t>(g.n, 1), apsp::kGpuMinChunk),
+                      std::max<std::int64_t>(g.n, 1), counter, apsp::kGpuChunkPolicy);
+        chunks = split->chunks();
+        o.row_split = &*split;
+        o.row_split_per_chunk_download = true;  // the distributed default
+        o.row_split_serial = serial;
+      }
+      const std::int64_t pieces_before = apsp::cuda::testing::hooks.row_split_pipelined_pieces;
+      apsp::NullSink nothing;
+      const auto start = std::chrono::steady_clock::now();
+      const apsp::SolveSummary s = apsp::solve(g, o, nothing);
+      total.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      pieces = apsp::cuda::testing::hooks.row_split_pipelined_pieces - pieces_before;
+      double c = 0, d = 0;
+      for (const apsp::Stage& stage : s.times.stages) {
+        if (stage.name == "compute") c += stage.seconds;
+        if (stage.name.find("device-to-host") != std::string::npos) d += stage.seconds;
+      }
+      compute.push_back(c);
+      d2h.push_back(d);
+    }
+    const double c = median(compute);
+    if (consumers == 0) one_go_s = c;
+    rows.push_back(
+        Row{family, g.n, static_cast<std::int64_t>(g.edges.size()), method, c * 1e3, c > 0 ? one_go_s / c : 0, false,
+            "one go / this compute in the speedup column; " + std::to_string(chunks) + " chunks, " +
+                std::to_string(pieces) + " pipelined pieces; device-to-host " +
+                std::to_string(median(d2h)).substr(0, 6) + " s; solve " + std::to_string(median(total)).substr(0, 6) +
+                " s (medians of " + std::to_string(a.reps) + ")"});
+    print_rows({rows.back()}, "");
+  };
+  run("one-go", 0, false);
+  for (const std::int64_t c : a.consumers) {
+    run("split" + std::to_string(c) + "-serial", c, true);
+    run("split" + std::to_string(c) + "-pipelined", c, false);
+  }
+  return rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -462,13 +541,22 @@ int main(int argc, char** argv) {
                   "the matrix does not fit)");
   str->add_option("--seed", s.seed);
   str->add_option("--csv", csv, "append rows to this CSV file");
+  SplitArgs sp;
+  CLI::App* spl = app.add_subcommand("split", "the row split's chunks on one GPU: serial and pipelined against one go");
+  spl->add_option("--graph", sp.graph, "a graph file (apsp gen ...); default: --family and --n");
+  spl->add_option("--family", sp.family);
+  spl->add_option("--n", sp.n);
+  spl->add_option("--consumers", sp.consumers, "the split's consumers (ranks) C; a sweep")->delimiter(',');
+  spl->add_option("--reps", sp.reps);
+  spl->add_option("--seed", sp.seed);
+  spl->add_option("--csv", csv, "append rows to this CSV file");
   CLI11_PARSE(app, argc, argv);
   try {
     if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device found");
     const auto dev = apsp::cuda::devices().front();
     std::printf("device: %s, %d SMs, %.1f GiB\n", dev.name.c_str(), dev.multiprocessors,
                 dev.total_memory / 1073741824.0);
-    const std::vector<Row> rows = cmp->parsed() ? compare(c) : stream(s);
+    const std::vector<Row> rows = cmp->parsed() ? compare(c) : spl->parsed() ? split_proxy(sp) : stream(s);
     print_rows(rows, csv);
   } catch (const apsp::Error& e) {
     std::fprintf(stderr, "apsp_bench_gpu_sparse_bench: %s\n", e.what());

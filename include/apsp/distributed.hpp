@@ -97,6 +97,10 @@ struct DistributedOptions {
   // 1.90 / 2.99 s on R-MAT 65536 / geometric 126146): the downloads at the
   // end ran at 14-31 GB/s and overlap nothing.
   bool row_download_per_chunk = true;
+  // Row split on GPUs: each rank computes its chunks one after another, each
+  // waited for before the next is drawn (SolveOptions::row_split_serial, an
+  // A/B), instead of queuing the next chunk beside the one computing.
+  bool row_split_serial = false;
   // The per-rank memory choice (docs/scaling.md, "The per-rank memory
   // choice"): > 0 caps the memory each rank may use for its share of fw's
   // tiles, so that tests and users can drive it: the device memory of GPU
@@ -126,8 +130,12 @@ struct RankTimes {
   double communication = 0;  // inside communicator calls (overlaps compute with look-ahead)
   double wait = 0;           // rounds time with no kernel running: exposed communication and imbalance
   // Row split: the part of the rank's rows' time spent downloading them from
-  // the device into its sink (its conversion and checks included); compute
-  // is the rest of the rank's rows' time. 0 on CPU ranks and in the rounds.
+  // the device into its sink (its conversion and checks included). 0 on CPU
+  // ranks and in the rounds. A CPU rank's compute is the rest of its rows'
+  // time; a GPU rank's is the time its device had a chunk's launch in
+  // flight (overlapping launches counted once), which its download overlaps
+  // when the chunks are pipelined (SolveOptions::row_split_serial off), so
+  // compute + download may exceed the rows' time there.
   double download = 0;
 };
 

@@ -7,11 +7,16 @@
 // that draws slow sources (hubs, long paths) simply takes fewer chunks.
 // Chunk sizes are guided: chunk c covers about remaining / (2 * consumers)
 // rows, within [min_chunk, max_chunk], so they shrink toward the end and the
-// last consumers finish together. The chunk boundaries are a function of
-// (first, end, consumers, min_chunk, max_chunk) alone, so every consumer of
-// every rank computes the same table, and one shared counter of chunk
-// indices (SharedCounter::fetch_add(1)) is the whole protocol: chunk c goes
-// to whoever draws c, so every row is handed out exactly once.
+// last consumers finish together. A Policy may open each range with a
+// static share (`consumers` equal chunks, about one per consumer) before the
+// guided ones, and fold a last chunk smaller than min_chunk into the one
+// before it: GPU consumers, which pay a launch's tail per chunk, take
+// fewer, larger chunks so (kGpuChunkPolicy). The chunk boundaries are a
+// function of (ranges, consumers, min_chunk, max_chunk, policy) alone, so
+// every consumer of every rank computes the same table, and one shared
+// counter of chunk indices (SharedCounter::fetch_add(1)) is the whole
+// protocol: chunk c goes to whoever draws c, so every row is handed out
+// exactly once.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +39,19 @@ class AtomicCounter final : public SharedCounter {
   std::atomic<std::int64_t> value_{0};
 };
 
+// How a range is cut beside the guided rule (the default: guided only).
+struct RowSplitPolicy {
+  // The share (0 <= s < 1) of each range's rows handed out first, as
+  // `consumers` equal chunks (within [min_chunk, max_chunk]), before the
+  // guided chunks of the rest: fewer chunks where the rows' cost is about
+  // even, with the guided tail still balancing slow sources.
+  double static_share = 0;
+  // A range's last chunk that would be smaller than min_chunk joins the
+  // chunk before it (when that stays within max_chunk): no launch for a
+  // few leftover rows.
+  bool fold_last = false;
+};
+
 // Rows [first, end) in guided chunks drawn from `counter`. The counter must
 // start at 0 and serve this split only; every consumer (on every rank) must
 // build its split with the same arguments. next() and stop() are
@@ -52,23 +70,27 @@ class RowSplit {
     std::int64_t end = 0;
   };
 
-  // consumers >= 1, 1 <= min_chunk <= max_chunk, first <= end; Error otherwise.
+  using Policy = RowSplitPolicy;
+
+  // consumers >= 1, 1 <= min_chunk <= max_chunk, first <= end,
+  // 0 <= policy.static_share < 1; Error otherwise.
   RowSplit(std::int64_t first, std::int64_t end, std::int64_t consumers, std::int64_t min_chunk, std::int64_t max_chunk,
-           SharedCounter& counter)
-      : RowSplit(std::vector<Span>{Span{first, end}}, consumers, min_chunk, max_chunk, counter) {}
+           SharedCounter& counter, Policy policy = Policy{})
+      : RowSplit(std::vector<Span>{Span{first, end}}, consumers, min_chunk, max_chunk, counter, policy) {}
 
   // The rows of several disjoint ranges, in order (a resumed solve's rows
   // left: the gaps between the rows an interrupted run kept). Each range is
-  // cut into guided chunks of its own, so no chunk spans two ranges.
+  // cut into chunks of its own, so no chunk spans two ranges.
   // `spans` ascending and disjoint, each first <= end; Error otherwise.
   RowSplit(const std::vector<Span>& spans, std::int64_t consumers, std::int64_t min_chunk, std::int64_t max_chunk,
-           SharedCounter& counter)
+           SharedCounter& counter, Policy policy = Policy{})
       : counter_(counter), max_chunk_(max_chunk) {
     const Span whole{spans.empty() ? 0 : spans.front().first, spans.empty() ? 0 : spans.back().end};
-    if (consumers < 1 || min_chunk < 1 || max_chunk < min_chunk || whole.end < whole.first)
+    if (consumers < 1 || min_chunk < 1 || max_chunk < min_chunk || whole.end < whole.first ||
+        !(policy.static_share >= 0 && policy.static_share < 1))
       throw Error("RowSplit over rows [" + std::to_string(whole.first) + ", " + std::to_string(whole.end) + ") with " +
-                  std::to_string(consumers) + " consumers and chunks of " + std::to_string(min_chunk) + ".." +
-                  std::to_string(max_chunk) + " rows");
+                  std::to_string(consumers) + " consumers, chunks of " + std::to_string(min_chunk) + ".." +
+                  std::to_string(max_chunk) + " rows and a static share of " + std::to_string(policy.static_share));
     first_ = whole.first;
     end_ = whole.end;
     done_before_.push_back(0);
@@ -78,13 +100,28 @@ class RowSplit {
         throw Error("RowSplit: the row range [" + std::to_string(span.first) + ", " + std::to_string(span.end) +
                     ") is reversed or overlaps the one before it");
       previous_end = span.end;
-      for (std::int64_t at = span.first; at < span.end;) {
+      const std::int64_t span_chunks = chunks();
+      // The static share: `consumers` chunks of its rows, the same size.
+      const auto shared = static_cast<std::int64_t>(policy.static_share * static_cast<double>(span.end - span.first));
+      const std::int64_t static_count = std::clamp(shared / consumers, min_chunk, max_chunk);
+      std::int64_t at = span.first;
+      for (std::int64_t c = 0; c < consumers && shared > 0 && span.end - at > static_count; ++c) {
+        push_chunk(at, static_count);
+        at += static_count;
+      }
+      while (at < span.end) {
         const std::int64_t remaining = span.end - at;
         const std::int64_t guided = (remaining + 2 * consumers - 1) / (2 * consumers);
         const std::int64_t count = std::min(remaining, std::clamp(guided, min_chunk, max_chunk));
-        chunk_first_.push_back(at);
-        done_before_.push_back(done_before_.back() + count);
+        push_chunk(at, count);
         at += count;
+      }
+      // The range's last chunk, when under min_chunk, into the one before it.
+      const std::size_t last = chunk_first_.size() - 1;
+      if (policy.fold_last && chunks() - span_chunks >= 2 && done_before_[last + 1] - done_before_[last] < min_chunk &&
+          done_before_[last + 1] - done_before_[last - 1] <= max_chunk) {
+        chunk_first_.pop_back();
+        done_before_.erase(done_before_.end() - 2);
       }
     }
   }
@@ -118,6 +155,11 @@ class RowSplit {
   // overflow the counter.
   static constexpr std::int64_t kPastEveryChunk = std::int64_t{1} << 40;
 
+  void push_chunk(std::int64_t at, std::int64_t count) {
+    chunk_first_.push_back(at);
+    done_before_.push_back(done_before_.back() + count);
+  }
+
   SharedCounter& counter_;
   std::int64_t max_chunk_;
   std::int64_t first_ = 0, end_ = 0;
@@ -125,5 +167,13 @@ class RowSplit {
   std::vector<std::int64_t> chunk_first_;
   std::vector<std::int64_t> done_before_;  // chunks() + 1 entries, from 0
 };
+
+// The split of GPU consumers (a GPU rank, or the one-GPU proxy of a split:
+// bench/gpu_sparse_bench.cu): chunks of at least kGpuMinChunk rows, about
+// one row per resident block of the sssp kernels on an H100 (132 SMs,
+// several blocks each) so the last chunks still fill a launch, half of the
+// rows in a first static share, and no leftover chunk below kGpuMinChunk.
+inline constexpr std::int64_t kGpuMinChunk = 512;
+inline constexpr RowSplit::Policy kGpuChunkPolicy{0.5, true};
 
 }  // namespace apsp

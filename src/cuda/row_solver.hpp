@@ -9,11 +9,14 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "apsp/error.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
@@ -37,6 +40,26 @@ class RowSource {
   // int32: true when a row computed since construction left the int32 range
   // (range_rule.hpp). Always false for real D. Synchronizes the stream.
   virtual bool range_escaped() = 0;
+  // Lanes: a source's scratch and stream. Lane 0 is run()'s; a source that
+  // can open lane 1 (scratch of its own, launches on `stream`) lets the row
+  // split's pipeline run a chunk's launch beside the one before it, so its
+  // blocks fill the SMs that the other launch's tail leaves idle. False when
+  // the source has no second lane or the device does not hold its scratch
+  // beside `keep_free` bytes; then every launch stays on lane 0.
+  virtual bool open_second_lane(cudaStream_t /*stream*/, std::size_t /*keep_free*/) { return false; }
+  // run() on `lane` (0, or 1 once open_second_lane returned true), queued on
+  // that lane's stream.
+  virtual void run_on(int lane, std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) {
+    if (lane != 0) throw UsageError("RowSource::run_on: lane " + std::to_string(lane) + " was never opened");
+    run(first, count, dist, pred, ld);
+  }
+  // range_escaped(), synchronizing only `lane`'s stream (the other lane's
+  // launch keeps running). A flag raised by a launch still running may show
+  // or not; the check after that launch sees it.
+  virtual bool range_escaped_on(int lane) {
+    if (lane != 0) throw UsageError("RowSource::range_escaped_on: lane " + std::to_string(lane) + " was never opened");
+    return range_escaped();
+  }
   // int32: true when every row so far was computed in int16 and certified
   // (the supernodal solver's int16 working rows); the summary's precision.
   virtual bool rows_in_int16() const { return false; }

@@ -195,6 +195,19 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   const std::size_t cell_bytes = sizeof(D) + (opts.predecessors ? sizeof(vertex_t) : 0);
   const std::size_t row_bytes = static_cast<std::size_t>(n) * cell_bytes +
                                 (device_gather ? static_cast<std::size_t>(width) * cell_bytes : 0);
+  // The row split's chunks run on two lanes (the pipeline below) when the
+  // source has a second one and the device holds its scratch beside two
+  // launches' rows; its memory comes out of the rows' budget.
+  RowSplit* const split = opts.row_split;
+  std::optional<Stream> second_lane_stream;
+  if (split != nullptr && !opts.row_split_serial) second_lane_stream.emplace();
+  const bool two_lanes =
+      second_lane_stream &&
+      instance.open_second_lane(
+          second_lane_stream->get(),
+          kDeviceReserveBytes + 2 * row_bytes *
+                                    static_cast<std::size_t>(std::min<std::int64_t>(std::max<std::int64_t>(wanted, 1),
+                                                                                    instance.min_launch_rows())));
   std::size_t free_bytes = 0, total_bytes = 0;
   APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::int64_t budget =
@@ -211,7 +224,6 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
                                      static_cast<std::int64_t>(kGatheredWorkingBytes / row_bytes)));
   // Rows shared with a row split (opts.row_split) are only some of the
   // result: they stream as they are drawn.
-  RowSplit* const split = opts.row_split;
   const bool streamed = chunk < wanted || split != nullptr;
   // Deferred (a row split's chunks kept on the device until the rank's last
   // chunk or a full `dist`, then downloaded together; see flush below) unless
@@ -238,10 +250,13 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   HostWarmup warmup(*into, static_cast<std::uint64_t>(width) * cell_bytes * static_cast<std::uint64_t>(wanted));
   // The rows [first, first + count) of the chunk in `rows`, as the download
   // reads them: gathered to the target columns first where the device cuts them.
+  // The stream whose work produced the rows delivered now (the row split's
+  // pipeline computes on two lanes); the download waits for it.
+  cudaStream_t delivery_stream = stream;
   auto rows_to_download = [&](auto* rows, auto* gathered, std::int64_t first, std::int64_t count) {
     rows += chunk_offset * n;
     if (!device_gather) return chunk_rows(rows, chunk_first, n);
-    gather_columns(rows + (first - chunk_first) * n, n, count, device_columns.get(), width, gathered, stream);
+    gather_columns(rows + (first - chunk_first) * n, n, count, device_columns.get(), width, gathered, delivery_stream);
     return chunk_rows(static_cast<const std::remove_pointer_t<decltype(gathered)>*>(gathered), first, n, width);
   };
   auto deliver_slice = [&](std::int64_t first, std::int64_t count) {
@@ -264,13 +279,13 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         };
       }
       download_to_sink(rows_to_download(dist.get(), gathered_dist.get(), first, count), Plane::distances, potentials,
-                       *into, dist_rows, stream);
+                       *into, dist_rows, delivery_stream);
     } else if (host_verifier) {
       download_to_sink(chunk_rows(dist.get() + chunk_offset * n, chunk_first, n), Plane::distances, potentials,
-                       *host_verifier, dist_rows, stream);
+                       *host_verifier, dist_rows, delivery_stream);
     } else {
       download_to_sink(rows_to_download(dist.get(), gathered_dist.get(), first, count), Plane::distances, potentials,
-                       *into, dist_rows, stream);
+                       *into, dist_rows, delivery_stream);
     }
     if (device_gather) ++testing::hooks.gathered_chunks;
     const double dist_s = seconds_since(start);
@@ -304,7 +319,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       };
     }
     download_to_sink(rows_to_download(pred.get(), gathered_pred.get(), first, count), Plane::predecessors,
-                     DevicePotentials{}, *into, pred_rows, stream);
+                     DevicePotentials{}, *into, pred_rows, delivery_stream);
     pred_download_s += seconds_since(start);
   };
   const std::int64_t slice_rows =
@@ -382,6 +397,100 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       const std::int64_t rows = std::min(chunk, wanted - chunk_first);
       compute_chunk(rows, static_cast<double>(chunk_first + rows) / static_cast<double>(wanted));
     }
+  } else if (two_lanes && chunk >= 2) {
+    // The row split's pipeline. Pieces of the drawn chunks alternate between
+    // the two lanes, and piece p + 1 is queued (its chunk drawn first when
+    // p ends one) before piece p is waited for: its blocks start on the SMs
+    // that p's slowest sources leave idle, and the host's range check and
+    // download of p (per chunk: the download reads p's half of `dist` on
+    // p's lane while p + 1 computes in the other half) overlap p + 1's
+    // compute. Deferred: pieces are packed in `dist` as in the serial way,
+    // and a full `dist` is flushed once the piece in flight is done.
+    // compute_s is the time the device had a piece in flight: the union of
+    // the pieces' [queued, done] intervals on the device's clock, so
+    // overlapping pieces are counted once and a device idle between them
+    // (the host late) not at all.
+    struct Piece {
+      std::int64_t first = 0, rows = 0, offset = 0;
+      int lane = 0;
+      double handed_out = 0;
+    };
+    const cudaStream_t lane_stream[2] = {stream, second_lane_stream->get()};
+    // Lane 1 starts after the set-up queued on lane 0 (potentials, target columns).
+    Event origin, lane_begin[2], lane_end[2];
+    origin.record(stream);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(lane_stream[1], origin.get(), 0));
+    // On the way out (an error included) lane 1 is idle before the rows' memory goes.
+    struct LaneDrain {
+      cudaStream_t lane;
+      ~LaneDrain() { cudaStreamSynchronize(lane); }
+    } drain_on_exit{lane_stream[1]};
+    const std::int64_t half = chunk / 2;
+    float covered_ms = 0;  // the device's clock up to which compute_s counts
+    auto enqueue = [&](const Piece& p) {
+      lane_begin[p.lane].record(lane_stream[p.lane]);
+      const std::int64_t at = p.offset * n;
+      instance.run_on(p.lane, p.first, p.rows, dist.get() + at, opts.predecessors ? pred.get() + at : nullptr, n);
+      lane_end[p.lane].record(lane_stream[p.lane]);
+      ++testing::hooks.row_split_pipelined_pieces;
+    };
+    auto finish = [&](const Piece& p) {
+      APSP_CUDA_CHECK(cudaEventSynchronize(lane_end[p.lane].get()));
+      float begin_ms = 0, end_ms = 0;
+      APSP_CUDA_CHECK(cudaEventElapsedTime(&begin_ms, origin.get(), lane_begin[p.lane].get()));
+      APSP_CUDA_CHECK(cudaEventElapsedTime(&end_ms, origin.get(), lane_end[p.lane].get()));
+      compute_s += std::max(0.0f, end_ms - std::max(begin_ms, covered_ms)) / 1000.0;
+      covered_ms = std::max(covered_ms, end_ms);
+      const double launch_s = (end_ms - begin_ms) / 1000.0;
+      if (progress && launch_s > 0)
+        launch_rows = std::max(fewest_rows, static_cast<std::int64_t>(std::min(
+                                                static_cast<double>(chunk),
+                                                kProgressLaunchSeconds * static_cast<double>(p.rows) / launch_s)));
+      if constexpr (kInt32) {
+        stage_start = std::chrono::steady_clock::now();
+        if (instance.range_escaped_on(p.lane)) throw_range_refusal(!rw.potential.empty());
+        certificate_s += seconds_since(stage_start);
+      }
+      if (deferred) {
+        kept.push_back(Kept{p.first, p.rows, p.offset});
+        kept_rows += p.rows;
+      } else {
+        chunk_first = p.first;
+        chunk_offset = p.offset;
+        delivery_stream = lane_stream[p.lane];
+        deliver(p.first, p.rows);
+        delivery_stream = stream;
+      }
+      ++testing::hooks.sparse_chunks;
+      progress.report(p.handed_out);
+    };
+    std::optional<Piece> running;  // queued and not yet finished
+    std::int64_t next_free = 0;    // deferred: the first row of `dist` that no piece holds
+    int lane = 0;
+    for (RowSplit::Range drawn = split->next(); drawn.count > 0; drawn = split->next()) {
+      const double handed_out = static_cast<double>(split->rows_before(drawn.chunk + 1)) /
+                                static_cast<double>(std::max<std::int64_t>(1, split->rows()));
+      const std::int64_t drawn_end = drawn.first + drawn.count;
+      for (std::int64_t at = drawn.first; at < drawn_end;) {
+        if (deferred && next_free == chunk) {
+          if (running) finish(*running);
+          running.reset();
+          flush();
+          next_free = 0;
+        }
+        const std::int64_t room = deferred ? chunk - next_free : half;
+        const Piece piece{at, std::min({room, drawn_end - at, launch_rows}), deferred ? next_free : lane * half, lane,
+                          handed_out};
+        enqueue(piece);
+        if (running) finish(*running);
+        running = piece;
+        if (deferred) next_free += piece.rows;
+        lane = 1 - lane;
+        at += piece.rows;
+      }
+    }
+    if (running) finish(*running);
+    flush();
   } else {
     // The row split's chunks, each in pieces of what the device holds; the
     // bar is the fraction of rows handed out to every consumer.
@@ -520,7 +629,44 @@ BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& rew
 }
 
 template <class D>
+bool BasicSparseInstance<D>::open_second_lane(cudaStream_t stream, std::size_t keep_free) {
+  if (second_stream_ != nullptr) return true;
+  const auto n = static_cast<std::size_t>(launch_.out.n);
+  const auto blocks = static_cast<std::size_t>(launch_.blocks);
+  const std::size_t queue_cells = blocks * 4 * n;
+  const std::size_t bitmap_words =
+      launch_.shared_row ? 0 : blocks * 2 * static_cast<std::size_t>(sparse_bitmap_words(launch_.out.n));
+  const std::size_t bytes = queue_cells * sizeof(vertex_t) + bitmap_words * sizeof(unsigned) +
+                            sizeof(unsigned long long);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < keep_free || free_bytes - keep_free < bytes) return false;
+  second_queues_ = DeviceBuffer<vertex_t>(queue_cells);
+  second_bitmaps_ = DeviceBuffer<unsigned>(bitmap_words);
+  second_next_source_ = DeviceBuffer<unsigned long long>(1);
+  second_stream_ = stream;
+  return true;
+}
+
+template <class D>
+void BasicSparseInstance<D>::run_on(int lane, std::int64_t first, std::int64_t count, D* dist, vertex_t* pred,
+                                    std::int64_t ld) {
+  if (lane == 0) return run(first, count, dist, pred, ld);
+  if (lane != 1 || second_stream_ == nullptr)
+    throw UsageError("SparseInstance::run_on: lane " + std::to_string(lane) + " was never opened");
+  launch_on(first, count, dist, pred, ld, second_queues_.get(), second_bitmaps_.get(), second_next_source_.get(),
+            second_stream_);
+}
+
+template <class D>
 void BasicSparseInstance<D>::run(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) {
+  launch_on(first, count, dist, pred, ld, launch_.queues, launch_.bitmaps, launch_.next_source, stream_);
+}
+
+template <class D>
+void BasicSparseInstance<D>::launch_on(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld,
+                                       vertex_t* queues, unsigned* bitmaps, unsigned long long* next_source,
+                                       cudaStream_t stream) {
   const std::int64_t n = launch_.out.n;
   if (first < 0 || count < 0 || first + count > n || ld < n || (count > 0 && dist == nullptr))
     throw UsageError("SparseInstance::run: rows " + std::to_string(first) + "+" + std::to_string(count) + " of a " +
@@ -533,14 +679,25 @@ void BasicSparseInstance<D>::run(std::int64_t first, std::int64_t count, D* dist
   a.dist = dist;
   a.pred = pred;
   a.ld = ld;
-  launch_sparse_rows(a, stream_);
+  a.queues = queues;
+  a.bitmaps = bitmaps;
+  a.next_source = next_source;
+  launch_sparse_rows(a, stream);
 }
 
 template <class D>
 bool BasicSparseInstance<D>::range_escaped() {
+  return range_escaped_on(0);
+}
+
+template <class D>
+bool BasicSparseInstance<D>::range_escaped_on(int lane) {
+  if (lane != 0 && (lane != 1 || second_stream_ == nullptr))
+    throw UsageError("SparseInstance::range_escaped_on: lane " + std::to_string(lane) + " was never opened");
+  const cudaStream_t stream = lane == 0 ? stream_ : second_stream_;
   int host = 0;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&host, range_escaped_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
-  APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&host, range_escaped_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
   return host != 0;
 }
 

@@ -45,6 +45,11 @@ class BasicSparseInstance : public RowSource<D> {
   bool range_escaped() override;
   // One row per resident block.
   std::int64_t min_launch_rows() const override { return launch_.blocks; }
+  // Lane 1: queues, bitmaps and a source counter of its own for as many
+  // blocks as lane 0 (the range flag is shared: it only ever rises).
+  bool open_second_lane(cudaStream_t stream, std::size_t keep_free) override;
+  void run_on(int lane, std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld) override;
+  bool range_escaped_on(int lane) override;
 
   bool shared_row() const { return launch_.shared_row; }
   int blocks() const { return launch_.blocks; }
@@ -52,6 +57,10 @@ class BasicSparseInstance : public RowSource<D> {
   SparseVariant variant() const { return launch_.variant; }
 
  private:
+  // run() on the given scratch and stream.
+  void launch_on(std::int64_t first, std::int64_t count, D* dist, vertex_t* pred, std::int64_t ld, vertex_t* queues,
+                 unsigned* bitmaps, unsigned long long* next_source, cudaStream_t stream);
+
   cudaStream_t stream_;
   DeviceBuffer<std::int64_t> out_rows_, in_rows_;
   DeviceBuffer<vertex_t> out_cols_, in_cols_;
@@ -62,6 +71,11 @@ class BasicSparseInstance : public RowSource<D> {
   DeviceBuffer<int> range_escaped_;
   DeviceBuffer<double> potentials_;
   BasicSparseRowsLaunch<D> launch_;
+  // Lane 1 (open_second_lane): its stream (null until opened) and scratch.
+  cudaStream_t second_stream_ = nullptr;
+  DeviceBuffer<vertex_t> second_queues_;
+  DeviceBuffer<unsigned> second_bitmaps_;
+  DeviceBuffer<unsigned long long> second_next_source_;
 };
 using SparseInstance = BasicSparseInstance<dist_t>;
 

@@ -56,6 +56,9 @@ struct Hooks {
   // to the sink, once after the last chunk and once each time the device
   // budget was full (counts up).
   std::atomic<std::int64_t> row_split_flushes{0};
+  // Row split: pieces of drawn chunks that the two-lane pipeline queued
+  // (counts up; 0 when the split ran serially).
+  std::atomic<std::int64_t> row_split_pipelined_pieces{0};
   // GPU row solvers: chunks whose target columns were gathered on the
   // device (SolveOptions::targets) rather than cut on the host (counts up).
   std::atomic<std::int64_t> gathered_chunks{0};

@@ -35,11 +35,6 @@
 namespace apsp {
 namespace {
 
-// The smallest chunk of rows a GPU rank draws: about one row per resident
-// block of the sssp kernels on an H100 (132 SMs, several blocks each), so
-// the last chunks still fill a launch.
-constexpr std::int64_t kGpuMinChunk = 512;
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -197,10 +192,11 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     const std::int64_t n = normalized.n;
     // CPU: every thread of every rank is a consumer, and chunks hold at most
     // the rows of a thread's staging (about 1 MiB), the same on every rank.
-    // GPU: each rank's device is one consumer; chunks start at a
-    // (2 * ranks)-th of what is left and end at kGpuMinChunk rows, which
-    // keep a launch's resident blocks busy (the device computes a chunk in
-    // pieces of what its memory holds).
+    // GPU: each rank's device is one consumer; half of the rows go in a
+    // static share (one chunk a rank), then chunks of a (2 * ranks)-th of
+    // what is left end at kGpuMinChunk rows, which keep a launch's resident
+    // blocks busy (kGpuChunkPolicy; the device computes a chunk in pieces of
+    // what its memory holds).
     const std::int64_t consumers = backend == Backend::cuda ? comm.size()
                                                             : comm.all_reduce(std::int64_t{run.threads}, ReduceOp::sum);
     std::int64_t min_chunk = 1, max_chunk = 1;
@@ -241,12 +237,14 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
     Sink& into = left.into ? *left.into : share;
     const std::int64_t split_rows = run.sources.empty() ? n : static_cast<std::int64_t>(run.sources.size());
     const std::unique_ptr<SharedCounter> counter = comm.make_counter();
-    RowSplit split(0, split_rows, consumers, min_chunk, max_chunk, *counter);
+    RowSplit split(0, split_rows, consumers, min_chunk, max_chunk, *counter,
+                   backend == Backend::cuda ? kGpuChunkPolicy : RowSplit::Policy{});
     setup.lap("shared counter");
     result.tile = max_chunk;
     run.progress = opts.progress;
     run.row_split = &split;
     run.row_split_per_chunk_download = opts.row_download_per_chunk;
+    run.row_split_serial = opts.row_split_serial;
     result.setup_seconds = seconds_since(start);
 
     const auto rows_start = std::chrono::steady_clock::now();
@@ -285,15 +283,20 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
 
     // Every rank's times on every rank: compute, its rows' download (a GPU
     // rank's device-to-host stages), and the wait for the slowest rank
-    // (imbalance) after it.
-    double download = 0;
-    for (const Stage& stage : summary.times.stages)
+    // (imbalance) after it. A GPU rank's compute is its solver's "compute"
+    // stage: the time its device had a chunk's launch in flight (the
+    // pipeline's overlapping launches counted once), which the download
+    // may overlap; a CPU rank's is its rows' time less the download.
+    double download = 0, device_compute = 0;
+    for (const Stage& stage : summary.times.stages) {
       if (stage.name.find("device-to-host") != std::string::npos) download += stage.seconds;
+      if (stage.name == "compute") device_compute += stage.seconds;
+    }
     download = std::min(download, compute);
     const std::size_t ranks = static_cast<std::size_t>(comm.size());
     const std::size_t me = 3 * static_cast<std::size_t>(comm.rank());
     std::vector<double> all(3 * ranks, 0.0);
-    all[me] = compute - download;
+    all[me] = backend == Backend::cuda ? std::min(device_compute, compute) : compute - download;
     all[me + 1] = download;
     all[me + 2] = result.rounds_seconds - compute;
     comm.all_reduce(all.data(), all.data(), all.size(), ReduceOp::sum);

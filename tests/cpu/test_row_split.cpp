@@ -22,16 +22,17 @@ namespace {
 // threads, each with a split of its own over one shared counter (as ranks
 // build theirs), draw chunks until none are left.
 void expect_every_row_once(std::int64_t first, std::int64_t end, int consumers, std::int64_t min_chunk,
-                           std::int64_t max_chunk) {
+                           std::int64_t max_chunk, RowSplit::Policy policy = {}) {
   SCOPED_TRACE("rows [" + std::to_string(first) + ", " + std::to_string(end) + "), " + std::to_string(consumers) +
-               " consumers, chunks " + std::to_string(min_chunk) + ".." + std::to_string(max_chunk));
+               " consumers, chunks " + std::to_string(min_chunk) + ".." + std::to_string(max_chunk) +
+               ", static share " + std::to_string(policy.static_share) + (policy.fold_last ? ", last folded" : ""));
   AtomicCounter counter;
   std::vector<std::atomic<int>> seen(static_cast<std::size_t>(end - first + 1));
   std::atomic<std::int64_t> too_big{0}, outside{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < consumers; ++t)
     threads.emplace_back([&] {
-      RowSplit split(first, end, consumers, min_chunk, max_chunk, counter);
+      RowSplit split(first, end, consumers, min_chunk, max_chunk, counter, policy);
       for (RowSplit::Range r = split.next(); r.count > 0; r = split.next()) {
         if (r.count > max_chunk) ++too_big;
         for (std::int64_t row = r.first; row < r.first + r.count; ++row) {
@@ -74,6 +75,87 @@ TEST(RowSplit, ChunksShrinkTowardTheEndWithinTheirBounds) {
   EXPECT_TRUE(std::is_sorted(sizes.rbegin(), sizes.rend())) << "guided chunks never grow";
   EXPECT_LE(sizes.back(), 2) << "the tail is min_chunk rows (or the last rows)";
   EXPECT_LT(sizes[sizes.size() - 10], 10) << "the last chunks are small, so consumers finish together";
+}
+
+// The chunks one consumer draws from a split of its own (in index order).
+std::vector<std::int64_t> chunk_sizes(RowSplit& split) {
+  std::vector<std::int64_t> sizes;
+  for (RowSplit::Range r = split.next(); r.count > 0; r = split.next()) sizes.push_back(r.count);
+  return sizes;
+}
+
+TEST(RowSplit, PoliciesCoverEveryRowExactlyOnce) {
+  for (const RowSplit::Policy policy :
+       {RowSplit::Policy{0.5, false}, RowSplit::Policy{0.0, true}, RowSplit::Policy{0.75, true}, kGpuChunkPolicy})
+    for (const std::int64_t rows : {0, 1, 2, 63, 64, 65, 1000, 4097})
+      for (const int consumers : {1, 2, 3, 7})
+        for (const std::int64_t max_chunk : {1, 8, 64}) {
+          expect_every_row_once(5, 5 + rows, consumers, 1, max_chunk, policy);
+          expect_every_row_once(5, 5 + rows, consumers, std::min<std::int64_t>(max_chunk, 4), max_chunk, policy);
+        }
+  expect_every_row_once(0, 65536, 2, kGpuMinChunk, 65536, kGpuChunkPolicy);
+  expect_every_row_once(0, 126146, 4, kGpuMinChunk, 126146, kGpuChunkPolicy);
+}
+
+// GPU consumers (kGpuChunkPolicy): half of the rows in one chunk a consumer,
+// then guided chunks, none under kGpuMinChunk, fewer than guided alone; and
+// every consumer computes the same table.
+TEST(RowSplit, GpuChunksOpenWithAStaticShareAndLeaveNoRunt) {
+  for (const std::int64_t n : {65536, 126146})
+    for (const std::int64_t consumers : {2, 4}) {
+      SCOPED_TRACE(std::to_string(n) + " rows, " + std::to_string(consumers) + " consumers");
+      AtomicCounter a, b, c;
+      RowSplit gpu(0, n, consumers, kGpuMinChunk, n, a, kGpuChunkPolicy);
+      RowSplit same(0, n, consumers, kGpuMinChunk, n, b, kGpuChunkPolicy);
+      RowSplit guided(0, n, consumers, kGpuMinChunk, n, c);
+      const std::vector<std::int64_t> sizes = chunk_sizes(gpu);
+      EXPECT_EQ(sizes, chunk_sizes(same)) << "the boundaries depend on the arguments alone";
+      const std::vector<std::int64_t> guided_sizes = chunk_sizes(guided);
+      ASSERT_GT(static_cast<std::int64_t>(sizes.size()), consumers);
+      for (std::int64_t k = 0; k < consumers; ++k)
+        EXPECT_EQ(sizes[static_cast<std::size_t>(k)], n / 2 / consumers) << "static chunk " << k;
+      EXPECT_LT(sizes[static_cast<std::size_t>(consumers)], n / 2 / consumers) << "the guided part starts smaller";
+      EXPECT_TRUE(std::is_sorted(sizes.rbegin() + 1, sizes.rend() - consumers)) << "the guided chunks never grow";
+      EXPECT_LT(sizes.back(), 2 * kGpuMinChunk) << "the last chunk holds at most a folded runt beside its own rows";
+      EXPECT_GE(*std::min_element(sizes.begin(), sizes.end()), kGpuMinChunk) << "no leftover launch";
+      EXPECT_LT(guided_sizes.back(), kGpuMinChunk) << "guided alone leaves a runt at these sizes";
+      EXPECT_LT(sizes.size(), guided_sizes.size());
+      std::int64_t total = 0;
+      for (const std::int64_t s : sizes) total += s;
+      EXPECT_EQ(total, n);
+    }
+}
+
+TEST(RowSplit, FoldingTheLastChunkKeepsMaxChunkAndEachRangeApart) {
+  AtomicCounter counter;
+  // 10 rows in chunks of 4..4: 4, 4, 2; folding the 2 would make 6 > 4.
+  RowSplit capped(0, 10, 1, 4, 4, counter, RowSplit::Policy{0, true});
+  const std::vector<std::int64_t> capped_sizes = chunk_sizes(capped);
+  EXPECT_EQ(capped_sizes, (std::vector<std::int64_t>{4, 4, 2}));
+  // Two ranges, each with its own static share and its own last chunk.
+  AtomicCounter other;
+  RowSplit ranges(std::vector<RowSplit::Span>{{0, 100}, {200, 300}}, 2, 10, 100, other, RowSplit::Policy{0.5, true});
+  std::vector<RowSplit::Range> drawn;
+  for (RowSplit::Range r = ranges.next(); r.count > 0; r = ranges.next()) drawn.push_back(r);
+  ASSERT_GE(drawn.size(), 6u);
+  EXPECT_EQ(drawn[0].first, 0);
+  EXPECT_EQ(drawn[0].count, 25);
+  EXPECT_EQ(drawn[1].count, 25);
+  std::int64_t first_range_rows = 0;
+  std::size_t k = 0;
+  for (; k < drawn.size() && drawn[k].first < 100; ++k) {
+    EXPECT_LE(drawn[k].first + drawn[k].count, 100) << "chunk " << k << " crosses the gap";
+    EXPECT_GE(drawn[k].count, 10) << "chunk " << k;
+    first_range_rows += drawn[k].count;
+  }
+  EXPECT_EQ(first_range_rows, 100);
+  ASSERT_LT(k + 1, drawn.size());
+  EXPECT_EQ(drawn[k].first, 200) << "the second range opens with its own static share";
+  EXPECT_EQ(drawn[k].count, 25);
+  EXPECT_EQ(drawn[k + 1].count, 25);
+  EXPECT_EQ(ranges.rows(), 200);
+  EXPECT_THROW(RowSplit(0, 10, 1, 1, 4, counter, RowSplit::Policy{1.0, false}), Error);
+  EXPECT_THROW(RowSplit(0, 10, 1, 1, 4, counter, RowSplit::Policy{-0.5, false}), Error);
 }
 
 // Several ranges (a resumed solve's gaps): every row of every range once,

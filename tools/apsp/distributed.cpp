@@ -98,9 +98,18 @@ bool per_chunk_download() {
   return mode == nullptr || std::string(mode) != "deferred";
 }
 
+// The A/B of the GPU row split's pipeline: APSP_ROW_PIPELINE=serial in the
+// environment computes each rank's chunks one after another, each waited
+// for before the next is drawn (the former way).
+bool serial_row_split() {
+  const char* mode = std::getenv("APSP_ROW_PIPELINE");
+  return mode != nullptr && std::string(mode) == "serial";
+}
+
 DistributedOptions options_of(const DistributedSolve& s) {
   DistributedOptions opts;
   opts.row_download_per_chunk = per_chunk_download();
+  opts.row_split_serial = serial_row_split();
   opts.distribution = parse_distribution(s.distributed.distribution.empty() ? "rows" : s.distributed.distribution);
   if (!s.distributed.grid.empty()) {
     if (opts.distribution != Distribution::grid) throw UsageError("a grid shape needs --distribution 2d", "grid");
