@@ -451,7 +451,7 @@ struct SplitArgs {
 
 std::vector<Row> split_proxy(const SplitArgs& a) {
   const apsp::Graph g = a.graph.empty() ? family_graph(a.family, a.n, a.seed)
-                                        : apsp::normalize(apsp::read_graph(a.graph));
+                                        : apsp::normalize(apsp::io::read_graph(a.graph));
   const std::string family = a.graph.empty() ? a.family : a.graph.substr(a.graph.find_last_of('/') + 1);
   std::vector<Row> rows;
   double one_go_s = 0;
