@@ -88,7 +88,8 @@ struct SolveOptions {
   // supernodal; any other algorithm is a UsageError (option "algorithm").
   RowSplit* row_split = nullptr;
   // With row_split on the GPU: each drawn chunk goes to the sink as soon as
-  // it is computed, between chunks (the former way, kept for an A/B), instead
+  // it is computed (beside the next chunks' compute unless row_split_serial),
+  // the default of the distributed row split, instead
   // of staying on the device until the last chunk (or until the device holds
   // no more) and going down all at once. The rows put are the same.
   bool row_split_per_chunk_download = false;

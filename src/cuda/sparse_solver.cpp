@@ -397,19 +397,20 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       const std::int64_t rows = std::min(chunk, wanted - chunk_first);
       compute_chunk(rows, static_cast<double>(chunk_first + rows) / static_cast<double>(wanted));
     }
-  } else if (two_lanes && chunk >= 2) {
+  } else if (two_lanes && (deferred || chunk >= 3)) {
     // The row split's pipeline. Pieces of the drawn chunks alternate between
-    // the two lanes, and piece p + 1 is queued (its chunk drawn first when
-    // p ends one) before piece p is waited for: its blocks start on the SMs
-    // that p's slowest sources leave idle, and the host's range check and
-    // download of p (per chunk: the download reads p's half of `dist` on
-    // p's lane while p + 1 computes in the other half) overlap p + 1's
-    // compute. Deferred: pieces are packed in `dist` as in the serial way,
-    // and a full `dist` is flushed once the piece in flight is done.
-    // compute_s is the time the device had a piece in flight: the union of
-    // the pieces' [queued, done] intervals on the device's clock, so
-    // overlapping pieces are counted once and a device idle between them
-    // (the host late) not at all.
+    // the two lanes, and piece k + 1 is queued (its chunk drawn first when k
+    // ends one) as soon as piece k - 1's launch is done, while k computes:
+    // its blocks start on the SMs that k's slowest sources leave idle. The
+    // host's range check and download of a piece overlap the next pieces'
+    // compute: per chunk, pieces take thirds of `dist` in turn, and piece
+    // k - 2 downloads (on its lane) while k - 1 and k compute, so a
+    // download never holds back the next launch. Deferred: pieces are packed
+    // in `dist` as in the serial way, and a full `dist` is flushed once the
+    // pieces in flight are done. compute_s is the time the device had a
+    // piece in flight: the union of the pieces' [queued, done] intervals on
+    // the device's clock, so overlapping pieces are counted once and a
+    // device idle between them (the host late) not at all.
     struct Piece {
       std::int64_t first = 0, rows = 0, offset = 0;
       int lane = 0;
@@ -425,7 +426,7 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       cudaStream_t lane;
       ~LaneDrain() { cudaStreamSynchronize(lane); }
     } drain_on_exit{lane_stream[1]};
-    const std::int64_t half = chunk / 2;
+    const std::int64_t third = chunk / 3;
     float covered_ms = 0;  // the device's clock up to which compute_s counts
     auto enqueue = [&](const Piece& p) {
       lane_begin[p.lane].record(lane_stream[p.lane]);
@@ -434,7 +435,9 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       lane_end[p.lane].record(lane_stream[p.lane]);
       ++testing::hooks.row_split_pipelined_pieces;
     };
-    auto finish = [&](const Piece& p) {
+    // Waits for the piece's launch (its lane is free after), counts its
+    // compute and checks its range.
+    auto complete = [&](const Piece& p) {
       APSP_CUDA_CHECK(cudaEventSynchronize(lane_end[p.lane].get()));
       float begin_ms = 0, end_ms = 0;
       APSP_CUDA_CHECK(cudaEventElapsedTime(&begin_ms, origin.get(), lane_begin[p.lane].get()));
@@ -451,6 +454,10 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
         if (instance.range_escaped_on(p.lane)) throw_range_refusal(!rw.potential.empty());
         certificate_s += seconds_since(stage_start);
       }
+    };
+    // A completed piece into the sink (per chunk; its third is free after)
+    // or kept in `dist` (deferred).
+    auto hand_over = [&](const Piece& p) {
       if (deferred) {
         kept.push_back(Kept{p.first, p.rows, p.offset});
         kept_rows += p.rows;
@@ -464,32 +471,47 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
       ++testing::hooks.sparse_chunks;
       progress.report(p.handed_out);
     };
-    std::optional<Piece> running;  // queued and not yet finished
-    std::int64_t next_free = 0;    // deferred: the first row of `dist` that no piece holds
-    int lane = 0;
+    std::optional<Piece> running;   // queued; its launch not yet waited for
+    std::optional<Piece> computed;  // completed; not yet handed over
+    auto drain = [&] {
+      if (computed) hand_over(*computed);
+      computed.reset();
+      if (running) {
+        complete(*running);
+        hand_over(*running);
+      }
+      running.reset();
+    };
+    std::int64_t next_free = 0;  // deferred: the first row of `dist` that no piece holds
+    std::int64_t pieces = 0;
     for (RowSplit::Range drawn = split->next(); drawn.count > 0; drawn = split->next()) {
       const double handed_out = static_cast<double>(split->rows_before(drawn.chunk + 1)) /
                                 static_cast<double>(std::max<std::int64_t>(1, split->rows()));
       const std::int64_t drawn_end = drawn.first + drawn.count;
       for (std::int64_t at = drawn.first; at < drawn_end;) {
         if (deferred && next_free == chunk) {
-          if (running) finish(*running);
-          running.reset();
+          drain();
           flush();
           next_free = 0;
         }
-        const std::int64_t room = deferred ? chunk - next_free : half;
-        const Piece piece{at, std::min({room, drawn_end - at, launch_rows}), deferred ? next_free : lane * half, lane,
-                          handed_out};
+        // Piece k's lane was piece k - 2's (completed), its third piece k - 3's (handed over).
+        const std::int64_t room = deferred ? chunk - next_free : third;
+        const Piece piece{at, std::min({room, drawn_end - at, launch_rows}),
+                          deferred ? next_free : (pieces % 3) * third, static_cast<int>(pieces % 2), handed_out};
         enqueue(piece);
-        if (running) finish(*running);
+        if (computed) hand_over(*computed);
+        computed.reset();
+        if (running) {
+          complete(*running);
+          computed = running;
+        }
         running = piece;
         if (deferred) next_free += piece.rows;
-        lane = 1 - lane;
+        ++pieces;
         at += piece.rows;
       }
     }
-    if (running) finish(*running);
+    drain();
     flush();
   } else {
     // The row split's chunks, each in pieces of what the device holds; the

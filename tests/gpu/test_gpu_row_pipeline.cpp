@@ -104,7 +104,8 @@ struct Named {
 };
 
 std::vector<Named> graphs() {
-  return {{"rmat 3000", graph_of(GraphKind::rmat, 3000, 5)}, {"geometric 2500", graph_of(GraphKind::geometric, 2500, 6)}};
+  return {{"rmat 3000", graph_of(GraphKind::rmat, 3000, 5)},
+          {"geometric 2500", graph_of(GraphKind::geometric, 2500, 6)}};
 }
 
 TEST(GpuRowPipeline, EveryWayGivesTheOneGoRowsWithAndWithoutPredecessors) {

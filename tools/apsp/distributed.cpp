@@ -225,9 +225,13 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   if (row_split)
     print_row("layout", "row split over " + std::to_string(r.grid_rows) + " ranks, chunks of up to " +
                             std::to_string(r.tile) + " rows drawn on demand" +
-                            (r.backend != Backend::cuda ? ""
-                             : per_chunk_download()     ? ", each downloaded once computed"
-                                                    : ", downloaded after the rank's last chunk (APSP_ROW_DOWNLOAD)"));
+                            (r.backend != Backend::cuda
+                                 ? std::string()
+                                 : std::string(per_chunk_download()
+                                                   ? ", each downloaded once computed"
+                                                   : ", downloaded after the rank's last chunk (APSP_ROW_DOWNLOAD)") +
+                                       (serial_row_split() ? ", one chunk at a time (APSP_ROW_PIPELINE=serial)"
+                                                           : ", the next chunk queued beside the one computing")));
   else
     print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
