@@ -23,7 +23,9 @@
 // "supernodal-tiled" row; merged: the tiled path after
 // supernodal::merge_chains, testing::hooks.supernodal_merge_chains =
 // --merge-percent, a "supernodal-merged" row; a comma list such as
-// v6,tiled,merged names the rows). Method supernodal-int16: supernodal with
+// v6,tiled,merged names the rows; a path with the suffix -pc, such as
+// tiled-pc, runs its dense rounds as one persistent launch per front,
+// testing::hooks.supernodal_persistent_rounds, cuda/persistent_rounds.hpp). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -206,6 +208,14 @@ void profile_supernodal(const std::string& family, const apsp::Graph& g, const s
   if (!out) throw apsp::ResourceError("cannot write " + csv);
 }
 
+// A --factor path without its "-pc" suffix (the persistent rounds).
+std::string without_persistent_suffix(const std::string& path) {
+  const std::string suffix = "-pc";
+  return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0
+             ? path.substr(0, path.size() - suffix.size())
+             : path;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -250,7 +260,8 @@ int main(int argc, char** argv) {
   app.add_option(
       "--factor", factor_path,
       "the dense fronts' factor paths: v6 (default), batched, tiled, merged (tiled after merge_chains), both (v6 "
-      "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged");
+      "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged, each also with -pc "
+      "(its dense rounds as one persistent launch per front, e.g. tiled-pc)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -264,8 +275,10 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      if (path != "v6" && path != "batched" && path != "tiled" && path != "merged") {
-        std::fprintf(stderr, "--factor: unknown path '%s' (v6, batched, tiled, merged, both, all)\n", path.c_str());
+      const std::string base = without_persistent_suffix(path);
+      if (base != "v6" && base != "batched" && base != "tiled" && base != "merged") {
+        std::fprintf(stderr, "--factor: unknown path '%s' (v6, batched, tiled, merged, each with -pc; both, all)\n",
+                     path.c_str());
         return 2;
       }
       factor_paths.push_back(path);
@@ -292,9 +305,11 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"v6"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            apsp::cuda::testing::hooks.supernodal_batched_factor = path == "batched";
-            apsp::cuda::testing::hooks.supernodal_tiled_factor = path == "tiled" || path == "merged";
-            apsp::cuda::testing::hooks.supernodal_merge_chains = path == "merged" ? merge_percent : 0;
+            const std::string base = without_persistent_suffix(path);
+            apsp::cuda::testing::hooks.supernodal_batched_factor = base == "batched";
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = base == "tiled" || base == "merged";
+            apsp::cuda::testing::hooks.supernodal_merge_chains = base == "merged" ? merge_percent : 0;
+            apsp::cuda::testing::hooks.supernodal_persistent_rounds = base != path;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "v6") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -304,6 +319,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_batched_factor = false;
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
+            apsp::cuda::testing::hooks.supernodal_persistent_rounds = false;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -56,6 +56,7 @@
 #include "cuda/kernels/supernodal/tiled_update.cuh"
 #include "cuda/launch.hpp"
 #include "core/cuda_memory.hpp"
+#include "cuda/persistent_rounds.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"
@@ -303,6 +304,11 @@ class SupernodalRows final : public RowSource<D> {
   // Level l's tiled panels (phase 0) or update matrices (phase 1): the pack
   // launch, then the tiled one.
   void launch_tiled(std::int32_t l, int phase, LaunchTimer& timer);
+  // Whether the rounds of the (k + s) x (k + s) block of a front (s = 0:
+  // its diagonal block) run as the one persistent launch
+  // (testing::hooks.supernodal_persistent_rounds; int32 and float32, padded
+  // block at most kPersistentRoundsMaxPad); counts the fronts it takes.
+  bool persistent_rounds(std::int64_t k, std::int64_t s) const;
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -346,6 +352,8 @@ class SupernodalRows final : public RowSource<D> {
   // the dense fronts of >= 1024 vertices through
   // kernels/supernodal/tiled_update.cuh.
   bool tiled_factor_ = false;
+  // The dense rounds as one persistent launch per front (persistent_rounds()).
+  bool persistent_rounds_ = false;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -449,6 +457,7 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
     dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
   tiled_factor_ = testing::hooks.supernodal_tiled_factor && sizeof(D) == sizeof(std::int32_t);
   batched_factor_ = testing::hooks.supernodal_batched_factor || testing::hooks.supernodal_tiled_factor;
+  persistent_rounds_ = testing::hooks.supernodal_persistent_rounds;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -774,6 +783,17 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
 }
 
 template <class D>
+bool SupernodalRows<D>::persistent_rounds(std::int64_t k, std::int64_t s) const {
+  if constexpr (std::is_same<D, double>::value) {
+    return false;  // float64's rounds are fw_f64's 64 tile: they keep their launches
+  } else {
+    if (!persistent_rounds_ || !persistent_rounds_fit(persistent_rounds_pad(k, s))) return false;
+    ++testing::hooks.supernodal_persistent_fronts;
+    return true;
+  }
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -822,6 +842,12 @@ void SupernodalRows<D>::factor() {
         const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
+          if constexpr (!std::is_same<D, double>::value) {
+            if (persistent_rounds(k, 0)) {
+              persistent_front_rounds(front(K), k, 0, k + s, dense.get(), panels.get(), stream_);
+              return;
+            }
+          }
           sn::pad_front<D>
               <<<grid_for(k_pad * k_pad, kElementThreads), kElementThreads, 0, stream_>>>(front(K), shape, dense.get());
           APSP_CUDA_CHECK_LAUNCH("pad_front");
@@ -860,6 +886,14 @@ void SupernodalRows<D>::factor() {
       const sn::PaddedFront shape{k, s, k_pad, round_up(k_pad + s, pad)};
       const double n_pad = static_cast<double>(shape.n_pad);
       const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
+      if (persistent_rounds(k, s)) {
+        timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)}, [&] {
+          if constexpr (!std::is_same<D, double>::value)
+            persistent_front_rounds(front(K), k, s, k + s, dense.get(), panels.get(), stream_);
+        });
+        ++testing::hooks.supernodal_dense_fronts;
+        continue;
+      }
       timer.time("dense pad", l, size_class, {}, [&] {
         sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
             front(K), shape, dense.get());

@@ -77,6 +77,14 @@ struct Hooks {
   // (kernels/supernodal/tiled_update.cuh); int32 and float32 (float64 stays
   // batched).
   std::atomic<bool> supernodal_tiled_factor{false};
+  // supernodal: when set, each dense front's rounds (v6: the whole front's
+  // first k pivots; batched and tiled: its diagonal block's closure) run as
+  // ONE cooperative launch (cuda/persistent_rounds.hpp) where the padded
+  // block is at most 2048 (opt-in until measured; int32 and float32; float64
+  // and larger blocks keep fw's launches).
+  std::atomic<bool> supernodal_persistent_rounds{false};
+  // supernodal: fronts whose rounds ran as the one persistent launch (counts up).
+  std::atomic<std::int64_t> supernodal_persistent_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by
   // supernodal::merge_chains with max_extra_ops = this / 100 (opt-in, not
   // yet measured): chained fronts of >= 1024 vertices merge into deeper
