@@ -24,8 +24,9 @@
 // supernodal::merge_chains, testing::hooks.supernodal_merge_chains =
 // --merge-percent, a "supernodal-merged" row; a comma list such as
 // v6,tiled,merged names the rows; a path with the suffix -pc, such as
-// tiled-pc, runs its dense rounds as one persistent launch per front,
-// testing::hooks.supernodal_persistent_rounds, cuda/persistent_rounds.hpp). Method supernodal-int16: supernodal with
+// tiled-pc, runs its dense rounds as one persistent launch per front on fw's
+// 128 tile, -pc64 on 64 tiles: testing::hooks.supernodal_persistent_rounds,
+// cuda/persistent_rounds.hpp). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -54,6 +55,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -208,12 +210,13 @@ void profile_supernodal(const std::string& family, const apsp::Graph& g, const s
   if (!out) throw apsp::ResourceError("cannot write " + csv);
 }
 
-// A --factor path without its "-pc" suffix (the persistent rounds).
-std::string without_persistent_suffix(const std::string& path) {
-  const std::string suffix = "-pc";
-  return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0
-             ? path.substr(0, path.size() - suffix.size())
-             : path;
+// A --factor path without its suffix "-pc" (the persistent rounds on fw's
+// 128 tile) or "-pc64" (on 64 tiles), and that tile (0: neither).
+std::pair<std::string, int> split_persistent_suffix(const std::string& path) {
+  for (const auto& [suffix, tile] : {std::pair<std::string, int>{"-pc64", 64}, {"-pc", 128}})
+    if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return {path.substr(0, path.size() - suffix.size()), tile};
+  return {path, 0};
 }
 
 }  // namespace
@@ -261,7 +264,8 @@ int main(int argc, char** argv) {
       "--factor", factor_path,
       "the dense fronts' factor paths: v6 (default), batched, tiled, merged (tiled after merge_chains), both (v6 "
       "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged, each also with -pc "
-      "(its dense rounds as one persistent launch per front, e.g. tiled-pc)");
+      "or -pc64 (its dense rounds as one persistent launch per front on fw's 128 tile or on 64 tiles, e.g. "
+      "tiled-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -275,9 +279,10 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const std::string base = without_persistent_suffix(path);
+      const std::string base = split_persistent_suffix(path).first;
       if (base != "v6" && base != "batched" && base != "tiled" && base != "merged") {
-        std::fprintf(stderr, "--factor: unknown path '%s' (v6, batched, tiled, merged, each with -pc; both, all)\n",
+        std::fprintf(stderr,
+                     "--factor: unknown path '%s' (v6, batched, tiled, merged, each with -pc or -pc64; both, all)\n",
                      path.c_str());
         return 2;
       }
@@ -305,11 +310,11 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"v6"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const std::string base = without_persistent_suffix(path);
+            const auto [base, persistent_tile] = split_persistent_suffix(path);
             apsp::cuda::testing::hooks.supernodal_batched_factor = base == "batched";
             apsp::cuda::testing::hooks.supernodal_tiled_factor = base == "tiled" || base == "merged";
             apsp::cuda::testing::hooks.supernodal_merge_chains = base == "merged" ? merge_percent : 0;
-            apsp::cuda::testing::hooks.supernodal_persistent_rounds = base != path;
+            apsp::cuda::testing::hooks.supernodal_persistent_rounds = persistent_tile;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "v6") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -319,7 +324,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_batched_factor = false;
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
-            apsp::cuda::testing::hooks.supernodal_persistent_rounds = false;
+            apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -309,6 +309,8 @@ class SupernodalRows final : public RowSource<D> {
   // (testing::hooks.supernodal_persistent_rounds; int32 and float32, padded
   // block at most kPersistentRoundsMaxPad); counts the fronts it takes.
   bool persistent_rounds(std::int64_t k, std::int64_t s) const;
+  // Those rounds on front K's block (its diagonal block when s = 0).
+  void run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const;
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -352,8 +354,9 @@ class SupernodalRows final : public RowSource<D> {
   // the dense fronts of >= 1024 vertices through
   // kernels/supernodal/tiled_update.cuh.
   bool tiled_factor_ = false;
-  // The dense rounds as one persistent launch per front (persistent_rounds()).
-  bool persistent_rounds_ = false;
+  // The dense rounds as one persistent launch per front on this tile (0: no;
+  // persistent_rounds()); float32 always on 128.
+  int persistent_tile_ = 0;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -457,7 +460,8 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
     dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
   tiled_factor_ = testing::hooks.supernodal_tiled_factor && sizeof(D) == sizeof(std::int32_t);
   batched_factor_ = testing::hooks.supernodal_batched_factor || testing::hooks.supernodal_tiled_factor;
-  persistent_rounds_ = testing::hooks.supernodal_persistent_rounds;
+  const std::int64_t tile = testing::hooks.supernodal_persistent_rounds;
+  persistent_tile_ = tile == 64 && std::is_same<D, std::int32_t>::value ? 64 : tile != 0 ? 128 : 0;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -787,10 +791,20 @@ bool SupernodalRows<D>::persistent_rounds(std::int64_t k, std::int64_t s) const 
   if constexpr (std::is_same<D, double>::value) {
     return false;  // float64's rounds are fw_f64's 64 tile: they keep their launches
   } else {
-    if (!persistent_rounds_ || !persistent_rounds_fit(persistent_rounds_pad(k, s))) return false;
+    if (persistent_tile_ == 0 || !persistent_rounds_fit(persistent_rounds_pad(k, s, persistent_tile_))) return false;
     ++testing::hooks.supernodal_persistent_fronts;
     return true;
   }
+}
+
+template <class D>
+void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const {
+  if constexpr (std::is_same<D, std::int32_t>::value)
+    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_, persistent_tile_);
+  else if constexpr (std::is_same<D, float>::value)
+    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_);
+  else
+    throw Error("float64 has no persistent rounds");  // persistent_rounds() says no first
 }
 
 template <class D>
@@ -842,11 +856,9 @@ void SupernodalRows<D>::factor() {
         const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
-          if constexpr (!std::is_same<D, double>::value) {
-            if (persistent_rounds(k, 0)) {
-              persistent_front_rounds(front(K), k, 0, k + s, dense.get(), panels.get(), stream_);
-              return;
-            }
+          if (persistent_rounds(k, 0)) {
+            run_persistent_rounds(K, 0, dense.get(), panels.get());
+            return;
           }
           sn::pad_front<D>
               <<<grid_for(k_pad * k_pad, kElementThreads), kElementThreads, 0, stream_>>>(front(K), shape, dense.get());
@@ -887,10 +899,8 @@ void SupernodalRows<D>::factor() {
       const double n_pad = static_cast<double>(shape.n_pad);
       const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
       if (persistent_rounds(k, s)) {
-        timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)}, [&] {
-          if constexpr (!std::is_same<D, double>::value)
-            persistent_front_rounds(front(K), k, s, k + s, dense.get(), panels.get(), stream_);
-        });
+        timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
+                   [&] { run_persistent_rounds(K, s, dense.get(), panels.get()); });
         ++testing::hooks.supernodal_dense_fronts;
         continue;
       }

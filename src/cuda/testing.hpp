@@ -77,12 +77,13 @@ struct Hooks {
   // (kernels/supernodal/tiled_update.cuh); int32 and float32 (float64 stays
   // batched).
   std::atomic<bool> supernodal_tiled_factor{false};
-  // supernodal: when set, each dense front's rounds (v6: the whole front's
-  // first k pivots; batched and tiled: its diagonal block's closure) run as
-  // ONE cooperative launch (cuda/persistent_rounds.hpp) where the padded
-  // block is at most 2048 (opt-in until measured; int32 and float32; float64
-  // and larger blocks keep fw's launches).
-  std::atomic<bool> supernodal_persistent_rounds{false};
+  // supernodal: when 128 or 64, each dense front's rounds (v6: the whole
+  // front's first k pivots; batched and tiled: its diagonal block's closure)
+  // run as ONE cooperative launch on that tile (cuda/persistent_rounds.hpp)
+  // where the padded block is at most 2048 (opt-in until measured; int32 on
+  // either tile, float32 on 128 whatever is asked; float64 and larger
+  // blocks keep fw's launches); 0: fw's launches.
+  std::atomic<std::int64_t> supernodal_persistent_rounds{0};
   // supernodal: fronts whose rounds ran as the one persistent launch (counts up).
   std::atomic<std::int64_t> supernodal_persistent_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by

@@ -37,24 +37,9 @@ namespace {
 
 constexpr const char* kAlgo = "supernodal";
 
-// Sets an integer testing hook for the lifetime of the object.
-class IntHook {
- public:
-  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook) { hook_ = value; }
-  IntHook(const IntHook&) = delete;
-  IntHook& operator=(const IntHook&) = delete;
-  ~IntHook() { hook_ = 0; }
+using test::IntHook;
 
- private:
-  std::atomic<std::int64_t>& hook_;
-};
-
-// Whether this build has the CPU supernodal solver to compare with.
-bool cpu_supernodal_available() {
-  for (const AlgorithmInfo& a : algorithm_registry())
-    if (std::string(a.name) == kAlgo && a.backend == Backend::cpu && a.available) return true;
-  return false;
-}
+bool cpu_supernodal_available() { return test::cpu_algorithm_available(kAlgo); }
 
 
 // Solves c on the GPU (with and without predecessors as asked) and checks

@@ -109,14 +109,23 @@ std::vector<D> through_fw_rounds(const std::vector<D>& cells, std::int64_t k, st
   return out;
 }
 
+void persistent_rounds(std::int32_t* front, std::int64_t k, std::int64_t s, std::int64_t ld, std::int32_t* padded,
+                       std::int32_t* panels, cudaStream_t stream, int tile) {
+  cuda::persistent_front_rounds(front, k, s, ld, padded, panels, stream, tile);
+}
+void persistent_rounds(float* front, std::int64_t k, std::int64_t s, std::int64_t ld, float* padded,
+                       std::int32_t* panels, cudaStream_t stream, int) {
+  cuda::persistent_front_rounds(front, k, s, ld, padded, panels, stream);
+}
 template <class D>
-std::vector<D> through_persistent_rounds(const std::vector<D>& cells, std::int64_t k, std::int64_t s, std::int64_t ld) {
-  const std::int64_t n_pad = cuda::persistent_rounds_pad(k, s);
+std::vector<D> through_persistent_rounds(const std::vector<D>& cells, std::int64_t k, std::int64_t s, std::int64_t ld,
+                                         int tile) {
+  const std::int64_t n_pad = cuda::persistent_rounds_pad(k, s, tile);
   cuda::DeviceBuffer<D> front(cells.size()), padded(static_cast<std::size_t>(n_pad * n_pad));
   cuda::DeviceBuffer<std::int32_t> panels(static_cast<std::size_t>(cuda::fw_panel_words(n_pad)));
   cuda::Stream stream;
   APSP_CUDA_CHECK(cudaMemcpy(front.get(), cells.data(), cells.size() * sizeof(D), cudaMemcpyHostToDevice));
-  cuda::persistent_front_rounds(front.get(), k, s, ld, padded.get(), panels.get(), stream.get());
+  persistent_rounds(front.get(), k, s, ld, padded.get(), panels.get(), stream.get(), tile);
   stream.synchronize();
   std::vector<D> out(cells.size());
   APSP_CUDA_CHECK(cudaMemcpy(out.data(), front.get(), out.size() * sizeof(D), cudaMemcpyDeviceToHost));
@@ -131,14 +140,11 @@ std::string describe(const FrontBlock& b) {
   return "k " + std::to_string(b.k) + " s " + std::to_string(b.s) + " ld " + std::to_string(b.ld);
 }
 
-// Both ways on the block; every cell equal (int32 bit for bit; float32 by
-// ==, +0 and -0 being one distance), and the rounds changed something.
+// Every cell of `got` equal to `expected`'s; the rounds changed some cell of
+// `cells` and some result is negative (else the case would test less).
 template <class D>
-void expect_same_as_fw_rounds(const FrontBlock& b, std::uint64_t seed) {
-  SCOPED_TRACE(describe(b));
-  const std::vector<D> cells = random_block<D>(b.k, b.s, b.ld, seed);
-  const std::vector<D> expected = through_fw_rounds(cells, b.k, b.s, b.ld);
-  const std::vector<D> got = through_persistent_rounds(cells, b.k, b.s, b.ld);
+void expect_same_cells(const std::vector<D>& cells, const std::vector<D>& expected, const std::vector<D>& got,
+                       const FrontBlock& b) {
   ASSERT_EQ(got.size(), expected.size());
   std::int64_t differing = 0, changed = 0, negative = 0;
   std::size_t first = got.size();
@@ -154,6 +160,20 @@ void expect_same_as_fw_rounds(const FrontBlock& b, std::uint64_t seed) {
                           << first % static_cast<std::size_t>(b.ld);
   if (b.k + b.s > 2) EXPECT_GT(changed, 0) << "the input was already closed: the case tests nothing";
   if (b.k + b.s > 2) EXPECT_GT(negative, 0);
+}
+
+// Both ways on the block; every cell equal (int32 bit for bit; float32 by
+// ==, +0 and -0 being one distance), and the rounds changed something.
+// int32 on both tiles (128 and 64), float32 on 128.
+template <class D>
+void expect_same_as_fw_rounds(const FrontBlock& b, std::uint64_t seed) {
+  const std::vector<D> cells = random_block<D>(b.k, b.s, b.ld, seed);
+  const std::vector<D> expected = through_fw_rounds(cells, b.k, b.s, b.ld);
+  for (const int tile : {128, 64}) {
+    if (tile == 64 && !std::is_same<D, std::int32_t>::value) continue;
+    SCOPED_TRACE(describe(b) + " tile " + std::to_string(tile));
+    expect_same_cells(cells, expected, through_persistent_rounds(cells, b.k, b.s, b.ld, tile), b);
+  }
 }
 
 // The closure of a k x k block (s = 0) at the orders around the tile the
@@ -194,6 +214,9 @@ TEST(GpuSupernodalClosure, PersistentRoundsRefuseBlocksPastTheLargest) {
   EXPECT_FALSE(cuda::persistent_rounds_fit(cuda::kPersistentRoundsMaxPad + kTile));
   EXPECT_EQ(cuda::persistent_rounds_pad(2049, 0), 2176);
   EXPECT_EQ(cuda::persistent_rounds_pad(1, 1), 256);
+  EXPECT_EQ(cuda::persistent_rounds_pad(1, 1, 64), 128);
+  EXPECT_EQ(cuda::persistent_rounds_pad(150, 276, 64), 512);
+  EXPECT_THROW(cuda::persistent_rounds_pad(1, 1, 96), UsageError);
   cuda::Stream stream;
   EXPECT_THROW(cuda::persistent_front_rounds(static_cast<std::int32_t*>(nullptr), 2049, 0, 2049, nullptr, nullptr,
                                              stream.get()),
@@ -201,54 +224,44 @@ TEST(GpuSupernodalClosure, PersistentRoundsRefuseBlocksPastTheLargest) {
   EXPECT_THROW(cuda::persistent_front_rounds(static_cast<std::int32_t*>(nullptr), 100, 10, 100, nullptr, nullptr,
                                              stream.get()),
                UsageError);
+  EXPECT_THROW(cuda::persistent_front_rounds(static_cast<std::int32_t*>(nullptr), 2049, 0, 2049, nullptr, nullptr,
+                                             stream.get(), 64),
+               UsageError);
+  EXPECT_THROW(cuda::persistent_front_rounds(static_cast<std::int32_t*>(nullptr), 100, 0, 100, nullptr, nullptr,
+                                             stream.get(), 32),
+               UsageError);
 }
-
-bool cpu_supernodal_available() {
-  for (const AlgorithmInfo& a : algorithm_registry())
-    if (std::string(a.name) == "supernodal" && a.backend == Backend::cpu && a.available) return true;
-  return false;
-}
-
-// Sets an integer testing hook for the lifetime of the object.
-class IntHook {
- public:
-  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook) { hook_ = value; }
-  IntHook(const IntHook&) = delete;
-  IntHook& operator=(const IntHook&) = delete;
-  ~IntHook() { hook_ = 0; }
-
- private:
-  std::atomic<std::int64_t>& hook_;
-};
 
 // The solve with the persistent rounds through v6, batched and tiled, each
 // bit for bit v6's rows without them (and with predecessors, valid trees),
 // and the CPU solver's; the persistent rounds must have taken fronts.
 void expect_persistent_paths_match(const test::Case& c, bool force_dense) {
   SCOPED_TRACE(c.name);
-  IntHook dense(cuda::testing::hooks.supernodal_dense_columns, force_dense ? 4 : 0);
+  test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, force_dense ? 4 : 0);
   const SolveResult v6 = solve(c.graph, test::on_gpu("supernodal"));
-  if (cpu_supernodal_available()) {
+  if (test::cpu_algorithm_available("supernodal")) {
     SolveOptions cpu;
     cpu.backend = Backend::cpu;
     cpu.algorithm = "supernodal";
     EXPECT_EQ(test::first_difference(solve(c.graph, cpu).dist, v6.dist, c.graph.n), "");
   }
-  cuda::testing::ForceHook persistent(cuda::testing::hooks.supernodal_persistent_rounds);
-  const std::int64_t before = cuda::testing::hooks.supernodal_persistent_fronts;
-  for (const char* path : {"v6", "batched", "tiled"}) {
-    SCOPED_TRACE(path);
-    cuda::testing::hooks.supernodal_batched_factor = std::string(path) == "batched";
-    cuda::testing::hooks.supernodal_tiled_factor = std::string(path) == "tiled";
-    const SolveResult r = solve(c.graph, test::on_gpu("supernodal"));
-    EXPECT_EQ(test::first_difference(v6.dist, r.dist, c.graph.n), "");
-    const SolveResult with_pred = solve(c.graph, test::on_gpu("supernodal", Precision::automatic, true));
-    EXPECT_EQ(test::first_difference(v6.dist, with_pred.dist, c.graph.n), "");
-    EXPECT_EQ(test::check_predecessors(c.graph, with_pred.dist, with_pred.pred), "");
+  for (const int tile : {128, 64}) {
+    test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
+    const std::int64_t before = cuda::testing::hooks.supernodal_persistent_fronts;
+    for (const char* path : {"v6", "batched", "tiled"}) {
+      SCOPED_TRACE(std::string(path) + " tile " + std::to_string(tile));
+      cuda::testing::hooks.supernodal_batched_factor = std::string(path) == "batched";
+      cuda::testing::hooks.supernodal_tiled_factor = std::string(path) == "tiled";
+      const SolveResult r = solve(c.graph, test::on_gpu("supernodal"));
+      EXPECT_EQ(test::first_difference(v6.dist, r.dist, c.graph.n), "");
+      const SolveResult with_pred = solve(c.graph, test::on_gpu("supernodal", Precision::automatic, true));
+      EXPECT_EQ(test::first_difference(v6.dist, with_pred.dist, c.graph.n), "");
+      EXPECT_EQ(test::check_predecessors(c.graph, with_pred.dist, with_pred.pred), "");
+    }
+    cuda::testing::hooks.supernodal_batched_factor = false;
+    cuda::testing::hooks.supernodal_tiled_factor = false;
+    EXPECT_GT(cuda::testing::hooks.supernodal_persistent_fronts, before);
   }
-  cuda::testing::hooks.supernodal_batched_factor = false;
-  cuda::testing::hooks.supernodal_tiled_factor = false;
-  EXPECT_GT(cuda::testing::hooks.supernodal_persistent_fronts, before);
 }
 
 // R-MAT and uniform have dense fronts of their own (some of >= 1024
@@ -264,7 +277,9 @@ TEST(GpuSupernodalClosure, SolveWithPersistentRoundsMatchesV6AndTheCpuSolver) {
 }
 
 // float32 rows with the persistent rounds equal those without (the same
-// sums and minima: fw's rounds bit for bit), v6 and batched.
+// sums and minima: fw's rounds bit for bit), v6 and batched; a 64 tile
+// asked for gives float32 the 128 one (64-pivot rounds would round sums in
+// another order).
 TEST(GpuSupernodalClosure, Float32SolveWithPersistentRoundsMatches) {
   SKIP_WITHOUT_GPU();
   if (!cuda::persistent_rounds_fit(cuda::kPersistentRoundsMaxPad)) GTEST_SKIP() << "no cooperative launch here";
@@ -274,15 +289,18 @@ TEST(GpuSupernodalClosure, Float32SolveWithPersistentRoundsMatches) {
     SCOPED_TRACE(batched ? "batched" : "v6");
     cuda::testing::hooks.supernodal_batched_factor = batched;
     const SolveResultF32 plain = solve(g32, test::on_gpu("supernodal"));
-    SolveResultF32 with;
-    {
-      cuda::testing::ForceHook persistent(cuda::testing::hooks.supernodal_persistent_rounds);
-      with = solve(g32, test::on_gpu("supernodal"));
+    for (const int tile : {128, 64}) {
+      SCOPED_TRACE(tile);
+      SolveResultF32 with;
+      {
+        test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
+        with = solve(g32, test::on_gpu("supernodal"));
+      }
+      ASSERT_EQ(plain.dist.size(), with.dist.size());
+      std::int64_t differing = 0;
+      for (std::size_t x = 0; x < plain.dist.size(); ++x) differing += plain.dist[x] == with.dist[x] ? 0 : 1;
+      EXPECT_EQ(differing, 0);
     }
-    ASSERT_EQ(plain.dist.size(), with.dist.size());
-    std::int64_t differing = 0;
-    for (std::size_t x = 0; x < plain.dist.size(); ++x) differing += plain.dist[x] == with.dist[x] ? 0 : 1;
-    EXPECT_EQ(differing, 0);
   }
   cuda::testing::hooks.supernodal_batched_factor = false;
 }
@@ -297,11 +315,13 @@ TEST(GpuSupernodalClosure, SmallCasesForSanitizers) {
   expect_same_as_fw_rounds<float>({100, 40, 140}, 2403);
   const test::Case grid{"grid_n400", test::generated(GraphKind::grid, 400, 0, -1, 9, 2404)};
   const std::vector<dist_t> reference = test::reference_distances(grid.graph);
-  IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
-  cuda::testing::ForceHook persistent(cuda::testing::hooks.supernodal_persistent_rounds);
-  const SolveResult r = solve(grid.graph, test::on_gpu("supernodal", Precision::automatic, true));
-  EXPECT_EQ(test::first_difference(reference, r.dist, grid.graph.n), "");
-  EXPECT_EQ(test::check_predecessors(grid.graph, r.dist, r.pred), "");
+  test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+  for (const int tile : {128, 64}) {
+    test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
+    const SolveResult r = solve(grid.graph, test::on_gpu("supernodal", Precision::automatic, true));
+    EXPECT_EQ(test::first_difference(reference, r.dist, grid.graph.n), "");
+    EXPECT_EQ(test::check_predecessors(grid.graph, r.dist, r.pred), "");
+  }
 }
 
 }  // namespace

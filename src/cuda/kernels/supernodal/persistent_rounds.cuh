@@ -17,7 +17,8 @@
 // result is bit for bit fw's rounds on the padded copy (the order of the
 // add-mins within a tile is fw's; min-plus on integers is exact anyway).
 // The grid is at most what fits co-resident (the cooperative launch refuses
-// more), one block per SM: the panels take 135 KB of shared memory.
+// more): with fw's 128 tile one block per SM (the panels take 135 KB of
+// shared memory), with 64 tiles several (PersistentRoundsTraits).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -33,14 +34,29 @@
 
 namespace apsp::cuda::kernels::supernodal {
 
+// The tile (pivot block and C tile edge) of the rounds, and their threads:
+// fw's 8 x 8 words per thread, so Tile / 8 threads a side. Tile 128 is fw's
+// own tile (bit for bit fw's rounds, also in float32); tile 64 runs rounds
+// of 64 pivots on 64 x 64 tiles, a quarter of the work per block on each
+// phase's critical path (int32 only: min-plus on integers is exact, so the
+// closure is the same whatever the blocking; float32 sums would round in
+// another order).
+template <int Tile, int BlocksPerSm>
 struct PersistentRoundsTraits : ProductionTraits {
+  static constexpr int kTile = Tile;
+  static constexpr int kThreadsX = Tile / 8;
+  static constexpr int kThreadsY = Tile / 8;
+  static constexpr int kThreads = kThreadsX * kThreadsY;
+  static constexpr int kRowsPerThread = kTile / kThreadsY;
+  static constexpr int kPivotStride = kTile + 4;
   // The largest padded block: 2048^2 int32 words = 16 MiB, which H100's and
   // H200's 50 MiB L2 hold with the panel scratch; past it the rounds are
   // bandwidth, and fw's launches cost little beside them.
   static constexpr int kMaxPad = 2048;
   static constexpr int kMaxTiles = kMaxPad / kTile;
-  // One block per SM: its shared memory is the panels' (the largest phase).
-  static constexpr int kBlocksPerSm = 1;
+  // Blocks an SM should hold (the launch bounds' register budget): tile 128,
+  // one (the panels' 135 KB of shared memory); tile 64, several.
+  static constexpr int kBlocksPerSm = BlocksPerSm;
   static constexpr std::size_t kPanelSharedBytes = sizeof(std::int32_t) * 2 * kTile * kPivotStride;
   static constexpr std::size_t kRestSharedBytes = sizeof(std::int32_t) * kStages * kChunk * 2 * kTile;
   static constexpr std::size_t kSharedBytes = kPanelSharedBytes > kRestSharedBytes ? kPanelSharedBytes
@@ -48,11 +64,18 @@ struct PersistentRoundsTraits : ProductionTraits {
   // close_diagonal_tile's static row and column buffers.
   static constexpr std::size_t kStaticSharedBytes = sizeof(std::int32_t) * 4 * kTile;
 
-  static_assert(kMaxPad % kTile == 0, "the largest block is whole tiles");
-  static_assert(kSharedBytes + kStaticSharedBytes <= 227 * 1024, "one block fits an SM's shared memory (sm_90)");
-  static_assert(2 * (kMaxTiles - 1) <= (kMaxTiles - 1) * (kMaxTiles - 1) || kMaxTiles <= 2,
-                "phase 3 is the widest phase: the grid is sized by it");
+  static_assert(kRowsPerThread == 8 && kWordsPerThread == 8, "fw's fragment: 8 x 8 words a thread");
+  static_assert(kTile % kChunk == 0, "k-chunks must tile the pivot block");
+  static_assert(kChunk * kTile / 4 % kThreads == 0, "each thread copies whole int4s of a stage");
+  static_assert(kThreads % (kTile / 4) == 0, "a copy pass covers whole rows");
+  static_assert(kPivotStride % 4 == 0, "pivot rows must stay 16-byte aligned");
+  static_assert(kMaxPad % kTile == 0 && ProductionTraits::kTile % kTile == 0,
+                "the largest block is whole tiles, and fw's 128 padding is too");
+  static_assert((kSharedBytes + kStaticSharedBytes) * kBlocksPerSm <= 227 * 1024,
+                "the blocks asked for fit an SM's shared memory (sm_90)");
 };
+using PersistentRounds128 = PersistentRoundsTraits<128, 1>;
+using PersistentRounds64 = PersistentRoundsTraits<64, 4>;
 
 // Pivots 0 .. rounds * kTile - 1 of the block `shape` of `front` eliminated
 // (rounds = k_pad / kTile closes its first k indices), through `padded`
