@@ -96,9 +96,12 @@ class OutputFile {
   // (flock) against a second run writing the same target (ResourceError).
   // Fresh (`reopen` false), its old contents are dropped; reopened, they
   // stay. Unlike the other modes it is never unlinked: not by discard(), the
-  // destructor, a signal handler or a later run; close() renames it over
-  // the target as any temporary. A target that exists and is not a regular
-  // file (/dev/stdout) is a UsageError: a partial file cannot be kept.
+  // destructor, a signal handler or a later run; close() gives it the
+  // target's name as any temporary (an existing target through a hidden
+  // link of it, then the partial name unlinked), and a partial name that a
+  // run killed inside that step left on the target's own file is dropped
+  // here. A target that exists and is not a regular file (/dev/stdout) is a
+  // UsageError: a partial file cannot be kept.
   static std::unique_ptr<OutputFile> kept(const std::string& path, bool reopen);
   // Reads `size` bytes at `offset`; false when the file is shorter or the read fails.
   bool read_at(std::uint64_t offset, void* data, std::size_t size) const;
