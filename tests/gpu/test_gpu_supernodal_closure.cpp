@@ -5,8 +5,8 @@
 // cycles), whole fronts (k pivots of k + s) and diagonal blocks inside a
 // wider row stride (cells outside the block untouched); int32 and float32.
 // Then the supernodal solve with it (testing::hooks.supernodal_persistent_rounds)
-// on every dense factor path against v6's rows and the CPU solver, and a small
-// case for compute-sanitizer. Skips without a CUDA device.
+// on every dense factor path against the default path's rows and the CPU
+// solver, and a small case for compute-sanitizer. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -232,32 +232,35 @@ TEST(GpuSupernodalClosure, PersistentRoundsRefuseBlocksPastTheLargest) {
                UsageError);
 }
 
-// The solve with the persistent rounds through v6, batched and tiled, each
-// bit for bit v6's rows without them (and with predecessors, valid trees),
+// The solve with the persistent rounds through the default path (int32:
+// the merged chains), v6, batched and tiled, each bit for bit the default
+// path's rows without them (and with predecessors, valid trees),
 // and the CPU solver's; the persistent rounds must have taken fronts.
 void expect_persistent_paths_match(const test::Case& c, bool force_dense) {
   SCOPED_TRACE(c.name);
   test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, force_dense ? 4 : 0);
-  const SolveResult v6 = solve(c.graph, test::on_gpu("supernodal"));
+  const SolveResult plain = solve(c.graph, test::on_gpu("supernodal"));
   if (test::cpu_algorithm_available("supernodal")) {
     SolveOptions cpu;
     cpu.backend = Backend::cpu;
     cpu.algorithm = "supernodal";
-    EXPECT_EQ(test::first_difference(solve(c.graph, cpu).dist, v6.dist, c.graph.n), "");
+    EXPECT_EQ(test::first_difference(solve(c.graph, cpu).dist, plain.dist, c.graph.n), "");
   }
   for (const int tile : {128, 64}) {
     test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
     const std::int64_t before = cuda::testing::hooks.supernodal_persistent_fronts;
-    for (const char* path : {"v6", "batched", "tiled"}) {
+    for (const char* path : {"default", "v6", "batched", "tiled"}) {
       SCOPED_TRACE(std::string(path) + " tile " + std::to_string(tile));
+      cuda::testing::hooks.supernodal_v6_factor = std::string(path) == "v6";
       cuda::testing::hooks.supernodal_batched_factor = std::string(path) == "batched";
       cuda::testing::hooks.supernodal_tiled_factor = std::string(path) == "tiled";
       const SolveResult r = solve(c.graph, test::on_gpu("supernodal"));
-      EXPECT_EQ(test::first_difference(v6.dist, r.dist, c.graph.n), "");
+      EXPECT_EQ(test::first_difference(plain.dist, r.dist, c.graph.n), "");
       const SolveResult with_pred = solve(c.graph, test::on_gpu("supernodal", Precision::automatic, true));
-      EXPECT_EQ(test::first_difference(v6.dist, with_pred.dist, c.graph.n), "");
+      EXPECT_EQ(test::first_difference(plain.dist, with_pred.dist, c.graph.n), "");
       EXPECT_EQ(test::check_predecessors(c.graph, with_pred.dist, with_pred.pred), "");
     }
+    cuda::testing::hooks.supernodal_v6_factor = false;
     cuda::testing::hooks.supernodal_batched_factor = false;
     cuda::testing::hooks.supernodal_tiled_factor = false;
     EXPECT_GT(cuda::testing::hooks.supernodal_persistent_fronts, before);
@@ -266,7 +269,7 @@ void expect_persistent_paths_match(const test::Case& c, bool force_dense) {
 
 // R-MAT and uniform have dense fronts of their own (some of >= 1024
 // vertices); the grid and the geometric graph get them by the hook.
-TEST(GpuSupernodalClosure, SolveWithPersistentRoundsMatchesV6AndTheCpuSolver) {
+TEST(GpuSupernodalClosure, SolveWithPersistentRoundsMatchesEveryPathAndTheCpuSolver) {
   SKIP_WITHOUT_GPU();
   if (!cuda::persistent_rounds_fit(cuda::kPersistentRoundsMaxPad)) GTEST_SKIP() << "no cooperative launch here";
   expect_persistent_paths_match({"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 51)}, false);
