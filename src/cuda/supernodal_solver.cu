@@ -30,6 +30,10 @@
 // measured) is the batched one with the panels and update matrices of the
 // fronts of >= 1024 vertices on fw's 128 x 128 phase-3 tile, two launches
 // (a pack and the tiles) per level for each (kernels/supernodal/tiled_update.cuh).
+// In any of these paths, opt-in (testing::hooks.supernodal_persistent_rounds,
+// not yet measured), a dense front's rounds whose padded block is at most
+// 2048 run as one cooperative launch instead of fw's launches
+// (cuda/persistent_rounds.hpp).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
