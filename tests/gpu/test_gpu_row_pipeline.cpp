@@ -56,17 +56,10 @@ SolveResult solve_split(const Graph& g, SolveOptions o, RowSplit& split, const W
   o.row_split = &split;
   o.row_split_serial = way.serial;
   o.row_split_per_chunk_download = way.per_chunk;
-  cuda::testing::hooks.sparse_row_budget = way.row_budget * row_bytes;
+  const test::IntHook budget(cuda::testing::hooks.sparse_row_budget, way.row_budget * row_bytes);
   const std::int64_t pieces = cuda::testing::hooks.row_split_pipelined_pieces;
   const std::int64_t flushes = cuda::testing::hooks.row_split_flushes;
-  SolveResult r;
-  try {
-    r = solve(g, o);
-  } catch (...) {
-    cuda::testing::hooks.sparse_row_budget = 0;
-    throw;
-  }
-  cuda::testing::hooks.sparse_row_budget = 0;
+  const SolveResult r = solve(g, o);
   const std::int64_t pipelined = cuda::testing::hooks.row_split_pipelined_pieces - pieces;
   if (way.serial)
     EXPECT_EQ(pipelined, 0) << "the serial way queues no piece on the pipeline";
