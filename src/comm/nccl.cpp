@@ -277,8 +277,7 @@ class NcclCommunicator final : public Communicator {
   }
   void do_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op, Memory memory,
                      void* stream) override {
-    if (memory == Memory::device && !staging_)
-      return transport().all_reduce(input, output, count, type, op, stream);
+    if (memory == Memory::device && !staging_) return transport().all_reduce(input, output, count, type, op, stream);
     host_->all_reduce(input, output, count, type, op, memory, stream);
   }
   void do_barrier() override { host_->barrier(); }
@@ -292,9 +291,8 @@ class NcclCommunicator final : public Communicator {
   bool do_stages_until_ready() const override { return early_; }
   bool do_transport_ready() override {
     std::lock_guard<std::mutex> lock(mutex_);
-    return transport_ ||
-           (pending_.transport.valid() &&
-            pending_.transport.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    return transport_ || (pending_.transport.valid() &&
+                          pending_.transport.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
   }
   // Every rank's helper has finished: each takes its transport (a failure on
   // one rank is every rank's, before any rank's warm-up kernel waits for

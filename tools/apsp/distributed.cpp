@@ -226,7 +226,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   // Early device calls (nccl): which rounds' panels went through MPI.
   if (!row_split && r.backend == Backend::cuda && comm.stages_until_ready()) {
     const std::int64_t from = r.transport_switch_round;
-    print_row("device transport", from < 0   ? std::string("mpi (staged) for every round: nccl was not ready before")
+    print_row("device transport", from < 0    ? std::string("mpi (staged) for every round: nccl was not ready before")
                                   : from == 0 ? std::string(comm.kind()) + " from round 0"
                                               : "mpi (staged) for rounds 0-" + std::to_string(from - 1) + ", then " +
                                                     comm.kind() + " from round " + std::to_string(from));

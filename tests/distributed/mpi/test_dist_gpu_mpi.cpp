@@ -5,11 +5,16 @@
 //   tests/distributed/run-mpi mpirun P build/tests/apsp_dist_mpi_tests --gtest_filter='MpiGpu*:NcclGpu*'
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "apsp/comm.hpp"
+#include "apsp/cuda.hpp"
 #include "distributed/checks/dist_checks.hpp"
 #include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/late_transport.hpp"
 #include "distributed/mpi/world.hpp"
 #include "support/cases.hpp"
 
@@ -66,6 +71,40 @@ TEST(MpiGpu, RealWeightsMatchTheReference) {
   for (const test::DistConfig& config : test::configs_for(test::world().size())) {
     test::check_real_weights(test::world(), config, Backend::cuda);
     test::check_real_negative_cycles(test::world(), config, Backend::cuda);
+  }
+}
+
+// Early device calls on MPI ranks (sharing the node's GPUs in turn): device
+// panels staged through MPI until a late transport's switch
+// (tests/distributed/checks/late_transport.hpp); one GPU's results.
+TEST(MpiGpu, EarlyTransportSwitchesAtTheSameRoundOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  test::check_late_transport_switch(test::world(), Backend::cuda);
+}
+
+// The nccl communicator on one GPU per rank (-np up to the node's GPUs),
+// its device calls early (through MPI until every rank's NCCL is ready,
+// the default) and waiting for NCCL (APSP_NCCL_EARLY=wait): one GPU's
+// results, and every rank switched at the same round.
+TEST(NcclGpu, EarlyAndWaitingDeviceCallsMatchTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  if (test::world().size() > gpus) GTEST_SKIP() << "the nccl communicator needs one GPU per rank";
+  for (const std::string early : {"mpi", "wait"}) {
+    SCOPED_TRACE("APSP_NCCL_EARLY=" + early);
+    setenv("APSP_NCCL_EARLY", early.c_str(), 1);
+    const std::unique_ptr<Communicator> nccl = make_nccl_communicator(test::world().rank());
+    unsetenv("APSP_NCCL_EARLY");
+    EXPECT_EQ(nccl->stages_until_ready(), early == "mpi");
+    for (std::int64_t n : {8192, 5001})
+      test::check_gpu_matches_single_gpu(*nccl, n, test::DistConfig{Distribution::rows, 0, 0, n == 8192});
+    const std::int64_t round = nccl->transport_switch_round();
+    EXPECT_EQ(test::world().all_reduce(round, ReduceOp::min), test::world().all_reduce(round, ReduceOp::max));
+    if (early == "wait") EXPECT_EQ(round, -1);
+    if (test::world().rank() == 0 && early == "mpi")
+      std::printf("[ early ] nccl from round %lld of the first solve's rounds\n", static_cast<long long>(round));
+    nccl->wait_ready();
   }
 }
 
