@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -101,9 +102,19 @@ int lean_max_ctas() {
 // rounds otherwise waited 0.47-0.62 s for NCCL's init (setup's `comm
 // ready`, docs/scaling.md). APSP_NCCL_EARLY=wait makes the device calls
 // wait for NCCL instead (the path before, for the A/B).
+// APSP_NCCL_EARLY=mpi:R (R > 0) stages at least the first R rounds (the
+// first R advance_transport() calls find NCCL not ready): a switch inside
+// the rounds at a known round for the device tests, whatever NCCL's init
+// takes.
 bool early_device_calls() {
   const char* early = std::getenv("APSP_NCCL_EARLY");
   return !(early && std::string(early) == "wait");
+}
+
+std::int64_t early_staged_rounds() {
+  const char* early = std::getenv("APSP_NCCL_EARLY");
+  if (!early || std::string(early).rfind("mpi:", 0) != 0) return 0;
+  return std::max<std::int64_t>(0, std::atoll(early + 4));
 }
 
 void nccl_environment() {
@@ -237,6 +248,7 @@ class NcclCommunicator final : public Communicator {
         device_(device),
         parts_(std::move(parts)),
         early_(early_device_calls()),
+        staged_rounds_(early_ ? early_staged_rounds() : 0),
         staging_(early_) {}
   ~NcclCommunicator() override {
     // A transport still in the making is finished (every rank is making it)
@@ -290,6 +302,7 @@ class NcclCommunicator final : public Communicator {
   void do_wait_ready() override { transport(); }
   bool do_stages_until_ready() const override { return early_; }
   bool do_transport_ready() override {
+    if (advance_calls_++ < staged_rounds_) return false;
     std::lock_guard<std::mutex> lock(mutex_);
     return transport_ || (pending_.transport.valid() &&
                           pending_.transport.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
@@ -350,6 +363,8 @@ class NcclCommunicator final : public Communicator {
   // until a split or wait_ready() made the transport: collective points,
   // so every rank's staging_ changes at the same call).
   const bool early_ = false;
+  const std::int64_t staged_rounds_ = 0;  // APSP_NCCL_EARLY=mpi:R
+  std::int64_t advance_calls_ = 0;
   std::atomic<bool> staging_{false};
 };
 

@@ -5,10 +5,12 @@
 //   tests/distributed/run-mpi mpirun P build/tests/apsp_dist_mpi_tests --gtest_filter='MpiGpu*:NcclGpu*'
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "apsp/comm.hpp"
 #include "apsp/cuda.hpp"
@@ -105,6 +107,30 @@ TEST(NcclGpu, EarlyAndWaitingDeviceCallsMatchTheSingleGpuSolver) {
     if (test::world().rank() == 0 && early == "mpi")
       std::printf("[ early ] nccl from round %lld of the first solve's rounds\n", static_cast<long long>(round));
     nccl->wait_ready();
+  }
+}
+
+// A switch inside the rounds onto a ready NCCL: each rank waits (2 s) so
+// that its NCCL is made, and APSP_NCCL_EARLY=mpi:20
+// stages the first 20 of n = 8192's 64 rounds; then NCCL carries the rest,
+// look-ahead on and off. One GPU's results.
+TEST(NcclGpu, SwitchInsideTheRoundsMatchesTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  if (test::world().size() > gpus) GTEST_SKIP() << "the nccl communicator needs one GPU per rank";
+  for (const bool lookahead : {true, false}) {
+    setenv("APSP_NCCL_EARLY", "mpi:20", 1);
+    const std::unique_ptr<Communicator> nccl = make_nccl_communicator(test::world().rank());
+    unsetenv("APSP_NCCL_EARLY");
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    test::check_gpu_matches_single_gpu(*nccl, 8192, test::DistConfig{Distribution::rows, 0, 0, lookahead});
+    // 20 once NCCL is made (the sleep makes it so but for a very slow
+    // init: later then, or never), the same on every rank.
+    const std::int64_t round = nccl->transport_switch_round();
+    EXPECT_TRUE(round == -1 || round >= 20) << round;
+    EXPECT_EQ(test::world().all_reduce(round, ReduceOp::min), test::world().all_reduce(round, ReduceOp::max));
+    if (test::world().rank() == 0) std::printf("[ early ] nccl from round %lld\n", static_cast<long long>(round));
   }
 }
 
