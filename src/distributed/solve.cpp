@@ -367,8 +367,11 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       round_options.save_after = &save_after;
       round_options.save = &save;
     }
+    // A communicator that switched in an earlier solve carries every round
+    // of this one through its device transport.
+    const bool switched_before = comm.transport_switch_round() >= 0;
     RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
-    if (comm.stages_until_ready()) result.transport_switch_round = comm.transport_switch_round();
+    if (comm.stages_until_ready()) result.transport_switch_round = switched_before ? 0 : comm.transport_switch_round();
     if (attempt) {
       bool certified = false;
       agree(comm, [&] { certified = engine->range_certified(); });

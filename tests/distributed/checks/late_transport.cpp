@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 
 #include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/row_collector.hpp"
 #include "support/cases.hpp"
 
 namespace apsp::test {
@@ -87,6 +89,21 @@ void check_late_transport_switch(Communicator& comm, Backend backend) {
         EXPECT_GT(late.switched_broadcasts(), 0);
       }
       if (expected < 0) EXPECT_EQ(late.switched_broadcasts(), 0);
+      // A second solve on the same communicator: every round through the
+      // device transport once switched (its result says round 0), none
+      // while a rank is never ready.
+      if (!gpu) {
+        RowCollector again;
+        DistributedOptions o = config.options();
+        DistributedResult r;
+        try {
+          r = solve_distributed(late, c.graph, o, again);
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << "the second solve threw: " << e.what();
+        }
+        EXPECT_EQ(r.transport_switch_round, expected >= 0 ? 0 : -1);
+        EXPECT_EQ(again.commits, 1);
+      }
       // The switch is collective and kept: a later call changes nothing.
       EXPECT_EQ(late.advance_transport(rounds + 1), expected >= 0);
     }
