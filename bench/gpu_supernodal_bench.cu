@@ -14,16 +14,21 @@
 // least 1024 vertices, the solve's n times nnz(L)-based ops per source, the
 // count fw's n^3 rate compares with) and the rates they give.
 //
-// --factor v6|batched|tiled|both|all: the dense fronts' factor path (v6: one
-// front at a time through fw's rounds, the default; batched: the opt-in
+// --factor default|v6|batched|tiled|both|all: the dense fronts' factor path
+// (default: the solver's own, the merged chains for int32 rows, a
+// "supernodal" row; v6: one front at a time through fw's rounds, a
+// "supernodal-v6" row; batched: the
 // grouped path of testing::hooks.supernodal_batched_factor; tiled: the
 // opt-in testing::hooks.supernodal_tiled_factor, the batched path with the
 // update matrices of the fronts of >= 1024 vertices on fw's 128 x 128 tile;
-// both: a "supernodal" row and a "supernodal-batched" row; all: those and a
-// "supernodal-tiled" row; merged: the tiled path after
+// both: a "supernodal-v6" row and a "supernodal-batched" row; all: those, a
+// "supernodal-tiled" and a "supernodal-merged" row; merged: the tiled path after
 // supernodal::merge_chains, testing::hooks.supernodal_merge_chains =
 // --merge-percent, a "supernodal-merged" row; a comma list such as
-// v6,tiled,merged names the rows). Method supernodal-int16: supernodal with
+// v6,tiled,merged names the rows; a path with the suffix -pc, such as
+// tiled-pc, runs its dense rounds as one persistent launch per front on fw's
+// 128 tile, -pc64 on 64 tiles: testing::hooks.supernodal_persistent_rounds,
+// cuda/persistent_rounds.hpp). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -52,6 +57,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -119,6 +125,11 @@ Row measure(const std::string& family, const apsp::Graph& g, const std::string& 
     o.algorithm = "supernodal";
     o.precision = apsp::Precision::int16;
   }
+  // fw is the int32 reference (the fw_int32_s column, the factor's share of
+  // fw int32's rate): at automatic precision fw would take its int16 kernels
+  // wherever the distances certify, at about twice the int32 rate, and the
+  // int32 factor would be compared with a kernel of another width.
+  if (method == "fw") o.precision = apsp::Precision::int32;
   std::vector<double> ordering, symbolic, factor, solve, compute, wall;
   std::string picked = method;
   for (int rep = -1; rep < reps; ++rep) {
@@ -206,6 +217,15 @@ void profile_supernodal(const std::string& family, const apsp::Graph& g, const s
   if (!out) throw apsp::ResourceError("cannot write " + csv);
 }
 
+// A --factor path without its suffix "-pc" (the persistent rounds on fw's
+// 128 tile) or "-pc64" (on 64 tiles), and that tile (0: neither).
+std::pair<std::string, int> split_persistent_suffix(const std::string& path) {
+  for (const auto& [suffix, tile] : {std::pair<std::string, int>{"-pc64", 64}, {"-pc", 128}})
+    if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return {path.substr(0, path.size() - suffix.size()), tile};
+  return {path, 0};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -223,8 +243,8 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string csv;
   std::string profile_csv;
-  std::string factor_path = "v6";
-  std::int64_t merge_percent = 10;
+  std::string factor_path = "default";
+  std::int64_t merge_percent = apsp::supernodal::kDefaultMergePercent;
   apsp::weight_t w_hi = 100;
   app.add_option("--families", families)->delimiter(',');
   app.add_option("--grid-sizes", grid_sizes)->delimiter(',');
@@ -249,8 +269,10 @@ int main(int argc, char** argv) {
                  "this CSV (appended)");
   app.add_option(
       "--factor", factor_path,
-      "the dense fronts' factor paths: v6 (default), batched, tiled, merged (tiled after merge_chains), both (v6 "
-      "and batched), all (v6, batched, tiled), or a comma list of v6, batched, tiled, merged");
+      "the dense fronts' factor paths: default (the solver's own: merged for int32 rows), v6, batched, tiled, merged "
+      "(tiled after merge_chains), both (v6 and batched), all (v6, batched, tiled, merged), or a comma list of "
+      "default, v6, batched, tiled, merged, each also with -pc or -pc64 (its dense rounds as one persistent launch "
+      "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -259,13 +281,17 @@ int main(int argc, char** argv) {
   if (factor_path == "both")
     factor_paths = {"v6", "batched"};
   else if (factor_path == "all")
-    factor_paths = {"v6", "batched", "tiled"};
+    factor_paths = {"v6", "batched", "tiled", "merged"};
   else
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      if (path != "v6" && path != "batched" && path != "tiled" && path != "merged") {
-        std::fprintf(stderr, "--factor: unknown path '%s' (v6, batched, tiled, merged, both, all)\n", path.c_str());
+      const std::string base = split_persistent_suffix(path).first;
+      if (base != "default" && base != "v6" && base != "batched" && base != "tiled" && base != "merged") {
+        std::fprintf(stderr,
+                     "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -pc or -pc64; both, "
+                     "all)\n",
+                     path.c_str());
         return 2;
       }
       factor_paths.push_back(path);
@@ -289,21 +315,26 @@ int main(int argc, char** argv) {
         for (const std::string& method : methods) {
           if (method == "fw" && g.n > fw_max_n) continue;
           // supernodal once per factor path asked.
-          std::vector<std::string> paths{"v6"};
+          std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            apsp::cuda::testing::hooks.supernodal_batched_factor = path == "batched";
-            apsp::cuda::testing::hooks.supernodal_tiled_factor = path == "tiled" || path == "merged";
-            apsp::cuda::testing::hooks.supernodal_merge_chains = path == "merged" ? merge_percent : 0;
+            const auto [base, persistent_tile] = split_persistent_suffix(path);
+            apsp::cuda::testing::hooks.supernodal_v6_factor = base == "v6";
+            apsp::cuda::testing::hooks.supernodal_batched_factor = base == "batched";
+            apsp::cuda::testing::hooks.supernodal_tiled_factor = base == "tiled" || base == "merged";
+            apsp::cuda::testing::hooks.supernodal_merge_chains = base == "merged" ? merge_percent : 0;
+            apsp::cuda::testing::hooks.supernodal_persistent_rounds = persistent_tile;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
-            if (path != "v6") r.method = "supernodal-" + path;
+            if (path != "default") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
             if (supernodal) count_supernodal_ops(g, r);
             if (supernodal && !profile_csv.empty())
               profile_supernodal(family, g, profile_csv, r, method == "supernodal-int16");
+            apsp::cuda::testing::hooks.supernodal_v6_factor = false;
             apsp::cuda::testing::hooks.supernodal_batched_factor = false;
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
+            apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

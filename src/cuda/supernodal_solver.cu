@@ -30,6 +30,10 @@
 // measured) is the batched one with the panels and update matrices of the
 // fronts of >= 1024 vertices on fw's 128 x 128 phase-3 tile, two launches
 // (a pack and the tiles) per level for each (kernels/supernodal/tiled_update.cuh).
+// In any of these paths, opt-in (testing::hooks.supernodal_persistent_rounds,
+// not yet measured), a dense front's rounds whose padded block is at most
+// 2048 run as one cooperative launch instead of fw's launches
+// (cuda/persistent_rounds.hpp).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -56,6 +60,7 @@
 #include "cuda/kernels/supernodal/tiled_update.cuh"
 #include "cuda/launch.hpp"
 #include "core/cuda_memory.hpp"
+#include "cuda/persistent_rounds.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"
@@ -303,6 +308,13 @@ class SupernodalRows final : public RowSource<D> {
   // Level l's tiled panels (phase 0) or update matrices (phase 1): the pack
   // launch, then the tiled one.
   void launch_tiled(std::int32_t l, int phase, LaunchTimer& timer);
+  // Whether the rounds of the (k + s) x (k + s) block of a front (s = 0:
+  // its diagonal block) run as the one persistent launch
+  // (testing::hooks.supernodal_persistent_rounds; int32 and float32, padded
+  // block at most kPersistentRoundsMaxPad); counts the fronts it takes.
+  bool persistent_rounds(std::int64_t k, std::int64_t s) const;
+  // Those rounds on front K's block (its diagonal block when s = 0).
+  void run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const;
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -346,6 +358,9 @@ class SupernodalRows final : public RowSource<D> {
   // the dense fronts of >= 1024 vertices through
   // kernels/supernodal/tiled_update.cuh.
   bool tiled_factor_ = false;
+  // The dense rounds as one persistent launch per front on this tile (0: no;
+  // persistent_rounds()); float32 always on 128.
+  int persistent_tile_ = 0;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -428,16 +443,29 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
                        "precision");
     narrow_ = narrow != NarrowRows::off && possible;
   }
+  // The factor's path: the hooks when one is set, else the merged chains for
+  // int32 rows (the tiled factor after merge_chains; measured 1.47x v6's
+  // compute on uniform 32768, 1.15x on R-MAT, equal on grid and geometric:
+  // docs/perf.md, "Merged chains") and v6 for the other types, where the
+  // tiled path was not measured.
+  const bool hooked = testing::hooks.supernodal_v6_factor || testing::hooks.supernodal_batched_factor ||
+                      testing::hooks.supernodal_tiled_factor || testing::hooks.supernodal_merge_chains > 0;
+  const bool merged_default = !hooked && std::is_same_v<D, std::int32_t>;
+  const bool tiled = !testing::hooks.supernodal_v6_factor && (testing::hooks.supernodal_tiled_factor || merged_default);
+  const std::int64_t merge_percent =
+      testing::hooks.supernodal_v6_factor
+          ? 0
+          : (merged_default ? supernodal::kDefaultMergePercent : testing::hooks.supernodal_merge_chains.load());
   {
     BasicGraph<D> pattern;
     pattern.n = n_;
     pattern.edges = in.reweighted;
     supernodal::AnalyseTimes analysed;
     sym_ = supernodal::analyse(to_csr(pattern), &analysed);
-    if (testing::hooks.supernodal_merge_chains > 0) {
+    if (merge_percent > 0) {
       const auto merge_start = std::chrono::steady_clock::now();
       supernodal::ChainMerge rule;
-      rule.max_extra_ops = static_cast<double>(testing::hooks.supernodal_merge_chains) / 100.0;
+      rule.max_extra_ops = static_cast<double>(merge_percent) / 100.0;
       if (testing::hooks.supernodal_merge_min_front > 0) rule.min_front = testing::hooks.supernodal_merge_min_front;
       sym_ = supernodal::merge_chains(sym_, rule);
       analysed.symbolic += std::chrono::duration<double>(std::chrono::steady_clock::now() - merge_start).count();
@@ -447,8 +475,10 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   }
   if (testing::hooks.supernodal_dense_columns > 0)
     dense_above_ = std::min<std::int64_t>(testing::hooks.supernodal_dense_columns, sn::kSmallColumns);
-  tiled_factor_ = testing::hooks.supernodal_tiled_factor && sizeof(D) == sizeof(std::int32_t);
-  batched_factor_ = testing::hooks.supernodal_batched_factor || testing::hooks.supernodal_tiled_factor;
+  tiled_factor_ = tiled && sizeof(D) == sizeof(std::int32_t);
+  batched_factor_ = testing::hooks.supernodal_batched_factor || tiled;
+  const std::int64_t tile = testing::hooks.supernodal_persistent_rounds;
+  persistent_tile_ = tile == 64 && std::is_same<D, std::int32_t>::value ? 64 : tile != 0 ? 128 : 0;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -774,6 +804,27 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
 }
 
 template <class D>
+bool SupernodalRows<D>::persistent_rounds(std::int64_t k, std::int64_t s) const {
+  if constexpr (std::is_same<D, double>::value) {
+    return false;  // float64's rounds are fw_f64's 64 tile: they keep their launches
+  } else {
+    if (persistent_tile_ == 0 || !persistent_rounds_fit(persistent_rounds_pad(k, s, persistent_tile_))) return false;
+    ++testing::hooks.supernodal_persistent_fronts;
+    return true;
+  }
+}
+
+template <class D>
+void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const {
+  if constexpr (std::is_same<D, std::int32_t>::value)
+    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_, persistent_tile_);
+  else if constexpr (std::is_same<D, float>::value)
+    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_);
+  else
+    throw Error("float64 has no persistent rounds");  // persistent_rounds() says no first
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -822,6 +873,10 @@ void SupernodalRows<D>::factor() {
         const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
+          if (persistent_rounds(k, 0)) {
+            run_persistent_rounds(K, 0, dense.get(), panels.get());
+            return;
+          }
           sn::pad_front<D>
               <<<grid_for(k_pad * k_pad, kElementThreads), kElementThreads, 0, stream_>>>(front(K), shape, dense.get());
           APSP_CUDA_CHECK_LAUNCH("pad_front");
@@ -860,6 +915,12 @@ void SupernodalRows<D>::factor() {
       const sn::PaddedFront shape{k, s, k_pad, round_up(k_pad + s, pad)};
       const double n_pad = static_cast<double>(shape.n_pad);
       const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
+      if (persistent_rounds(k, s)) {
+        timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
+                   [&] { run_persistent_rounds(K, s, dense.get(), panels.get()); });
+        ++testing::hooks.supernodal_dense_fronts;
+        continue;
+      }
       timer.time("dense pad", l, size_class, {}, [&] {
         sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
             front(K), shape, dense.get());

@@ -66,20 +66,37 @@ struct Hooks {
   // shared-memory closure's 64) go through the dense fw rounds, so small
   // graphs exercise that path.
   std::atomic<std::int64_t> supernodal_dense_columns{0};
-  // supernodal: when set, the factor's batched dense path (opt-in, not yet
-  // measured): fw's rounds close only each dense front's diagonal block and
+  // supernodal: when set, the factor is v6's (every dense front one at a
+  // time through fw's rounds) whatever the working rows' type; else int32
+  // rows take the merged chains (the tiled factor after
+  // supernodal::merge_chains at supernodal::kDefaultMergePercent, the default since it
+  // measured 1.47x v6's compute on uniform 32768 and no slower elsewhere,
+  // docs/perf.md) and other types v6. The hooks below replace the default
+  // when set.
+  std::atomic<bool> supernodal_v6_factor{false};
+  // supernodal: when set, the factor's batched dense path (measured slower
+  // than v6): fw's rounds close only each dense front's diagonal block and
   // the level's dense panels and update matrices run as grouped min-plus
-  // launches; else v6's one front at a time through fw's rounds.
+  // launches.
   std::atomic<bool> supernodal_batched_factor{false};
-  // supernodal: when set, the tiled factor (opt-in, not yet measured): the
+  // supernodal: when set, the tiled factor without the merge: the
   // batched path, with the panels and update matrices of the dense fronts of
   // >= 1024 vertices on fw's 128 x 128 phase-3 tile
   // (kernels/supernodal/tiled_update.cuh); int32 and float32 (float64 stays
   // batched).
   std::atomic<bool> supernodal_tiled_factor{false};
+  // supernodal: when 128 or 64, each dense front's rounds (v6: the whole
+  // front's first k pivots; batched and tiled: its diagonal block's closure)
+  // run as ONE cooperative launch on that tile (cuda/persistent_rounds.hpp)
+  // where the padded block is at most 2048 (opt-in until measured; int32 on
+  // either tile, float32 on 128 whatever is asked; float64 and larger
+  // blocks keep fw's launches); 0: fw's launches.
+  std::atomic<std::int64_t> supernodal_persistent_rounds{0};
+  // supernodal: fronts whose rounds ran as the one persistent launch (counts up).
+  std::atomic<std::int64_t> supernodal_persistent_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by
-  // supernodal::merge_chains with max_extra_ops = this / 100 (opt-in, not
-  // yet measured): chained fronts of >= 1024 vertices merge into deeper
+  // supernodal::merge_chains with max_extra_ops = this / 100 (the default
+  // path takes kDefaultMergePercent): chained fronts of >= 1024 vertices merge into deeper
   // pivot blocks, so the tiled factor's panels and updates run fewer, deeper
   // passes. supernodal_merge_min_front, when > 0, replaces the 1024 (tests
   // force merges on small graphs with it).

@@ -68,10 +68,12 @@ class OutputFile {
   // Writes at `offset` without moving the append position; thread-safe, so
   // several threads may fill disjoint ranges. Do not mix with write().
   void write_at(std::uint64_t offset, const void* data, std::size_t size);
-  // Completes the file: closes it and gives it the target's name. With
-  // `replaced`, the file it replaces is kept (a hard link under a hidden
-  // name) until the caller restores or drops it: for outputs that must be
-  // replaced together or not at all.
+  // Completes the file: closes it and gives it the target's name (an
+  // existing target's name is exchanged with the temporary's, and the old
+  // file unlinked: see exchange_over_target in files.cpp). With `replaced`,
+  // the file it replaces is kept (under a hidden name) until the caller
+  // restores or drops it: for outputs that must be replaced together or not
+  // at all.
   void close(class ReplacedFile* replaced = nullptr);
   // Drops the temporary file (nothing happens to the target). Idempotent.
   void discard() noexcept;
@@ -94,9 +96,12 @@ class OutputFile {
   // (flock) against a second run writing the same target (ResourceError).
   // Fresh (`reopen` false), its old contents are dropped; reopened, they
   // stay. Unlike the other modes it is never unlinked: not by discard(), the
-  // destructor, a signal handler or a later run; close() renames it over
-  // the target as any temporary. A target that exists and is not a regular
-  // file (/dev/stdout) is a UsageError: a partial file cannot be kept.
+  // destructor, a signal handler or a later run; close() gives it the
+  // target's name as any temporary (an existing target through a hidden
+  // link of it, then the partial name unlinked), and a partial name that a
+  // run killed inside that step left on the target's own file is dropped
+  // here. A target that exists and is not a regular file (/dev/stdout) is a
+  // UsageError: a partial file cannot be kept.
   static std::unique_ptr<OutputFile> kept(const std::string& path, bool reopen);
   // Reads `size` bytes at `offset`; false when the file is shorter or the read fails.
   bool read_at(std::uint64_t offset, void* data, std::size_t size) const;
@@ -114,6 +119,8 @@ class OutputFile {
   int name_temporary() noexcept;
   // The creator's last step: the named temporary over the target.
   void rename_over_target(ReplacedFile* replaced);
+  // rename_over_target's way where the target exists: true when done.
+  bool exchange_over_target(ReplacedFile* replaced);
   // After the file was cut shorter: takes the file system's flush-on-close
   // that the cut armed, while nothing is dirty (see files.cpp).
   void take_flush_on_close() noexcept;
@@ -154,7 +161,8 @@ class ReplacedFile {
  private:
   friend class OutputFile;
   std::string target_;
-  std::string previous_;  // the hidden link to the replaced file; empty: none
+  std::string previous_;  // the hidden name of the replaced file; empty: none
+  int slot_ = -1;         // previous_'s place in remove_temporaries_on_signal's list, or -1
   bool kept_ = false;     // the target was new, or previous_ holds its old file
   bool armed_ = false;
 };
@@ -178,6 +186,10 @@ void remove_registered_temporaries() noexcept;
 // Test hook: false makes OutputFile use hidden named temporaries even where
 // unnamed ones work, so both paths can be tested on one machine.
 void set_unnamed_temporaries_for_testing(bool allowed);
+
+// Test hook: false makes OutputFile replace an existing target by rename(2)
+// over it, as on a file system without renameat2's RENAME_EXCHANGE.
+void set_rename_exchange_for_testing(bool allowed);
 
 // Buffered text output over an OutputFile, flushed in large chunks.
 class TextWriter {

@@ -136,6 +136,35 @@ TEST_F(Resume, KilledAtAnyPointAndResumedGivesTheUninterruptedFiles) {
   }
 }
 
+// A checkpointed run over existing outputs: killed, it leaves them as they
+// were; resumed, it replaces them (an exchange of names with the partial
+// file's hidden link) with nothing left beside them. A run killed inside
+// that commit, after the exchange and before the partial name went, leaves
+// the partial name on the finished output's inode (made here with a hard
+// link): the next run must not write into the output in place.
+TEST_F(Resume, ACheckpointedRunReplacesExistingOutputs) {
+  ok("gen random -n 1000 --seed 11 -o g.bin");
+  const std::string args = kSolve + "--algo dijkstra";
+  ok("solve g.bin --threads 2 -o ref.bin --predecessors ref.npy --algo dijkstra");
+  const std::string ref_d = read_text("ref.bin"), ref_p = read_text("ref.npy");
+  write_text("d.bin", "old distances");
+  write_text("p.npy", "old predecessors");
+  killed(args + " --checkpoint", "journal:9");
+  EXPECT_EQ(read_text("d.bin"), "old distances");
+  EXPECT_EQ(read_text("p.npy"), "old predecessors");
+  ok(args + " --resume");
+  EXPECT_TRUE(read_text("d.bin") == ref_d) << "d.bin differs from the uninterrupted run's";
+  EXPECT_TRUE(read_text("p.npy") == ref_p) << "p.npy differs from the uninterrupted run's";
+  EXPECT_TRUE(hidden().empty()) << *hidden().begin();
+  fs::create_hard_link(path("d.bin"), path(".d.bin.apsp-partial"));
+  killed(args + " --checkpoint", "journal:1");
+  EXPECT_TRUE(read_text("d.bin") == ref_d) << "the output was written in place";
+  ok(args + " --resume");
+  EXPECT_TRUE(read_text("d.bin") == ref_d) << "d.bin differs from the uninterrupted run's";
+  EXPECT_TRUE(read_text("p.npy") == ref_p) << "p.npy differs from the uninterrupted run's";
+  EXPECT_TRUE(hidden().empty()) << *hidden().begin();
+}
+
 // The per-source solvers (and supernodal's row solve) compute only the rows
 // the journal does not hold: the summary says how many were kept.
 TEST_F(Resume, PerSourceSolvesComputeOnlyTheRowsLeft) {

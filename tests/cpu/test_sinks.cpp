@@ -4,8 +4,13 @@
 // never half-written; and the refusals that come before any work (disk
 // space through an injected statvfs, memory through injected /proc/meminfo
 // and cgroup files, the text format's size limit).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -18,6 +23,7 @@
 #include <iterator>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -48,6 +54,7 @@ class SinkTest : public test::ScratchDirTest {
     resources::set_statvfs_for_testing(nullptr);
     resources::set_memory_sources_for_testing(nullptr);
     io::detail::set_unnamed_temporaries_for_testing(true);
+    io::detail::set_rename_exchange_for_testing(true);
     sink::fail_between_renames_for_testing(false);
     ScratchDirTest::TearDown();
   }
@@ -337,13 +344,17 @@ TEST_F(SinkTest, FileSinkRefusesGraphFormatsAndAPredecessorFileWithoutPredecesso
 // Discarding, or destroying the sink without commit(), keeps an existing
 // file byte for byte and leaves no temporary; commit() replaces the file,
 // keeps its permissions and writes through a symbolic link. Both kinds of
-// temporary file: unnamed (O_TMPFILE) and hidden named ones.
+// temporary file: unnamed (O_TMPFILE) and hidden named ones; both ways of
+// replacing: an exchange of names and rename(2) over the old file.
 TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
   const std::int64_t n = 100;
   const auto d = distance_pattern(n);
-  for (const bool unnamed : {true, false}) {
-    SCOPED_TRACE(unnamed ? "unnamed temporaries" : "named temporaries");
+  for (const int variant : {0, 1, 2, 3}) {
+    const bool unnamed = variant % 2 == 0, exchange = variant < 2;
+    SCOPED_TRACE(std::string(unnamed ? "unnamed temporaries" : "named temporaries") +
+                 (exchange ? ", exchanged" : ", renamed over"));
     io::detail::set_unnamed_temporaries_for_testing(unnamed);
+    io::detail::set_rename_exchange_for_testing(exchange);
     for (const char* name : {"d.bin", "d.npy", "d.txt"}) {
       SCOPED_TRACE(name);
       write_text(name, "the old result");
@@ -399,15 +410,19 @@ TEST_F(SinkTest, OutputsAreNeverHalfWritten) {
 // failure between the renames left new distances beside old predecessors.
 // With a failure injected there, both files stay as they were (or neither
 // appears where there were none), with no temporary left; without it, both
-// are replaced.
+// are replaced. Old files are replaced by an exchange of names (the old
+// predecessors then wait under the temporary's name) or by rename(2).
 TEST_F(SinkTest, DistancesAndPredecessorsAreReplacedTogetherOrNotAtAll) {
   const std::int64_t n = 20;
   const auto d = distance_pattern(n);
   const auto p = predecessor_pattern(n);
-  for (const bool unnamed : {true, false}) {
+  for (const int variant : {0, 1, 2, 3}) {
+    const bool unnamed = variant % 2 == 0, exchange = variant < 2;
     io::detail::set_unnamed_temporaries_for_testing(unnamed);
+    io::detail::set_rename_exchange_for_testing(exchange);
     for (const bool existing : {true, false}) {
-      SCOPED_TRACE(std::string(unnamed ? "unnamed" : "named") + (existing ? ", old files" : ", no old files"));
+      SCOPED_TRACE(std::string(unnamed ? "unnamed" : "named") + (exchange ? ", exchanged" : ", renamed over") +
+                   (existing ? ", old files" : ", no old files"));
       if (existing) {
         write_text("d.npy", "old distances");
         write_text("p.npy", "old predecessors");
@@ -442,6 +457,61 @@ TEST_F(SinkTest, DistancesAndPredecessorsAreReplacedTogetherOrNotAtAll) {
       fs::remove(path("d.npy"));
       fs::remove(path("p.npy"));
     }
+  }
+}
+
+// True when every extent of the file `name` is still delayed-allocation
+// (no block given on disk: its dirty pages wait for the kernel's writeback);
+// false when any has blocks. nullopt where FIEMAP cannot tell.
+std::optional<bool> all_delalloc(const std::string& name) {
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  constexpr int kExtents = 64;
+  std::vector<unsigned char> buffer(sizeof(fiemap) + kExtents * sizeof(fiemap_extent), 0);
+  auto* map = reinterpret_cast<fiemap*>(buffer.data());
+  map->fm_length = FIEMAP_MAX_OFFSET;
+  map->fm_extent_count = kExtents;
+  const bool mapped = ::ioctl(fd, FS_IOC_FIEMAP, map) == 0;
+  ::close(fd);
+  if (!mapped || map->fm_mapped_extents == 0) return std::nullopt;
+  for (unsigned e = 0; e < map->fm_mapped_extents; ++e)
+    if ((map->fm_extents[e].fe_flags & FIEMAP_EXTENT_DELALLOC) == 0) return false;
+  return true;
+}
+
+// Replacing an existing output leaves the new file's pages to the kernel's
+// writeback, as writing a new one does: ext4 flushed a file renamed over an
+// existing one (auto_da_alloc), which cost the write of the whole output to
+// disk inside rename (0.6-0.8 s per GiB, docs/perf.md "Replacing an
+// existing output"). Seen without timing: right after the commit the file's
+// extents are still delayed-allocation, where the flush would have given
+// them blocks. ext4 with delayed allocation only; skipped where the kernel's
+// own writeback ran during the test (a file written before the output was
+// given blocks too). Also checks that rename(2) over the old file, the
+// fallback, does flush here (else skipped): the test tells the two apart.
+TEST_F(SinkTest, ReplacingAnOutputLeavesItsPagesToWriteback) {
+  struct statfs fs_info {};
+  ASSERT_EQ(::statfs(dir_.c_str(), &fs_info), 0);
+  if (fs_info.f_type != 0xEF53) GTEST_SKIP() << "not ext4: no flush on rename to avoid";
+  const std::int64_t n = 512;  // 1 MiB of int32
+  const auto d = distance_pattern(n);
+  for (const bool exchange : {true, false}) {
+    SCOPED_TRACE(exchange ? "exchanged" : "renamed over");
+    io::detail::set_rename_exchange_for_testing(exchange);
+    write_text("d.bin", "the old result");
+    write_text("witness", std::string(std::size_t{1} << 20, 'w'));
+    if (all_delalloc(path("witness")) != true) GTEST_SKIP() << "no delayed allocation on " << dir_;
+    io::write_matrix(path("d.bin"), d, n);
+    const std::optional<bool> delalloc = all_delalloc(path("d.bin"));
+    if (all_delalloc(path("witness")) != true) GTEST_SKIP() << "the kernel's writeback ran during the test";
+    ASSERT_TRUE(delalloc.has_value());
+    if (!exchange && *delalloc) GTEST_SKIP() << "this ext4 does not flush on rename (noauto_da_alloc)";
+    EXPECT_EQ(*delalloc, exchange);
+    std::int64_t read_n = 0;
+    EXPECT_EQ(test::first_difference(d, io::read_matrix(path("d.bin"), read_n), n), "");
+    EXPECT_EQ(files(), (std::set<std::string>{"d.bin", "witness"}));
+    fs::remove(path("d.bin"));
+    fs::remove(path("witness"));
   }
 }
 

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -33,6 +35,25 @@ inline std::vector<AlgorithmInfo> gpu_algorithms() {
   for (const AlgorithmInfo& a : algorithm_registry())
     if (a.backend == Backend::cuda && a.available) found.push_back(a);
   return found;
+}
+
+// Sets an integer testing hook (cuda/testing.hpp) for the lifetime of the object.
+class IntHook {
+ public:
+  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook) { hook_ = value; }
+  IntHook(const IntHook&) = delete;
+  IntHook& operator=(const IntHook&) = delete;
+  ~IntHook() { hook_ = 0; }
+
+ private:
+  std::atomic<std::int64_t>& hook_;
+};
+
+// Whether this build has the CPU solver `algorithm` to compare with.
+inline bool cpu_algorithm_available(const std::string& algorithm) {
+  for (const AlgorithmInfo& a : algorithm_registry())
+    if (a.name == algorithm && a.backend == Backend::cpu && a.available) return true;
+  return false;
 }
 
 // Options for one GPU solve with `algorithm`.

@@ -37,24 +37,9 @@ namespace {
 
 constexpr const char* kAlgo = "supernodal";
 
-// Sets an integer testing hook for the lifetime of the object.
-class IntHook {
- public:
-  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook) { hook_ = value; }
-  IntHook(const IntHook&) = delete;
-  IntHook& operator=(const IntHook&) = delete;
-  ~IntHook() { hook_ = 0; }
+using test::IntHook;
 
- private:
-  std::atomic<std::int64_t>& hook_;
-};
-
-// Whether this build has the CPU supernodal solver to compare with.
-bool cpu_supernodal_available() {
-  for (const AlgorithmInfo& a : algorithm_registry())
-    if (std::string(a.name) == kAlgo && a.backend == Backend::cpu && a.available) return true;
-  return false;
-}
+bool cpu_supernodal_available() { return test::cpu_algorithm_available(kAlgo); }
 
 
 // Solves c on the GPU (with and without predecessors as asked) and checks
@@ -63,6 +48,7 @@ bool cpu_supernodal_available() {
 void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist_t>* expected = nullptr) {
   SCOPED_TRACE(c.name + (predecessors ? " with predecessors" : "") +
                (cuda::testing::hooks.supernodal_dense_columns > 0 ? " dense fronts" : "") +
+               (cuda::testing::hooks.supernodal_v6_factor ? " v6 factor" : "") +
                (cuda::testing::hooks.supernodal_batched_factor ? " batched factor" : "") +
                (cuda::testing::hooks.supernodal_tiled_factor ? " tiled factor" : "") +
                (cuda::testing::hooks.supernodal_batch_rows > 0 ? " small batches" : "") +
@@ -80,14 +66,18 @@ void expect_exact(const test::Case& c, bool predecessors, const std::vector<dist
   }
 }
 
-// expect_exact through every factor path (dense fronts v6's way, batched
-// and tiled) and with several solve batches.
+// expect_exact through every factor path (the default merged chains, dense
+// fronts v6's way, batched and tiled) and with several solve batches.
 void expect_exact_every_path(const test::Case& c, bool predecessors) {
   const std::vector<dist_t> reference = test::reference_distances(c.graph);
   expect_exact(c, predecessors, &reference);
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 7);
   expect_exact(c, predecessors, &reference);
+  {
+    cuda::testing::ForceHook v6(cuda::testing::hooks.supernodal_v6_factor);
+    expect_exact(c, predecessors, &reference);
+  }
   {
     cuda::testing::ForceHook batched(cuda::testing::hooks.supernodal_batched_factor);
     expect_exact(c, predecessors, &reference);
@@ -367,8 +357,9 @@ TEST(GpuSupernodal, TiledFactorRecordsItsPassesAndMatchesV6) {
   }
 }
 
-// The merged chains (testing::hooks.supernodal_merge_chains, opt-in): the
-// tiled factor after supernodal::merge_chains, with the merge threshold
+// The merged chains (testing::hooks.supernodal_merge_chains; int32's
+// default path at 10%): the tiled factor after supernodal::merge_chains,
+// with the merge threshold
 // lowered to fronts of 128 vertices and 100% extra add-mins so that these
 // graphs merge, equals v6 bit for bit in int32 on a grid, a geometric, an
 // R-MAT and a uniform graph, and gives valid predecessor trees. The host's
@@ -386,7 +377,10 @@ TEST(GpuSupernodal, MergedChainsMatchV6) {
   };
   for (const test::Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const SolveResult v6 = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+    const SolveResult v6 = [&] {
+      cuda::testing::ForceHook only_v6(cuda::testing::hooks.supernodal_v6_factor);
+      return solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
+    }();
     supernodal::ChainMerge rule;
     rule.min_front = 128;
     rule.max_extra_ops = 1.0;

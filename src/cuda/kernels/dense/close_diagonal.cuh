@@ -13,9 +13,11 @@ namespace apsp::cuda::kernels {
 // (as of step k-1) through double-buffered shared arrays, so each step needs
 // one barrier and four 16-byte loads per thread. Row k and column k do not
 // change in step k because d[k][k] = 0 (no negative cycles).
+// The body is close_diagonal_tile, which a persistent kernel calls from one
+// of its blocks (kernels/supernodal/persistent_rounds.cuh).
 template <class T, class W>
-__global__ void __launch_bounds__(T::kThreads)
-    close_diagonal(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
+__device__ __forceinline__ void close_diagonal_tile(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb,
+                                                    std::int32_t* __restrict__ mid) {
   __shared__ __align__(16) std::int32_t row_k[2][T::kTile];
   __shared__ __align__(16) std::int32_t col_k[2][T::kTile];
   const int tid = threadIdx.x, tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
@@ -64,6 +66,12 @@ __global__ void __launch_bounds__(T::kThreads)
       const std::int64_t at = (pivot + fragment_row<T>(ty, r)) * ld + pivot + column(x);
       d[at] = W::from_word(settle_tag<W>(c[r][x], mid, at, pivot));
     }
+}
+
+template <class T, class W>
+__global__ void __launch_bounds__(T::kThreads)
+    close_diagonal(typename W::storage_t* __restrict__ d, std::int64_t ld, int kb, std::int32_t* __restrict__ mid) {
+  close_diagonal_tile<T, W>(d, ld, kb, mid);
 }
 
 }  // namespace apsp::cuda::kernels

@@ -12,16 +12,18 @@ namespace apsp::cuda::kernels {
 // (kb, j), block nb-1..2nb-3 the column-panel tile (i, kb), which it also
 // writes transposed into panel_t. Shared memory: two kTile x kPivotStride
 // int32 tiles (the closed diagonal and the panel tile); storage_t in global.
+// The body is update_panel_tile, block b's tile: a persistent kernel calls
+// it for each of its tiles (kernels/supernodal/persistent_rounds.cuh), with
+// `shared` its dynamic shared memory and a barrier between two tiles.
 template <class T, class W>
-__global__ void __launch_bounds__(T::kThreads)
-    update_panels(typename W::storage_t* __restrict__ d, std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb,
-                  int nb, std::int32_t* __restrict__ mid, std::int32_t* __restrict__ row_tagged) {
-  extern __shared__ int4 shared_words[];
+__device__ __forceinline__ void update_panel_tile(typename W::storage_t* __restrict__ d,
+                                                  std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb, int nb,
+                                                  std::int32_t* __restrict__ mid, std::int32_t* __restrict__ row_tagged,
+                                                  int b, int4* shared_words) {
   std::int32_t* const diag = reinterpret_cast<std::int32_t*>(shared_words);
   std::int32_t* const panel = diag + T::kTile * T::kPivotStride;
   const int tid = threadIdx.x;
   const std::int64_t pivot = std::int64_t{kb} * T::kTile;
-  const int b = blockIdx.x;
   const bool row_panel = b < nb - 1;
   const int other = row_panel ? b : b - (nb - 1);
   const std::int64_t other_origin = std::int64_t{other + (other >= kb)} * T::kTile;
@@ -83,6 +85,14 @@ __global__ void __launch_bounds__(T::kThreads)
       panel_t[std::int64_t{k} * ld + row0 + i] = W::broadcast(panel[i * T::kPivotStride + k]);
     }
   }
+}
+
+template <class T, class W>
+__global__ void __launch_bounds__(T::kThreads)
+    update_panels(typename W::storage_t* __restrict__ d, std::int32_t* __restrict__ panel_t, std::int64_t ld, int kb,
+                  int nb, std::int32_t* __restrict__ mid, std::int32_t* __restrict__ row_tagged) {
+  extern __shared__ int4 shared_words[];
+  update_panel_tile<T, W>(d, panel_t, ld, kb, nb, mid, row_tagged, blockIdx.x, shared_words);
 }
 
 }  // namespace apsp::cuda::kernels

@@ -17,19 +17,23 @@ namespace apsp::cuda::kernels {
 //   mid_k0   predecessor mode: the vertex of the pivot block's first k, which
 //            mid records; -1 means kb * kTile (the out-of-core products pass
 //            their own, as their kb skips no tile)
+// The body is update_rest_tile, the tile of block (bx, by) (unsigned, as
+// blockIdx is: fw's code is unchanged by the split): a persistent
+// kernel calls it for each of its tiles (kernels/supernodal/persistent_rounds.cuh),
+// with `shared_words` its dynamic shared memory.
 template <class T, class W>
-__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
-    update_rest(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t,
-                const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb, std::int32_t* __restrict__ mid,
-                std::int64_t mid_k0 = -1) {
+__device__ __forceinline__ void update_rest_tile(typename W::storage_t* __restrict__ d,
+                                                 const std::int32_t* __restrict__ panel_t,
+                                                 const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb,
+                                                 std::int32_t* __restrict__ mid, std::int64_t mid_k0, unsigned bx,
+                                                 unsigned by, int4* shared_words) {
   constexpr int kRowWords = T::kTile;             // words in one C tile row
   constexpr int kAWords = T::kChunk * T::kTile;   // A chunk: kChunk x kTile words
   constexpr int kBWords = T::kChunk * kRowWords;  // B chunk: kChunk x kRowWords words
-  extern __shared__ int4 shared_words[];
   std::int32_t* const stage_base = reinterpret_cast<std::int32_t*>(shared_words);
 
-  const int tj = W::kPerWord == 1 ? blockIdx.x + (blockIdx.x >= kb) : blockIdx.x;
-  const int ti = blockIdx.y + (blockIdx.y >= kb);
+  const int tj = W::kPerWord == 1 ? bx + (bx >= kb) : bx;
+  const int ti = by + (by >= kb);
   const int tid = threadIdx.x;
   const int tx = tid % T::kThreadsX;
   const int ty = tid / T::kThreadsX;
@@ -133,6 +137,15 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
     *reinterpret_cast<int4*>(row + tx * 4) = make_int4(c[r][0], c[r][1], c[r][2], c[r][3]);
     *reinterpret_cast<int4*>(row + kRowWords / 2 + tx * 4) = make_int4(c[r][4], c[r][5], c[r][6], c[r][7]);
   }
+}
+
+template <class T, class W>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
+    update_rest(typename W::storage_t* __restrict__ d, const std::int32_t* __restrict__ panel_t,
+                const std::int32_t* __restrict__ b_rows, std::int64_t ld, int kb, std::int32_t* __restrict__ mid,
+                std::int64_t mid_k0 = -1) {
+  extern __shared__ int4 shared_words[];
+  update_rest_tile<T, W>(d, panel_t, b_rows, ld, kb, mid, mid_k0, blockIdx.x, blockIdx.y, shared_words);
 }
 
 }  // namespace apsp::cuda::kernels

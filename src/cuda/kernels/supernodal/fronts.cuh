@@ -111,29 +111,41 @@ struct PaddedFront {
   }
 };
 
+// Entry x of the padded copy (padding isolated: 0 on the diagonal, +inf
+// off it), and entry x of the copied block back into the front (the whole
+// front, or its diagonal block when s = 0): pad_front's and unpad_front's
+// bodies, and the first and last phases of persistent_rounds
+// (kernels/supernodal/persistent_rounds.cuh).
+template <class D>
+__device__ __forceinline__ void pad_entry(const D* front, const PaddedFront& shape, D* padded, std::int64_t x) {
+  const std::int64_t i = x / shape.n_pad, j = x - i * shape.n_pad;
+  const std::int64_t fi = shape.front_index(i), fj = shape.front_index(j);
+  padded[x] = fi >= 0 && fj >= 0 ? front[fi * shape.ld() + fj] : i == j ? D{0} : Arith<D>::infinity();
+}
+__host__ __device__ inline std::int64_t unpad_entries(const PaddedFront& shape) {
+  return (shape.k + shape.s) * (shape.k + shape.s);
+}
+template <class D>
+__device__ __forceinline__ void unpad_entry(const D* padded, const PaddedFront& shape, D* front, std::int64_t x) {
+  const std::int64_t block = shape.k + shape.s;
+  const std::int64_t fi = x / block, fj = x - fi * block;
+  const std::int64_t pi = fi < shape.k ? fi : shape.k_pad + (fi - shape.k);
+  const std::int64_t pj = fj < shape.k ? fj : shape.k_pad + (fj - shape.k);
+  front[fi * shape.ld() + fj] = padded[pi * shape.n_pad + pj];
+}
+
 template <class D>
 __global__ void pad_front(const D* __restrict__ front, PaddedFront shape, D* __restrict__ padded) {
-  const std::int64_t ld = shape.ld();
-  const D inf = Arith<D>::infinity();
   for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < shape.n_pad * shape.n_pad;
-       x += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t i = x / shape.n_pad, j = x - i * shape.n_pad;
-    const std::int64_t fi = shape.front_index(i), fj = shape.front_index(j);
-    padded[x] = fi >= 0 && fj >= 0 ? front[fi * ld + fj] : i == j ? D{0} : inf;
-  }
+       x += std::int64_t{gridDim.x} * blockDim.x)
+    pad_entry(front, shape, padded, x);
 }
 
 template <class D>
 __global__ void unpad_front(const D* __restrict__ padded, PaddedFront shape, D* __restrict__ front) {
-  // The copied block: the whole front, or its diagonal block (s = 0).
-  const std::int64_t block = shape.k + shape.s, ld = shape.ld();
-  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < block * block;
-       x += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t fi = x / block, fj = x - fi * block;
-    const std::int64_t pi = fi < shape.k ? fi : shape.k_pad + (fi - shape.k);
-    const std::int64_t pj = fj < shape.k ? fj : shape.k_pad + (fj - shape.k);
-    front[fi * ld + fj] = padded[pi * shape.n_pad + pj];
-  }
+  for (std::int64_t x = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; x < unpad_entries(shape);
+       x += std::int64_t{gridDim.x} * blockDim.x)
+    unpad_entry(padded, shape, front, x);
 }
 
 // The factor in int16 for the solve's int16 working rows: min(entry,

@@ -1,0 +1,146 @@
+// The supernodal factor's dense closure alone (issue 21; the kernel ladder's
+// "persistent rounds" in docs/perf.md): a front's k x k diagonal block, inside
+// a row stride of k + s as the batched, tiled and merged paths hold it, closed
+//   fw       by fw's launches as the factor runs them without the hook:
+//            pad_front, fw_rounds_int32 (three launches a round of 128
+//            pivots), unpad_front;
+//   pc       by the persistent rounds on fw's 128 tile (one launch);
+//   pc64     by the persistent rounds on 64 tiles (one launch).
+// Each rep restores the block first (untimed), then times one closure by CUDA
+// events; the median over --reps after a warm-up. Columns: k, the way, the
+// median in us, the rounds of 128 pivots (k_pad / 128), us per 128 pivots,
+// and k_pad^3 / time (add-mins a second), with a check that pc and pc64
+// gave fw's block bit for bit (exit status 3 when one did not).
+//   apsp_bench_gpu_closure_bench --sizes 150,256,426,1024,1305,2048 --reps 20 --csv closure.csv
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "apsp/cuda.hpp"
+#include "core/ceil_div.hpp"
+#include "core/cuda_check.hpp"
+#include "core/cuda_memory.hpp"
+#include "cuda/fw_real.hpp"
+#include "cuda/kernels/supernodal/fronts.cuh"
+#include "cuda/persistent_rounds.hpp"
+
+namespace {
+
+using apsp::cuda::DeviceBuffer;
+namespace sn = apsp::cuda::kernels::supernodal;
+constexpr std::int64_t kTile = 128;
+constexpr int kThreads = 256;
+
+// A k x k block inside rows of ld cells: 0 on the diagonal, about half the
+// pairs an edge of weight 1..100, the rest +inf (kInf).
+std::vector<std::int32_t> random_block(std::int64_t k, std::int64_t ld, std::uint64_t seed) {
+  std::vector<std::int32_t> cells(static_cast<std::size_t>(k * ld), apsp::kInf);
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<int> weight(1, 100), percent(0, 99);
+  for (std::int64_t i = 0; i < k; ++i)
+    for (std::int64_t j = 0; j < k; ++j)
+      cells[static_cast<std::size_t>(i * ld + j)] = i == j ? 0 : percent(random) < 50 ? weight(random) : apsp::kInf;
+  return cells;
+}
+
+// fw's launches on the block, as SupernodalRows::factor runs them.
+void close_by_fw(std::int32_t* front, std::int64_t k, std::int64_t ld, std::int32_t* dense, std::int32_t* panels,
+                 cudaStream_t stream) {
+  const std::int64_t k_pad = apsp::round_up(k, kTile);
+  const sn::PaddedFront shape{k, 0, k_pad, k_pad, ld};
+  sn::pad_front<std::int32_t>
+      <<<static_cast<unsigned>(apsp::ceil_div<std::int64_t>(k_pad * k_pad, kThreads)), kThreads, 0, stream>>>(
+          front, shape, dense);
+  APSP_CUDA_CHECK_LAUNCH("pad_front");
+  apsp::cuda::fw_rounds_int32(dense, k_pad, stream, apsp::ProgressSpan{}, k_pad / kTile, panels);
+  sn::unpad_front<std::int32_t>
+      <<<static_cast<unsigned>(apsp::ceil_div<std::int64_t>(k * k, kThreads)), kThreads, 0, stream>>>(dense, shape,
+                                                                                                      front);
+  APSP_CUDA_CHECK_LAUNCH("unpad_front");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The supernodal factor's dense closure: fw's launches against the persistent rounds"};
+  std::vector<std::int64_t> sizes{128, 150, 256, 426, 512, 1024, 1305, 2048};
+  std::int64_t structure = 1000;
+  int reps = 20;
+  std::string csv;
+  app.add_option("--sizes", sizes, "k, the block's order (at most 2048)")->delimiter(',');
+  app.add_option("--structure", structure, "s: the front's other indices (the block's row stride is k + s)");
+  app.add_option("--reps", reps)->check(CLI::Range(1, 10000));
+  app.add_option("--csv", csv, "append rows to this CSV file");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (apsp::cuda::devices().empty()) throw apsp::ResourceError("no CUDA device");
+    std::FILE* out = nullptr;
+    if (!csv.empty()) {
+      const bool fresh = !std::ifstream(csv).good();
+      out = std::fopen(csv.c_str(), "a");
+      if (out == nullptr) throw apsp::Error("cannot open " + csv);
+      if (fresh) std::fprintf(out, "k,s,way,median_us,rounds128,us_per_128_pivots,addmins_per_s,same_as_fw\n");
+    }
+    apsp::cuda::Stream stream;
+    bool differs = false;
+    for (const std::int64_t k : sizes) {
+      if (k < 1 || k > apsp::cuda::kPersistentRoundsMaxPad) throw apsp::UsageError("--sizes: 1 .. 2048", "sizes");
+      const std::int64_t ld = k + structure, k_pad = apsp::round_up(k, kTile);
+      const std::vector<std::int32_t> input = random_block(k, ld, 20261127 + static_cast<std::uint64_t>(k));
+      const std::size_t bytes = input.size() * sizeof(std::int32_t);
+      DeviceBuffer<std::int32_t> pristine(input.size()), front(input.size()),
+          dense(static_cast<std::size_t>(k_pad * k_pad)),
+          panels(static_cast<std::size_t>(apsp::cuda::fw_panel_words(k_pad)));
+      APSP_CUDA_CHECK(cudaMemcpy(pristine.get(), input.data(), bytes, cudaMemcpyHostToDevice));
+      std::vector<std::int32_t> by_fw;
+      for (const std::string way : {"fw", "pc", "pc64"}) {
+        auto close = [&] {
+          if (way == "fw")
+            close_by_fw(front.get(), k, ld, dense.get(), panels.get(), stream.get());
+          else
+            apsp::cuda::persistent_front_rounds(front.get(), k, 0, ld, dense.get(), panels.get(), stream.get(),
+                                                way == "pc" ? 128 : 64);
+        };
+        std::vector<double> us;
+        for (int rep = -1; rep < reps; ++rep) {  // rep -1: the warm-up
+          APSP_CUDA_CHECK(cudaMemcpyAsync(front.get(), pristine.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+          apsp::cuda::Event begin, end;
+          begin.record(stream.get());
+          close();
+          end.record(stream.get());
+          const double elapsed = 1000.0 * apsp::cuda::elapsed_ms(begin, end);
+          if (rep >= 0) us.push_back(elapsed);
+        }
+        std::vector<std::int32_t> result(input.size());
+        APSP_CUDA_CHECK(cudaMemcpy(result.data(), front.get(), bytes, cudaMemcpyDeviceToHost));
+        if (way == "fw") by_fw = result;
+        const bool same = result == by_fw;
+        std::sort(us.begin(), us.end());
+        const double median = us[us.size() / 2];
+        const double rounds = static_cast<double>(k_pad / kTile);
+        const double rate = static_cast<double>(k_pad) * k_pad * k_pad / (median * 1e-6);
+        std::printf("k %5lld  %-5s %9.1f us  %2.0f rounds of 128  %7.1f us a round  %.3g add-mins/s  %s\n",
+                    static_cast<long long>(k), way.c_str(), median, rounds, median / rounds, rate,
+                    same ? "same as fw" : "DIFFERS FROM FW");
+        if (out)
+          std::fprintf(out, "%lld,%lld,%s,%.2f,%.0f,%.2f,%.4g,%d\n", static_cast<long long>(k),
+                       static_cast<long long>(structure), way.c_str(), median, rounds, median / rounds, rate,
+                       same ? 1 : 0);
+        differs = differs || !same;
+      }
+    }
+    if (out) std::fclose(out);
+    if (differs) return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apsp_bench_gpu_closure_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

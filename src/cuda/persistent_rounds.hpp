@@ -1,0 +1,41 @@
+// The supernodal factor's dense rounds on one front's block in ONE
+// cooperative launch (kernels/supernodal/persistent_rounds.cuh): fw's tiles,
+// no pad, unpad or per-round launches. Host-only declarations.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace apsp::cuda {
+
+// The largest padded block (n_pad) the persistent rounds take.
+constexpr std::int64_t kPersistentRoundsMaxPad = 2048;
+
+// The padded order of a front's block on `tile` (128 or 64; UsageError
+// else): its k pivot indices padded to the tile, then its s other indices,
+// padded again (s = 0: the k x k diagonal block alone). At most the supernodal
+// factor's padding for fw's rounds (tile 128).
+std::int64_t persistent_rounds_pad(std::int64_t k, std::int64_t s, int tile = 128);
+
+// Whether this device runs the persistent rounds (both tiles) on a block of
+// padded order n_pad: n_pad at most kPersistentRoundsMaxPad, cooperative
+// launches, the kernels' shared memory fits an SM.
+bool persistent_rounds_fit(std::int64_t n_pad);
+
+// Pivots 0 .. k - 1 eliminated in the (k + s) x (k + s) block at `front`
+// (row stride front_ld >= k + s), in place, queued on `stream`. Tile 128: bit
+// for bit fw's rounds (fw_rounds_int32 / fw_rounds_real, k_pad / 128 of them)
+// on the block padded as the supernodal factor pads it
+// (kernels/supernodal/fronts.cuh, pad_front); tile 64 (int32 only): rounds
+// of 64 pivots, the same closure bit for bit (min-plus on integers is exact
+// whatever the blocking; entries at most kInf, sums of two within int32).
+// `padded`: persistent_rounds_pad(k, s, tile)^2 words of scratch; `panels`:
+// fw_panel_words(that) words. Throws UsageError where persistent_rounds_fit
+// says no or the tile is neither, DeviceError for a failed launch.
+void persistent_front_rounds(std::int32_t* front, std::int64_t k, std::int64_t s, std::int64_t front_ld,
+                             std::int32_t* padded, std::int32_t* panels, cudaStream_t stream, int tile = 128);
+void persistent_front_rounds(float* front, std::int64_t k, std::int64_t s, std::int64_t front_ld, float* padded,
+                             std::int32_t* panels, cudaStream_t stream);
+
+}  // namespace apsp::cuda
