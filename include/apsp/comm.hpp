@@ -177,6 +177,31 @@ class Communicator {
   // where the caller wants to time it. Rethrows the helper's error.
   void wait_ready() { do_wait_ready(); }
 
+  // Early device calls (issue 22's startup): true when this communicator's
+  // device calls may run before its device transport is ready. They then go
+  // through its host transport (nccl: MPI, staged through pinned host
+  // memory) until advance_transport() switches every rank to the device
+  // transport at once, so a caller whose device calls all follow an
+  // advance_transport() need not wait_ready() first. The nccl kind's world
+  // communicator, unless APSP_NCCL_EARLY=wait (then its device calls wait
+  // for NCCL, as before); false for the other kinds and for splits (made
+  // from a ready transport).
+  bool stages_until_ready() const { return do_stages_until_ready(); }
+  // Collective, at points that every rank reaches in the same order (the
+  // distributed fw's round boundaries; `round` names the point). While
+  // device calls are staged, every rank says whether its device transport
+  // is ready (one host all-reduce), and once every rank's is, all switch to
+  // it here, before their next device call: no rank ever sends through one
+  // transport what another receives through the other. Returns true when
+  // device calls take the device transport from here on: at once, without
+  // communicating, after the switch and for kinds with nothing to switch.
+  // A failure making the transport on some rank is thrown on every rank
+  // (Agreed).
+  bool advance_transport(std::int64_t round);
+  // The `round` of the advance_transport() call that switched, or -1 (not
+  // switched yet, or nothing to switch).
+  std::int64_t transport_switch_round() const { return switch_round_.load(); }
+
   // Wall seconds this rank has spent inside calls of this communicator
   // (not of communicators split from it), from any thread.
   double seconds_in_calls() const { return static_cast<double>(nanoseconds_in_calls_.load()) * 1e-9; }
@@ -198,6 +223,13 @@ class Communicator {
   virtual std::unique_ptr<SharedCounter> do_make_counter() = 0;
   virtual void do_abort(int exit_code) noexcept = 0;
   virtual void do_wait_ready() {}
+  // Early device calls (advance_transport): whether device calls are staged
+  // until the switch; whether this rank's device transport is ready (not
+  // collective, never waits); the switch itself, collective, called on every
+  // rank once every rank's transport is ready.
+  virtual bool do_stages_until_ready() const { return false; }
+  virtual bool do_transport_ready() { return true; }
+  virtual void do_switch_transport() {}
 
  private:
   void check_rank(int r, const char* role) const;
@@ -208,6 +240,7 @@ class Communicator {
   int rank_;
   int size_;
   std::atomic<std::int64_t> nanoseconds_in_calls_{0};
+  std::atomic<std::int64_t> switch_round_{-1};
 };
 
 // What this build has, for `apsp info`.

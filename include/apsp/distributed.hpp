@@ -169,6 +169,12 @@ struct DistributedResult {
   // keep_partial): the line its resume has for the summary (rows kept from
   // an interrupted run, or why none were); empty otherwise.
   std::string resume_note;
+  // Early device calls (Communicator::stages_until_ready: nccl unless
+  // APSP_NCCL_EARLY=wait): the round from which the panels went through the
+  // device transport (the rounds before it through the host's, staged), or
+  // -1 when every round went through the host's (NCCL was not ready before
+  // the last round) or there was nothing to switch.
+  std::int64_t transport_switch_round = -1;
 };
 
 // Solves APSP with every rank of `comm`: collective, every rank passes the

@@ -128,6 +128,23 @@ std::unique_ptr<SharedCounter> Communicator::make_counter() {
 
 void Communicator::abort(int exit_code) noexcept { do_abort(exit_code); }
 
+bool Communicator::advance_transport(std::int64_t round) {
+  if (round < 0) throw UsageError("advance_transport: round " + std::to_string(round) + " is negative");
+  if (switch_round_.load() >= 0 || !do_stages_until_ready()) return true;
+  bool switched = false;
+  timed([&] {
+    // Every rank's answer, the smallest: 1 once all are ready. Then every
+    // rank switches at this same call.
+    std::int64_t ready = do_transport_ready() ? 1 : 0;
+    do_all_reduce(&ready, &ready, 1, DataType::int64, ReduceOp::min, Memory::host, nullptr);
+    if (ready == 0) return;
+    do_switch_transport();
+    switch_round_.store(round);
+    switched = true;
+  });
+  return switched;
+}
+
 CommSupport comm_support() {
   CommSupport s;
   s.mpi_library = comm::mpi_library_version();

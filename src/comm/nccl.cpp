@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -92,6 +94,29 @@ int lean_max_ctas() {
   return ctas > 0 ? ctas : 8;
 }
 
+// Early device calls (Communicator::stages_until_ready): the world
+// communicator's device calls go through MPI, staged through pinned host
+// memory, while NCCL's communicator is made on its helper thread, and every
+// rank switches to NCCL at the first advance_transport() (a round boundary
+// of the distributed fw) where every rank's is ready. On four H200s the
+// rounds otherwise waited 0.47-0.62 s for NCCL's init (setup's `comm
+// ready`, docs/scaling.md). APSP_NCCL_EARLY=wait makes the device calls
+// wait for NCCL instead (the path before, for the A/B).
+// APSP_NCCL_EARLY=mpi:R (R > 0) stages at least the first R rounds (the
+// first R advance_transport() calls find NCCL not ready): a switch inside
+// the rounds at a known round for the device tests, whatever NCCL's init
+// takes.
+bool early_device_calls() {
+  const char* early = std::getenv("APSP_NCCL_EARLY");
+  return !(early && std::string(early) == "wait");
+}
+
+std::int64_t early_staged_rounds() {
+  const char* early = std::getenv("APSP_NCCL_EARLY");
+  if (!early || std::string(early).rfind("mpi:", 0) != 0) return 0;
+  return std::max<std::int64_t>(0, std::atoll(early + 4));
+}
+
 void nccl_environment() {
   setenv("NCCL_NVLS_ENABLE", "0", 0);
   setenv("NCCL_RUNTIME_CONNECT", "0", 0);
@@ -117,7 +142,10 @@ void warm_up(const std::vector<ncclComm_t>& comms, const std::vector<int>& devic
   for (const int device : devices) {
     use_device(device);
     words.push_back(std::make_unique<cuda::DeviceBuffer<std::int32_t>>(1));
-    streams.push_back(std::make_unique<cuda::Stream>());
+    // The highest priority: after an early switch the rounds' kernels fill
+    // the device, and this one-word broadcast takes SMs as soon as a block
+    // of theirs ends instead of after the whole kernel.
+    streams.push_back(std::make_unique<cuda::Stream>(cuda::StreamPriority::highest));
   }
   APSP_NCCL_CHECK(nullptr, ncclGroupStart());
   for (std::size_t r = 0; r < comms.size(); ++r) {
@@ -218,7 +246,10 @@ class NcclCommunicator final : public Communicator {
         host_(std::move(host)),
         pending_(std::move(pending)),
         device_(device),
-        parts_(std::move(parts)) {}
+        parts_(std::move(parts)),
+        early_(early_device_calls()),
+        staged_rounds_(early_ ? early_staged_rounds() : 0),
+        staging_(early_) {}
   ~NcclCommunicator() override {
     // A transport still in the making is finished (every rank is making it)
     // and destroyed; its error, if any, no longer matters.
@@ -239,23 +270,27 @@ class NcclCommunicator final : public Communicator {
   }
 
  protected:
+  // Host buffers, and device buffers while they are staged (early device
+  // calls before the switch), through the host communicator (MPI: device
+  // buffers staged through pinned host memory, or CUDA-aware); device
+  // buffers otherwise through NCCL.
   void do_broadcast(void* data, std::size_t, DataType type, std::size_t count, int root, Memory memory,
                     void* stream) override {
-    if (memory == Memory::device) return transport().broadcast(data, count, type, root, stream);
-    host_->broadcast(data, count, type, root);
+    if (memory == Memory::device && !staging_) return transport().broadcast(data, count, type, root, stream);
+    host_->broadcast(data, count, type, root, memory, stream);
   }
   void do_send(const void* data, std::size_t bytes, int peer, Memory memory, void* stream) override {
-    if (memory == Memory::device) return transport().send(data, bytes, peer, stream);
-    host_->send(data, bytes, DataType::uint8, peer);
+    if (memory == Memory::device && !staging_) return transport().send(data, bytes, peer, stream);
+    host_->send(data, bytes, DataType::uint8, peer, memory, stream);
   }
   void do_receive(void* data, std::size_t bytes, int peer, Memory memory, void* stream) override {
-    if (memory == Memory::device) return transport().receive(data, bytes, peer, stream);
-    host_->receive(data, bytes, DataType::uint8, peer);
+    if (memory == Memory::device && !staging_) return transport().receive(data, bytes, peer, stream);
+    host_->receive(data, bytes, DataType::uint8, peer, memory, stream);
   }
   void do_all_reduce(const void* input, void* output, std::size_t count, DataType type, ReduceOp op, Memory memory,
                      void* stream) override {
-    if (memory == Memory::device) return transport().all_reduce(input, output, count, type, op, stream);
-    host_->all_reduce(input, output, count, type, op);
+    if (memory == Memory::device && !staging_) return transport().all_reduce(input, output, count, type, op, stream);
+    host_->all_reduce(input, output, count, type, op, memory, stream);
   }
   void do_barrier() override { host_->barrier(); }
   std::unique_ptr<Communicator> do_split(int color, int key) override {
@@ -265,6 +300,27 @@ class NcclCommunicator final : public Communicator {
   }
   std::unique_ptr<SharedCounter> do_make_counter() override { return host_->make_counter(); }
   void do_wait_ready() override { transport(); }
+  bool do_stages_until_ready() const override { return early_; }
+  bool do_transport_ready() override {
+    if (advance_calls_++ < staged_rounds_) return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return transport_ || (pending_.transport.valid() &&
+                          pending_.transport.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+  }
+  // Every rank's helper has finished: each takes its transport (a failure on
+  // one rank is every rank's, before any rank's warm-up kernel waits for
+  // it), warms it up and from here on moves device buffers through NCCL.
+  void do_switch_transport() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!transport_) {
+      std::unique_ptr<NcclTransport> made;
+      agree(*host_, [&] { made = pending_.transport.get(); });
+      install(std::move(made));
+    }
+    const double at = seconds_since_process_start();
+    if (at >= 0) parts_.emplace_back("nccl switch (since exec)", at);
+    staging_ = false;
+  }
   void do_abort(int exit_code) noexcept override {
     // A transport still in the making cannot be aborted; the host's abort
     // ends every process anyway.
@@ -280,16 +336,20 @@ class NcclCommunicator final : public Communicator {
  private:
   // The device transport, waiting for the helper thread and warming the
   // communicator up the first time.
+  // Every rank calls it at the same point (a device call, a split, wait_ready,
+  // an early switch), so the warm-up is collective. Stages nothing after it.
   DeviceTransport& transport() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!transport_) {
-      std::unique_ptr<NcclTransport> made = pending_.transport.get();
-      const auto warm_start = std::chrono::steady_clock::now();
-      made->warm();
-      parts_.emplace_back("nccl warm-up", seconds_since(warm_start));
-      transport_ = std::move(made);
-    }
+    if (!transport_) install(pending_.transport.get());
+    staging_ = false;
     return *transport_;
+  }
+  // Under mutex_: warms `made` up and keeps it.
+  void install(std::unique_ptr<NcclTransport> made) {
+    const auto warm_start = std::chrono::steady_clock::now();
+    made->warm();
+    parts_.emplace_back("nccl warm-up", seconds_since(warm_start));
+    transport_ = std::move(made);
   }
 
   std::unique_ptr<Communicator> host_;
@@ -298,6 +358,14 @@ class NcclCommunicator final : public Communicator {
   PendingTransport pending_;
   int device_;
   std::vector<std::pair<std::string, double>> parts_;  // made on the calling thread (under mutex_)
+  // Early device calls (early_device_calls(); the world communicator only),
+  // and whether device buffers still go through host_ (until the switch, or
+  // until a split or wait_ready() made the transport: collective points,
+  // so every rank's staging_ changes at the same call).
+  const bool early_ = false;
+  const std::int64_t staged_rounds_ = 0;  // APSP_NCCL_EARLY=mpi:R
+  std::int64_t advance_calls_ = 0;
+  std::atomic<bool> staging_{false};
 };
 
 }  // namespace

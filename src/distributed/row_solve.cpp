@@ -174,7 +174,7 @@ DistributedResult solve_rows_typed(Communicator& comm, const BasicGraph<W>& g, c
       const std::vector<AlgorithmInfo>& entries = backend == Backend::cuda ? cuda::gpu_algorithm_infos()
                                                                            : cpu::detail::cpu_algorithm_infos();
       require_options_honoured(run.algorithm, backend, run, entries);
-      normalized = normalize(g);
+      normalized = is_normalized(g) ? g : normalize(g);  // the CLI broadcasts a normalized graph
       // Every row algorithm of the GPU is one of its row solvers (sssp, supernodal).
       route.emplace(run, normalized, backend == Backend::cuda,
                     backend == Backend::cpu && computes_chosen_rows(run.algorithm, backend, entries), sink);

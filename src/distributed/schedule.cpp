@@ -59,6 +59,12 @@ struct PanelPhase {
   std::int64_t tile;
 
   void run(std::int64_t k, int slot) {
+    // Round k's first message is next: the world's device transport may
+    // switch here (Communicator::advance_transport; nccl's early rounds go
+    // through MPI until every rank's NCCL is ready). Every rank reaches this
+    // point once a round, in round order. A process row or column is the
+    // world itself or a split, which was made from a ready transport.
+    comms.world.advance_transport(k);
     const bool pivot_row = grid.owns_row(k), pivot_col = grid.owns_col(k);
     if (pivot_row && pivot_col) verdict.closed(k, tile, engine.close_pivot(k));
     if (pivot_row) {

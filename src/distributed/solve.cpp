@@ -195,7 +195,9 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
         throw UsageError(std::string(to_string(weight_type_of<W>)) + " weights compute in their own type; " +
                              to_string(opts.precision) + " is for int32 weights",
                          "precision");
-      normalized = normalize(g);
+      // The CLI's rank 0 normalized the graph it broadcast: one O(m) check
+      // instead of normalize's sort (30 ms at R-MAT n = 65536 on every rank).
+      normalized = is_normalized(g) ? g : normalize(g);
       stats = weight_stats(normalized);
       grid = choose_grid(comm, opts, (normalized.n + tile - 1) / tile);
     });
@@ -283,9 +285,12 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     setup.lap("build tiles");
     // The communicator's device side may still be in the making (nccl: on a
     // helper thread since startup, overlapping the read and the tile build
-    // above); the splits and the rounds need it. Its failure on any rank is
-    // every rank's.
-    agree(comm, [&] { comm.wait_ready(); });
+    // above); the splits need it, and the rounds unless their device calls
+    // go through the host transport until it is ready (stages_until_ready:
+    // the rounds switch over at a round boundary, run_rounds). Its failure
+    // on any rank is every rank's.
+    const bool splits = grid.cols > 1 && grid.rows > 1;
+    if (splits || !comm.stages_until_ready()) agree(comm, [&] { comm.wait_ready(); });
     setup.lap("comm ready");
     // A process row (column) that holds every rank, in rank order (a 1 x P
     // grid's row, a P x 1 grid's column: the rows layout), is `comm` itself:
@@ -362,7 +367,11 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
       round_options.save_after = &save_after;
       round_options.save = &save;
     }
+    // A communicator that switched in an earlier solve carries every round
+    // of this one through its device transport.
+    const bool switched_before = comm.transport_switch_round() >= 0;
     RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
+    if (comm.stages_until_ready()) result.transport_switch_round = switched_before ? 0 : comm.transport_switch_round();
     if (attempt) {
       bool certified = false;
       agree(comm, [&] { certified = engine->range_certified(); });

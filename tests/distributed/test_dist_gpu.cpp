@@ -10,6 +10,7 @@
 #include "apsp/comm.hpp"
 #include "distributed/checks/dist_checks.hpp"
 #include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/late_transport.hpp"
 #include "support/cases.hpp"
 
 namespace apsp {
@@ -89,6 +90,15 @@ TEST(DistributedGpu, TheOneStreamExchangeStillMatchesFwBlocked) {
           test::check_gpu_output_range(comm, config);
         });
   }
+}
+
+// Early device calls on GPU ranks sharing device 0: device panels staged
+// through the host until a late transport's switch, then the other way
+// (tests/distributed/checks/late_transport.hpp); one GPU's results.
+TEST(DistributedGpu, EarlyTransportSwitchesAtTheSameRoundOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  for (int ranks : {2, 4})
+    on_gpu_threads(ranks, [](Communicator& comm) { test::check_late_transport_switch(comm, Backend::cuda); });
 }
 
 TEST(DistributedGpu, MatchesTheSingleGpuSolverAt2048And1999) {

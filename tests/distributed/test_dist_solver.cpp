@@ -14,6 +14,7 @@
 #include "apsp/distributed.hpp"
 #include "apsp/solver.hpp"
 #include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/late_transport.hpp"
 #include "distributed/checks/row_collector.hpp"
 #include "support/cases.hpp"
 
@@ -179,6 +180,13 @@ TEST(DistributedSolverErrors, SingleCommunicatorRunsTheDistributedPath) {
   const std::vector<test::Case> cases = test::standard_cases();
   for (std::size_t i = 0; i < cases.size(); i += 7)
     test::check_matches_fw_blocked(*comm, cases[i], test::DistConfig{Distribution::grid, 1, 1, true}, true);
+}
+
+// Early device calls (Communicator::advance_transport): a transport that is
+// ready on each rank at another round; every rank switches at the same
+// one, and the results are fw-blocked's.
+TEST(DistributedSolverEarlyTransport, EveryRankSwitchesAtTheSameRound) {
+  for (int ranks : {1, 2, 3, 4}) on_threads(ranks, [](Communicator& comm) { test::check_late_transport_switch(comm); });
 }
 
 TEST(DistributedSolverErrors, ParseDistribution) {

@@ -5,11 +5,18 @@
 //   tests/distributed/run-mpi mpirun P build/tests/apsp_dist_mpi_tests --gtest_filter='MpiGpu*:NcclGpu*'
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
+#include <thread>
 
 #include "apsp/comm.hpp"
+#include "apsp/cuda.hpp"
 #include "distributed/checks/dist_checks.hpp"
 #include "distributed/checks/gpu_checks.hpp"
+#include "distributed/checks/late_transport.hpp"
 #include "distributed/mpi/world.hpp"
 #include "support/cases.hpp"
 
@@ -66,6 +73,64 @@ TEST(MpiGpu, RealWeightsMatchTheReference) {
   for (const test::DistConfig& config : test::configs_for(test::world().size())) {
     test::check_real_weights(test::world(), config, Backend::cuda);
     test::check_real_negative_cycles(test::world(), config, Backend::cuda);
+  }
+}
+
+// Early device calls on MPI ranks (sharing the node's GPUs in turn): device
+// panels staged through MPI until a late transport's switch
+// (tests/distributed/checks/late_transport.hpp); one GPU's results.
+TEST(MpiGpu, EarlyTransportSwitchesAtTheSameRoundOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+  test::check_late_transport_switch(test::world(), Backend::cuda);
+}
+
+// The nccl communicator on one GPU per rank (-np up to the node's GPUs),
+// its device calls early (through MPI until every rank's NCCL is ready,
+// the default) and waiting for NCCL (APSP_NCCL_EARLY=wait): one GPU's
+// results, and every rank switched at the same round.
+TEST(NcclGpu, EarlyAndWaitingDeviceCallsMatchTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  if (test::world().size() > gpus) GTEST_SKIP() << "the nccl communicator needs one GPU per rank";
+  for (const std::string early : {"mpi", "wait"}) {
+    SCOPED_TRACE("APSP_NCCL_EARLY=" + early);
+    setenv("APSP_NCCL_EARLY", early.c_str(), 1);
+    const std::unique_ptr<Communicator> nccl = make_nccl_communicator(test::world().rank());
+    unsetenv("APSP_NCCL_EARLY");
+    EXPECT_EQ(nccl->stages_until_ready(), early == "mpi");
+    for (std::int64_t n : {8192, 5001})
+      test::check_gpu_matches_single_gpu(*nccl, n, test::DistConfig{Distribution::rows, 0, 0, n == 8192});
+    const std::int64_t round = nccl->transport_switch_round();
+    EXPECT_EQ(test::world().all_reduce(round, ReduceOp::min), test::world().all_reduce(round, ReduceOp::max));
+    if (early == "wait") EXPECT_EQ(round, -1);
+    if (test::world().rank() == 0 && early == "mpi")
+      std::printf("[ early ] nccl from round %lld of the first solve's rounds\n", static_cast<long long>(round));
+    nccl->wait_ready();
+  }
+}
+
+// A switch inside the rounds onto a ready NCCL: each rank waits (2 s) so
+// that its NCCL is made, and APSP_NCCL_EARLY=mpi:20
+// stages the first 20 of n = 8192's 64 rounds; then NCCL carries the rest,
+// look-ahead on and off. One GPU's results.
+TEST(NcclGpu, SwitchInsideTheRoundsMatchesTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  if (test::world().size() > gpus) GTEST_SKIP() << "the nccl communicator needs one GPU per rank";
+  for (const bool lookahead : {true, false}) {
+    setenv("APSP_NCCL_EARLY", "mpi:20", 1);
+    const std::unique_ptr<Communicator> nccl = make_nccl_communicator(test::world().rank());
+    unsetenv("APSP_NCCL_EARLY");
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    test::check_gpu_matches_single_gpu(*nccl, 8192, test::DistConfig{Distribution::rows, 0, 0, lookahead});
+    // 20 once NCCL is made (the sleep makes it so but for a very slow
+    // init: later then, or never), the same on every rank.
+    const std::int64_t round = nccl->transport_switch_round();
+    EXPECT_TRUE(round == -1 || round >= 20) << round;
+    EXPECT_EQ(test::world().all_reduce(round, ReduceOp::min), test::world().all_reduce(round, ReduceOp::max));
+    if (test::world().rank() == 0) std::printf("[ early ] nccl from round %lld\n", static_cast<long long>(round));
   }
 }
 

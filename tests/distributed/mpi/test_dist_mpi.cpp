@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "distributed/checks/dist_checks.hpp"
+#include "distributed/checks/late_transport.hpp"
 #include "distributed/mpi/world.hpp"
 #include "support/cases.hpp"
 
@@ -53,6 +54,12 @@ TEST(MpiDistributedSolver, OutOfCorePerRank) {
       test::check_matches_fw_blocked(test::world(), cases[i], config, i % 2 == 0);
     test::check_negative_cycles(test::world(), config);
   }
+}
+
+// Early device calls: a transport ready on each rank at another round
+// (tests/distributed/checks/late_transport.hpp).
+TEST(MpiDistributedSolver, EarlyTransportSwitchesAtTheSameRoundOnEveryRank) {
+  test::check_late_transport_switch(test::world());
 }
 
 TEST(MpiDistributedSolver, AgreedErrors) { test::check_agreed_errors(test::world()); }
