@@ -158,8 +158,10 @@ void expect_same_cells(const std::vector<D>& cells, const std::vector<D>& expect
   }
   EXPECT_EQ(differing, 0) << "first at row " << first / static_cast<std::size_t>(b.ld) << " column "
                           << first % static_cast<std::size_t>(b.ld);
-  if (b.k + b.s > 2) EXPECT_GT(changed, 0) << "the input was already closed: the case tests nothing";
-  if (b.k + b.s > 2) EXPECT_GT(negative, 0);
+  // A few cells can be closed already by chance (k = 3 was, on an H100);
+  // from 16 vertices on the random block never is.
+  if (b.k + b.s >= 16) EXPECT_GT(changed, 0) << "the input was already closed: the case tests nothing";
+  if (b.k + b.s >= 16) EXPECT_GT(negative, 0);
 }
 
 // Both ways on the block; every cell equal (int32 bit for bit; float32 by
@@ -279,10 +281,10 @@ TEST(GpuSupernodalClosure, SolveWithPersistentRoundsMatchesEveryPathAndTheCpuSol
   expect_persistent_paths_match({"geometric_n3000", test::generated(GraphKind::geometric, 3000, 0, 1, 100, 54)}, true);
 }
 
-// float32 rows with the persistent rounds equal those without (the same
-// sums and minima: fw's rounds bit for bit), v6 and batched; a 64 tile
-// asked for gives float32 the 128 one (64-pivot rounds would round sums in
-// another order).
+// float32 rows with the hook set keep fw's launches (no front takes the
+// persistent rounds: on an H100 they gave 1849 entries other than fw's
+// launches' in the v6 solve below) and so equal the rows without it, v6 and
+// batched, whatever tile is asked.
 TEST(GpuSupernodalClosure, Float32SolveWithPersistentRoundsMatches) {
   SKIP_WITHOUT_GPU();
   if (!cuda::persistent_rounds_fit(cuda::kPersistentRoundsMaxPad)) GTEST_SKIP() << "no cooperative launch here";
@@ -295,10 +297,13 @@ TEST(GpuSupernodalClosure, Float32SolveWithPersistentRoundsMatches) {
     for (const int tile : {128, 64}) {
       SCOPED_TRACE(tile);
       SolveResultF32 with;
+      const std::int64_t fronts = cuda::testing::hooks.supernodal_persistent_fronts;
       {
         test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
         with = solve(g32, test::on_gpu("supernodal"));
       }
+      // float32 rows keep fw's launches (the persistent rounds are int32's).
+      EXPECT_EQ(cuda::testing::hooks.supernodal_persistent_fronts, fronts);
       ASSERT_EQ(plain.dist.size(), with.dist.size());
       std::int64_t differing = 0;
       for (std::size_t x = 0; x < plain.dist.size(); ++x) differing += plain.dist[x] == with.dist[x] ? 0 : 1;
