@@ -282,32 +282,35 @@ TEST(GpuSupernodalClosure, SolveWithPersistentRoundsMatchesEveryPathAndTheCpuSol
 }
 
 // float32 rows with the hook set keep fw's launches (no front takes the
-// persistent rounds: on an H100 they gave 1849 entries other than fw's
-// launches' in the v6 solve below) and so equal the rows without it, v6 and
-// batched, whatever tile is asked.
+// persistent rounds: on an H100 their v6 solve gave 1849 entries other than
+// without the hook) and stay within the tests' float32 tolerance of the
+// exact reference, v6 and batched, whatever tile is asked. (Not "equal to the
+// solve without the hook": two float32 supernodal solves of this graph, the
+// same path, differed in 3533 entries on the H100: the float32 solve is not
+// bit-reproducible from run to run.)
 TEST(GpuSupernodalClosure, Float32SolveWithPersistentRoundsMatches) {
   SKIP_WITHOUT_GPU();
   if (!cuda::persistent_rounds_fit(cuda::kPersistentRoundsMaxPad)) GTEST_SKIP() << "no cooperative launch here";
   const test::Case c{"random_n2048", test::generated(GraphKind::random, 2048, 8 * 2048, 1, 60, 55)};
-  const GraphF32 g32 = test::to_float32(test::with_real_weights(c.graph));
+  const test::RealCase<float> rc = test::real_case<float>(c);
+  const std::int64_t n = rc.graph.n;
   for (const bool batched : {false, true}) {
     SCOPED_TRACE(batched ? "batched" : "v6");
     cuda::testing::hooks.supernodal_batched_factor = batched;
-    const SolveResultF32 plain = solve(g32, test::on_gpu("supernodal"));
     for (const int tile : {128, 64}) {
       SCOPED_TRACE(tile);
       SolveResultF32 with;
       const std::int64_t fronts = cuda::testing::hooks.supernodal_persistent_fronts;
       {
         test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
-        with = solve(g32, test::on_gpu("supernodal"));
+        with = solve(rc.graph, test::on_gpu("supernodal"));
       }
       // float32 rows keep fw's launches (the persistent rounds are int32's).
       EXPECT_EQ(cuda::testing::hooks.supernodal_persistent_fronts, fronts);
-      ASSERT_EQ(plain.dist.size(), with.dist.size());
-      std::int64_t differing = 0;
-      for (std::size_t x = 0; x < plain.dist.size(); ++x) differing += plain.dist[x] == with.dist[x] ? 0 : 1;
-      EXPECT_EQ(differing, 0);
+      const std::vector<double> d(with.dist.begin(), with.dist.end());
+      EXPECT_EQ(test::first_real_difference(rc.reference, d, n, test::max_abs_weight(rc.exact),
+                                            test::test_relative_tolerance<float>(n)),
+                "");
     }
   }
   cuda::testing::hooks.supernodal_batched_factor = false;

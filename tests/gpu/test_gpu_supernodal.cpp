@@ -216,6 +216,9 @@ TEST(GpuSupernodal, ProfileRecordsEveryPassAndChangesNoRow) {
   const std::vector<dist_t> reference = test::reference_distances(c.graph);
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   IntHook batches(cuda::testing::hooks.supernodal_batch_rows, 300);  // 3 batches
+  // v6's passes (the default merged chains record the tiled ones, which
+  // TiledFactorRecordsItsPassesAndMatchesV6 checks).
+  cuda::testing::ForceHook v6(cuda::testing::hooks.supernodal_v6_factor);
   std::vector<cuda::testing::SupernodalLaunch> launches;
   cuda::testing::hooks.supernodal_profile = &launches;
   const SolveResult r = solve(c.graph, test::on_gpu(kAlgo, Precision::automatic, false));
