@@ -95,10 +95,11 @@ struct SolveOptions {
   bool row_split_per_chunk_download = false;
   // With row_split on the GPU: compute the drawn chunks one after another on
   // one stream, each waited for, certified and delivered before the next is
-  // drawn (the former way, kept for an A/B), instead of the pipeline that
-  // queues the next chunk beside the one computing (two lanes of scratch;
-  // docs/scaling.md). The rows put are the same.
-  bool row_split_serial = false;
+  // drawn (the default), or, when false, the pipeline that queues the next
+  // chunk beside the one computing (two lanes of scratch; opt-in: on two
+  // H200s its rows stage was no faster, docs/scaling.md). The rows put are
+  // the same.
+  bool row_split_serial = true;
   // Distances above it are not wanted (a sparse result of SparseKeep::cutoff,
   // scipy's `limit`): the CPU's dijkstra and johnson stop each search past
   // it, so their time follows what is kept, and report what lies beyond as

@@ -98,12 +98,13 @@ bool per_chunk_download() {
   return mode == nullptr || std::string(mode) != "deferred";
 }
 
-// The A/B of the GPU row split's pipeline: APSP_ROW_PIPELINE=serial in the
-// environment computes each rank's chunks one after another, each waited
-// for before the next is drawn (the former way).
+// The A/B of the GPU row split's pipeline: each rank computes its chunks
+// one after another, each waited for before the next is drawn (the
+// default), unless APSP_ROW_PIPELINE=pipelined in the environment queues the
+// next chunk beside the one computing.
 bool serial_row_split() {
   const char* mode = std::getenv("APSP_ROW_PIPELINE");
-  return mode != nullptr && std::string(mode) == "serial";
+  return mode == nullptr || std::string(mode) != "pipelined";
 }
 
 DistributedOptions options_of(const DistributedSolve& s) {
@@ -230,8 +231,9 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
                                  : std::string(per_chunk_download()
                                                    ? ", each downloaded once computed"
                                                    : ", downloaded after the rank's last chunk (APSP_ROW_DOWNLOAD)") +
-                                       (serial_row_split() ? ", one chunk at a time (APSP_ROW_PIPELINE=serial)"
-                                                           : ", the next chunk queued beside the one computing")));
+                                       (serial_row_split() ? ", one chunk at a time"
+                                                           : ", the next chunk queued beside the one computing "
+                                                             "(APSP_ROW_PIPELINE=pipelined)")));
   else
     print_row("grid", std::to_string(r.grid_rows) + " x " + std::to_string(r.grid_cols) + " (" +
                           (r.grid_cols > 1 ? "2d" : "rows") + "), tile " + std::to_string(r.tile) + ", look-ahead " +
