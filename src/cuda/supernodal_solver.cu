@@ -809,23 +809,18 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
 
 template <class D>
 bool SupernodalRows<D>::persistent_rounds(std::int64_t k, std::int64_t s) const {
-  if constexpr (std::is_same<D, double>::value) {
-    return false;  // float64's rounds are fw_f64's 64 tile: they keep their launches
-  } else {
-    if (persistent_tile_ == 0 || !persistent_rounds_fit(persistent_rounds_pad(k, s, persistent_tile_))) return false;
-    ++testing::hooks.supernodal_persistent_fronts;
-    return true;
-  }
+  // persistent_tile_ is 0 for every row type but int32.
+  if (persistent_tile_ == 0 || !persistent_rounds_fit(persistent_rounds_pad(k, s, persistent_tile_))) return false;
+  ++testing::hooks.supernodal_persistent_fronts;
+  return true;
 }
 
 template <class D>
 void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const {
   if constexpr (std::is_same<D, std::int32_t>::value)
     persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_, persistent_tile_);
-  else if constexpr (std::is_same<D, float>::value)
-    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_);
   else
-    throw Error("float64 has no persistent rounds");  // persistent_rounds() says no first
+    throw Error("the persistent rounds take int32 rows only");  // persistent_rounds() says no first
 }
 
 template <class D>
