@@ -33,7 +33,10 @@
 // In any of these paths, opt-in (testing::hooks.supernodal_persistent_rounds,
 // not yet measured; int32 rows), a dense front's rounds whose padded block is at most
 // 2048 run as one cooperative launch instead of fw's launches
-// (cuda/persistent_rounds.hpp).
+// (cuda/persistent_rounds.hpp). Opt-in too
+// (testing::hooks.supernodal_squaring_closure, not yet measured; int32 rows),
+// the batched, tiled and merged paths close a dense front's diagonal block of
+// at most that many columns by repeated min-plus squaring in one launch.
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -315,6 +318,11 @@ class SupernodalRows final : public RowSource<D> {
   bool persistent_rounds(std::int64_t k, std::int64_t s) const;
   // Those rounds on front K's block (its diagonal block when s = 0).
   void run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const;
+  // Front K's k x k diagonal block closed by the squaring closure when it
+  // takes it (testing::hooks.supernodal_squaring_closure, k at most that;
+  // int32 rows), through `padded` and the panel scratch (its flags); counts
+  // the fronts it takes. False: nothing ran.
+  bool close_by_squaring(std::int32_t K, D* padded, std::int32_t* panels) const;
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -361,6 +369,8 @@ class SupernodalRows final : public RowSource<D> {
   // The dense rounds as one persistent launch per front on this tile (0: no;
   // persistent_rounds()); int32 rows only.
   int persistent_tile_ = 0;
+  // The squaring closure's largest k (0: off; close_by_squaring()).
+  std::int64_t squaring_max_k_ = 0;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -483,6 +493,9 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   // GpuSupernodalClosure.Float32SolveWithPersistentRoundsMatches), so float32
   // keeps fw's launches until that is explained.
   persistent_tile_ = !std::is_same<D, std::int32_t>::value ? 0 : tile == 64 ? 64 : tile != 0 ? 128 : 0;
+  squaring_max_k_ = std::is_same<D, std::int32_t>::value
+                        ? std::clamp<std::int64_t>(testing::hooks.supernodal_squaring_closure, 0, kSquaringClosureMaxK)
+                        : 0;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -824,6 +837,18 @@ void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D*
 }
 
 template <class D>
+bool SupernodalRows<D>::close_by_squaring(std::int32_t K, D* padded, std::int32_t* panels) const {
+  // squaring_max_k_ is 0 for every row type but int32.
+  if (columns(K) > squaring_max_k_ || !squaring_closure_fit()) return false;
+  if constexpr (std::is_same<D, std::int32_t>::value)
+    squaring_front_closure(front(K), columns(K), front_ld(K), padded, panels, stream_);
+  else
+    throw Error("the squaring closure takes int32 rows only");
+  ++testing::hooks.supernodal_squaring_fronts;
+  return true;
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -872,6 +897,7 @@ void SupernodalRows<D>::factor() {
         const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
+          if (close_by_squaring(K, dense.get(), panels.get())) return;
           if (persistent_rounds(k, 0)) {
             run_persistent_rounds(K, 0, dense.get(), panels.get());
             return;
