@@ -372,7 +372,8 @@ TEST(GpuSupernodalClosure, SquaringClosureMatchesFwBitForBit) {
 }
 
 // A block whose shortest paths need every hop: a path 0 -> 1 -> ... -> k - 1
-// of weights 0 and 1 under random edges of at least 2 k, so the distance from
+// of weights 0 and 1 under random edges of at least 2 k (shifted by
+// potentials, so some entries are negative), so the distance from
 // 0 to k - 1 takes k - 1 hops: the bound's squarings are needed (at most
 // ceil(log2 k) of them run). Its closed result, closed again, changes
 // nothing: one squaring, then the flag stops it.
@@ -383,13 +384,20 @@ TEST(GpuSupernodalClosure, SquaringClosureRunsTheBoundOnALongPathAndStopsOnAClos
     const std::int64_t ld = k + 3;
     std::vector<std::int32_t> cells(static_cast<std::size_t>(k * ld), -7);
     std::mt19937_64 random(static_cast<std::uint64_t>(2600 + k));
-    std::uniform_int_distribution<int> heavy(static_cast<int>(2 * k), static_cast<int>(3 * k)), percent(0, 99);
+    std::uniform_int_distribution<int> heavy(static_cast<int>(2 * k), static_cast<int>(3 * k)), percent(0, 99),
+        potential(0, 30);
+    std::vector<int> p(static_cast<std::size_t>(k));
+    for (int& at : p) at = potential(random);
+    // w(i, j) + p(i) - p(j): some entries negative, no cycle negative, the
+    // same shortest paths.
     for (std::int64_t i = 0; i < k; ++i)
-      for (std::int64_t j = 0; j < k; ++j)
-        cells[static_cast<std::size_t>(i * ld + j)] = i == j                 ? 0
-                                                      : j == i + 1           ? static_cast<std::int32_t>(i % 2)
-                                                      : percent(random) < 20 ? heavy(random)
-                                                                             : kInf;
+      for (std::int64_t j = 0; j < k; ++j) {
+        const int w = j == i + 1 ? static_cast<int>(i % 2) : percent(random) < 20 ? heavy(random) : -1;
+        cells[static_cast<std::size_t>(i * ld + j)] = i == j  ? 0
+                                                      : w < 0 ? kInf
+                                                              : w + p[static_cast<std::size_t>(i)] -
+                                                                    p[static_cast<std::size_t>(j)];
+      }
     const FrontBlock b{k, 0, ld};
     // The first squaring lowers cells, so a second runs (in place, a
     // squaring may reach more than twice the hops, so not necessarily all).
@@ -421,9 +429,9 @@ TEST(GpuSupernodalClosure, SquaringClosureRefusesWhatItCannotTake) {
 // at the default largest k, at 2048, and at 64 with the persistent rounds
 // (tile 64) beyond it. The squaring closure must have taken fronts; v6
 // (whole fronts' rounds, no diagonal-block closure) takes none.
-void expect_squaring_solves_match(const test::Case& c, bool force_dense) {
+void expect_squaring_solves_match(const test::Case& c) {
   SCOPED_TRACE(c.name);
-  test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, force_dense ? 4 : 0);
+  test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   test::IntHook min_front(cuda::testing::hooks.supernodal_merge_min_front, 128);
   const SolveResult plain = solve(c.graph, test::on_gpu("supernodal"));
   for (const std::int64_t max_k : {cuda::kSquaringClosureDefaultMaxK, cuda::kSquaringClosureMaxK, std::int64_t{64}}) {
@@ -453,13 +461,14 @@ void expect_squaring_solves_match(const test::Case& c, bool force_dense) {
   }
 }
 
-// R-MAT has dense fronts and chains of its own; the geometric graph gets
-// dense fronts by the hook.
+// R-MAT has dense fronts and chains of its own; in both graphs every front
+// of more than 4 columns takes the dense path (the hook), so that fronts on
+// both sides of k = 64 exist.
 TEST(GpuSupernodalClosure, SolveWithSquaringClosureMatchesTheDefault) {
   SKIP_WITHOUT_GPU();
   if (!cuda::squaring_closure_fit()) GTEST_SKIP() << "no cooperative launch here";
-  expect_squaring_solves_match({"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 61)}, false);
-  expect_squaring_solves_match({"geometric_n4096", test::generated(GraphKind::geometric, 4096, 0, 1, 100, 62)}, true);
+  expect_squaring_solves_match({"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 61)});
+  expect_squaring_solves_match({"geometric_n4096", test::generated(GraphKind::geometric, 4096, 0, 1, 100, 62)});
 }
 
 // Small blocks and a small solve, for compute-sanitizer's memcheck and
