@@ -63,6 +63,7 @@
 #include "cuda/persistent_rounds.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
+#include "supernodal/lookahead.hpp"
 #include "supernodal/symbolic.hpp"
 #include "supernodal/tile_plan.hpp"
 
@@ -316,9 +317,6 @@ class SupernodalRows final : public RowSource<D> {
   // The look-ahead's plan (plan_and_upload): which levels look ahead, their
   // fronts appended to `lists`; returns the per-supernode flags.
   std::vector<std::uint8_t> plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts, std::vector<std::int32_t>& lists);
-  // The rows of front K's structure that map into its parent's pivot
-  // columns: a prefix, S_K being sorted.
-  std::int64_t pivot_rows(std::int32_t K) const;
   // Whether the rounds of the (k + s) x (k + s) block of a front (s = 0:
   // its diagonal block) run as the one persistent launch
   // (testing::hooks.supernodal_persistent_rounds; int32 rows, padded block
@@ -830,7 +828,7 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       const std::int64_t whole = update_task[static_cast<std::size_t>(K)];
       if (whole < 0) continue;  // no update (a root)
       sn::TiledTask<D> t = tasks[static_cast<std::size_t>(whole)];
-      const std::int64_t p = pivot_rows(K), tiles_n = ceil_div<std::int64_t>(p, sn::kTiledTile);
+      const std::int64_t p = supernodal::pivot_rows(sym_, K), tiles_n = ceil_div<std::int64_t>(p, sn::kTiledTile);
       t.m = t.n = static_cast<std::int32_t>(p);
       t.tiles_n = static_cast<std::int32_t>(tiles_n);
       t.tile_begin = begin;
@@ -894,51 +892,29 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
 }
 
 template <class D>
-std::int64_t SupernodalRows<D>::pivot_rows(std::int32_t K) const {
-  const std::int32_t P = sym_.parent[K];
-  if (P < 0) return 0;
-  const auto begin = sym_.struct_rel.begin() + sym_.struct_ptr[K];
-  const auto end = sym_.struct_rel.begin() + sym_.struct_ptr[K + 1];
-  return std::lower_bound(begin, end, static_cast<std::int32_t>(columns(P))) - begin;
-}
-
-template <class D>
 std::vector<std::uint8_t> SupernodalRows<D>::plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts,
-                                       std::vector<std::int32_t>& lists) {
+                                                            std::vector<std::int32_t>& lists) {
   const std::int32_t levels = sym_.levels();
   level_looks_ahead_.assign(static_cast<std::size_t>(levels), 0);
   level_lookahead_.assign(static_cast<std::size_t>(levels), Part{});
   std::vector<std::uint8_t> flag(static_cast<std::size_t>(sym_.count), 0);
-  if (lookahead_) {
-    // Only where it can pay: a chain of large fronts (>= large_front_
-    // vertices, dense, on the tiled path), whose closures are latency-bound
-    // rounds one front a level and whose updates are a few waves of tiles
-    // (docs/perf.md, "Why R-MAT stays at 12%"). The smaller fronts' levels
-    // are batched already: many fronts a level, nothing to overlap.
-    std::vector<char> tiled(static_cast<std::size_t>(sym_.count), 0);
-    for (const auto& fronts : tiled_fronts)
-      for (const std::int32_t K : fronts) tiled[static_cast<std::size_t>(K)] = 1;
-    for (std::int32_t l = 0; l + 1 < levels; ++l) {
-      // The level's whole tiled update moves to the second stream, so every
-      // large front of it with an update must have a large parent on level
-      // l + 1 (whose init comes before, and whose panels wait for, that update).
-      std::vector<std::int32_t> ahead;
-      bool every = true;
-      for (const std::int32_t K : tiled_fronts[l]) {
-        if (structure(K) == 0) continue;
-        const std::int32_t P = sym_.parent[K];
-        if (P < 0 || !tiled[static_cast<std::size_t>(P)] || level_of_[P] != l + 1) {
-          every = false;
-          break;
-        }
-        ahead.push_back(K);
-      }
-      if (!every || ahead.empty()) continue;
-      level_looks_ahead_[l] = 1;
-      level_lookahead_[l] = Part{static_cast<std::int64_t>(lists.size()), static_cast<std::int64_t>(ahead.size())};
-      lists.insert(lists.end(), ahead.begin(), ahead.end());
-      for (const std::int32_t K : ahead) flag[static_cast<std::size_t>(K)] = 1;
-    }
+  if (!lookahead_) return flag;
+  // Only where it can pay: chains of the tiled factor's large fronts (>=
+  // large_front_ vertices, dense), whose closures are latency-bound rounds,
+  // one front a level, and whose updates are a few waves of tiles
+  // (docs/perf.md, "Why R-MAT stays at 12%"). The smaller fronts' levels are
+  // batched already (many fronts a level): nothing to overlap there.
+  std::vector<char> tiled(static_cast<std::size_t>(sym_.count), 0);
+  for (const auto& fronts : tiled_fronts)
+    for (const std::int32_t K : fronts) tiled[static_cast<std::size_t>(K)] = 1;
+  const std::vector<std::vector<std::int32_t>> ahead = supernodal::lookahead_fronts(sym_, tiled);
+  for (std::int32_t l = 0; l < levels; ++l) {
+    const std::vector<std::int32_t>& fronts = ahead[static_cast<std::size_t>(l)];
+    if (fronts.empty()) continue;
+    level_looks_ahead_[l] = 1;
+    level_lookahead_[l] = Part{static_cast<std::int64_t>(lists.size()), static_cast<std::int64_t>(fronts.size())};
+    lists.insert(lists.end(), fronts.begin(), fronts.end());
+    for (const std::int32_t K : fronts) flag[static_cast<std::size_t>(K)] = 1;
   }
   return flag;
 }
