@@ -380,14 +380,14 @@ class SupernodalRows final : public RowSource<D> {
   // with an update has a large parent on the next level), and its look-ahead
   // fronts in d_level_lists_; per supernode on the device: 1 for a
   // look-ahead front (extend_add merges only its pivot block early); per
-  // level: the pivot-block updates (tiled tasks and blocks, after the
-  // stages') and their cost.
+  // level: its updates split in two launches (tiled tasks and blocks, after
+  // the stages'), the pivot blocks' tiles and the rest, and their costs.
   bool lookahead_ = false;
   std::vector<char> level_looks_ahead_;
   std::vector<Part> level_lookahead_;
   DeviceBuffer<std::uint8_t> d_lookahead_;
-  std::vector<Part> pivot_tiled_, pivot_tiled_blocks_;
-  std::vector<LaunchCost> pivot_tiled_cost_;
+  std::vector<Part> pivot_tiled_, pivot_tiled_blocks_, rest_tiled_, rest_tiled_blocks_;
+  std::vector<LaunchCost> pivot_tiled_cost_, rest_tiled_cost_;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -811,38 +811,66 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       throw ResourceError("supernodal: " + std::to_string(stage_packs_[x].count) +
                           " tiled packs in one launch exceed CUDA's grid");
   }
-  // The look-ahead's pivot-block updates, one launch per level that looks
-  // ahead: front K's update restricted to its leading p x p block (p =
-  // pivot_rows(K)), on the same packed operands as its whole update (the
-  // stage's pack), so the same C tiles with fewer of them: F_K[S_p, S_p]
-  // gets the values the whole update computes there, bit for bit.
+  // The look-ahead's updates, two launches per level that looks ahead, on
+  // the stage's packed operands: of front K's update F_K[S, S] (s x s), the
+  // C tiles that hold its leading p x p block (p = pivot_rows: what the
+  // parent's closure needs), rows and columns [0, r) with r = min(s, p
+  // rounded up to the tile), and the rest, rows [0, r) x columns [r, s) and
+  // rows [r, s) x columns [0, s). The two cover every cell of the update
+  // once, as the stage's one launch does, with the same tiles.
   pivot_tiled_.assign(static_cast<std::size_t>(levels), Part{});
-  pivot_tiled_blocks_ = pivot_tiled_;
+  pivot_tiled_blocks_ = rest_tiled_ = rest_tiled_blocks_ = pivot_tiled_;
   pivot_tiled_cost_.assign(static_cast<std::size_t>(levels), LaunchCost{});
+  rest_tiled_cost_ = pivot_tiled_cost_;
+  auto add_part = [&](const sn::TiledTask<D>& whole, double k, std::int64_t row0, std::int64_t rows, std::int64_t col0,
+                      std::int64_t cols, Part& part, Part& part_blocks, LaunchCost& cost, std::int64_t& begin) {
+    if (rows <= 0 || cols <= 0) return;
+    sn::TiledTask<D> t = whole;
+    t.a = whole.a + row0;  // A packed k-major (a[t * m_pad + r]): rows row0 ..
+    t.b = whole.b + col0;  // B (b[t * n_pad + c]): columns col0 ..
+    t.c = whole.c + row0 * whole.ldc + col0;
+    t.m = static_cast<std::int32_t>(rows);
+    t.n = static_cast<std::int32_t>(cols);
+    const std::int64_t tiles_m = ceil_div<std::int64_t>(rows, sn::kTiledTile);
+    const std::int64_t tiles_n = ceil_div<std::int64_t>(cols, sn::kTiledTile);
+    t.tiles_n = static_cast<std::int32_t>(tiles_n);
+    t.tile_begin = begin;
+    blocks.insert(blocks.end(), static_cast<std::size_t>(tiles_m * tiles_n),
+                  static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(part.first)));
+    tasks.push_back(t);
+    begin += tiles_m * tiles_n;
+    const double k_pad = static_cast<double>(t.chunks) * sn::kTiledChunk;
+    cost.ops += static_cast<double>(rows) * static_cast<double>(cols) * k;
+    cost.bytes += (2.0 * static_cast<double>(rows) * static_cast<double>(cols) +
+                   2.0 * static_cast<double>(tiles_m * tiles_n) * k_pad * sn::kTiledTile) *
+                  sizeof(D);
+    part_blocks.count = static_cast<std::int64_t>(blocks.size()) - part_blocks.first;
+    part.count = static_cast<std::int64_t>(tasks.size()) - part.first;
+  };
   for (std::int32_t l = 0; l < levels; ++l) {
     if (!level_looks_ahead_[l]) continue;
-    pivot_tiled_[l].first = static_cast<std::int64_t>(tasks.size());
-    pivot_tiled_blocks_[l].first = static_cast<std::int64_t>(blocks.size());
-    std::int64_t begin = 0;
-    for (const std::int32_t K : fronts_of_level[l]) {
-      const std::int64_t whole = update_task[static_cast<std::size_t>(K)];
-      if (whole < 0) continue;  // no update (a root)
-      sn::TiledTask<D> t = tasks[static_cast<std::size_t>(whole)];
-      const std::int64_t p = supernodal::pivot_rows(sym_, K), tiles_n = ceil_div<std::int64_t>(p, sn::kTiledTile);
-      t.m = t.n = static_cast<std::int32_t>(p);
-      t.tiles_n = static_cast<std::int32_t>(tiles_n);
-      t.tile_begin = begin;
-      blocks.insert(blocks.end(), static_cast<std::size_t>(tiles_n * tiles_n),
-                    static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(pivot_tiled_[l].first)));
-      tasks.push_back(t);
-      begin += tiles_n * tiles_n;
-      const double pp = static_cast<double>(p), k_pad = static_cast<double>(t.chunks) * sn::kTiledChunk;
-      pivot_tiled_cost_[l].ops += pp * pp * static_cast<double>(columns(K));
-      pivot_tiled_cost_[l].bytes +=
-          (2.0 * pp * pp + 2.0 * static_cast<double>(tiles_n * tiles_n) * k_pad * sn::kTiledTile) * sizeof(D);
+    for (const bool pivot : {true, false}) {
+      Part& part = pivot ? pivot_tiled_[l] : rest_tiled_[l];
+      Part& part_blocks = pivot ? pivot_tiled_blocks_[l] : rest_tiled_blocks_[l];
+      LaunchCost& cost = pivot ? pivot_tiled_cost_[l] : rest_tiled_cost_[l];
+      part.first = static_cast<std::int64_t>(tasks.size());
+      part_blocks.first = static_cast<std::int64_t>(blocks.size());
+      std::int64_t begin = 0;
+      for (const std::int32_t K : fronts_of_level[l]) {
+        const std::int64_t whole = update_task[static_cast<std::size_t>(K)];
+        if (whole < 0) continue;  // no update (a root)
+        const sn::TiledTask<D> t = tasks[static_cast<std::size_t>(whole)];
+        const std::int64_t s_rows = t.m;
+        const std::int64_t r = std::min(s_rows, round_up(supernodal::pivot_rows(sym_, K), std::int64_t{sn::kTiledTile}));
+        const double k = static_cast<double>(columns(K));
+        if (pivot) {
+          add_part(t, k, 0, r, 0, r, part, part_blocks, cost, begin);
+        } else {
+          add_part(t, k, 0, r, r, s_rows - r, part, part_blocks, cost, begin);
+          add_part(t, k, r, s_rows - r, 0, s_rows, part, part_blocks, cost, begin);
+        }
+      }
     }
-    pivot_tiled_[l].count = static_cast<std::int64_t>(tasks.size()) - pivot_tiled_[l].first;
-    pivot_tiled_blocks_[l].count = static_cast<std::int64_t>(blocks.size()) - pivot_tiled_blocks_[l].first;
   }
   d_pack_tasks_ = upload(packs, stream_);
   d_tiled_tasks_ = upload(tasks, stream_);
@@ -952,37 +980,39 @@ void SupernodalRows<D>::factor() {
   }
   // The look-ahead (lookahead_, where plan_lookahead found chains): the
   // factor runs on two streams, the critical path (inits, extend-adds,
-  // closures, panels, packs and the pivot-block updates) on `fs`, at the
-  // highest priority so that its blocks start first, and the whole updates
-  // of the levels that look ahead, with the rest of their extend-adds, on
-  // `bs` beside it. For front K on level l (k columns, structure S_K of s
-  // rows, p of them mapping into its parent P's k_P pivot columns: a prefix,
-  // S_K being sorted) and P on level l + 1:
+  // closures, panels, packs and the updates' pivot tiles) on `fs`, at the
+  // highest priority so that its blocks start first, and the rest of the
+  // updates of the levels that look ahead, with the rest of their
+  // extend-adds, on `bs` beside it. For front K on level l (k columns,
+  // structure S_K of s rows, p of them mapping into its parent P's k_P pivot
+  // columns: a prefix, S_K being sorted) and P on level l + 1:
   //  - P's closure needs F_P[K_P, K_P] fully assembled: the graph's entries,
   //    and of each child C's update F_C[S_C, S_C] the entries that map into
   //    P's pivot block. For K that is its update's leading p x p block, and
   //    F_K[S_p, S_p] min= L_K[S_p, :] (x) U_K[:, S_p] needs only K's panels.
-  //    So `fs` runs K's pivot-block update (pivot_tiled_), and level l + 1's
-  //    extend-add merges only the pivot block of the look-ahead children
-  //    (ExtendPart::pivot_block), all other children whole (their updates
-  //    ran on `fs` before).
+  //    So `fs` runs the C tiles of K's update that hold that block
+  //    (pivot_tiled_: rows and columns [0, r), r = p rounded up to the tile),
+  //    and level l + 1's extend-add merges only the pivot block of the
+  //    look-ahead children (ExtendPart::pivot_block), all other children
+  //    whole (their updates ran on `fs` before).
   //  - P's panels L_P = F_P[S_P, K_P] (x) C_PP and U_P need the rest of P's
-  //    front assembled, which K's whole update reaches: `bs` runs K's whole
-  //    update, then its extend-add outside P's pivot block
-  //    (ExtendPart::outside), after P's init (event `initialized`, else the
-  //    init would wipe it); `fs` waits for that (event `updated`) before
-  //    level l + 1's panels. P's pivot-block update needs those panels and
-  //    F_P[S_p', S_p'], which K's outside extend-add reaches too: after the
-  //    same wait. So the critical path per chain level is the closure, the
-  //    panels, the packs and the p x p update; K's s x s update (the bulk of
-  //    the add-mins) runs beside P's closure.
-  //  - The whole update recomputes the pivot block with the same packed
-  //    operands and the same tiles, so it finds nothing to improve there and
-  //    writes nothing (tiled_products writes only improvements): `bs` starts
-  //    it after the pivot-block update (event `pivoted`), and `fs`'s reads of
-  //    F_K's pivot block race with no write. Its extend-add outside the
-  //    pivot block writes no cell of P's pivot block, which P's closure
-  //    reads and writes.
+  //    front assembled, which the rest of K's update reaches: `bs` runs the
+  //    rest of its tiles (rest_tiled_), then K's extend-add outside P's
+  //    pivot block (ExtendPart::outside) after P's init (event
+  //    `initialized`: else the init would wipe it; `fs` records it after K's
+  //    pivot tiles, whose cells this extend-add reads too); `fs` waits for
+  //    that (event `updated`) before level l + 1's panels. P's pivot tiles
+  //    need those panels and F_P[S_P, S_P]'s leading block, which K's outside
+  //    extend-add reaches too: after the same wait. So the critical path per
+  //    chain level is the closure, the panels, the packs and one wave of
+  //    pivot tiles; the rest of K's s x s update (the bulk of the add-mins)
+  //    runs beside P's closure.
+  //  - The pivot tiles and the rest are disjoint cells of F_K[S, S], read
+  //    from the same packed operands (the stage's pack, event `packed`): the
+  //    two launches run at once and neither reads what the other writes;
+  //    `fs` reads F_K's pivot block (the early extend-add) after its own
+  //    pivot tiles. The extend-add outside the pivot block writes no cell of
+  //    P's pivot block, which P's closure reads and writes.
   //  - The packs' workspace (tiled_work_) is one: `bs`'s update of level l
   //    reads level l's update pack, and the next pack `fs` writes is level
   //    l + 1's panels', after the wait for `updated`.
@@ -991,7 +1021,7 @@ void SupernodalRows<D>::factor() {
   const bool two_streams = lookahead_ && std::any_of(level_looks_ahead_.begin(), level_looks_ahead_.end(),
                                                      [](char x) { return x != 0; });
   std::unique_ptr<Stream> critical, beside;
-  Event ready, initialized, updated, pivoted, joined;
+  Event ready, initialized, updated, packed, joined;
   cudaStream_t fs = stream_, bs = stream_;
   if (two_streams) {
     critical = std::make_unique<Stream>(StreamPriority::highest);
@@ -1081,15 +1111,15 @@ void SupernodalRows<D>::factor() {
       const std::int64_t size_class = group == 0 ? -1 : group == 1 ? kLargeFrontVertices : 0;
       for (int phase = 0; phase < 2; ++phase) {
         if (tiled_factor_ && group == 1 && phase == 1 && level_looks_ahead_[l]) {
-          // The pack and the pivot-block updates on `fs`; the whole updates beside.
+          // The pack and the pivot tiles on `fs`; the rest of the updates beside.
           const std::size_t x = static_cast<std::size_t>(2 * l + 1);
           launch_pack(x, l, timer, fs);
+          packed.record(fs);
+          APSP_CUDA_CHECK(cudaStreamWaitEvent(bs, packed.get(), 0));
           launch_tiled_products(pivot_tiled_[l], pivot_tiled_blocks_[l], "dense tiled pivot update", l,
                                 pivot_tiled_cost_[l], timer, fs);
-          pivoted.record(fs);
-          APSP_CUDA_CHECK(cudaStreamWaitEvent(bs, pivoted.get(), 0));
-          launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x], "beside tiled update", l,
-                                stage_tiled_cost_[x], beside_timer, bs);
+          launch_tiled_products(rest_tiled_[l], rest_tiled_blocks_[l], "beside tiled update", l,
+                                rest_tiled_cost_[l], beside_timer, bs);
           ++testing::hooks.supernodal_lookahead_levels;
           continue;
         }
