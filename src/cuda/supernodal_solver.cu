@@ -316,7 +316,8 @@ class SupernodalRows final : public RowSource<D> {
                              LaunchTimer& timer, cudaStream_t stream);
   // The look-ahead's plan (plan_and_upload): which levels look ahead, their
   // fronts appended to `lists`; returns the per-supernode flags.
-  std::vector<std::uint8_t> plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts, std::vector<std::int32_t>& lists);
+  std::vector<std::uint8_t> plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts,
+                                           std::vector<std::int32_t>& lists);
   // Whether the rounds of the (k + s) x (k + s) block of a front (s = 0:
   // its diagonal block) run as the one persistent launch
   // (testing::hooks.supernodal_persistent_rounds; int32 rows, padded block
@@ -861,7 +862,8 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
         if (whole < 0) continue;  // no update (a root)
         const sn::TiledTask<D> t = tasks[static_cast<std::size_t>(whole)];
         const std::int64_t s_rows = t.m;
-        const std::int64_t r = std::min(s_rows, round_up(supernodal::pivot_rows(sym_, K), std::int64_t{sn::kTiledTile}));
+        const std::int64_t r =
+            std::min(s_rows, round_up(supernodal::pivot_rows(sym_, K), std::int64_t{sn::kTiledTile}));
         const double k = static_cast<double>(columns(K));
         if (pivot) {
           add_part(t, k, 0, r, 0, r, part, part_blocks, cost, begin);
@@ -915,8 +917,9 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
   const std::size_t x = static_cast<std::size_t>(2 * l + phase);
   if (stage_tiled_[x].count == 0 || stage_tiled_blocks_[x].count == 0) return;
   launch_pack(x, l, timer, stream);
-  launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x], phase == 0 ? "dense tiled panels" : "dense tiled update",
-                        l, stage_tiled_cost_[x], timer, stream);
+  launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x],
+                        phase == 0 ? "dense tiled panels" : "dense tiled update", l, stage_tiled_cost_[x], timer,
+                        stream);
 }
 
 template <class D>
@@ -1018,8 +1021,8 @@ void SupernodalRows<D>::factor() {
   //    l + 1's panels', after the wait for `updated`.
   // Min is idempotent and the merges are exact, so the factor equals the
   // one-stream factor bit for bit.
-  const bool two_streams = lookahead_ && std::any_of(level_looks_ahead_.begin(), level_looks_ahead_.end(),
-                                                     [](char x) { return x != 0; });
+  const bool two_streams =
+      lookahead_ && std::any_of(level_looks_ahead_.begin(), level_looks_ahead_.end(), [](char x) { return x != 0; });
   std::unique_ptr<Stream> critical, beside;
   Event ready, initialized, updated, packed, joined;
   cudaStream_t fs = stream_, bs = stream_;
@@ -1118,8 +1121,8 @@ void SupernodalRows<D>::factor() {
           APSP_CUDA_CHECK(cudaStreamWaitEvent(bs, packed.get(), 0));
           launch_tiled_products(pivot_tiled_[l], pivot_tiled_blocks_[l], "dense tiled pivot update", l,
                                 pivot_tiled_cost_[l], timer, fs);
-          launch_tiled_products(rest_tiled_[l], rest_tiled_blocks_[l], "beside tiled update", l,
-                                rest_tiled_cost_[l], beside_timer, bs);
+          launch_tiled_products(rest_tiled_[l], rest_tiled_blocks_[l], "beside tiled update", l, rest_tiled_cost_[l],
+                                beside_timer, bs);
           ++testing::hooks.supernodal_lookahead_levels;
           continue;
         }
@@ -1156,8 +1159,8 @@ void SupernodalRows<D>::factor() {
       timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
                  [&] { dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), fs); });
       timer.time("dense unpad", l, size_class, {}, [&] {
-        sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, fs>>>(
-            dense.get(), shape, front(K));
+        sn::unpad_front<D>
+            <<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, fs>>>(dense.get(), shape, front(K));
         APSP_CUDA_CHECK_LAUNCH("unpad_front");
       });
       ++testing::hooks.supernodal_dense_fronts;

@@ -115,8 +115,7 @@ TEST(SupernodalLookahead, LevelsLookAheadExactlyAlongChainsOfLargeFronts) {
     }
     // The device tests' premise: chains occur at n = 4096 with the lowered class.
     EXPECT_GT(levels_ahead, 0);
-    std::printf("%s: %lld of %d levels look ahead\n", c.name.c_str(), static_cast<long long>(levels_ahead),
-                s.levels());
+    std::printf("%s: %lld of %d levels look ahead\n", c.name.c_str(), static_cast<long long>(levels_ahead), s.levels());
     // With no large front nothing looks ahead.
     const auto none = supernodal::lookahead_fronts(s, std::vector<char>(static_cast<std::size_t>(s.count), 0));
     for (const auto& fronts : none) EXPECT_TRUE(fronts.empty());

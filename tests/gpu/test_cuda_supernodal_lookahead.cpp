@@ -137,8 +137,8 @@ TEST(GpuSupernodalLookahead, ProfileRecordsItsPasses) {
     passes.insert(l.pass);
     EXPECT_GE(l.ms, 0.0) << l.pass;
   }
-  for (const char* pass : {"dense tiled pivot update", "beside tiled update", "dense lookahead wait",
-                           "beside extend-add"})
+  for (const char* pass :
+       {"dense tiled pivot update", "beside tiled update", "dense lookahead wait", "beside extend-add"})
     EXPECT_EQ(passes.count(pass), 1u) << pass;
   EXPECT_EQ(test::first_difference(solve(c.graph, test::on_gpu("supernodal")).dist, r.dist, c.graph.n), "");
 }

@@ -60,8 +60,7 @@ enum class ExtendPart : int {
 // be null otherwise) flags the children whose pivot block alone is merged.
 template <class D>
 __global__ void extend_add(D* __restrict__ f, FrontIndex index, const std::int32_t* __restrict__ children,
-                           ExtendPart part = ExtendPart::whole,
-                           const std::uint8_t* __restrict__ lookahead = nullptr) {
+                           ExtendPart part = ExtendPart::whole, const std::uint8_t* __restrict__ lookahead = nullptr) {
   const std::int32_t child = children[blockIdx.x];
   const std::int32_t parent = index.parent[child];
   const std::int64_t k = index.columns[child], s = index.structure[child];
