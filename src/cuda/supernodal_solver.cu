@@ -33,7 +33,10 @@
 // In any of these paths, opt-in (testing::hooks.supernodal_persistent_rounds,
 // not yet measured; int32 rows), a dense front's rounds whose padded block is at most
 // 2048 run as one cooperative launch instead of fw's launches
-// (cuda/persistent_rounds.hpp).
+// (cuda/persistent_rounds.hpp). On the tiled path, opt-in
+// (testing::hooks.supernodal_lookahead, not yet measured; int32 rows), the
+// chains of large fronts look ahead: front l + 1's closure runs beside front
+// l's s x s update, on two streams (factor(), supernodal/lookahead.hpp).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
