@@ -150,19 +150,12 @@ Element element_of() {
 }
 
 // Solves the loaded graph `g` (normalized, weight type W) into the files,
-// verifies when asked, and prints the summary. `context_wait`: seconds spent
-// waiting for the device context's helper (-1: none ran).
+// verifies when asked, and prints the summary.
 template <class W>
 void solve_loaded(const SolveArgs& a, SolveOptions opts, std::unique_ptr<FileSink>& files, const LoadedAnyGraph& loaded,
-                  const BasicGraph<W>& g, std::chrono::steady_clock::time_point start, double context_wait) {
+                  const BasicGraph<W>& g, std::chrono::steady_clock::time_point start) {
   Stages stages;
   stages.append(loaded.times);
-  if (context_wait >= 0) {
-    // What of the device context's start the read and normalize did not hide.
-    StageTimes waited;
-    waited.add("device context (wait)", context_wait, 0);
-    stages.append(waited);
-  }
   const std::int64_t n = g.n;
   if (!a.sources.empty()) opts.sources = parse_vertex_list(a.sources, n, loaded.ids, "sources");
   if (!a.targets.empty()) opts.targets = parse_vertex_list(a.targets, n, loaded.ids, "targets");
@@ -379,9 +372,13 @@ void run_solve(const SolveArgs& a) {
   if (files && (a.checkpoint || a.resume)) files->keep_partial(a.resume, a.checkpoint_every);
 
   // --backend cuda: the device's context starts on a helper thread while the
-  // graph is read and normalized (docs/perf.md, "A part's fixed costs").
-  // The helper drops its errors: the solve's own CUDA calls report them as
-  // they always did (no device, an ordinal that does not exist).
+  // graph is read and normalized, and while the solve does its host work
+  // (check, auto's probe, a part's renumbering): nothing waits for the
+  // helper here; the solve's first device call does, inside its stage
+  // "device start" (docs/perf.md, "A part's fixed costs"). The helper drops
+  // its errors: the solve's own CUDA calls report them as they always did
+  // (no device, an ordinal that does not exist). `context` outlives the
+  // solve: its destructor joins the helper.
   std::future<void> context;
   if (a.backend == "cuda") {
     try {
@@ -395,12 +392,6 @@ void run_solve(const SolveArgs& a) {
     }
   }
   const LoadedAnyGraph loaded = load_any_graph(a.input, a.weights);
-  double context_wait = -1;  // seconds the solve waited for the helper, or -1 without one
-  if (context.valid()) {
-    const auto wait_start = std::chrono::steady_clock::now();
-    context.wait();
-    context_wait = seconds_since(wait_start);
-  }
   // --weights int32 asks for int32 distances: refused before the solve where
   // (n-1) * max|w| can reach kInf (auto solves such a graph in float64).
   if (const Graph* ints = std::get_if<Graph>(&loaded.normalized);
@@ -408,7 +399,7 @@ void run_solve(const SolveArgs& a) {
     throw UsageError("int32 distances cannot hold every distance of this graph ((n-1) * max|w| reaches 2^30 - 1); "
                      "use auto or float64",
                      "weights");
-  std::visit([&](const auto& g) { solve_loaded(a, opts, files, loaded, g, start, context_wait); }, loaded.normalized);
+  std::visit([&](const auto& g) { solve_loaded(a, opts, files, loaded, g, start); }, loaded.normalized);
   // The id map goes beside the result once the result is complete; a result
   // written without --relabel drops a map an earlier run left there, which
   // would describe another result.
