@@ -8,7 +8,11 @@
 // that premise on the same graphs); int32 rows must equal the default path's
 // bit for bit (exact min-plus), with and without predecessors and the
 // persistent rounds, and repeated solves must agree (racecheck does not see
-// races between streams). Skips without a CUDA device.
+// races between streams). At this size the grid's and the geometric graph's
+// look-ahead fronts have s < 128 (the whole update is its pivot tiles, the
+// second stream runs only the extend-adds outside the pivot blocks); R-MAT's
+// and the uniform graph's also run the rest of their updates beside (s up to
+// 2425 at r = 128-512). Skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
