@@ -424,8 +424,9 @@ TEST(GpuSupernodalClosure, SquaringClosureRefusesWhatItCannotTake) {
 }
 
 // The supernodal solve with the squaring closure (default path: the merged
-// chains, with chains merged from 128 vertices; and the batched and tiled
-// paths) bit for bit the default solve's rows, with valid predecessor trees;
+// chains, with chains merged from 128 vertices; the batched and tiled paths;
+// the default path with the look-ahead) bit for bit the default solve's
+// rows, with valid predecessor trees;
 // at the default largest k, at 2048, and at 64 with the persistent rounds
 // (tile 64) beyond it. The squaring closure must have taken fronts; v6
 // (whole fronts' rounds, no diagonal-block closure) takes none.
@@ -438,11 +439,16 @@ void expect_squaring_solves_match(const test::Case& c) {
     test::IntHook squaring(cuda::testing::hooks.supernodal_squaring_closure, max_k);
     test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, max_k == 64 ? 64 : 0);
     const std::int64_t before = cuda::testing::hooks.supernodal_squaring_fronts;
-    for (const char* path : {"default", "batched", "tiled"}) {
+    for (const char* path : {"default", "batched", "tiled", "lookahead"}) {
       SCOPED_TRACE(std::string(path) + " squaring up to k = " + std::to_string(max_k));
       cuda::testing::hooks.supernodal_batched_factor = std::string(path) == "batched";
       cuda::testing::hooks.supernodal_tiled_factor = std::string(path) == "tiled";
+      // The default path looking ahead along chains of fronts of >= 32
+      // vertices: the closures on the critical stream, the updates beside them.
+      test::IntHook large(cuda::testing::hooks.supernodal_large_front, std::string(path) == "lookahead" ? 32 : 0);
+      cuda::testing::hooks.supernodal_lookahead = std::string(path) == "lookahead";
       const SolveResult r = solve(c.graph, test::on_gpu("supernodal"));
+      cuda::testing::hooks.supernodal_lookahead = false;
       EXPECT_EQ(test::first_difference(plain.dist, r.dist, c.graph.n), "");
       if (std::string(path) != "default") continue;
       const SolveResult with_pred = solve(c.graph, test::on_gpu("supernodal", Precision::automatic, true));
