@@ -36,8 +36,10 @@
 // "beside tiled update", outside the dense passes' sum, and the critical
 // path's waits for it as "dense lookahead wait", inside); between -la and -pc,
 // -sq closes the dense fronts' diagonal blocks of k <= 640 by repeated min-plus
-// squaring, -sqN those of k <= N (testing::hooks.supernodal_squaring_closure;
-// not v6: default-sq, default-sq2048, default-sq-pc64, default-la-sq). Method supernodal-int16: supernodal with
+// squaring (the default since the H100 bench: a path without -sq has it too),
+// -sqN those of k <= N, -sq0 none (fw's launches, as before the promotion)
+// (testing::hooks.supernodal_squaring_closure; not v6: default-sq0,
+// default-sq2048, default-sq-pc64, default-la-sq). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -246,11 +248,13 @@ std::pair<std::string, bool> split_lookahead_suffix(const std::string& path) {
 }
 
 // A --factor path (without -pc / -pc64) without its suffix "-sq" (the
-// squaring closure for k up to kSquaringClosureDefaultMaxK) or "-sqN" (k up
-// to N), and that largest k (0: neither; -1: a malformed N).
+// squaring closure for k up to kSquaringClosureDefaultMaxK, the solver's
+// default) or "-sqN" (k up to N; -sq0: fw's launches, the closure before the
+// squaring was promoted), and that largest k (no suffix: the default; -1: a
+// malformed N).
 std::pair<std::string, std::int64_t> split_squaring_suffix(const std::string& path) {
   const std::size_t at = path.rfind("-sq");
-  if (at == std::string::npos || at == 0) return {path, 0};
+  if (at == std::string::npos || at == 0) return {path, apsp::cuda::kSquaringClosureDefaultMaxK};
   const std::string digits = path.substr(at + 3);
   if (digits.empty()) return {path.substr(0, at), apsp::cuda::kSquaringClosureDefaultMaxK};
   if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
@@ -375,7 +379,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
-            apsp::cuda::testing::hooks.supernodal_squaring_closure = 0;
+            apsp::cuda::testing::hooks.supernodal_squaring_closure = apsp::cuda::kSquaringClosureDefaultMaxK;
             apsp::cuda::testing::hooks.supernodal_lookahead = false;
             if (method == "fw") {
               fw_s = r.compute_s;

@@ -101,10 +101,11 @@ struct Hooks {
   // close the diagonal block of each dense front with at most this many
   // columns (capped at cuda::kSquaringClosureMaxK) by repeated min-plus
   // squaring in one cooperative launch (cuda/persistent_rounds.hpp,
-  // squaring_front_closure; int32 rows only, opt-in until measured); larger
-  // blocks keep fw's launches, or the persistent rounds when those are asked
-  // too. 0: off.
-  std::atomic<std::int64_t> supernodal_squaring_closure{0};
+  // squaring_front_closure; int32 rows only); larger blocks keep fw's
+  // launches, or the persistent rounds when those are asked too. 0: off.
+  // The default is cuda::kSquaringClosureDefaultMaxK (640; promoted after
+  // the H100 bench, docs/perf.md "Squaring closure").
+  std::atomic<std::int64_t> supernodal_squaring_closure{640};
   // supernodal: diagonal blocks the squaring closure took (counts up).
   std::atomic<std::int64_t> supernodal_squaring_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by

@@ -245,6 +245,9 @@ TEST(GpuSupernodalClosure, PersistentRoundsRefuseBlocksPastTheLargest) {
 void expect_persistent_paths_match(const test::Case& c, bool force_dense) {
   SCOPED_TRACE(c.name);
   test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, force_dense ? 4 : 0);
+  // The squaring closure (the default for blocks of <= 640 columns) off, so
+  // that every dense block's rounds are fw's launches or the persistent ones.
+  test::IntHook no_squaring(cuda::testing::hooks.supernodal_squaring_closure, 0);
   const SolveResult plain = solve(c.graph, test::on_gpu("supernodal"));
   if (test::cpu_algorithm_available("supernodal")) {
     SolveOptions cpu;
@@ -412,6 +415,8 @@ TEST(GpuSupernodalClosure, SquaringClosureRunsTheBoundOnALongPathAndStopsOnAClos
 
 TEST(GpuSupernodalClosure, SquaringClosureRefusesWhatItCannotTake) {
   SKIP_WITHOUT_GPU();
+  // The solver's default (testing.hpp spells the number; this is its check).
+  EXPECT_EQ(cuda::testing::hooks.supernodal_squaring_closure.load(), cuda::kSquaringClosureDefaultMaxK);
   EXPECT_EQ(cuda::squaring_closure_pad(1), 32);
   EXPECT_EQ(cuda::squaring_closure_pad(33), 64);
   EXPECT_EQ(cuda::squaring_closure_pad(640), 640);
@@ -434,7 +439,11 @@ void expect_squaring_solves_match(const test::Case& c) {
   SCOPED_TRACE(c.name);
   test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   test::IntHook min_front(cuda::testing::hooks.supernodal_merge_min_front, 128);
-  const SolveResult plain = solve(c.graph, test::on_gpu("supernodal"));
+  SolveResult plain;
+  {
+    test::IntHook off(cuda::testing::hooks.supernodal_squaring_closure, 0);  // fw's launches for every closure
+    plain = solve(c.graph, test::on_gpu("supernodal"));
+  }
   for (const std::int64_t max_k : {cuda::kSquaringClosureDefaultMaxK, cuda::kSquaringClosureMaxK, std::int64_t{64}}) {
     test::IntHook squaring(cuda::testing::hooks.supernodal_squaring_closure, max_k);
     test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, max_k == 64 ? 64 : 0);
@@ -494,6 +503,7 @@ TEST(GpuSupernodalClosure, SmallCasesForSanitizers) {
   test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
   for (const int tile : {128, 64}) {
     test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
+    test::IntHook no_squaring(cuda::testing::hooks.supernodal_squaring_closure, 0);
     const SolveResult r = solve(grid.graph, test::on_gpu("supernodal", Precision::automatic, true));
     EXPECT_EQ(test::first_difference(reference, r.dist, grid.graph.n), "");
     EXPECT_EQ(test::check_predecessors(grid.graph, r.dist, r.pred), "");
