@@ -16,6 +16,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
@@ -181,6 +183,17 @@ class SharedSegment {
     MPI_Win_free(&window_);
   }
 
+  // For the summary's startup parts: the time making, growing and pinning
+  // the segment took (inside the first staged rounds), or that it could
+  // not be used; nothing before a broadcast tried it.
+  std::vector<std::pair<std::string, double>> parts() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!tried_) return {};
+    if (!one_node_) return {{"staging: MPI_Bcast (ranks on several nodes)", 0}};
+    if (off_) return {{"staging: MPI_Bcast (no shared segment)", setup_seconds_}};
+    return {{"staging: shared segment setup (in the rounds)", setup_seconds_}};
+  }
+
   // True when `bytes` went from `root` to every rank through the segment;
   // false when the caller must broadcast them itself (the same answer on
   // every rank).
@@ -189,10 +202,13 @@ class SharedSegment {
     if (size_ < 2 || bytes < kSharedMinBytes || off_) return false;
     if (!tried_) {
       tried_ = true;
-      off_ = !one_node();
+      one_node_ = one_node();
+      off_ = !one_node_;
     }
+    const auto start = std::chrono::steady_clock::now();
     if (!off_ && std::min(bytes, kSharedMaxHalf) > half_) off_ = !grow(std::min(bytes, kSharedMaxHalf));
     if (!off_ && memory == Memory::device && !pinned_) off_ = !pin();
+    setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (off_) return false;
     auto* p = static_cast<unsigned char*>(data);
     for (std::size_t at = 0; at < bytes; at += half_) step(p + at, std::min(half_, bytes - at), root, memory, stream);
@@ -294,9 +310,11 @@ class SharedSegment {
   MPI_Comm comm_;
   int rank_;
   int size_;
-  std::mutex mutex_;
-  bool tried_ = false;  // one_node() asked
-  bool off_ = false;    // every broadcast through MPI_Bcast from here on
+  mutable std::mutex mutex_;
+  bool tried_ = false;     // one_node() asked
+  bool one_node_ = false;  // its answer
+  bool off_ = false;       // every broadcast through MPI_Bcast from here on
+  double setup_seconds_ = 0;
   MPI_Win window_ = MPI_WIN_NULL;
   unsigned char* base_ = nullptr;  // this rank's mapping of the segment
   std::size_t half_ = 0;
@@ -330,8 +348,9 @@ class MpiCommunicator final : public Communicator {
   const char* kind() const override { return "mpi"; }
   int device() const override { return device_; }
   std::vector<std::pair<std::string, double>> startup_parts() const override {
-    if (init_seconds_ < 0) return {};
-    return {{"mpi init", init_seconds_}};
+    std::vector<std::pair<std::string, double>> parts = segment_->parts();
+    if (init_seconds_ >= 0) parts.insert(parts.begin(), {"mpi init", init_seconds_});
+    return parts;
   }
   // The world's: how long MPI's initialization took in this process,
   // whichever call made it.
