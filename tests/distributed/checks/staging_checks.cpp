@@ -81,7 +81,8 @@ std::int64_t check_staged_broadcasts(Communicator& comm, Memory memory, std::int
   // Below, at and just above the threshold; growing (1 MiB, then 3 MiB);
   // small ones between; odd sizes.
   std::vector<std::size_t> sizes = {1000, t - 4, t, t + 1, 64 << 10, (1 << 20) + 12, 3, (3 << 20) + 4, t + 999};
-  for (int k = 0; k < back_to_back; ++k) sizes.push_back(k % 3 == 0 ? (512 << 10) + 4 * k : k % 3 == 1 ? 2 << 20 : 8000);
+  for (int k = 0; k < back_to_back; ++k)
+    sizes.push_back(k % 3 == 0 ? (512 << 10) + 4 * k : k % 3 == 1 ? 2 << 20 : 8000);
   std::size_t largest = 0;
   for (const std::size_t s : sizes) largest = std::max(largest, s);
   Buffer buffer(memory, largest, comm.device() >= 0 ? comm.device() : 0);
@@ -103,9 +104,8 @@ std::int64_t check_staged_broadcasts(Communicator& comm, Memory memory, std::int
     EXPECT_TRUE(buffer.get(bytes)) << "rank " << r << ", call " << call;
     for (std::size_t i = 0; i < bytes; ++i)
       if (host[i] != pattern(static_cast<int>(call), root, i)) {
-        ADD_FAILURE() << "rank " << r << ", call " << call << " (" << bytes << " bytes from rank " << root
-                      << "): byte " << i << " is " << int{host[i]} << ", expected "
-                      << int{pattern(static_cast<int>(call), root, i)};
+        ADD_FAILURE() << "rank " << r << ", call " << call << " (" << bytes << " bytes from rank " << root << "): byte "
+                      << i << " is " << int{host[i]} << ", expected " << int{pattern(static_cast<int>(call), root, i)};
         break;
       }
   }

@@ -113,8 +113,8 @@ TEST(MpiGpu, DeviceBroadcastsThroughNodeSharedMemory) {
     ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
     const TestStream stream(own);
     const comm::testing::SharedStagingCounts before = comm::testing::shared_staging_counts();
-    const std::int64_t large = test::check_staged_broadcasts(world, Memory::device,
-                                                             comm::testing::shared_staging_min_bytes(), 40, stream.stream);
+    const std::int64_t large = test::check_staged_broadcasts(
+        world, Memory::device, comm::testing::shared_staging_min_bytes(), 40, stream.stream);
     const comm::testing::SharedStagingCounts after = comm::testing::shared_staging_counts();
     if (shared) EXPECT_EQ(after.broadcasts - before.broadcasts, world.size() > 1 ? large : 0);
     if (world.rank() == 0)
