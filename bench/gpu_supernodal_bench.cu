@@ -28,7 +28,13 @@
 // v6,tiled,merged names the rows; a path with the suffix -pc, such as
 // tiled-pc, runs its dense rounds as one persistent launch per front on fw's
 // 128 tile, -pc64 on 64 tiles: testing::hooks.supernodal_persistent_rounds,
-// cuda/persistent_rounds.hpp). Method supernodal-int16: supernodal with
+// cuda/persistent_rounds.hpp); a path with the suffix -la before those
+// (default-la, default-la-pc64; default, tiled and merged only) looks ahead
+// along the chains of fronts of >= 1024 vertices
+// (testing::hooks.supernodal_lookahead: front l + 1's closure beside front
+// l's s x s update, on two streams; its profile times the update beside as
+// "beside tiled update", outside the dense passes' sum, and the critical
+// path's waits for it as "dense lookahead wait", inside). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -226,6 +232,15 @@ std::pair<std::string, int> split_persistent_suffix(const std::string& path) {
   return {path, 0};
 }
 
+// A --factor path (without -pc / -pc64) without its suffix "-la" (the
+// look-ahead), and whether it had it.
+std::pair<std::string, bool> split_lookahead_suffix(const std::string& path) {
+  const std::string suffix = "-la";
+  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return {path.substr(0, path.size() - suffix.size()), true};
+  return {path, false};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -272,7 +287,8 @@ int main(int argc, char** argv) {
       "the dense fronts' factor paths: default (the solver's own: merged for int32 rows), v6, batched, tiled, merged "
       "(tiled after merge_chains), both (v6 and batched), all (v6, batched, tiled, merged), or a comma list of "
       "default, v6, batched, tiled, merged, each also with -pc or -pc64 (its dense rounds as one persistent launch "
-      "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64)");
+      "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64); default, tiled and merged also with -la before "
+      "those (the look-ahead along chains of large fronts: default-la, default-la-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -286,11 +302,13 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const std::string base = split_persistent_suffix(path).first;
-      if (base != "default" && base != "v6" && base != "batched" && base != "tiled" && base != "merged") {
+      const auto [base, lookahead] = split_lookahead_suffix(split_persistent_suffix(path).first);
+      const bool known = base == "default" || base == "tiled" || base == "merged" ||
+                         (!lookahead && (base == "v6" || base == "batched"));
+      if (!known) {
         std::fprintf(stderr,
-                     "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -pc or -pc64; both, "
-                     "all)\n",
+                     "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -pc or -pc64; "
+                     "default, tiled and merged also with -la before those; both, all)\n",
                      path.c_str());
         return 2;
       }
@@ -318,12 +336,14 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const auto [base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [base, lookahead] = split_lookahead_suffix(la_base);
             apsp::cuda::testing::hooks.supernodal_v6_factor = base == "v6";
             apsp::cuda::testing::hooks.supernodal_batched_factor = base == "batched";
             apsp::cuda::testing::hooks.supernodal_tiled_factor = base == "tiled" || base == "merged";
             apsp::cuda::testing::hooks.supernodal_merge_chains = base == "merged" ? merge_percent : 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = persistent_tile;
+            apsp::cuda::testing::hooks.supernodal_lookahead = lookahead;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "default") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -335,6 +355,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
+            apsp::cuda::testing::hooks.supernodal_lookahead = false;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -33,7 +33,10 @@
 // In any of these paths, opt-in (testing::hooks.supernodal_persistent_rounds,
 // not yet measured; int32 rows), a dense front's rounds whose padded block is at most
 // 2048 run as one cooperative launch instead of fw's launches
-// (cuda/persistent_rounds.hpp).
+// (cuda/persistent_rounds.hpp). On the tiled path, opt-in
+// (testing::hooks.supernodal_lookahead, not yet measured; int32 rows), the
+// chains of large fronts look ahead: front l + 1's closure runs beside front
+// l's s x s update, on two streams (factor(), supernodal/lookahead.hpp).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -63,6 +66,7 @@
 #include "cuda/persistent_rounds.hpp"
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
+#include "supernodal/lookahead.hpp"
 #include "supernodal/symbolic.hpp"
 #include "supernodal/tile_plan.hpp"
 
@@ -306,15 +310,25 @@ class SupernodalRows final : public RowSource<D> {
   // (their panels, then their update matrices), their workspace, uploaded.
   void plan_tiled(const std::vector<std::vector<std::int32_t>>& fronts_of_level);
   // Level l's tiled panels (phase 0) or update matrices (phase 1): the pack
-  // launch, then the tiled one.
-  void launch_tiled(std::int32_t l, int phase, LaunchTimer& timer);
+  // launch, then the tiled one, on `stream`.
+  void launch_tiled(std::int32_t l, int phase, LaunchTimer& timer, cudaStream_t stream);
+  // Their parts: the pack of stage x, and the tiled products `tasks` (blocks
+  // `blocks`) timed as `pass`.
+  void launch_pack(std::size_t x, std::int32_t l, LaunchTimer& timer, cudaStream_t stream);
+  void launch_tiled_products(Part tasks, Part blocks, const char* pass, std::int32_t l, LaunchCost cost,
+                             LaunchTimer& timer, cudaStream_t stream);
+  // The look-ahead's plan (plan_and_upload): which levels look ahead, their
+  // fronts appended to `lists`; returns the per-supernode flags.
+  std::vector<std::uint8_t> plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts,
+                                           std::vector<std::int32_t>& lists);
   // Whether the rounds of the (k + s) x (k + s) block of a front (s = 0:
   // its diagonal block) run as the one persistent launch
   // (testing::hooks.supernodal_persistent_rounds; int32 rows, padded block
   // at most kPersistentRoundsMaxPad); counts the fronts it takes.
   bool persistent_rounds(std::int64_t k, std::int64_t s) const;
   // Those rounds on front K's block (its diagonal block when s = 0).
-  void run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const;
+  void run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels,
+                             cudaStream_t stream) const;
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -361,6 +375,23 @@ class SupernodalRows final : public RowSource<D> {
   // The dense rounds as one persistent launch per front on this tile (0: no;
   // persistent_rounds()); int32 rows only.
   int persistent_tile_ = 0;
+  // Fronts of at least this many vertices are the tiled factor's large class
+  // (kLargeFrontVertices; testing::hooks.supernodal_large_front lowers it).
+  std::int64_t large_front_ = kLargeFrontVertices;
+  // The look-ahead along chains of the tiled factor's large fronts
+  // (testing::hooks.supernodal_lookahead; int32 rows, the tiled path; see
+  // factor()). Per level: whether it looks ahead (every large front of it
+  // with an update has a large parent on the next level), and its look-ahead
+  // fronts in d_level_lists_; per supernode on the device: 1 for a
+  // look-ahead front (extend_add merges only its pivot block early); per
+  // level: its updates split in two launches (tiled tasks and blocks, after
+  // the stages'), the pivot blocks' tiles and the rest, and their costs.
+  bool lookahead_ = false;
+  std::vector<char> level_looks_ahead_;
+  std::vector<Part> level_lookahead_;
+  DeviceBuffer<std::uint8_t> d_lookahead_;
+  std::vector<Part> pivot_tiled_, pivot_tiled_blocks_, rest_tiled_, rest_tiled_blocks_;
+  std::vector<LaunchCost> pivot_tiled_cost_, rest_tiled_cost_;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -483,6 +514,10 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   // GpuSupernodalClosure.Float32SolveWithPersistentRoundsMatches), so float32
   // keeps fw's launches until that is explained.
   persistent_tile_ = !std::is_same<D, std::int32_t>::value ? 0 : tile == 64 ? 64 : tile != 0 ? 128 : 0;
+  if (testing::hooks.supernodal_large_front > 0) large_front_ = testing::hooks.supernodal_large_front;
+  // The look-ahead: int32 rows on the tiled path (other types keep it off:
+  // the tiled path is int32's default, float32's only by hook).
+  lookahead_ = testing::hooks.supernodal_lookahead && tiled_factor_ && std::is_same<D, std::int32_t>::value;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -615,7 +650,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
             add_front_tasks(lists[static_cast<std::size_t>(x)], phase);
         } else if (batched_factor_) {
           for (const std::int32_t K : level_dense_[l]) {
-            if ((columns(K) + structure(K) >= kLargeFrontVertices) != (group == 1)) continue;
+            if ((columns(K) + structure(K) >= large_front_) != (group == 1)) continue;
             if (!(tiled_factor_ && group == 1))
               add_front_tasks(K, phase);
             else if (phase == 0)
@@ -625,6 +660,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
       }
     }
   }
+  const std::vector<std::uint8_t> lookahead_flags = plan_lookahead(tiled_fronts, lists);
   if (tiled_factor_) plan_tiled(tiled_fronts);
 
   std::vector<std::int32_t> k_of(static_cast<std::size_t>(count)), s_of(static_cast<std::size_t>(count));
@@ -641,6 +677,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
   d_parent_ = upload(sym_.parent, stream_);
   d_iperm_ = upload(sym_.iperm, stream_);
   d_level_lists_ = upload(lists, stream_);
+  d_lookahead_ = upload(lookahead_flags, stream_);
   d_entry_at_ = upload(entry_at, stream_);
   d_entry_w_ = upload(entry_w, stream_);
   d_factor_tasks_ = upload_tasks(factor_tasks_, stream_);
@@ -695,6 +732,7 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
     std::int64_t b_col, b_inner;
     D* c;
     std::int64_t ldc;
+    std::int32_t front;  // K
   };
   // Stage 2 l: level l's panels, L_K = F[S,K] (x) C_KK and U_K = C_KK (x)
   // F[K,S] (read from the packs, so not in place); stage 2 l + 1: its update
@@ -707,9 +745,9 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
       D* f = front(K);
       if (s == 0) continue;  // a root: C_KK is its whole factor
-      products[2 * l].push_back({{s, k, k}, f + k * ld, ld, 1, f, 1, ld, f + k * ld, ld});
-      products[2 * l].push_back({{k, s, k}, f, ld, 1, f + k, 1, ld, f + k, ld});
-      products[2 * l + 1].push_back({{s, s, k}, f + k * ld, ld, 1, f + k, 1, ld, f + k * ld + k, ld});
+      products[2 * l].push_back({{s, k, k}, f + k * ld, ld, 1, f, 1, ld, f + k * ld, ld, K});
+      products[2 * l].push_back({{k, s, k}, f, ld, 1, f + k, 1, ld, f + k, ld, K});
+      products[2 * l + 1].push_back({{s, s, k}, f + k * ld, ld, 1, f + k, 1, ld, f + k * ld + k, ld, K});
     }
   std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(stages));
   std::int64_t words = 0;
@@ -728,6 +766,8 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
   stage_packs_.assign(static_cast<std::size_t>(stages), Part{});
   stage_tiled_ = stage_tiled_blocks_ = stage_packs_;
   stage_tiled_cost_.assign(static_cast<std::size_t>(stages), LaunchCost{});
+  // Per look-ahead front, its update's task (the pivot-block update copies it).
+  std::vector<std::int64_t> update_task(static_cast<std::size_t>(sym_.count), -1);
   for (std::int32_t x = 0; x < stages; ++x) {
     const supernodal::TilePlan& plan = plans[x];
     stage_packs_[x].first = static_cast<std::int64_t>(packs.size());
@@ -751,6 +791,7 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
           std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
       pack_grid_y_ = std::max(pack_grid_y_, static_cast<std::int32_t>(layout.k_pad / sn::kPackTile));
       task_of[p] = static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(stage_tiled_[x].first));
+      if (x % 2 == 1) update_task[static_cast<std::size_t>(fp.front)] = static_cast<std::int64_t>(tasks.size());
       tasks.push_back({a, b, fp.c, fp.ldc, layout.m_pad, layout.n_pad, m32, n32,
                        static_cast<std::int32_t>(layout.k_pad / sn::kTiledChunk),
                        static_cast<std::int32_t>(layout.tiles_n), layout.tile_begin});
@@ -774,6 +815,68 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       throw ResourceError("supernodal: " + std::to_string(stage_packs_[x].count) +
                           " tiled packs in one launch exceed CUDA's grid");
   }
+  // The look-ahead's updates, two launches per level that looks ahead, on
+  // the stage's packed operands: of front K's update F_K[S, S] (s x s), the
+  // C tiles that hold its leading p x p block (p = pivot_rows: what the
+  // parent's closure needs), rows and columns [0, r) with r = min(s, p
+  // rounded up to the tile), and the rest, rows [0, r) x columns [r, s) and
+  // rows [r, s) x columns [0, s). The two cover every cell of the update
+  // once, as the stage's one launch does, with the same tiles.
+  pivot_tiled_.assign(static_cast<std::size_t>(levels), Part{});
+  pivot_tiled_blocks_ = rest_tiled_ = rest_tiled_blocks_ = pivot_tiled_;
+  pivot_tiled_cost_.assign(static_cast<std::size_t>(levels), LaunchCost{});
+  rest_tiled_cost_ = pivot_tiled_cost_;
+  auto add_part = [&](const sn::TiledTask<D>& whole, double k, std::int64_t row0, std::int64_t rows, std::int64_t col0,
+                      std::int64_t cols, Part& part, Part& part_blocks, LaunchCost& cost, std::int64_t& begin) {
+    if (rows <= 0 || cols <= 0) return;
+    sn::TiledTask<D> t = whole;
+    t.a = whole.a + row0;  // A packed k-major (a[t * m_pad + r]): rows row0 ..
+    t.b = whole.b + col0;  // B (b[t * n_pad + c]): columns col0 ..
+    t.c = whole.c + row0 * whole.ldc + col0;
+    t.m = static_cast<std::int32_t>(rows);
+    t.n = static_cast<std::int32_t>(cols);
+    const std::int64_t tiles_m = ceil_div<std::int64_t>(rows, sn::kTiledTile);
+    const std::int64_t tiles_n = ceil_div<std::int64_t>(cols, sn::kTiledTile);
+    t.tiles_n = static_cast<std::int32_t>(tiles_n);
+    t.tile_begin = begin;
+    blocks.insert(blocks.end(), static_cast<std::size_t>(tiles_m * tiles_n),
+                  static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(part.first)));
+    tasks.push_back(t);
+    begin += tiles_m * tiles_n;
+    const double k_pad = static_cast<double>(t.chunks) * sn::kTiledChunk;
+    cost.ops += static_cast<double>(rows) * static_cast<double>(cols) * k;
+    cost.bytes += (2.0 * static_cast<double>(rows) * static_cast<double>(cols) +
+                   2.0 * static_cast<double>(tiles_m * tiles_n) * k_pad * sn::kTiledTile) *
+                  sizeof(D);
+    part_blocks.count = static_cast<std::int64_t>(blocks.size()) - part_blocks.first;
+    part.count = static_cast<std::int64_t>(tasks.size()) - part.first;
+  };
+  for (std::int32_t l = 0; l < levels; ++l) {
+    if (!level_looks_ahead_[l]) continue;
+    for (const bool pivot : {true, false}) {
+      Part& part = pivot ? pivot_tiled_[l] : rest_tiled_[l];
+      Part& part_blocks = pivot ? pivot_tiled_blocks_[l] : rest_tiled_blocks_[l];
+      LaunchCost& cost = pivot ? pivot_tiled_cost_[l] : rest_tiled_cost_[l];
+      part.first = static_cast<std::int64_t>(tasks.size());
+      part_blocks.first = static_cast<std::int64_t>(blocks.size());
+      std::int64_t begin = 0;
+      for (const std::int32_t K : fronts_of_level[l]) {
+        const std::int64_t whole = update_task[static_cast<std::size_t>(K)];
+        if (whole < 0) continue;  // no update (a root)
+        const sn::TiledTask<D> t = tasks[static_cast<std::size_t>(whole)];
+        const std::int64_t s_rows = t.m;
+        const std::int64_t r =
+            std::min(s_rows, round_up(supernodal::pivot_rows(sym_, K), std::int64_t{sn::kTiledTile}));
+        const double k = static_cast<double>(columns(K));
+        if (pivot) {
+          add_part(t, k, 0, r, 0, r, part, part_blocks, cost, begin);
+        } else {
+          add_part(t, k, 0, r, r, s_rows - r, part, part_blocks, cost, begin);
+          add_part(t, k, r, s_rows - r, 0, s_rows, part, part_blocks, cost, begin);
+        }
+      }
+    }
+  }
   d_pack_tasks_ = upload(packs, stream_);
   d_tiled_tasks_ = upload(tasks, stream_);
   d_tiled_blocks_ = upload(blocks, stream_);
@@ -782,29 +885,72 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
 }
 
 template <class D>
-void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& timer) {
+void SupernodalRows<D>::launch_pack(std::size_t x, std::int32_t l, LaunchTimer& timer, cudaStream_t stream) {
   if constexpr (sizeof(D) == sizeof(std::int32_t)) {
-    const std::size_t x = static_cast<std::size_t>(2 * l + phase);
-    const Part packs = stage_packs_[x], tasks = stage_tiled_[x], blocks = stage_tiled_blocks_[x];
-    if (tasks.count == 0 || blocks.count == 0) return;
+    const Part packs = stage_packs_[x];
+    if (packs.count == 0) return;
     timer.time("dense tiled pack", l, kLargeFrontVertices, {}, [&] {
       sn::pack_operands<D><<<dim3(static_cast<unsigned>(pack_grid_x_), static_cast<unsigned>(pack_grid_y_),
                                   static_cast<unsigned>(packs.count)),
-                             dim3(sn::kPackTile, sn::kPackRows), 0, stream_>>>(d_pack_tasks_.get() + packs.first);
+                             dim3(sn::kPackTile, sn::kPackRows), 0, stream>>>(d_pack_tasks_.get() + packs.first);
       APSP_CUDA_CHECK_LAUNCH("pack_operands");
     });
-    timer.time(phase == 0 ? "dense tiled panels" : "dense tiled update", l, kLargeFrontVertices, stage_tiled_cost_[x],
-               [&] {
-                 sn::tiled_products<D>
-                     <<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream_>>>(
-                         d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
-                 APSP_CUDA_CHECK_LAUNCH("tiled_products");
-               });
   } else {
-    (void)l;
-    (void)phase;
-    (void)timer;
+    (void)x, (void)l, (void)timer, (void)stream;
   }
+}
+
+template <class D>
+void SupernodalRows<D>::launch_tiled_products(Part tasks, Part blocks, const char* pass, std::int32_t l,
+                                              LaunchCost cost, LaunchTimer& timer, cudaStream_t stream) {
+  if constexpr (sizeof(D) == sizeof(std::int32_t)) {
+    if (tasks.count == 0 || blocks.count == 0) return;
+    timer.time(pass, l, kLargeFrontVertices, cost, [&] {
+      sn::tiled_products<D><<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(
+          d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
+      APSP_CUDA_CHECK_LAUNCH("tiled_products");
+    });
+  } else {
+    (void)tasks, (void)blocks, (void)pass, (void)l, (void)cost, (void)timer, (void)stream;
+  }
+}
+
+template <class D>
+void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& timer, cudaStream_t stream) {
+  const std::size_t x = static_cast<std::size_t>(2 * l + phase);
+  if (stage_tiled_[x].count == 0 || stage_tiled_blocks_[x].count == 0) return;
+  launch_pack(x, l, timer, stream);
+  launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x],
+                        phase == 0 ? "dense tiled panels" : "dense tiled update", l, stage_tiled_cost_[x], timer,
+                        stream);
+}
+
+template <class D>
+std::vector<std::uint8_t> SupernodalRows<D>::plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts,
+                                                            std::vector<std::int32_t>& lists) {
+  const std::int32_t levels = sym_.levels();
+  level_looks_ahead_.assign(static_cast<std::size_t>(levels), 0);
+  level_lookahead_.assign(static_cast<std::size_t>(levels), Part{});
+  std::vector<std::uint8_t> flag(static_cast<std::size_t>(sym_.count), 0);
+  if (!lookahead_) return flag;
+  // Only where it can pay: chains of the tiled factor's large fronts (>=
+  // large_front_ vertices, dense), whose closures are latency-bound rounds,
+  // one front a level, and whose updates are a few waves of tiles
+  // (docs/perf.md, "Why R-MAT stays at 12%"). The smaller fronts' levels are
+  // batched already (many fronts a level): nothing to overlap there.
+  std::vector<char> tiled(static_cast<std::size_t>(sym_.count), 0);
+  for (const auto& fronts : tiled_fronts)
+    for (const std::int32_t K : fronts) tiled[static_cast<std::size_t>(K)] = 1;
+  const std::vector<std::vector<std::int32_t>> ahead = supernodal::lookahead_fronts(sym_, tiled);
+  for (std::int32_t l = 0; l < levels; ++l) {
+    const std::vector<std::int32_t>& fronts = ahead[static_cast<std::size_t>(l)];
+    if (fronts.empty()) continue;
+    level_looks_ahead_[l] = 1;
+    level_lookahead_[l] = Part{static_cast<std::int64_t>(lists.size()), static_cast<std::int64_t>(fronts.size())};
+    lists.insert(lists.end(), fronts.begin(), fronts.end());
+    for (const std::int32_t K : fronts) flag[static_cast<std::size_t>(K)] = 1;
+  }
+  return flag;
 }
 
 template <class D>
@@ -816,9 +962,10 @@ bool SupernodalRows<D>::persistent_rounds(std::int64_t k, std::int64_t s) const 
 }
 
 template <class D>
-void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels) const {
+void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels,
+                                              cudaStream_t stream) const {
   if constexpr (std::is_same<D, std::int32_t>::value)
-    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream_, persistent_tile_);
+    persistent_front_rounds(front(K), columns(K), s, front_ld(K), padded, panels, stream, persistent_tile_);
   else
     throw Error("the persistent rounds take int32 rows only");  // persistent_rounds() says no first
 }
@@ -837,29 +984,97 @@ void SupernodalRows<D>::factor() {
       APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_products<D>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            sn::kTiledSharedBytes));
   }
-  LaunchTimer timer(stream_);
+  // The look-ahead (lookahead_, where plan_lookahead found chains): the
+  // factor runs on two streams, the critical path (inits, extend-adds,
+  // closures, panels, packs and the updates' pivot tiles) on `fs`, at the
+  // highest priority so that its blocks start first, and the rest of the
+  // updates of the levels that look ahead, with the rest of their
+  // extend-adds, on `bs` beside it. For front K on level l (k columns,
+  // structure S_K of s rows, p of them mapping into its parent P's k_P pivot
+  // columns: a prefix, S_K being sorted) and P on level l + 1:
+  //  - P's closure needs F_P[K_P, K_P] fully assembled: the graph's entries,
+  //    and of each child C's update F_C[S_C, S_C] the entries that map into
+  //    P's pivot block. For K that is its update's leading p x p block, and
+  //    F_K[S_p, S_p] min= L_K[S_p, :] (x) U_K[:, S_p] needs only K's panels.
+  //    So `fs` runs the C tiles of K's update that hold that block
+  //    (pivot_tiled_: rows and columns [0, r), r = p rounded up to the tile),
+  //    and level l + 1's extend-add merges only the pivot block of the
+  //    look-ahead children (ExtendPart::pivot_block), all other children
+  //    whole (their updates ran on `fs` before).
+  //  - P's panels L_P = F_P[S_P, K_P] (x) C_PP and U_P need the rest of P's
+  //    front assembled, which the rest of K's update reaches: `bs` runs the
+  //    rest of its tiles (rest_tiled_), then K's extend-add outside P's
+  //    pivot block (ExtendPart::outside) after P's init (event
+  //    `initialized`: else the init would wipe it; `fs` records it after K's
+  //    pivot tiles, whose cells this extend-add reads too); `fs` waits for
+  //    that (event `updated`) before level l + 1's panels. P's pivot tiles
+  //    need those panels and F_P[S_P, S_P]'s leading block, which K's outside
+  //    extend-add reaches too: after the same wait. So the critical path per
+  //    chain level is the closure, the panels, the packs and one wave of
+  //    pivot tiles; the rest of K's s x s update (the bulk of the add-mins)
+  //    runs beside P's closure.
+  //  - The pivot tiles and the rest are disjoint cells of F_K[S, S], read
+  //    from the same packed operands (the stage's pack, event `packed`): the
+  //    two launches run at once and neither reads what the other writes;
+  //    `fs` reads F_K's pivot block (the early extend-add) after its own
+  //    pivot tiles. The extend-add outside the pivot block writes no cell of
+  //    P's pivot block, which P's closure reads and writes.
+  //  - The packs' workspace (tiled_work_) is one: `bs`'s update of level l
+  //    reads level l's update pack, and the next pack `fs` writes is level
+  //    l + 1's panels', after the wait for `updated`.
+  // Min is idempotent and the merges are exact, so the factor equals the
+  // one-stream factor bit for bit.
+  const bool two_streams =
+      lookahead_ && std::any_of(level_looks_ahead_.begin(), level_looks_ahead_.end(), [](char x) { return x != 0; });
+  std::unique_ptr<Stream> critical, beside;
+  Event ready, initialized, updated, packed, joined;
+  cudaStream_t fs = stream_, bs = stream_;
+  if (two_streams) {
+    critical = std::make_unique<Stream>(StreamPriority::highest);
+    beside = std::make_unique<Stream>();
+    fs = critical->get();
+    bs = beside->get();
+    ready.record(stream_);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(fs, ready.get(), 0));
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(bs, ready.get(), 0));
+  }
+  LaunchTimer timer(fs), beside_timer(bs);
   for (std::int32_t l = 0; l < levels; ++l) {
     const Part all = level_all_[l], small = level_small_[l], children = level_children_[l], entries = level_entries_[l];
+    // Level l - 1 looked ahead: its fronts' parents are on this level.
+    const bool after_lookahead = l > 0 && level_looks_ahead_[l - 1];
     timer.time("factor init", l, -1, {}, [&] {
-      sn::init_fronts<D><<<grid_of(all.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
+      sn::init_fronts<D><<<grid_of(all.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, fs>>>(
           fronts_.get(), index, lists + all.first);
       APSP_CUDA_CHECK_LAUNCH("init_fronts");
       if (entries.count > 0) {
-        sn::assemble_entries<D><<<grid_for(entries.count, kElementThreads), kElementThreads, 0, stream_>>>(
+        sn::assemble_entries<D><<<grid_for(entries.count, kElementThreads), kElementThreads, 0, fs>>>(
             fronts_.get(), d_entry_at_.get() + entries.first, d_entry_w_.get() + entries.first, entries.count);
         APSP_CUDA_CHECK_LAUNCH("assemble_entries");
       }
     });
+    if (after_lookahead) {
+      const Part ahead = level_lookahead_[l - 1];
+      initialized.record(fs);
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(bs, initialized.get(), 0));
+      beside_timer.time("beside extend-add", l, -1, {}, [&] {
+        sn::extend_add<D><<<grid_of(ahead.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, bs>>>(
+            fronts_.get(), index, lists + ahead.first, sn::ExtendPart::outside);
+        APSP_CUDA_CHECK_LAUNCH("extend_add");
+      });
+      updated.record(bs);
+    }
     if (children.count > 0) {
       timer.time("factor extend-add", l, -1, {}, [&] {
-        sn::extend_add<D><<<grid_of(children.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, stream_>>>(
-            fronts_.get(), index, lists + children.first);
+        sn::extend_add<D><<<grid_of(children.count, kFrontRowBlocks, "supernodal"), kElementThreads, 0, fs>>>(
+            fronts_.get(), index, lists + children.first,
+            after_lookahead ? sn::ExtendPart::pivot_block : sn::ExtendPart::whole, d_lookahead_.get());
         APSP_CUDA_CHECK_LAUNCH("extend_add");
       });
     }
     if (small.count > 0) {
       timer.time("factor small closure", l, -1, {}, [&] {
-        sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, stream_>>>(
+        sn::close_small_fronts<D><<<grid_of(small.count, 1, "supernodal"), kElementThreads, 0, fs>>>(
             fronts_.get(), index, lists + small.first);
         APSP_CUDA_CHECK_LAUNCH("close_small_fronts");
       });
@@ -869,24 +1084,30 @@ void SupernodalRows<D>::factor() {
       for (const std::int32_t K : level_dense_[l]) {
         const std::int64_t k = columns(K), s = structure(K), k_pad = round_up(k, pad);
         const sn::PaddedFront shape{k, 0, k_pad, k_pad, k + s};
-        const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
+        const std::int64_t size_class = k + s >= large_front_ ? kLargeFrontVertices : 0;
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
           if (persistent_rounds(k, 0)) {
-            run_persistent_rounds(K, 0, dense.get(), panels.get());
+            run_persistent_rounds(K, 0, dense.get(), panels.get(), fs);
             return;
           }
           sn::pad_front<D>
-              <<<grid_for(k_pad * k_pad, kElementThreads), kElementThreads, 0, stream_>>>(front(K), shape, dense.get());
+              <<<grid_for(k_pad * k_pad, kElementThreads), kElementThreads, 0, fs>>>(front(K), shape, dense.get());
           APSP_CUDA_CHECK_LAUNCH("pad_front");
-          dense_rounds(dense.get(), k_pad, k_pad / pad, panels.get(), stream_);
+          dense_rounds(dense.get(), k_pad, k_pad / pad, panels.get(), fs);
           sn::unpad_front<D>
-              <<<grid_for(k * k, kElementThreads), kElementThreads, 0, stream_>>>(dense.get(), shape, front(K));
+              <<<grid_for(k * k, kElementThreads), kElementThreads, 0, fs>>>(dense.get(), shape, front(K));
           APSP_CUDA_CHECK_LAUNCH("unpad_front");
         });
         ++testing::hooks.supernodal_dense_fronts;
       }
     }
+    // The panels read what the look-ahead fronts' whole updates and their
+    // extend-adds outside the pivot blocks wrote (`bs`); the wait is timed as
+    // the large fronts' pass it delays.
+    if (after_lookahead)
+      timer.time("dense lookahead wait", l, kLargeFrontVertices, {},
+                 [&] { APSP_CUDA_CHECK(cudaStreamWaitEvent(fs, updated.get(), 0)); });
     // The grouped products: panels, then update matrices, per group.
     static constexpr const char* kPanelPass[kFactorGroups] = {"factor small panels", "dense batched panels",
                                                               "dense batched panels"};
@@ -895,8 +1116,21 @@ void SupernodalRows<D>::factor() {
     for (int group = 0; group < kFactorGroups; ++group) {
       const std::int64_t size_class = group == 0 ? -1 : group == 1 ? kLargeFrontVertices : 0;
       for (int phase = 0; phase < 2; ++phase) {
+        if (tiled_factor_ && group == 1 && phase == 1 && level_looks_ahead_[l]) {
+          // The pack and the pivot tiles on `fs`; the rest of the updates beside.
+          const std::size_t x = static_cast<std::size_t>(2 * l + 1);
+          launch_pack(x, l, timer, fs);
+          packed.record(fs);
+          APSP_CUDA_CHECK(cudaStreamWaitEvent(bs, packed.get(), 0));
+          launch_tiled_products(pivot_tiled_[l], pivot_tiled_blocks_[l], "dense tiled pivot update", l,
+                                pivot_tiled_cost_[l], timer, fs);
+          launch_tiled_products(rest_tiled_[l], rest_tiled_blocks_[l], "beside tiled update", l, rest_tiled_cost_[l],
+                                beside_timer, bs);
+          ++testing::hooks.supernodal_lookahead_levels;
+          continue;
+        }
         if (tiled_factor_ && group == 1) {  // its panels and update matrices, tiled (no grouped tasks)
-          launch_tiled(l, phase, timer);
+          launch_tiled(l, phase, timer, fs);
           continue;
         }
         const auto& launch =
@@ -904,7 +1138,7 @@ void SupernodalRows<D>::factor() {
         if (launch.count == 0) continue;
         timer.time(phase == 0 ? kPanelPass[group] : kUpdatePass[group], l, size_class,
                    timer.on() ? launch_cost(factor_tasks_, launch, INT_MAX) : LaunchCost{},
-                   [&] { launch_tasks<D, false>(d_factor_tasks_, launch, INT_MAX, 0, stream_); });
+                   [&] { launch_tasks<D, false>(d_factor_tasks_, launch, INT_MAX, 0, fs); });
       }
     }
     if (batched_factor_) continue;
@@ -913,30 +1147,38 @@ void SupernodalRows<D>::factor() {
       const std::int64_t k_pad = round_up(k, pad);
       const sn::PaddedFront shape{k, s, k_pad, round_up(k_pad + s, pad)};
       const double n_pad = static_cast<double>(shape.n_pad);
-      const std::int64_t size_class = k + s >= kLargeFrontVertices ? kLargeFrontVertices : 0;
+      const std::int64_t size_class = k + s >= large_front_ ? kLargeFrontVertices : 0;
       if (persistent_rounds(k, s)) {
         timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
-                   [&] { run_persistent_rounds(K, s, dense.get(), panels.get()); });
+                   [&] { run_persistent_rounds(K, s, dense.get(), panels.get(), fs); });
         ++testing::hooks.supernodal_dense_fronts;
         continue;
       }
       timer.time("dense pad", l, size_class, {}, [&] {
-        sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, stream_>>>(
+        sn::pad_front<D><<<grid_for(shape.n_pad * shape.n_pad, kElementThreads), kElementThreads, 0, fs>>>(
             front(K), shape, dense.get());
         APSP_CUDA_CHECK_LAUNCH("pad_front");
       });
       timer.time("dense rounds", l, size_class, {0.0, n_pad * n_pad * static_cast<double>(k_pad)},
-                 [&] { dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), stream_); });
+                 [&] { dense_rounds(dense.get(), shape.n_pad, k_pad / pad, panels.get(), fs); });
       timer.time("dense unpad", l, size_class, {}, [&] {
-        sn::unpad_front<D><<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, stream_>>>(
-            dense.get(), shape, front(K));
+        sn::unpad_front<D>
+            <<<grid_for((k + s) * (k + s), kElementThreads), kElementThreads, 0, fs>>>(dense.get(), shape, front(K));
         APSP_CUDA_CHECK_LAUNCH("unpad_front");
       });
       ++testing::hooks.supernodal_dense_fronts;
     }
   }
+  if (two_streams) {  // the caller's stream after both
+    joined.record(bs);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(fs, joined.get(), 0));
+    joined.record(fs);
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(stream_, joined.get(), 0));
+  }
   timer.finish();
-  // `dense` is freed on return: the rounds must be done.
+  beside_timer.finish();
+  // `dense` is freed on return: the rounds must be done (and the streams
+  // `critical` and `beside` destroyed with nothing queued).
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 

@@ -105,6 +105,18 @@ struct Hooks {
   // force merges on small graphs with it).
   std::atomic<std::int64_t> supernodal_merge_chains{0};
   std::atomic<std::int64_t> supernodal_merge_min_front{0};
+  // supernodal: when set, the tiled factor (int32 rows: the default merged
+  // path, or the tiled hook) looks ahead along chains of fronts of >= 1024
+  // vertices: front l + 1's diagonal block is assembled from the leading
+  // p x p block of front l's update and closed while front l's whole s x s
+  // update runs beside it on a second stream (docs/perf.md, "Look-ahead";
+  // opt-in until measured). supernodal_large_front, when > 0, replaces the
+  // 1024 of the tiled factor's large class (tests make chains of small
+  // graphs' fronts with it). supernodal_lookahead_levels counts the levels
+  // that looked ahead.
+  std::atomic<bool> supernodal_lookahead{false};
+  std::atomic<std::int64_t> supernodal_large_front{0};
+  std::atomic<std::int64_t> supernodal_lookahead_levels{0};
   // supernodal: when set, `automatic` precision attempts int16 working rows
   // (as --precision int16 does) where fw's int16 rule allows; off by
   // default until measured (docs/perf.md, v7).

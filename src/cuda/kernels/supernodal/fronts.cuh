@@ -43,25 +43,44 @@ __global__ void assemble_entries(D* __restrict__ f, const std::int64_t* __restri
     f[at[e]] = w[e];
 }
 
+// Which entries of a child's update matrix extend_add merges. The look-ahead
+// (the tiled factor's chains, cuda/supernodal_solver.cu) splits a child's
+// update in two: the parent's pivot block (the entries whose row and column
+// both map below the parent's k columns: S_child is sorted, so the leading
+// p x p block) before the parent's closure, and the rest later.
+enum class ExtendPart : int {
+  whole,        // every child whole
+  pivot_block,  // children flagged in `lookahead`: the pivot block only; the others whole
+  outside,      // every child: all but the pivot block
+};
+
 // Extend-add: the update matrix of children[blockIdx.x] min-merged into its
 // parent's front through struct_rel (siblings share the parent: atomic).
-// Rows stride gridDim.y.
+// Rows stride gridDim.y. `lookahead` (per supernode, for pivot_block; may
+// be null otherwise) flags the children whose pivot block alone is merged.
 template <class D>
-__global__ void extend_add(D* __restrict__ f, FrontIndex index, const std::int32_t* __restrict__ children) {
+__global__ void extend_add(D* __restrict__ f, FrontIndex index, const std::int32_t* __restrict__ children,
+                           ExtendPart part = ExtendPart::whole, const std::uint8_t* __restrict__ lookahead = nullptr) {
   const std::int32_t child = children[blockIdx.x];
   const std::int32_t parent = index.parent[child];
   const std::int64_t k = index.columns[child], s = index.structure[child];
   const std::int64_t ld = k + s;
-  const std::int64_t parent_ld = index.columns[parent] + index.structure[parent];
+  const std::int64_t parent_k = index.columns[parent];
+  const std::int64_t parent_ld = parent_k + index.structure[parent];
   const D* update = f + index.front_offset[child] + k * ld + k;
   D* into = f + index.front_offset[parent];
   const std::int32_t* rel = index.struct_rel + index.struct_ptr[child];
   const D inf = Arith<D>::infinity();
+  const bool pivot_only = part == ExtendPart::pivot_block && lookahead[child] != 0;
   for (std::int64_t a = blockIdx.y; a < s; a += gridDim.y) {
     const std::int64_t row = rel[a];
+    if (pivot_only && row >= parent_k) break;  // rel ascends with a
     for (std::int64_t b = threadIdx.x; b < s; b += blockDim.x) {
+      const std::int64_t col = rel[b];
+      if (pivot_only && col >= parent_k) break;
+      if (part == ExtendPart::outside && row < parent_k && col < parent_k) continue;
       const D v = update[a * ld + b];
-      if (v < inf) Arith<D>::atomic_min(into + row * parent_ld + rel[b], v);
+      if (v < inf) Arith<D>::atomic_min(into + row * parent_ld + col, v);
     }
   }
 }
