@@ -127,6 +127,12 @@ constexpr std::size_t kSharedMinBytes = std::size_t{256} << 10;
 constexpr std::size_t kSharedMaxHalf = std::size_t{256} << 20;
 
 std::atomic<bool> host_broadcasts_shared{false};
+std::atomic<std::size_t> max_half_for_tests{0};  // 0: kSharedMaxHalf
+
+std::size_t max_half() {
+  const std::size_t given = max_half_for_tests.load();
+  return given > 0 ? given : kSharedMaxHalf;
+}
 std::atomic<std::int64_t> shared_broadcasts{0};
 std::atomic<std::int64_t> shared_windows{0};
 
@@ -146,7 +152,8 @@ bool shared_staging_asked() {
 // memory kind and settings that every rank has alike) and grown, always
 // collectively, when a larger broadcast comes. Its two halves take turns.
 //
-// One barrier a broadcast is enough: broadcast k writes half k % 2 (the
+// One barrier a broadcast is enough (counting steps: a broadcast, or each
+// piece of a longer one than a half holds): broadcast k writes half k % 2 (the
 // root, before the barrier of k) and reads it (the others, after it). The
 // root of broadcast k + 2 writes the same half only after the barrier of
 // broadcast k + 1, which every rank enters only once its read of broadcast
@@ -206,12 +213,14 @@ class SharedSegment {
       off_ = !one_node_;
     }
     const auto start = std::chrono::steady_clock::now();
-    if (!off_ && std::min(bytes, kSharedMaxHalf) > half_) off_ = !grow(std::min(bytes, kSharedMaxHalf));
+    const std::size_t cap = max_half();
+    if (!off_ && std::min(bytes, cap) > half_) off_ = !grow(std::min(bytes, cap), cap);
     if (!off_ && memory == Memory::device && !pinned_) off_ = !pin();
     setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (off_) return false;
     auto* p = static_cast<unsigned char*>(data);
-    for (std::size_t at = 0; at < bytes; at += half_) step(p + at, std::min(half_, bytes - at), root, memory, stream);
+    const std::size_t piece = std::min(half_, cap);
+    for (std::size_t at = 0; at < bytes; at += piece) step(p + at, std::min(piece, bytes - at), root, memory, stream);
     ++shared_broadcasts;
     return true;
   }
@@ -236,12 +245,13 @@ class SharedSegment {
     return value == 1;
   }
 
-  // A new window whose halves hold `wanted` bytes (at least, doubling), in
-  // place of the old one. Collective; false when some rank could not make it.
-  bool grow(std::size_t wanted) {
+  // A new window whose halves hold `wanted` bytes (at least, doubling up to
+  // `cap`), in place of the old one. Collective; false when some rank could
+  // not make it.
+  bool grow(std::size_t wanted, std::size_t cap) {
     release();
     constexpr std::size_t page = 4096;
-    const std::size_t half = (std::min(kSharedMaxHalf, std::max(wanted, 2 * half_)) + page - 1) / page * page;
+    const std::size_t half = (std::min(cap, std::max(wanted, 2 * half_)) + page - 1) / page * page;
     // Rank 0 allocates the whole segment; the others map it.
     const MPI_Aint mine = rank_ == 0 ? static_cast<MPI_Aint>(2 * half) : 0;
     void* own = nullptr;
@@ -544,6 +554,10 @@ bool mpi_is_cuda_aware() {
 namespace testing {
 
 void stage_host_broadcasts(bool on) { host_broadcasts_shared = on; }
+
+void set_shared_staging_piece_bytes(std::int64_t bytes) {
+  max_half_for_tests = bytes > 0 ? static_cast<std::size_t>(bytes) : 0;
+}
 
 SharedStagingCounts shared_staging_counts() { return {shared_broadcasts.load(), shared_windows.load()}; }
 

@@ -18,6 +18,7 @@ bool mpi_is_cuda_aware() { return false; }
 namespace testing {
 
 void stage_host_broadcasts(bool) {}
+void set_shared_staging_piece_bytes(std::int64_t) {}
 SharedStagingCounts shared_staging_counts() { return {}; }
 std::int64_t shared_staging_min_bytes() { return 0; }
 

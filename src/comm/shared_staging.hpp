@@ -15,6 +15,12 @@ namespace apsp::comm::testing {
 // collective calls. Builds without MPI: nothing.
 void stage_host_broadcasts(bool on);
 
+// Broadcasts longer than `bytes` go through the segment in pieces of
+// `bytes` (and its halves grow no larger than that); 0 restores the
+// default (256 MiB). For exercising the pieces with small messages; set
+// it the same on every rank, between collective calls.
+void set_shared_staging_piece_bytes(std::int64_t bytes);
+
 // What the shared segments of this process's mpi communicators did: the
 // broadcasts they carried, and the windows they allocated (the first, and
 // one each time a larger broadcast grew them).

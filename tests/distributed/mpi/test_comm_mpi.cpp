@@ -38,6 +38,15 @@ TEST(MpiCommunicator, BroadcastsThroughNodeSharedMemory) {
   EXPECT_GT(large, 20);
   EXPECT_EQ(after.broadcasts - before.broadcasts, world.size() > 1 ? large : 0);
   if (world.size() > 1) EXPECT_GE(after.windows - before.windows, 1);
+  // Long broadcasts in pieces (an odd piece size: 1 MiB and 100 bytes; the
+  // 3 MiB ones go in 3), the halves taking turns piece after piece.
+  comm::testing::set_shared_staging_piece_bytes((1 << 20) + 100);
+  comm::testing::stage_host_broadcasts(true);
+  const std::int64_t pieced =
+      test::check_staged_broadcasts(world, Memory::host, comm::testing::shared_staging_min_bytes(), 30);
+  comm::testing::stage_host_broadcasts(false);
+  comm::testing::set_shared_staging_piece_bytes(0);
+  EXPECT_EQ(comm::testing::shared_staging_counts().broadcasts - after.broadcasts, world.size() > 1 ? pieced : 0);
   // Split communicators have segments of their own.
   const std::unique_ptr<Communicator> half = world.split(world.rank() % 2, world.rank());
   comm::testing::stage_host_broadcasts(true);
