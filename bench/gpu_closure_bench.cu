@@ -5,12 +5,16 @@
 //            pad_front, fw_rounds_int32 (three launches a round of 128
 //            pivots), unpad_front;
 //   pc       by the persistent rounds on fw's 128 tile (one launch);
-//   pc64     by the persistent rounds on 64 tiles (one launch).
+//   pc64     by the persistent rounds on 64 tiles (one launch);
+//   sq       by the squaring closure (one launch of in-place min-plus
+//            squarings, at most ceil(log2 k), stopping at the first that
+//            changes nothing; squaring_front_closure).
 // Each rep restores the block first (untimed), then times one closure by CUDA
 // events; the median over --reps after a warm-up. Columns: k, the way, the
 // median in us, the rounds of 128 pivots (k_pad / 128), us per 128 pivots,
-// and k_pad^3 / time (add-mins a second), with a check that pc and pc64
-// gave fw's block bit for bit (exit status 3 when one did not).
+// and k_pad^3 / time (add-mins a second), with a check that pc, pc64 and sq
+// gave fw's block bit for bit (exit status 3 when one did not), and for sq
+// the squarings it ran (of the bound ceil(log2 k)).
 //   apsp_bench_gpu_closure_bench --sizes 150,256,426,1024,1305,2048 --reps 20 --csv closure.csv
 #include <CLI/CLI.hpp>
 
@@ -29,6 +33,7 @@
 #include "core/cuda_memory.hpp"
 #include "cuda/fw_real.hpp"
 #include "cuda/kernels/supernodal/fronts.cuh"
+#include "cuda/kernels/supernodal/squaring_closure.cuh"
 #include "cuda/persistent_rounds.hpp"
 
 namespace {
@@ -86,7 +91,8 @@ int main(int argc, char** argv) {
       const bool fresh = !std::ifstream(csv).good();
       out = std::fopen(csv.c_str(), "a");
       if (out == nullptr) throw apsp::Error("cannot open " + csv);
-      if (fresh) std::fprintf(out, "k,s,way,median_us,rounds128,us_per_128_pivots,addmins_per_s,same_as_fw\n");
+      if (fresh)
+        std::fprintf(out, "k,s,way,median_us,rounds128,us_per_128_pivots,addmins_per_s,same_as_fw,squarings\n");
     }
     apsp::cuda::Stream stream;
     bool differs = false;
@@ -100,10 +106,12 @@ int main(int argc, char** argv) {
           panels(static_cast<std::size_t>(apsp::cuda::fw_panel_words(k_pad)));
       APSP_CUDA_CHECK(cudaMemcpy(pristine.get(), input.data(), bytes, cudaMemcpyHostToDevice));
       std::vector<std::int32_t> by_fw;
-      for (const std::string way : {"fw", "pc", "pc64"}) {
+      for (const std::string way : {"fw", "pc", "pc64", "sq"}) {
         auto close = [&] {
           if (way == "fw")
             close_by_fw(front.get(), k, ld, dense.get(), panels.get(), stream.get());
+          else if (way == "sq")  // the panels' scratch holds its flags
+            apsp::cuda::squaring_front_closure(front.get(), k, ld, dense.get(), panels.get(), stream.get());
           else
             apsp::cuda::persistent_front_rounds(front.get(), k, 0, ld, dense.get(), panels.get(), stream.get(),
                                                 way == "pc" ? 128 : 64);
@@ -118,6 +126,7 @@ int main(int argc, char** argv) {
           const double elapsed = 1000.0 * apsp::cuda::elapsed_ms(begin, end);
           if (rep >= 0) us.push_back(elapsed);
         }
+        const int squarings = way == "sq" ? apsp::cuda::squaring_closure_squarings(panels.get(), stream.get()) : 0;
         std::vector<std::int32_t> result(input.size());
         APSP_CUDA_CHECK(cudaMemcpy(result.data(), front.get(), bytes, cudaMemcpyDeviceToHost));
         if (way == "fw") by_fw = result;
@@ -126,13 +135,15 @@ int main(int argc, char** argv) {
         const double median = us[us.size() / 2];
         const double rounds = static_cast<double>(k_pad / kTile);
         const double rate = static_cast<double>(k_pad) * k_pad * k_pad / (median * 1e-6);
-        std::printf("k %5lld  %-5s %9.1f us  %2.0f rounds of 128  %7.1f us a round  %.3g add-mins/s  %s\n",
+        std::printf("k %5lld  %-5s %9.1f us  %2.0f rounds of 128  %7.1f us a round  %.3g add-mins/s  %s",
                     static_cast<long long>(k), way.c_str(), median, rounds, median / rounds, rate,
                     same ? "same as fw" : "DIFFERS FROM FW");
+        if (way == "sq") std::printf("  %d squarings (bound %d)", squarings, sn::squarings_bound(k));
+        std::printf("\n");
         if (out)
-          std::fprintf(out, "%lld,%lld,%s,%.2f,%.0f,%.2f,%.4g,%d\n", static_cast<long long>(k),
+          std::fprintf(out, "%lld,%lld,%s,%.2f,%.0f,%.2f,%.4g,%d,%d\n", static_cast<long long>(k),
                        static_cast<long long>(structure), way.c_str(), median, rounds, median / rounds, rate,
-                       same ? 1 : 0);
+                       same ? 1 : 0, squarings);
         differs = differs || !same;
       }
     }

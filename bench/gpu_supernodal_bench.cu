@@ -34,7 +34,10 @@
 // (testing::hooks.supernodal_lookahead: front l + 1's closure beside front
 // l's s x s update, on two streams; its profile times the update beside as
 // "beside tiled update", outside the dense passes' sum, and the critical
-// path's waits for it as "dense lookahead wait", inside). Method supernodal-int16: supernodal with
+// path's waits for it as "dense lookahead wait", inside); between -la and -pc,
+// -sq closes the dense fronts' diagonal blocks of k <= 640 by repeated min-plus
+// squaring, -sqN those of k <= N (testing::hooks.supernodal_squaring_closure;
+// not v6: default-sq, default-sq2048, default-sq-pc64, default-la-sq). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -70,6 +73,7 @@
 #include "apsp/cuda.hpp"
 #include "apsp/sinks.hpp"
 #include "families.hpp"
+#include "cuda/persistent_rounds.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/symbolic.hpp"
 
@@ -241,6 +245,18 @@ std::pair<std::string, bool> split_lookahead_suffix(const std::string& path) {
   return {path, false};
 }
 
+// A --factor path (without -pc / -pc64) without its suffix "-sq" (the
+// squaring closure for k up to kSquaringClosureDefaultMaxK) or "-sqN" (k up
+// to N), and that largest k (0: neither; -1: a malformed N).
+std::pair<std::string, std::int64_t> split_squaring_suffix(const std::string& path) {
+  const std::size_t at = path.rfind("-sq");
+  if (at == std::string::npos || at == 0) return {path, 0};
+  const std::string digits = path.substr(at + 3);
+  if (digits.empty()) return {path.substr(0, at), apsp::cuda::kSquaringClosureDefaultMaxK};
+  if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
+  return {path.substr(0, at), std::stoll(digits)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -287,8 +303,9 @@ int main(int argc, char** argv) {
       "the dense fronts' factor paths: default (the solver's own: merged for int32 rows), v6, batched, tiled, merged "
       "(tiled after merge_chains), both (v6 and batched), all (v6, batched, tiled, merged), or a comma list of "
       "default, v6, batched, tiled, merged, each also with -pc or -pc64 (its dense rounds as one persistent launch "
-      "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64); default, tiled and merged also with -la before "
-      "those (the look-ahead along chains of large fronts: default-la, default-la-pc64)");
+      "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64); before those, -sq or -sqN (the diagonal blocks "
+      "of k <= 640, or N, closed by repeated min-plus squaring; not v6: default-sq-pc64); default, tiled and merged "
+      "also with -la before all those (the look-ahead along chains of large fronts: default-la, default-la-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -302,13 +319,14 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const auto [base, lookahead] = split_lookahead_suffix(split_persistent_suffix(path).first);
-      const bool known = base == "default" || base == "tiled" || base == "merged" ||
-                         (!lookahead && (base == "v6" || base == "batched"));
+      const auto [la_sq_base, squaring_k] = split_squaring_suffix(split_persistent_suffix(path).first);
+      const auto [base, lookahead] = split_lookahead_suffix(la_sq_base);
+      const bool known = squaring_k >= 0 && (base == "default" || base == "tiled" || base == "merged" ||
+                                             (!lookahead && (base == "v6" || base == "batched")));
       if (!known) {
         std::fprintf(stderr,
-                     "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -pc or -pc64; "
-                     "default, tiled and merged also with -la before those; both, all)\n",
+                     "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -sq or -sqN, then "
+                     "-pc or -pc64; default, tiled and merged also with -la before those; both, all)\n",
                      path.c_str());
         return 2;
       }
@@ -336,13 +354,15 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const auto [la_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_base, squaring_k] = split_squaring_suffix(la_sq_base);
             const auto [base, lookahead] = split_lookahead_suffix(la_base);
             apsp::cuda::testing::hooks.supernodal_v6_factor = base == "v6";
             apsp::cuda::testing::hooks.supernodal_batched_factor = base == "batched";
             apsp::cuda::testing::hooks.supernodal_tiled_factor = base == "tiled" || base == "merged";
             apsp::cuda::testing::hooks.supernodal_merge_chains = base == "merged" ? merge_percent : 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = persistent_tile;
+            apsp::cuda::testing::hooks.supernodal_squaring_closure = squaring_k;
             apsp::cuda::testing::hooks.supernodal_lookahead = lookahead;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "default") r.method = "supernodal-" + path;
@@ -355,6 +375,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_tiled_factor = false;
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
+            apsp::cuda::testing::hooks.supernodal_squaring_closure = 0;
             apsp::cuda::testing::hooks.supernodal_lookahead = false;
             if (method == "fw") {
               fw_s = r.compute_s;

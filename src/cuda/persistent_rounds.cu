@@ -1,6 +1,6 @@
-// The host side of the persistent rounds (cuda/persistent_rounds.hpp): the
-// fit, the grid (what the widest phase can use, at most what is co-resident)
-// and the cooperative launch.
+// The host side of the persistent rounds and of the squaring closure
+// (cuda/persistent_rounds.hpp): the fit, the grid (what the widest phase can
+// use, at most what is co-resident) and the cooperative launch.
 #include "cuda/persistent_rounds.hpp"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
 #include "cuda/kernels/supernodal/persistent_rounds.cuh"
+#include "cuda/kernels/supernodal/squaring_closure.cuh"
 
 namespace apsp::cuda {
 namespace {
@@ -21,34 +22,62 @@ static_assert(sn::PersistentRounds128::kMaxPad == kPersistentRoundsMaxPad &&
                   sn::PersistentRounds64::kMaxPad == kPersistentRoundsMaxPad,
               "the header's bound is the kernels'");
 
-// Co-resident blocks of the kernel on `device`, 0 when it cannot run there
-// (no cooperative launch, or its shared memory does not fit).
-template <class T, class W>
-int query_coresident_blocks(int device) {
-  int cooperative = 0, sms = 0, per_sm = 0, shared_optin = 0;
+// A cooperative kernel's room on a device: its SMs and its co-resident
+// blocks per SM (0 when it cannot run there: no cooperative launch, or its
+// shared memory does not fit).
+struct Residency {
+  int sms = 0, per_sm = 0;
+  int blocks() const { return sms * per_sm; }
+};
+Residency query_residency(const void* kernel, int threads, std::size_t dynamic_shared, std::size_t static_shared,
+                          int device) {
+  int cooperative = 0, shared_optin = 0;
+  Residency r;
   APSP_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  if (!cooperative) return 0;
+  if (!cooperative) return r;
   APSP_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (static_cast<std::size_t>(shared_optin) < T::kSharedBytes + T::kStaticSharedBytes) return 0;
-  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const auto kernel = sn::persistent_rounds<T, W>;
+  if (static_cast<std::size_t>(shared_optin) < dynamic_shared + static_shared) return r;
+  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&r.sms, cudaDevAttrMultiProcessorCount, device));
   APSP_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(T::kSharedBytes)));
-  APSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, T::kThreads, T::kSharedBytes));
-  return sms * per_sm;
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_shared)));
+  APSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, threads, dynamic_shared));
+  return r;
 }
 
-// The same on the current device, asked once per device (a factor asks per front).
-template <class T, class W>
-int coresident_blocks() {
+// The same on the current device, asked once per device and kernel (a factor
+// asks per front); Key names the kernel.
+template <class Key>
+Residency residency(const void* kernel, int threads, std::size_t dynamic_shared, std::size_t static_shared) {
   constexpr int kDevices = 64;
-  static std::array<std::atomic<int>, kDevices> known{};  // blocks + 1; 0: not asked yet
+  static std::array<std::atomic<long long>, kDevices> known{};  // sms << 32 | per_sm, + 1; 0: not asked yet
   int device = 0;
   APSP_CUDA_CHECK(cudaGetDevice(&device));
-  if (device < 0 || device >= kDevices) return query_coresident_blocks<T, W>(device);
-  std::atomic<int>& slot = known[static_cast<std::size_t>(device)];
-  if (slot.load() == 0) slot.store(query_coresident_blocks<T, W>(device) + 1);
-  return slot.load() - 1;
+  if (device < 0 || device >= kDevices) return query_residency(kernel, threads, dynamic_shared, static_shared, device);
+  std::atomic<long long>& slot = known[static_cast<std::size_t>(device)];
+  if (slot.load() == 0) {
+    const Residency r = query_residency(kernel, threads, dynamic_shared, static_shared, device);
+    slot.store((static_cast<long long>(r.sms) << 32 | r.per_sm) + 1);
+  }
+  const long long packed = slot.load() - 1;
+  return Residency{static_cast<int>(packed >> 32), static_cast<int>(packed & 0xffffffff)};
+}
+
+template <class T, class W>
+struct RoundsKernel {};
+template <class T, class W>
+int coresident_blocks() {
+  return residency<RoundsKernel<T, W>>(reinterpret_cast<const void*>(sn::persistent_rounds<T, W>), T::kThreads,
+                                       T::kSharedBytes, T::kStaticSharedBytes)
+      .blocks();
+}
+
+using Squaring = sn::SquaringTraits;
+static_assert(Squaring::kMaxK == kSquaringClosureMaxK && Squaring::kDefaultMaxK == kSquaringClosureDefaultMaxK &&
+                  Squaring::kFlagWords == kSquaringClosureFlagWords,
+              "the header's bounds are the kernel's");
+Residency squaring_residency() {
+  return residency<Squaring>(reinterpret_cast<const void*>(sn::squaring_closure<Squaring>), Squaring::kThreads,
+                             Squaring::kSharedBytes, 0);
 }
 
 template <class T, class W>
@@ -101,6 +130,51 @@ void persistent_front_rounds(std::int32_t* front, std::int64_t k, std::int64_t s
 void persistent_front_rounds(float* front, std::int64_t k, std::int64_t s, std::int64_t front_ld, float* padded,
                              std::int32_t* panels, cudaStream_t stream) {
   launch<sn::PersistentRounds128, kernels::Float32Words>(front, k, s, front_ld, padded, panels, stream);
+}
+
+std::int64_t squaring_closure_pad(std::int64_t k) { return round_up(k, std::int64_t{Squaring::kTile}); }
+
+bool squaring_closure_fit() { return squaring_residency().blocks() >= 1; }
+
+void squaring_front_closure(std::int32_t* front, std::int64_t k, std::int64_t front_ld, std::int32_t* padded,
+                            std::int32_t* flags, cudaStream_t stream) {
+  if (k < 0 || k > Squaring::kMaxK)
+    throw UsageError("the squaring closure takes blocks of at most " + std::to_string(Squaring::kMaxK) +
+                         " vertices, not " + std::to_string(k),
+                     "k");
+  if (front_ld < k)
+    throw UsageError("the front's row stride " + std::to_string(front_ld) + " is below the block's order " +
+                         std::to_string(k),
+                     "front_ld");
+  const Residency room = squaring_residency();
+  if (room.blocks() < 1)
+    throw UsageError("the squaring closure needs cooperative launches and " + std::to_string(Squaring::kSharedBytes) +
+                         " bytes of shared memory a block on this device",
+                     "device");
+  if (k == 0) return;
+  const std::int64_t k_pad = squaring_closure_pad(k);
+  sn::SquaringPlan plan{};
+  plan.tiles_x = static_cast<int>(k_pad / Squaring::kTile);
+  plan.stages = static_cast<int>(k_pad / Squaring::kChunk);
+  plan.squarings = sn::squarings_bound(k);
+  const int tiles = plan.tiles_x * plan.tiles_x;
+  // The depth split until the items are about kItemsPerSm per SM (each
+  // share at least one stage); the grid at most kBlocksPerSm per SM.
+  plan.splits = std::clamp(Squaring::kItemsPerSm * room.sms / tiles, 1, plan.stages);
+  const int blocks = std::min({room.blocks(), tiles * plan.splits, Squaring::kBlocksPerSm * room.sms});
+  sn::PaddedFront shape{k, 0, k_pad, k_pad, front_ld};
+  void* args[] = {&front, &shape, &padded, &flags, &plan};
+  APSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(sn::squaring_closure<Squaring>),
+                                              dim3(blocks), dim3(Squaring::kThreads), args, Squaring::kSharedBytes,
+                                              stream));
+  APSP_CUDA_CHECK_LAUNCH("squaring_closure");
+}
+
+int squaring_closure_squarings(const std::int32_t* flags, cudaStream_t stream) {
+  std::int32_t used = 0;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&used, flags + Squaring::kUsedAt, sizeof(used), cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return used;
 }
 
 }  // namespace apsp::cuda

@@ -1,6 +1,8 @@
 // The supernodal factor's dense rounds on one front's block in ONE
 // cooperative launch (kernels/supernodal/persistent_rounds.cuh): fw's tiles,
-// no pad, unpad or per-round launches. Host-only declarations.
+// no pad, unpad or per-round launches; and the closure of a front's diagonal
+// block by repeated min-plus squaring, also one cooperative launch
+// (kernels/supernodal/squaring_closure.cuh). Host-only declarations.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,5 +39,33 @@ void persistent_front_rounds(std::int32_t* front, std::int64_t k, std::int64_t s
                              std::int32_t* padded, std::int32_t* panels, cudaStream_t stream, int tile = 128);
 void persistent_front_rounds(float* front, std::int64_t k, std::int64_t s, std::int64_t front_ld, float* padded,
                              std::int32_t* panels, cudaStream_t stream);
+
+// The squaring closure's largest k, its default largest k in the solver
+// (testing::hooks.supernodal_squaring_closure), and its flag words.
+constexpr std::int64_t kSquaringClosureMaxK = 2048;
+constexpr std::int64_t kSquaringClosureDefaultMaxK = 640;
+constexpr std::int64_t kSquaringClosureFlagWords = 32;
+
+// The squaring closure's scratch order for a k x k block: k rounded up to 32.
+std::int64_t squaring_closure_pad(std::int64_t k);
+
+// Whether this device runs the squaring closure (cooperative launches, its
+// shared memory fits an SM); k is checked by the call.
+bool squaring_closure_fit();
+
+// The k x k diagonal block at `front` (row stride front_ld >= k, int32,
+// no negative cycle) closed in place by at most ceil(log2 k) in-place
+// min-plus squarings, stopping after the first that lowers no cell; the
+// same integers as fw's rounds, bit for bit (the kernel's comment says why).
+// `padded`: squaring_closure_pad(k)^2 words of scratch; `flags`:
+// kSquaringClosureFlagWords words of scratch. Queued on `stream`. Throws
+// UsageError for k past kSquaringClosureMaxK, a row stride below k or a
+// device without cooperative launches, DeviceError for a failed launch.
+void squaring_front_closure(std::int32_t* front, std::int64_t k, std::int64_t front_ld, std::int32_t* padded,
+                            std::int32_t* flags, cudaStream_t stream);
+
+// The squarings the last squaring_front_closure with these `flags` ran
+// (waits for `stream`).
+int squaring_closure_squarings(const std::int32_t* flags, cudaStream_t stream);
 
 }  // namespace apsp::cuda

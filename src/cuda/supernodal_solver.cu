@@ -37,6 +37,10 @@
 // (testing::hooks.supernodal_lookahead, not yet measured; int32 rows), the
 // chains of large fronts look ahead: front l + 1's closure runs beside front
 // l's s x s update, on two streams (factor(), supernodal/lookahead.hpp).
+// Opt-in too (testing::hooks.supernodal_squaring_closure, not yet measured;
+// int32 rows), the batched, tiled and merged paths close a dense front's
+// diagonal block of at most that many columns by repeated min-plus squaring
+// in one launch.
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -329,6 +333,11 @@ class SupernodalRows final : public RowSource<D> {
   // Those rounds on front K's block (its diagonal block when s = 0).
   void run_persistent_rounds(std::int32_t K, std::int64_t s, D* padded, std::int32_t* panels,
                              cudaStream_t stream) const;
+  // Front K's k x k diagonal block closed by the squaring closure on
+  // `stream` when it takes it (testing::hooks.supernodal_squaring_closure, k
+  // at most that; int32 rows), through `padded` and the panel scratch (its
+  // flags); counts the fronts it takes. False: nothing ran.
+  bool close_by_squaring(std::int32_t K, D* padded, std::int32_t* panels, cudaStream_t stream) const;
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -375,6 +384,8 @@ class SupernodalRows final : public RowSource<D> {
   // The dense rounds as one persistent launch per front on this tile (0: no;
   // persistent_rounds()); int32 rows only.
   int persistent_tile_ = 0;
+  // The squaring closure's largest k (0: off; close_by_squaring()).
+  std::int64_t squaring_max_k_ = 0;
   // Fronts of at least this many vertices are the tiled factor's large class
   // (kLargeFrontVertices; testing::hooks.supernodal_large_front lowers it).
   std::int64_t large_front_ = kLargeFrontVertices;
@@ -514,6 +525,9 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   // GpuSupernodalClosure.Float32SolveWithPersistentRoundsMatches), so float32
   // keeps fw's launches until that is explained.
   persistent_tile_ = !std::is_same<D, std::int32_t>::value ? 0 : tile == 64 ? 64 : tile != 0 ? 128 : 0;
+  squaring_max_k_ = std::is_same<D, std::int32_t>::value
+                        ? std::clamp<std::int64_t>(testing::hooks.supernodal_squaring_closure, 0, kSquaringClosureMaxK)
+                        : 0;
   if (testing::hooks.supernodal_large_front > 0) large_front_ = testing::hooks.supernodal_large_front;
   // The look-ahead: int32 rows on the tiled path (other types keep it off:
   // the tiled path is int32's default, float32's only by hook).
@@ -971,6 +985,18 @@ void SupernodalRows<D>::run_persistent_rounds(std::int32_t K, std::int64_t s, D*
 }
 
 template <class D>
+bool SupernodalRows<D>::close_by_squaring(std::int32_t K, D* padded, std::int32_t* panels, cudaStream_t stream) const {
+  // squaring_max_k_ is 0 for every row type but int32.
+  if (columns(K) > squaring_max_k_ || !squaring_closure_fit()) return false;
+  if constexpr (std::is_same<D, std::int32_t>::value)
+    squaring_front_closure(front(K), columns(K), front_ld(K), padded, panels, stream);
+  else
+    throw Error("the squaring closure takes int32 rows only");
+  ++testing::hooks.supernodal_squaring_fronts;
+  return true;
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -1087,6 +1113,7 @@ void SupernodalRows<D>::factor() {
         const std::int64_t size_class = k + s >= large_front_ ? kLargeFrontVertices : 0;
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
+          if (close_by_squaring(K, dense.get(), panels.get(), fs)) return;
           if (persistent_rounds(k, 0)) {
             run_persistent_rounds(K, 0, dense.get(), panels.get(), fs);
             return;

@@ -97,6 +97,16 @@ struct Hooks {
   std::atomic<std::int64_t> supernodal_persistent_rounds{0};
   // supernodal: fronts whose rounds ran as the one persistent launch (counts up).
   std::atomic<std::int64_t> supernodal_persistent_fronts{0};
+  // supernodal: when > 0, the batched, tiled and merged (default) paths
+  // close the diagonal block of each dense front with at most this many
+  // columns (capped at cuda::kSquaringClosureMaxK) by repeated min-plus
+  // squaring in one cooperative launch (cuda/persistent_rounds.hpp,
+  // squaring_front_closure; int32 rows only, opt-in until measured); larger
+  // blocks keep fw's launches, or the persistent rounds when those are asked
+  // too. 0: off.
+  std::atomic<std::int64_t> supernodal_squaring_closure{0};
+  // supernodal: diagonal blocks the squaring closure took (counts up).
+  std::atomic<std::int64_t> supernodal_squaring_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by
   // supernodal::merge_chains with max_extra_ops = this / 100 (the default
   // path takes kDefaultMergePercent): chained fronts of >= 1024 vertices merge into deeper

@@ -6,7 +6,11 @@
 // wider row stride (cells outside the block untouched); int32 and float32.
 // Then the supernodal solve with it (testing::hooks.supernodal_persistent_rounds)
 // on every dense factor path against the default path's rows and the CPU
-// solver, and a small case for compute-sanitizer. Skips without a CUDA device.
+// solver, and a small case for compute-sanitizer. The squaring closure
+// (squaring_front_closure, kernels/supernodal/squaring_closure.cuh) the same
+// way: bit for bit fw's closure of a diagonal block, and the solve with it
+// (testing::hooks.supernodal_squaring_closure) equal to the default's.
+// Skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -316,6 +320,163 @@ TEST(GpuSupernodalClosure, Float32SolveWithPersistentRoundsMatches) {
   cuda::testing::hooks.supernodal_batched_factor = false;
 }
 
+// The squaring closure of a k x k block in a row stride of ld (cells right
+// of the block untouched), and the squarings it ran.
+std::vector<std::int32_t> through_squaring(const std::vector<std::int32_t>& cells, std::int64_t k, std::int64_t ld,
+                                           int* squarings) {
+  const std::int64_t k_pad = cuda::squaring_closure_pad(k);
+  cuda::DeviceBuffer<std::int32_t> front(cells.size()), padded(static_cast<std::size_t>(k_pad * k_pad)),
+      flags(static_cast<std::size_t>(cuda::kSquaringClosureFlagWords));
+  cuda::Stream stream;
+  APSP_CUDA_CHECK(cudaMemcpy(front.get(), cells.data(), cells.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+  cuda::squaring_front_closure(front.get(), k, ld, padded.get(), flags.get(), stream.get());
+  *squarings = cuda::squaring_closure_squarings(flags.get(), stream.get());
+  std::vector<std::int32_t> out(cells.size());
+  APSP_CUDA_CHECK(cudaMemcpy(out.data(), front.get(), out.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// ceil(log2 k), at least 1.
+int squarings_bound(std::int64_t k) {
+  int t = 1;
+  while ((std::int64_t{1} << t) < k) ++t;
+  return t;
+}
+
+// The squaring closure of `cells` bit for bit fw's rounds' on the same
+// block; returns the squarings it ran (1 .. the bound).
+int expect_squaring_same_as_fw(const std::vector<std::int32_t>& cells, const FrontBlock& b) {
+  SCOPED_TRACE(describe(b) + " squaring");
+  const std::vector<std::int32_t> expected = through_fw_rounds(cells, b.k, 0, b.ld);
+  int squarings = -1;
+  expect_same_cells(cells, expected, through_squaring(cells, b.k, b.ld, &squarings), b);
+  EXPECT_GE(squarings, 1);
+  EXPECT_LE(squarings, squarings_bound(b.k));
+  return squarings;
+}
+
+// Random blocks (+inf entries and whole +inf rows and columns, zero weights,
+// negative entries without negative cycles) of the orders the brief names,
+// around the 32 tile and up to the solver's default largest k, in their own
+// row stride and in wider ones.
+TEST(GpuSupernodalClosure, SquaringClosureMatchesFwBitForBit) {
+  SKIP_WITHOUT_GPU();
+  if (!cuda::squaring_closure_fit()) GTEST_SKIP() << "no cooperative launch here";
+  std::uint64_t seed = 2500;
+  for (const std::int64_t k : {1, 2, 31, 32, 33, 150, 256, 640}) {
+    ++seed;
+    expect_squaring_same_as_fw(random_block<std::int32_t>(k, 0, k, seed), {k, 0, k});
+  }
+  for (const FrontBlock& b : {FrontBlock{33, 0, 37}, FrontBlock{150, 0, 426}, FrontBlock{256, 0, 1305}})
+    expect_squaring_same_as_fw(random_block<std::int32_t>(b.k, 0, b.ld, ++seed), b);
+}
+
+// A block whose shortest paths need every hop: a path 0 -> 1 -> ... -> k - 1
+// of weights 0 and 1 under random edges of at least 2 k (shifted by
+// potentials, so some entries are negative), so the distance from
+// 0 to k - 1 takes k - 1 hops: the bound's squarings are needed (at most
+// ceil(log2 k) of them run). Its closed result, closed again, changes
+// nothing: one squaring, then the flag stops it.
+TEST(GpuSupernodalClosure, SquaringClosureRunsTheBoundOnALongPathAndStopsOnAClosedBlock) {
+  SKIP_WITHOUT_GPU();
+  if (!cuda::squaring_closure_fit()) GTEST_SKIP() << "no cooperative launch here";
+  for (const std::int64_t k : {33, 256, 600}) {
+    const std::int64_t ld = k + 3;
+    std::vector<std::int32_t> cells(static_cast<std::size_t>(k * ld), -7);
+    std::mt19937_64 random(static_cast<std::uint64_t>(2600 + k));
+    std::uniform_int_distribution<int> heavy(static_cast<int>(2 * k), static_cast<int>(3 * k)), percent(0, 99),
+        potential(0, 30);
+    std::vector<int> p(static_cast<std::size_t>(k));
+    for (int& at : p) at = potential(random);
+    // w(i, j) + p(i) - p(j): some entries negative, no cycle negative, the
+    // same shortest paths.
+    for (std::int64_t i = 0; i < k; ++i)
+      for (std::int64_t j = 0; j < k; ++j) {
+        const int w = j == i + 1 ? static_cast<int>(i % 2) : percent(random) < 20 ? heavy(random) : -1;
+        cells[static_cast<std::size_t>(i * ld + j)] = i == j  ? 0
+                                                      : w < 0 ? kInf
+                                                              : w + p[static_cast<std::size_t>(i)] -
+                                                                    p[static_cast<std::size_t>(j)];
+      }
+    const FrontBlock b{k, 0, ld};
+    // The first squaring lowers cells, so a second runs (in place, a
+    // squaring may reach more than twice the hops, so not necessarily all).
+    EXPECT_GE(expect_squaring_same_as_fw(cells, b), 2);
+    int once = -1;
+    const std::vector<std::int32_t> closed = through_squaring(cells, k, ld, &once);
+    int twice = -1;
+    EXPECT_EQ(through_squaring(closed, k, ld, &twice), closed);
+    EXPECT_EQ(twice, 1);
+  }
+}
+
+TEST(GpuSupernodalClosure, SquaringClosureRefusesWhatItCannotTake) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_EQ(cuda::squaring_closure_pad(1), 32);
+  EXPECT_EQ(cuda::squaring_closure_pad(33), 64);
+  EXPECT_EQ(cuda::squaring_closure_pad(640), 640);
+  cuda::Stream stream;
+  EXPECT_THROW(cuda::squaring_front_closure(nullptr, cuda::kSquaringClosureMaxK + 1, 4096, nullptr, nullptr,
+                                            stream.get()),
+               UsageError);
+  EXPECT_THROW(cuda::squaring_front_closure(nullptr, 100, 99, nullptr, nullptr, stream.get()), UsageError);
+  EXPECT_NO_THROW(cuda::squaring_front_closure(nullptr, 0, 0, nullptr, nullptr, stream.get()));
+}
+
+// The supernodal solve with the squaring closure (default path: the merged
+// chains, with chains merged from 128 vertices; the batched and tiled paths;
+// the default path with the look-ahead) bit for bit the default solve's
+// rows, with valid predecessor trees;
+// at the default largest k, at 2048, and at 64 with the persistent rounds
+// (tile 64) beyond it. The squaring closure must have taken fronts; v6
+// (whole fronts' rounds, no diagonal-block closure) takes none.
+void expect_squaring_solves_match(const test::Case& c) {
+  SCOPED_TRACE(c.name);
+  test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
+  test::IntHook min_front(cuda::testing::hooks.supernodal_merge_min_front, 128);
+  const SolveResult plain = solve(c.graph, test::on_gpu("supernodal"));
+  for (const std::int64_t max_k : {cuda::kSquaringClosureDefaultMaxK, cuda::kSquaringClosureMaxK, std::int64_t{64}}) {
+    test::IntHook squaring(cuda::testing::hooks.supernodal_squaring_closure, max_k);
+    test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, max_k == 64 ? 64 : 0);
+    const std::int64_t before = cuda::testing::hooks.supernodal_squaring_fronts;
+    for (const char* path : {"default", "batched", "tiled", "lookahead"}) {
+      SCOPED_TRACE(std::string(path) + " squaring up to k = " + std::to_string(max_k));
+      cuda::testing::hooks.supernodal_batched_factor = std::string(path) == "batched";
+      cuda::testing::hooks.supernodal_tiled_factor = std::string(path) == "tiled";
+      // The default path looking ahead along chains of fronts of >= 32
+      // vertices: the closures on the critical stream, the updates beside them.
+      test::IntHook large(cuda::testing::hooks.supernodal_large_front, std::string(path) == "lookahead" ? 32 : 0);
+      cuda::testing::hooks.supernodal_lookahead = std::string(path) == "lookahead";
+      const SolveResult r = solve(c.graph, test::on_gpu("supernodal"));
+      cuda::testing::hooks.supernodal_lookahead = false;
+      EXPECT_EQ(test::first_difference(plain.dist, r.dist, c.graph.n), "");
+      if (std::string(path) != "default") continue;
+      const SolveResult with_pred = solve(c.graph, test::on_gpu("supernodal", Precision::automatic, true));
+      EXPECT_EQ(test::first_difference(plain.dist, with_pred.dist, c.graph.n), "");
+      EXPECT_EQ(test::check_predecessors(c.graph, with_pred.dist, with_pred.pred), "");
+    }
+    cuda::testing::hooks.supernodal_batched_factor = false;
+    cuda::testing::hooks.supernodal_tiled_factor = false;
+    EXPECT_GT(cuda::testing::hooks.supernodal_squaring_fronts, before);
+    const std::int64_t after = cuda::testing::hooks.supernodal_squaring_fronts;
+    {
+      cuda::testing::ForceHook v6(cuda::testing::hooks.supernodal_v6_factor);
+      EXPECT_EQ(test::first_difference(plain.dist, solve(c.graph, test::on_gpu("supernodal")).dist, c.graph.n), "");
+    }
+    EXPECT_EQ(cuda::testing::hooks.supernodal_squaring_fronts, after);
+  }
+}
+
+// R-MAT has dense fronts and chains of its own; in both graphs every front
+// of more than 4 columns takes the dense path (the hook), so that fronts on
+// both sides of k = 64 exist.
+TEST(GpuSupernodalClosure, SolveWithSquaringClosureMatchesTheDefault) {
+  SKIP_WITHOUT_GPU();
+  if (!cuda::squaring_closure_fit()) GTEST_SKIP() << "no cooperative launch here";
+  expect_squaring_solves_match({"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 61)});
+  expect_squaring_solves_match({"geometric_n4096", test::generated(GraphKind::geometric, 4096, 0, 1, 100, 62)});
+}
+
 // Small blocks and a small solve, for compute-sanitizer's memcheck and
 // racecheck (the grid barriers, the shared memory reused between tiles).
 TEST(GpuSupernodalClosure, SmallCasesForSanitizers) {
@@ -324,6 +485,10 @@ TEST(GpuSupernodalClosure, SmallCasesForSanitizers) {
   expect_same_as_fw_rounds<std::int32_t>({129, 0, 131}, 2401);
   expect_same_as_fw_rounds<std::int32_t>({5, 130, 135}, 2402);
   expect_same_as_fw_rounds<float>({100, 40, 140}, 2403);
+  if (cuda::squaring_closure_fit()) {
+    expect_squaring_same_as_fw(random_block<std::int32_t>(33, 0, 40, 2405), {33, 0, 40});
+    expect_squaring_same_as_fw(random_block<std::int32_t>(70, 0, 70, 2406), {70, 0, 70});
+  }
   const test::Case grid{"grid_n400", test::generated(GraphKind::grid, 400, 0, -1, 9, 2404)};
   const std::vector<dist_t> reference = test::reference_distances(grid.graph);
   test::IntHook dense(cuda::testing::hooks.supernodal_dense_columns, 4);
@@ -333,6 +498,13 @@ TEST(GpuSupernodalClosure, SmallCasesForSanitizers) {
     EXPECT_EQ(test::first_difference(reference, r.dist, grid.graph.n), "");
     EXPECT_EQ(test::check_predecessors(grid.graph, r.dist, r.pred), "");
   }
+  if (!cuda::squaring_closure_fit()) return;
+  test::IntHook squaring(cuda::testing::hooks.supernodal_squaring_closure, cuda::kSquaringClosureDefaultMaxK);
+  const std::int64_t before = cuda::testing::hooks.supernodal_squaring_fronts;
+  const SolveResult r = solve(grid.graph, test::on_gpu("supernodal", Precision::automatic, true));
+  EXPECT_EQ(test::first_difference(reference, r.dist, grid.graph.n), "");
+  EXPECT_EQ(test::check_predecessors(grid.graph, r.dist, r.pred), "");
+  EXPECT_GT(cuda::testing::hooks.supernodal_squaring_fronts, before);
 }
 
 }  // namespace
