@@ -45,6 +45,29 @@ void copy_device_to_device(void* to, const void* from, std::size_t bytes, void* 
     APSP_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, as_stream(stream)));
 }
 
+bool pin_host(void* host, std::size_t bytes) {
+  const cudaError_t status = cudaHostRegister(host, bytes, cudaHostRegisterPortable);
+  if (status == cudaSuccess) return true;
+  // Checked: the failure is the answer (the caller stages another way);
+  // cleared so that later calls do not see it.
+  cudaGetLastError();
+  return false;
+}
+
+void unpin_host(void* host) { APSP_CUDA_CHECK(cudaHostUnregister(host)); }
+
+void download(void* host, const void* device_data, std::size_t bytes, void* stream) {
+  if (bytes == 0) return;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(host, device_data, bytes, cudaMemcpyDeviceToHost, as_stream(stream)));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+}
+
+void upload(void* device_data, const void* host, std::size_t bytes, void* stream) {
+  if (bytes == 0) return;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(device_data, host, bytes, cudaMemcpyHostToDevice, as_stream(stream)));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+}
+
 StagedBuffer::StagedBuffer(const void* device_data, std::size_t bytes, void* stream, bool load)
     : host_(scratch.reserve(bytes > 0 ? bytes : 1)), bytes_(bytes), stream_(stream) {
   APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));

@@ -6,15 +6,23 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 #include "comm/features.hpp"
+#include "comm/shared_staging.hpp"
 #include "comm/staging.hpp"
 
 namespace apsp {
@@ -99,6 +107,231 @@ class Session {
   double init_seconds_ = 0;
 };
 
+// Broadcasts through node-shared memory (issue 22, shm8). The staged device
+// broadcast through MPI (download into pinned scratch, MPI_Bcast of the
+// host copy, upload on every receiver) cost a 32 MB panel about 13 ms on
+// four ranks of one node (rounds 9.24 s staged against 4.75 s through NCCL
+// over 512 rounds, docs/scaling.md): MPI's shared-memory broadcast of a
+// large message goes through its own bounce buffers along a tree. Here
+// every rank of the node maps one segment (MPI_Win_allocate_shared) that
+// is page-locked for the GPU in each rank's mapping: the root downloads
+// its buffer into it, one barrier, every other rank uploads from it. The
+// data crosses the host once each way, at the link's speed.
+//
+// Broadcasts below kSharedMinBytes keep MPI_Bcast: there its latency is a
+// few microseconds, and the segment adds a barrier and two copies for
+// nothing (the win is on the tens-of-MB panels).
+constexpr std::size_t kSharedMinBytes = std::size_t{256} << 10;
+// A half of the segment holds at most this much; a longer broadcast goes
+// in pieces (and the segment's host memory stays bounded: 512 MiB).
+constexpr std::size_t kSharedMaxHalf = std::size_t{256} << 20;
+
+std::atomic<bool> host_broadcasts_shared{false};
+std::atomic<std::size_t> max_half_for_tests{0};  // 0: kSharedMaxHalf
+
+std::size_t max_half() {
+  const std::size_t given = max_half_for_tests.load();
+  return given > 0 ? given : kSharedMaxHalf;
+}
+std::atomic<std::int64_t> shared_broadcasts{0};
+std::atomic<std::int64_t> shared_windows{0};
+
+// APSP_STAGING: how the mpi communicator stages device broadcasts when
+// MPI is not CUDA-aware: `shared` (the default) through the node-shared
+// segment, `mpi` through MPI_Bcast of a pinned host copy (the path before,
+// for the A/B).
+bool shared_staging_asked() {
+  const char* given = std::getenv("APSP_STAGING");
+  if (!given || !*given || std::string(given) == "shared") return true;
+  if (std::string(given) == "mpi") return false;
+  throw UsageError(std::string("APSP_STAGING must be shared or mpi, got '") + given + "'");
+}
+
+// The segment of one communicator, made at its first broadcast that can use
+// it (every rank makes that call: the choice depends only on the size, the
+// memory kind and settings that every rank has alike) and grown, always
+// collectively, when a larger broadcast comes. Its two halves take turns.
+//
+// One barrier a broadcast is enough (counting steps: a broadcast, or each
+// piece of a longer one than a half holds): broadcast k writes half k % 2 (the
+// root, before the barrier of k) and reads it (the others, after it). The
+// root of broadcast k + 2 writes the same half only after the barrier of
+// broadcast k + 1, which every rank enters only once its read of broadcast
+// k is done (its upload is waited for before the call returns), so no
+// write overtakes a read. Broadcast k + 1 in the meantime uses the other
+// half, whose last readers (of k - 1) finished before the barrier of k.
+// Broadcasts through MPI_Bcast in between (small ones) touch no half.
+//
+// A failure making or pinning the segment on any rank is every rank's
+// (one all-reduce), and they all fall back to MPI_Bcast for the rest of the
+// communicator's life.
+class SharedSegment {
+ public:
+  SharedSegment(MPI_Comm comm, int rank, int size) : comm_(comm), rank_(rank), size_(size) {}
+  SharedSegment(const SharedSegment&) = delete;
+  SharedSegment& operator=(const SharedSegment&) = delete;
+  // Collective (MPI_Win_free) where every rank destroys it in the same
+  // place. Not while an exception unwinds this thread: a rank that failed
+  // alone (the others are waiting for it in a collective) would hang here
+  // instead of reaching the abort that stops them, and ranks that failed
+  // together all skip it alike; the segment is then released when MPI is
+  // finalized or the process ends.
+  ~SharedSegment() {
+    try {
+      if (pinned_) comm::unpin_host(base_);
+    } catch (...) {
+    }
+    pinned_ = false;
+    int finalized = 1;
+    if (window_ == MPI_WIN_NULL || std::uncaught_exceptions() > 0 || MPI_Finalized(&finalized) != MPI_SUCCESS ||
+        finalized)
+      return;
+    MPI_Win_unlock_all(window_);
+    MPI_Win_free(&window_);
+  }
+
+  // For the summary's startup parts: the time making, growing and pinning
+  // the segment took (inside the first staged rounds), or that it could
+  // not be used; nothing before a broadcast tried it.
+  std::vector<std::pair<std::string, double>> parts() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!tried_) return {};
+    if (!one_node_) return {{"staging: MPI_Bcast (ranks on several nodes)", 0}};
+    if (off_) return {{"staging: MPI_Bcast (no shared segment)", setup_seconds_}};
+    return {{"staging: shared segment setup (in the rounds)", setup_seconds_}};
+  }
+
+  // True when `bytes` went from `root` to every rank through the segment;
+  // false when the caller must broadcast them itself (the same answer on
+  // every rank).
+  bool broadcast(void* data, std::size_t bytes, int root, Memory memory, void* stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (size_ < 2 || bytes < kSharedMinBytes || off_) return false;
+    if (!tried_) {
+      tried_ = true;
+      one_node_ = one_node();
+      off_ = !one_node_;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t cap = max_half();
+    if (!off_ && std::min(bytes, cap) > half_) off_ = !grow(std::min(bytes, cap), cap);
+    if (!off_ && memory == Memory::device && !pinned_) off_ = !pin();
+    setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (off_) return false;
+    auto* p = static_cast<unsigned char*>(data);
+    const std::size_t piece = std::min(half_, cap);
+    for (std::size_t at = 0; at < bytes; at += piece) step(p + at, std::min(piece, bytes - at), root, memory, stream);
+    ++shared_broadcasts;
+    return true;
+  }
+
+ private:
+  bool one_node() {
+    MPI_Comm node = MPI_COMM_NULL;
+    APSP_MPI_CHECK(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int node_size = 0;
+    const int sized = MPI_Comm_size(node, &node_size);
+    APSP_MPI_CHECK(MPI_Comm_free(&node));
+    APSP_MPI_CHECK(sized);
+    // The same answer on every rank: ranks spanning nodes all see a node
+    // smaller than the communicator.
+    return node_size == size_;
+  }
+
+  // Every rank's `ok`, the smallest.
+  bool all_ok(bool ok) {
+    int value = ok ? 1 : 0;
+    APSP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MIN, comm_));
+    return value == 1;
+  }
+
+  // A new window whose halves hold `wanted` bytes (at least, doubling up to
+  // `cap`), in place of the old one. Collective; false when some rank could
+  // not make it.
+  bool grow(std::size_t wanted, std::size_t cap) {
+    release();
+    constexpr std::size_t page = 4096;
+    const std::size_t half = (std::min(cap, std::max(wanted, 2 * half_)) + page - 1) / page * page;
+    // Rank 0 allocates the whole segment; the others map it.
+    const MPI_Aint mine = rank_ == 0 ? static_cast<MPI_Aint>(2 * half) : 0;
+    void* own = nullptr;
+    MPI_Win window = MPI_WIN_NULL;
+    const int made = MPI_Win_allocate_shared(mine, 1, MPI_INFO_NULL, comm_, &own, &window);
+    // A window made on some ranks but not on others cannot be freed (that
+    // is collective over all): it is left to MPI's finalization.
+    if (!all_ok(made == MPI_SUCCESS)) return false;
+    APSP_MPI_CHECK(MPI_Win_set_errhandler(window, MPI_ERRORS_RETURN));
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    void* base = nullptr;
+    APSP_MPI_CHECK(MPI_Win_shared_query(window, 0, &bytes, &unit, &base));
+    // Passive target for the window's life: the loads and stores below are
+    // ordered by MPI_Win_sync and the barrier (the separate memory model's
+    // way for shared windows).
+    APSP_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, window));
+    window_ = window;
+    base_ = static_cast<unsigned char*>(base);
+    half_ = half;
+    ++shared_windows;
+    return true;
+  }
+
+  // Page-locks each rank's mapping of the whole segment. Collective.
+  bool pin() {
+    const bool mine = comm::pin_host(base_, 2 * half_);
+    if (all_ok(mine)) return pinned_ = true;
+    if (mine) comm::unpin_host(base_);
+    release();
+    return false;
+  }
+
+  // Frees the window. Collective.
+  void release() {
+    if (window_ == MPI_WIN_NULL) return;
+    if (pinned_) comm::unpin_host(base_);
+    pinned_ = false;
+    APSP_MPI_CHECK(MPI_Win_unlock_all(window_));
+    APSP_MPI_CHECK(MPI_Win_free(&window_));
+    window_ = MPI_WIN_NULL;
+    base_ = nullptr;
+    half_ = 0;
+  }
+
+  // One piece of at most half_ bytes through the next half.
+  void step(unsigned char* data, std::size_t bytes, int root, Memory memory, void* stream) {
+    unsigned char* half = base_ + (next_half_ ? half_ : 0);
+    next_half_ = !next_half_;
+    if (rank_ == root) {
+      if (memory == Memory::device)
+        comm::download(half, data, bytes, stream);
+      else
+        std::memcpy(half, data, bytes);
+      APSP_MPI_CHECK(MPI_Win_sync(window_));
+    }
+    APSP_MPI_CHECK(MPI_Barrier(comm_));
+    if (rank_ == root) return;
+    APSP_MPI_CHECK(MPI_Win_sync(window_));
+    if (memory == Memory::device)
+      comm::upload(data, half, bytes, stream);
+    else
+      std::memcpy(data, half, bytes);
+  }
+
+  MPI_Comm comm_;
+  int rank_;
+  int size_;
+  mutable std::mutex mutex_;
+  bool tried_ = false;     // one_node() asked
+  bool one_node_ = false;  // its answer
+  bool off_ = false;       // every broadcast through MPI_Bcast from here on
+  double setup_seconds_ = 0;
+  MPI_Win window_ = MPI_WIN_NULL;
+  unsigned char* base_ = nullptr;  // this rank's mapping of the segment
+  std::size_t half_ = 0;
+  bool pinned_ = false;
+  bool next_half_ = false;
+};
+
 bool cuda_aware_now() {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   return MPIX_Query_cuda_support() == 1;
@@ -110,16 +343,24 @@ bool cuda_aware_now() {
 class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator(MPI_Comm comm, bool owned, int rank, int size, int device)
-      : Communicator(rank, size), comm_(comm), owned_(owned), device_(device), cuda_aware_(cuda_aware_now()) {}
+      : Communicator(rank, size),
+        comm_(comm),
+        owned_(owned),
+        device_(device),
+        cuda_aware_(cuda_aware_now()),
+        shared_staging_(shared_staging_asked()),
+        segment_(std::make_unique<SharedSegment>(comm, rank, size)) {}
   ~MpiCommunicator() override {
+    segment_.reset();  // its window before the communicator
     int finalized = 1;
     if (owned_ && MPI_Finalized(&finalized) == MPI_SUCCESS && !finalized) MPI_Comm_free(&comm_);
   }
   const char* kind() const override { return "mpi"; }
   int device() const override { return device_; }
   std::vector<std::pair<std::string, double>> startup_parts() const override {
-    if (init_seconds_ < 0) return {};
-    return {{"mpi init", init_seconds_}};
+    std::vector<std::pair<std::string, double>> parts = segment_->parts();
+    if (init_seconds_ >= 0) parts.insert(parts.begin(), {"mpi init", init_seconds_});
+    return parts;
   }
   // The world's: how long MPI's initialization took in this process,
   // whichever call made it.
@@ -128,6 +369,8 @@ class MpiCommunicator final : public Communicator {
  protected:
   void do_broadcast(void* data, std::size_t bytes, DataType, std::size_t, int root, Memory memory,
                     void* stream) override {
+    const bool shared = memory == Memory::host ? host_broadcasts_shared.load() : shared_staging_ && !cuda_aware_;
+    if (shared && segment_->broadcast(data, bytes, root, memory, stream)) return;
     if (memory == Memory::host || cuda_aware_) return bytes_broadcast(data, bytes, root, memory, stream);
     comm::StagedBuffer staged(data, bytes, stream, rank() == root);
     bytes_broadcast(staged.host(), bytes, root, Memory::host, stream);
@@ -228,6 +471,8 @@ class MpiCommunicator final : public Communicator {
   bool owned_;
   int device_;
   bool cuda_aware_;
+  bool shared_staging_;  // device broadcasts through segment_ (APSP_STAGING)
+  std::unique_ptr<SharedSegment> segment_;
 };
 
 // The counter: one int64 in an MPI window on rank 0 that every rank updates
@@ -305,6 +550,20 @@ bool mpi_is_cuda_aware() {
   return false;
 #endif
 }
+
+namespace testing {
+
+void stage_host_broadcasts(bool on) { host_broadcasts_shared = on; }
+
+void set_shared_staging_piece_bytes(std::int64_t bytes) {
+  max_half_for_tests = bytes > 0 ? static_cast<std::size_t>(bytes) : 0;
+}
+
+SharedStagingCounts shared_staging_counts() { return {shared_broadcasts.load(), shared_windows.load()}; }
+
+std::int64_t shared_staging_min_bytes() { return static_cast<std::int64_t>(kSharedMinBytes); }
+
+}  // namespace testing
 
 }  // namespace comm
 }  // namespace apsp

@@ -14,6 +14,10 @@ void use_device(int device) {
 }
 void wait_for_stream(void*) { no_cuda(); }
 void copy_device_to_device(void*, const void*, std::size_t, void*) { no_cuda(); }
+bool pin_host(void*, std::size_t) { no_cuda(); }
+void unpin_host(void*) { no_cuda(); }
+void download(void*, const void*, std::size_t, void*) { no_cuda(); }
+void upload(void*, const void*, std::size_t, void*) { no_cuda(); }
 StagedBuffer::StagedBuffer(const void*, std::size_t, void*, bool) { no_cuda(); }
 void StagedBuffer::store(void*) const { no_cuda(); }
 

@@ -2,6 +2,7 @@
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
 #include "comm/features.hpp"
+#include "comm/shared_staging.hpp"
 
 namespace apsp {
 
@@ -13,6 +14,15 @@ namespace comm {
 
 std::string mpi_library_version() { return {}; }
 bool mpi_is_cuda_aware() { return false; }
+
+namespace testing {
+
+void stage_host_broadcasts(bool) {}
+void set_shared_staging_piece_bytes(std::int64_t) {}
+SharedStagingCounts shared_staging_counts() { return {}; }
+std::int64_t shared_staging_min_bytes() { return 0; }
+
+}  // namespace testing
 
 }  // namespace comm
 }  // namespace apsp

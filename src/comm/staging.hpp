@@ -17,6 +17,18 @@ void wait_for_stream(void* stream);
 // Copies `bytes` from device to device in `stream` order (asynchronous).
 void copy_device_to_device(void* to, const void* from, std::size_t bytes, void* stream);
 
+// The node-shared staging of the mpi communicator's device broadcasts
+// (mpi.cpp): host memory that another library mapped (an MPI shared
+// window), page-locked for the GPU in place, and copies between it and a
+// device buffer in `stream` order, each waited for before it returns.
+// pin_host returns false when the memory cannot be page-locked (the caller
+// falls back to its own staging); unpin_host undoes a pin_host that
+// returned true.
+bool pin_host(void* host, std::size_t bytes);
+void unpin_host(void* host);
+void download(void* host, const void* device_data, std::size_t bytes, void* stream);
+void upload(void* device_data, const void* host, std::size_t bytes, void* stream);
+
 // A host copy of a device buffer for one call. The constructor waits for
 // `stream` and copies the device data to page-locked host memory when
 // `load` is set; store() copies the host data back and waits for it. The

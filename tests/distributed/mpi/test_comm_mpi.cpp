@@ -2,7 +2,9 @@
 // pass (tests/distributed/checks), on the job's ranks.
 #include <gtest/gtest.h>
 
+#include "comm/shared_staging.hpp"
 #include "distributed/checks/comm_checks.hpp"
+#include "distributed/checks/staging_checks.hpp"
 #include "distributed/mpi/world.hpp"
 
 namespace apsp {
@@ -19,6 +21,39 @@ TEST(MpiCommunicator, Split) { test::check_split(test::world()); }
 TEST(MpiCommunicator, BroadcastGraph) { test::check_broadcast_graph(test::world()); }
 TEST(MpiCommunicator, AgreeFrom) { test::check_agree_from(test::world()); }
 TEST(MpiCommunicator, BadArguments) { test::check_bad_arguments(test::world()); }
+
+// The node-shared staging of broadcasts (src/comm/mpi.cpp), which device
+// broadcasts take, on host buffers (the testing hook): every byte of a long
+// sequence arrives, and every broadcast of at least the threshold went
+// through the segment (ranks of one node: the harness's), the segment
+// grown along the way. With one rank nothing is staged.
+TEST(MpiCommunicator, BroadcastsThroughNodeSharedMemory) {
+  Communicator& world = test::world();
+  const comm::testing::SharedStagingCounts before = comm::testing::shared_staging_counts();
+  comm::testing::stage_host_broadcasts(true);
+  const std::int64_t large =
+      test::check_staged_broadcasts(world, Memory::host, comm::testing::shared_staging_min_bytes(), 60);
+  comm::testing::stage_host_broadcasts(false);
+  const comm::testing::SharedStagingCounts after = comm::testing::shared_staging_counts();
+  EXPECT_GT(large, 20);
+  EXPECT_EQ(after.broadcasts - before.broadcasts, world.size() > 1 ? large : 0);
+  if (world.size() > 1) EXPECT_GE(after.windows - before.windows, 1);
+  // Long broadcasts in pieces (an odd piece size: 1 MiB and 100 bytes; the
+  // 3 MiB ones go in 3), the halves taking turns piece after piece.
+  comm::testing::set_shared_staging_piece_bytes((1 << 20) + 100);
+  comm::testing::stage_host_broadcasts(true);
+  const std::int64_t pieced =
+      test::check_staged_broadcasts(world, Memory::host, comm::testing::shared_staging_min_bytes(), 30);
+  comm::testing::stage_host_broadcasts(false);
+  comm::testing::set_shared_staging_piece_bytes(0);
+  EXPECT_EQ(comm::testing::shared_staging_counts().broadcasts - after.broadcasts, world.size() > 1 ? pieced : 0);
+  // Split communicators have segments of their own.
+  const std::unique_ptr<Communicator> half = world.split(world.rank() % 2, world.rank());
+  comm::testing::stage_host_broadcasts(true);
+  test::check_staged_broadcasts(*half, Memory::host, comm::testing::shared_staging_min_bytes(), 6);
+  comm::testing::stage_host_broadcasts(false);
+  world.barrier();
+}
 
 }  // namespace
 }  // namespace apsp

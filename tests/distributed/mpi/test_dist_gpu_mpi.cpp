@@ -12,11 +12,17 @@
 #include <string>
 #include <thread>
 
+#ifdef APSP_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
+
 #include "apsp/comm.hpp"
 #include "apsp/cuda.hpp"
+#include "comm/shared_staging.hpp"
 #include "distributed/checks/dist_checks.hpp"
 #include "distributed/checks/gpu_checks.hpp"
 #include "distributed/checks/late_transport.hpp"
+#include "distributed/checks/staging_checks.hpp"
 #include "distributed/mpi/world.hpp"
 #include "support/cases.hpp"
 
@@ -25,6 +31,19 @@ namespace {
 
 #define SKIP_WITHOUT_GPU() \
   if (!test::gpu_available()) GTEST_SKIP() << "no CUDA device"
+
+#ifdef APSP_WITH_CUDA
+// A stream of this test's own, or the legacy default one (nullptr).
+struct TestStream {
+  explicit TestStream(bool own) {
+    if (own) EXPECT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  }
+  ~TestStream() {
+    if (stream) cudaStreamDestroy(stream);
+  }
+  cudaStream_t stream = nullptr;
+};
+#endif
 
 TEST(MpiGpu, DeviceBuffers) {
   SKIP_WITHOUT_GPU();
@@ -74,6 +93,36 @@ TEST(MpiGpu, RealWeightsMatchTheReference) {
     test::check_real_weights(test::world(), config, Backend::cuda);
     test::check_real_negative_cycles(test::world(), config, Backend::cuda);
   }
+}
+
+// The node-shared staging of device broadcasts (src/comm/mpi.cpp; the
+// default, APSP_STAGING=shared), ranks sharing GPU 0: every byte of a long
+// sequence of sizes and roots (the segment grown, the halves taking turns
+// back to back) on the legacy default stream and on a non-blocking stream
+// of the test's own; each broadcast of at least the threshold went through
+// the segment (unless the MPI is CUDA-aware or APSP_STAGING=mpi: then
+// MPI carries them, checked all the same).
+TEST(MpiGpu, DeviceBroadcastsThroughNodeSharedMemory) {
+  SKIP_WITHOUT_GPU();
+#ifdef APSP_WITH_CUDA
+  Communicator& world = test::world();
+  const char* staging = std::getenv("APSP_STAGING");
+  const bool shared = !comm_support().cuda_aware_mpi && !(staging && std::string(staging) == "mpi");
+  for (const bool own : {false, true}) {
+    SCOPED_TRACE(own ? "own stream" : "default stream");
+    EXPECT_EQ(cudaSetDevice(0), cudaSuccess);  // not ASSERT: every rank goes on to the broadcasts
+    const TestStream stream(own);
+    const comm::testing::SharedStagingCounts before = comm::testing::shared_staging_counts();
+    const std::int64_t large = test::check_staged_broadcasts(
+        world, Memory::device, comm::testing::shared_staging_min_bytes(), 40, stream.stream);
+    const comm::testing::SharedStagingCounts after = comm::testing::shared_staging_counts();
+    if (shared) EXPECT_EQ(after.broadcasts - before.broadcasts, world.size() > 1 ? large : 0);
+    if (world.rank() == 0)
+      std::printf("[ staged ] %lld of %lld large device broadcasts through the shared segment, %lld window(s)\n",
+                  static_cast<long long>(after.broadcasts - before.broadcasts), static_cast<long long>(large),
+                  static_cast<long long>(after.windows));
+  }
+#endif
 }
 
 // Early device calls on MPI ranks (sharing the node's GPUs in turn): device
