@@ -49,8 +49,13 @@ class Buffer {
   // host() -> data() and back, `bytes` of them (no-ops for host memory).
   bool put(std::size_t bytes) {
 #ifdef APSP_WITH_CUDA
+    // cudaMemcpy from pageable memory may return before the DMA lands on the
+    // device; the broadcast's copies on a non-blocking stream are not ordered
+    // after it, so wait for it (on the device the test caught exactly that:
+    // receivers' buffers overwritten by their own late fill).
     if (memory_ == Memory::device)
-      return cudaMemcpy(device_, host_.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+      return cudaMemcpy(device_, host_.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaDeviceSynchronize() == cudaSuccess;
 #endif
     (void)bytes;
     return true;
