@@ -17,6 +17,7 @@
 #include "supernodal/lookahead.hpp"
 #include "supernodal/symbolic.hpp"
 #include "support/cases.hpp"
+#include "support/lookahead_cases.hpp"
 
 namespace apsp {
 namespace {
@@ -24,24 +25,15 @@ namespace {
 #define REQUIRE_METIS() \
   if (!supernodal::ordering_available()) GTEST_SKIP() << "no METIS in this build"
 
-// The device tests' thresholds: fronts with more than kDenseColumns columns
-// are dense (testing::hooks.supernodal_dense_columns), and dense fronts of
-// at least kLargeFront vertices are the tiled factor's large class
-// (testing::hooks.supernodal_large_front).
-constexpr std::int64_t kDenseColumns = 8;
-constexpr std::int64_t kLargeFront = 32;
+// The device tests' thresholds and graphs (support/lookahead_cases.hpp),
+// and their small case for the sanitizers.
+constexpr std::int64_t kDenseColumns = test::kLookaheadDenseColumns;
+constexpr std::int64_t kLargeFront = test::kLookaheadLargeFront;
 
-// The device tests' graphs (the same generator calls): negative weights on
-// the grid and the uniform graph, zero weights on R-MAT.
 std::vector<test::Case> device_cases() {
-  return {
-      {"grid_n4096", test::generated(GraphKind::grid, 4096, -1, -3, 40, 61)},
-      {"geometric_n4096", test::generated(GraphKind::geometric, 4096, -1, 1, 40, 62)},
-      {"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 63)},
-      {"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, -2, 60, 64)},
-      // GpuSupernodalLookahead.SmallCaseForSanitizers's.
-      {"random_n512", test::generated(GraphKind::random, 512, 8 * 512, -2, 30, 65)},
-  };
+  std::vector<test::Case> cases = test::lookahead_cases();
+  cases.push_back(test::lookahead_sanitizer_case());
+  return cases;
 }
 
 // The GPU solver's analysis for int32 rows: the default chain merge.

@@ -26,26 +26,19 @@
 #include "cuda/testing.hpp"
 #include "gpu_support.hpp"
 #include "support/cases.hpp"
+#include "support/lookahead_cases.hpp"
 
 namespace apsp {
 namespace {
 
 using test::IntHook;
 
-// The CPU test's thresholds (tests/cpu/test_supernodal_lookahead.cpp).
-constexpr std::int64_t kDenseColumns = 8;
-constexpr std::int64_t kLargeFront = 32;
+// The thresholds and graphs the CPU test checks for chains
+// (support/lookahead_cases.hpp).
+constexpr std::int64_t kDenseColumns = test::kLookaheadDenseColumns;
+constexpr std::int64_t kLargeFront = test::kLookaheadLargeFront;
 
-// The CPU test's graphs: negative weights on the grid and the uniform graph,
-// zero weights on R-MAT.
-std::vector<test::Case> cases() {
-  return {
-      {"grid_n4096", test::generated(GraphKind::grid, 4096, -1, -3, 40, 61)},
-      {"geometric_n4096", test::generated(GraphKind::geometric, 4096, -1, 1, 40, 62)},
-      {"rmat_n4096", test::generated(GraphKind::rmat, 4096, 8 * 4096, 0, 30, 63)},
-      {"random_n4096", test::generated(GraphKind::random, 4096, 8 * 4096, -2, 60, 64)},
-  };
-}
+std::vector<test::Case> cases() { return test::lookahead_cases(); }
 
 // The default path (int32: the merged chains, the tiled factor) with the
 // lowered large class, with or without the look-ahead.
@@ -151,7 +144,7 @@ TEST(GpuSupernodalLookahead, ProfileRecordsItsPasses) {
 // split extend-adds stay inside their fronts), against the exact reference.
 TEST(GpuSupernodalLookahead, SmallCaseForSanitizers) {
   SKIP_WITHOUT_GPU();
-  const Graph g = test::generated(GraphKind::random, 512, 8 * 512, -2, 30, 65);
+  const Graph g = test::lookahead_sanitizer_case().graph;
   const std::vector<dist_t> reference = test::reference_distances(g);
   const std::int64_t before = cuda::testing::hooks.supernodal_lookahead_levels;
   const SolveResult r = solve_with(g, true, true);
