@@ -198,8 +198,8 @@ bool blocked_closure_fit() { return blocked_residency().blocks() >= 1; }
 BlockedClosure::BlockedClosure(std::int64_t k, std::int64_t leaf_max_k, cudaStream_t stream)
     : k_(k), leaf_(leaf_max_k == 0 ? kBlockedClosureLeafMaxK : leaf_max_k) {
   if (k < 1 || k > Blocked::kMaxK)
-    throw UsageError("the blocked closure takes blocks of 1 to " + std::to_string(Blocked::kMaxK) +
-                         " vertices, not " + std::to_string(k),
+    throw UsageError("the blocked closure takes blocks of 1 to " + std::to_string(Blocked::kMaxK) + " vertices, not " +
+                         std::to_string(k),
                      "k");
   if (leaf_ < Blocked::kAlign || leaf_ > Squaring::kMaxK)
     throw UsageError("the blocked closure's leaves take " + std::to_string(Blocked::kAlign) + " to " +

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,8 @@ struct BlockedClosurePlan {
 inline BlockedClosurePlan plan_blocked_closure(std::int64_t k, std::int64_t leaf_max_k, std::int64_t align) {
   if (k < 0) throw UsageError("the blocked closure's order " + std::to_string(k) + " is negative", "k");
   if (align < 1 || leaf_max_k < align)
-    throw UsageError("the blocked closure's leaves (" + std::to_string(leaf_max_k) + ") must be at least its alignment " +
-                         std::to_string(align),
+    throw UsageError("the blocked closure's leaves (" + std::to_string(leaf_max_k) +
+                         ") must be at least its alignment " + std::to_string(align),
                      "leaf_max_k");
   BlockedClosurePlan plan;
   auto product = [](ClosureRange rows, ClosureRange cols, ClosureRange depth) {
@@ -103,12 +104,12 @@ inline BlockedClosurePlan plan_blocked_closure(std::int64_t k, std::int64_t leaf
     std::int64_t h = ((r.size() + 1) / 2 + align - 1) / align * align;
     if (h >= r.size()) h = align;  // r.size() > leaf_max_k >= align
     const ClosureRange a{r.begin, r.begin + h}, d{r.begin + h, r.end};
-    self(self, a);                                                   // 1. A*
-    phase({product(a, d, a), product(d, a, a)});                     // 2. B, C
-    phase({product(d, d, a)});                                       // 3. Schur
-    self(self, d);                                                   // 4. D*
-    phase({product(a, d, d), product(d, a, d)});                     // 5. B, C
-    phase({product(a, a, d)});                                       // 6. A
+    self(self, a);                                // 1. A*
+    phase({product(a, d, a), product(d, a, a)});  // 2. B, C
+    phase({product(d, d, a)});                    // 3. Schur
+    self(self, d);                                // 4. D*
+    phase({product(a, d, d), product(d, a, d)});  // 5. B, C
+    phase({product(a, a, d)});                    // 6. A
   };
   close(close, ClosureRange{0, k});
   return plan;

@@ -98,8 +98,8 @@ TEST(SupernodalBlockedClosure, PlanEqualsFloydWarshallExactly) {
   struct Case {
     std::int64_t k, leaf;
   };
-  for (const Case c : {Case{1, 32}, Case{2, 32}, Case{33, 32}, Case{64, 32}, Case{65, 32}, Case{100, 32},
-                       Case{129, 64}, Case{200, 96}, Case{257, 32}, Case{300, 128}}) {
+  for (const Case c : {Case{1, 32}, Case{2, 32}, Case{33, 32}, Case{64, 32}, Case{65, 32}, Case{100, 32}, Case{129, 64},
+                       Case{200, 96}, Case{257, 32}, Case{300, 128}}) {
     for (const bool positive_diagonal : {false, true}) {
       SCOPED_TRACE("k " + std::to_string(c.k) + " leaf " + std::to_string(c.leaf) +
                    (positive_diagonal ? " positive diagonal" : ""));

@@ -105,10 +105,7 @@ __global__ void __launch_bounds__(T::kThreads)
   extern __shared__ int4 shared_words[];
   std::int32_t* shared = reinterpret_cast<std::int32_t*>(shared_words);
   const std::int64_t n_pad = shape.n_pad;
-  const std::int64_t first = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t x = first; x < n_pad * n_pad; x += stride) pad_entry(front, shape, padded, x);
-  if (blockIdx.x == 0 && threadIdx.x < T::kFlagWords) flags[threadIdx.x] = 0;
+  pad_block_clear_flags<T>(front, shape, padded, flags);
   grid.sync();
   int used = 0;  // squarings so far, all leaves
 #pragma unroll 1
@@ -131,7 +128,7 @@ __global__ void __launch_bounds__(T::kThreads)
     }
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) flags[T::kUsedAt] = used;
-  for (std::int64_t x = first; x < unpad_entries(shape); x += stride) unpad_entry(padded, shape, front, x);
+  unpad_block(padded, shape, front);
 }
 
 }  // namespace apsp::cuda::kernels::supernodal
