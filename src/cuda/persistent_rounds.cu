@@ -91,16 +91,14 @@ static_assert(Blocked::kMaxK == kBlockedClosureMaxK && Blocked::kDefaultMaxK == 
               "the header's bounds are the kernel's");
 static_assert(sizeof(sn::BlockedPhase) % sizeof(std::int32_t) == 0 && alignof(sn::BlockedPhase) <= 4,
               "a phase record is whole int32 words");
+static_assert(supernodal::leaf_squarings(1) == sn::squarings_bound(1) &&
+                  supernodal::leaf_squarings(704) == sn::squarings_bound(704) &&
+                  supernodal::leaf_squarings(1024) == sn::squarings_bound(1024),
+              "a leaf takes the squaring closure's bound");
 struct BlockedKernel {};
 Residency blocked_residency() {
   return residency<BlockedKernel>(reinterpret_cast<const void*>(sn::blocked_closure<Squaring>), Squaring::kThreads,
                                   Squaring::kSharedBytes, 0);
-}
-
-// The depth split of a phase of `tiles` C tiles: about kItemsPerSm items
-// per SM (as the squaring closure splits), each share at least one stage.
-int depth_splits(int tiles, int stages, int sms) {
-  return std::clamp(Squaring::kItemsPerSm * sms / std::max(1, tiles), 1, std::max(1, stages));
 }
 
 template <class T, class W>
@@ -213,37 +211,12 @@ BlockedClosure::BlockedClosure(std::int64_t k, std::int64_t leaf_max_k, cudaStre
   const supernodal::BlockedClosurePlan plan = supernodal::plan_blocked_closure(k, leaf_, Blocked::kAlign);
   leaves_ = plan.leaves;
   product_addmins_ = plan.product_addmins;
-  // Ranges in tiles and depth stages (kTile == kChunk): a range's end at k
-  // takes the padding up to k_pad, isolated, so it changes nothing.
-  const std::int64_t tile = Squaring::kTile;
-  std::vector<sn::BlockedPhase> phases;
+  // Ranges in tiles and depth stages (kTile == kChunk == kAlign), the depth
+  // split as the squaring closure splits it.
+  const std::vector<sn::BlockedPhase> phases =
+      supernodal::tile_phases(plan, Squaring::kTile, room.sms, Squaring::kItemsPerSm);
   int most_items = 1;
-  for (const supernodal::ClosurePhase& p : plan.phases) {
-    sn::BlockedPhase d{};
-    d.square = p.square ? 1 : 0;
-    d.squarings = p.square ? sn::squarings_bound(p.product[0].rows.size()) : 1;
-    d.rects = p.count;
-    int tiles = 0;
-    for (int x = 0; x < p.count; ++x) {
-      const supernodal::ClosureProduct& product = p.product[x];
-      sn::BlockedRect& r = d.rect[x];
-      r.ti0 = static_cast<int>(product.rows.begin / tile);
-      r.tiles_i = static_cast<int>(ceil_div(product.rows.end, tile)) - r.ti0;
-      r.tj0 = static_cast<int>(product.cols.begin / tile);
-      r.tiles_j = static_cast<int>(ceil_div(product.cols.end, tile)) - r.tj0;
-      r.s0 = static_cast<int>(product.depth.begin / tile);
-      r.s1 = static_cast<int>(ceil_div(product.depth.end, tile));
-      tiles += r.tiles_i * r.tiles_j;
-    }
-    int items = 0;
-    for (int x = 0; x < p.count; ++x) {
-      sn::BlockedRect& r = d.rect[x];
-      r.splits = depth_splits(tiles, r.s1 - r.s0, room.sms);
-      items += r.tiles_i * r.tiles_j * r.splits;
-    }
-    most_items = std::max(most_items, items);
-    phases.push_back(d);
-  }
+  for (const sn::BlockedPhase& p : phases) most_items = std::max(most_items, supernodal::phase_items(p));
   count_ = static_cast<int>(phases.size());
   blocks_ = std::min({room.blocks(), most_items, Squaring::kBlocksPerSm * room.sms});
   std::vector<std::int32_t> words(phases.size() * sizeof(sn::BlockedPhase) / sizeof(std::int32_t));

@@ -11,10 +11,13 @@
 //   5. B <- min(B, B (x) D), C <- min(C, D (x) C)
 //   6. A <- min(A, B (x) C)
 // Every step is a restricted product on the one matrix, X[rows, cols] min=
-// X[rows, depth] (x) X[depth, cols]; this header plans them (host
-// arithmetic only, checked by the CPU tests against Floyd-Warshall:
-// tests/cpu/test_supernodal_blocked_closure.cpp). The device runs them in one
-// cooperative launch (cuda/blocked_closure.hpp).
+// X[rows, depth] (x) X[depth, cols]; this header plans them, cuts each
+// phase into the device's work items (tiles x depth shares: tile_phases,
+// blocked_item; the kernel, kernels/supernodal/blocked_closure.cuh, reads
+// these records and calls blocked_item), all host arithmetic checked by the
+// CPU tests against Floyd-Warshall, item by item as the device runs them
+// (tests/cpu/test_supernodal_blocked_closure.cpp). The device runs a plan
+// in one cooperative launch (cuda/persistent_rounds.hpp, BlockedClosure).
 // Why it is the closure (X+, walks of at least one edge; X* = I (+) X+):
 // after step 1 A = A+, after 2 B = A* B and C = C A* (min(B, A+ B) = A* B),
 // after 3 D = D + C A* B, after 4 D = (D + C A* B)+, after 5 B = A* B (D +
@@ -37,6 +40,7 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
 
 namespace apsp::supernodal {
 
@@ -113,6 +117,83 @@ inline BlockedClosurePlan plan_blocked_closure(std::int64_t k, std::int64_t leaf
   };
   close(close, ClosureRange{0, k});
   return plan;
+}
+
+// A phase's product in tiles of the padded block (tile == depth stage): C
+// tiles [ti0, ti0 + tiles_i) x [tj0, tj0 + tiles_j), depth stages [s0, s1)
+// cut into `splits` shares (each at least one stage).
+struct TileRect {
+  int ti0, tiles_i, tj0, tiles_j, s0, s1, splits;
+};
+// A phase in tiles: `square` (rect[0] a leaf, squared up to `squarings`
+// times, stopping after one that lowers nothing) or `rects` products run
+// once. Plain ints: the device reads these records as they are.
+struct TilePhase {
+  int square, squarings, rects;
+  TileRect rect[2];
+};
+// Work item `item` of a phase (rect 0's tiles x shares, then rect 1's): the
+// C tile's first row and column, its depth stages [s_begin, s_end), and
+// whether the depth is split (then several items write the tile).
+struct TileItem {
+  int i0, j0, s_begin, s_end;
+  bool split;
+};
+inline APSP_HOST_DEVICE int phase_items(const TilePhase& p) {
+  int items = 0;
+  for (int x = 0; x < p.rects; ++x) items += p.rect[x].tiles_i * p.rect[x].tiles_j * p.rect[x].splits;
+  return items;
+}
+inline APSP_HOST_DEVICE TileItem blocked_item(const TilePhase& p, int item, int tile) {
+  const int items0 = p.rect[0].tiles_i * p.rect[0].tiles_j * p.rect[0].splits;
+  const bool first = item < items0;
+  const TileRect r = first ? p.rect[0] : p.rect[1];
+  const int local = first ? item : item - items0;
+  const int tiles = r.tiles_i * r.tiles_j, at = local % tiles, share = local / tiles;
+  const int stages = r.s1 - r.s0;
+  return TileItem{(r.ti0 + at / r.tiles_j) * tile, (r.tj0 + at % r.tiles_j) * tile, r.s0 + share * stages / r.splits,
+                  r.s0 + (share + 1) * stages / r.splits, r.splits > 1};
+}
+
+// The leaves' squarings that close any leaf of `size` vertices: ceil(log2
+// size), at least 1 (the squaring closure's bound).
+constexpr int leaf_squarings(std::int64_t size) {
+  int t = 1;
+  while ((std::int64_t{1} << t) < size) ++t;
+  return t;
+}
+
+// A plan's phases in tiles of `tile` (ranges on its boundaries: align a
+// multiple of it; an end at k takes the isolated padding up to the next
+// tile), the depth of each phase split until it has about items_per_sm
+// items per SM of `sms` (as the squaring closure splits).
+inline std::vector<TilePhase> tile_phases(const BlockedClosurePlan& plan, int tile, int sms, int items_per_sm) {
+  std::vector<TilePhase> phases;
+  for (const ClosurePhase& p : plan.phases) {
+    TilePhase d{};
+    d.square = p.square ? 1 : 0;
+    d.squarings = p.square ? leaf_squarings(p.product[0].rows.size()) : 1;
+    d.rects = p.count;
+    int tiles = 0;
+    for (int x = 0; x < p.count; ++x) {
+      const ClosureProduct& product = p.product[x];
+      TileRect& r = d.rect[x];
+      r.ti0 = static_cast<int>(product.rows.begin / tile);
+      r.tiles_i = static_cast<int>(ceil_div(product.rows.end, std::int64_t{tile})) - r.ti0;
+      r.tj0 = static_cast<int>(product.cols.begin / tile);
+      r.tiles_j = static_cast<int>(ceil_div(product.cols.end, std::int64_t{tile})) - r.tj0;
+      r.s0 = static_cast<int>(product.depth.begin / tile);
+      r.s1 = static_cast<int>(ceil_div(product.depth.end, std::int64_t{tile}));
+      tiles += r.tiles_i * r.tiles_j;
+    }
+    for (int x = 0; x < p.count; ++x) {
+      TileRect& r = d.rect[x];
+      const int wanted = items_per_sm * sms / (tiles > 0 ? tiles : 1);
+      r.splits = wanted < 1 ? 1 : wanted > r.s1 - r.s0 ? r.s1 - r.s0 : wanted;
+    }
+    phases.push_back(d);
+  }
+  return phases;
 }
 
 }  // namespace apsp::supernodal

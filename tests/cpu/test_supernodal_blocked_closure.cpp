@@ -6,12 +6,14 @@
 // between), give Floyd-Warshall's closure exactly, on random int32 blocks
 // with +inf, zero and negative entries (no negative cycle), and with
 // positive diagonal entries (both then give the closure of walks of at
-// least one edge). The device runs the same phases
+// least one edge); and the same as the device's work items run them (tiles
+// of 32, depth shares, padding). The device runs the same phases
 // (tests/gpu/test_cuda_supernodal_closure.cpp, GpuSupernodalClosure.Blocked*).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -93,6 +95,71 @@ Matrix closure(Matrix x, std::int64_t k) {
   return x;
 }
 
+// The plan as the device runs it (kernels/supernodal/blocked_closure.cuh):
+// the block padded to whole 32-tiles (padding isolated), each phase's work
+// items (tile_phases, blocked_item) over the padded block, items in order
+// and in place or each phase from a snapshot, a leaf's squarings repeated
+// until one lowers a cell of the block no more; then the k x k cells. Also
+// that every phase's items cover each (C tile, depth stage) of its products
+// exactly once.
+Matrix run_items(const Matrix& x, std::int64_t k, const supernodal::BlockedClosurePlan& plan, int sms, bool snapshot) {
+  constexpr int kTile = 32;
+  const std::int64_t n = (k + kTile - 1) / kTile * kTile;
+  Matrix d(static_cast<std::size_t>(n * n), kInf);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      d[static_cast<std::size_t>(i * n + j)] = i < k && j < k ? x[static_cast<std::size_t>(i * k + j)]
+                                               : i == j       ? 0
+                                                              : kInf;
+  for (const supernodal::TilePhase& phase : supernodal::tile_phases(plan, kTile, sms, 2)) {
+    const int items = supernodal::phase_items(phase);
+    std::vector<int> covered(static_cast<std::size_t>(n / kTile * n / kTile * n / kTile), 0);  // (ti, tj, stage)
+    for (int t = 0; t < phase.squarings; ++t) {
+      const Matrix before = snapshot ? d : Matrix{};
+      const Matrix& from = snapshot ? before : d;
+      bool lowered = false;
+      for (int item = 0; item < items; ++item) {
+        const supernodal::TileItem at = supernodal::blocked_item(phase, item, kTile);
+        EXPECT_LT(at.s_begin, at.s_end);
+        EXPECT_EQ(
+            at.split,
+            phase.rect[item < phase.rect[0].tiles_i * phase.rect[0].tiles_j * phase.rect[0].splits ? 0 : 1].splits > 1);
+        for (int s = at.s_begin; s < at.s_end; ++s)
+          ++covered[static_cast<std::size_t>(((at.i0 / kTile) * (n / kTile) + at.j0 / kTile) * (n / kTile) + s)];
+        for (std::int64_t i = at.i0; i < at.i0 + kTile && i < k; ++i)
+          for (std::int64_t j = at.j0; j < at.j0 + kTile && j < k; ++j) {
+            std::int32_t best = std::numeric_limits<std::int32_t>::max();
+            for (std::int64_t m = std::int64_t{at.s_begin} * kTile; m < std::int64_t{at.s_end} * kTile; ++m)
+              best =
+                  std::min(best, from[static_cast<std::size_t>(i * n + m)] + from[static_cast<std::size_t>(m * n + j)]);
+            std::int32_t& c = d[static_cast<std::size_t>(i * n + j)];
+            if (best < c) {
+              c = best;
+              lowered = true;
+            }
+          }
+      }
+      if (t == 0) {
+        for (int r = 0; r < phase.rects; ++r) {
+          const supernodal::TileRect& rect = phase.rect[r];
+          for (int ti = rect.ti0; ti < rect.ti0 + rect.tiles_i; ++ti)
+            for (int tj = rect.tj0; tj < rect.tj0 + rect.tiles_j; ++tj)
+              for (int s = rect.s0; s < rect.s1; ++s)
+                --covered[static_cast<std::size_t>((ti * (n / kTile) + tj) * (n / kTile) + s)];
+        }
+        EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 0; }))
+            << "a phase's items do not cover its tiles and stages exactly once";
+      }
+      if (phase.square && !lowered) break;
+    }
+  }
+  Matrix out(x.size());
+  for (std::int64_t i = 0; i < k; ++i)
+    for (std::int64_t j = 0; j < k; ++j)
+      out[static_cast<std::size_t>(i * k + j)] = d[static_cast<std::size_t>(i * n + j)];
+  return out;
+}
+
 TEST(SupernodalBlockedClosure, PlanEqualsFloydWarshallExactly) {
   std::uint64_t seed = 2100;
   struct Case {
@@ -108,6 +175,12 @@ TEST(SupernodalBlockedClosure, PlanEqualsFloydWarshallExactly) {
       const supernodal::BlockedClosurePlan plan = supernodal::plan_blocked_closure(c.k, c.leaf, 32);
       EXPECT_EQ(run_plan(x, c.k, plan, false), expected);
       EXPECT_EQ(run_plan(x, c.k, plan, true), expected);
+      // As the device's items run it: one SM (no depth split) and 132 (split).
+      for (const int sms : {1, 132}) {
+        SCOPED_TRACE(std::to_string(sms) + " SMs");
+        EXPECT_EQ(run_items(x, c.k, plan, sms, false), expected);
+        EXPECT_EQ(run_items(x, c.k, plan, sms, true), expected);
+      }
       if (c.k >= 64) {
         EXPECT_NE(expected, x) << "the block was closed already: the case tests nothing";
         EXPECT_TRUE(std::any_of(expected.begin(), expected.end(), [](std::int32_t v) { return v < 0; }));

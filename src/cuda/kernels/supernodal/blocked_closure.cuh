@@ -28,6 +28,7 @@
 
 #include "cuda/kernels/supernodal/fronts.cuh"
 #include "cuda/kernels/supernodal/squaring_closure.cuh"
+#include "supernodal/blocked_closure_plan.hpp"
 
 namespace apsp::cuda::kernels::supernodal {
 
@@ -54,37 +55,21 @@ struct BlockedClosureTraits {
   static_assert(kFlagRing >= 3, "a flag word is zeroed two squarings after every block read it");
 };
 
-// One product of a phase in tiles: C tiles [ti0, ti0 + tiles_i) x [tj0,
-// tj0 + tiles_j), depth stages [s0, s1) cut into `splits` shares.
-struct BlockedRect {
-  int ti0, tiles_i, tj0, tiles_j, s0, s1, splits;
-};
-// A phase: `square` (rect[0] a leaf, rows = columns = depth: squared up to
-// `squarings` times, stopping after one that lowers nothing) or 1 or 2
-// products run once.
-struct BlockedPhase {
-  int square, squarings, rects;
-  BlockedRect rect[2];
-};
+// The phases: the plan's records (supernodal/blocked_closure_plan.hpp,
+// tile_phases), in kTile tiles.
+using BlockedPhase = apsp::supernodal::TilePhase;
 
-// This block's items of the phase (rect 0's tiles x shares, then rect 1's);
-// whether it lowered a cell.
+// This block's items of the phase (blocked_item: rect 0's tiles x shares,
+// then rect 1's); whether it lowered a cell.
 template <class T>
 __device__ __forceinline__ int run_phase(std::int32_t* d, std::int64_t ld, std::int64_t k, const BlockedPhase& phase,
                                          std::int32_t* shared) {
-  const int items0 = phase.rect[0].tiles_i * phase.rect[0].tiles_j * phase.rect[0].splits;
-  const int items1 = phase.rects > 1 ? phase.rect[1].tiles_i * phase.rect[1].tiles_j * phase.rect[1].splits : 0;
+  const int items = apsp::supernodal::phase_items(phase);
   int lowered = 0;
 #pragma unroll 1
-  for (int item = blockIdx.x; item < items0 + items1; item += gridDim.x) {
-    const bool first = item < items0;
-    const BlockedRect r = first ? phase.rect[0] : phase.rect[1];
-    const int local = first ? item : item - items0;
-    const int tiles = r.tiles_i * r.tiles_j, tile = local % tiles, share = local / tiles;
-    const int stages = r.s1 - r.s0;
-    const int s_begin = r.s0 + share * stages / r.splits, s_end = r.s0 + (share + 1) * stages / r.splits;
-    lowered |= square_tile<T>(d, ld, k, (r.ti0 + tile / r.tiles_j) * T::kTile, (r.tj0 + tile % r.tiles_j) * T::kTile,
-                              s_begin, s_end, r.splits > 1, shared);
+  for (int item = blockIdx.x; item < items; item += gridDim.x) {
+    const apsp::supernodal::TileItem at = apsp::supernodal::blocked_item(phase, item, T::kTile);
+    lowered |= square_tile<T>(d, ld, k, at.i0, at.j0, at.s_begin, at.s_end, at.split, shared);
   }
   return lowered;
 }
