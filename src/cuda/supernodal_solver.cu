@@ -495,7 +495,7 @@ class SupernodalRows final : public RowSource<D> {
 
 template <class D>
 SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
-    : n_(in.graph.n), predecessors_(in.predecessors), stream_(in.stream) {
+    : n_(in.graph.n), predecessors_(in.predecessors) {
   if constexpr (std::is_same<D, std::int32_t>::value) {
     // fw's rule (kernels/dense/fw.cu): int16 needs the largest reweighted
     // weight below half the int16 infinity; the rest is the certificate's.
@@ -557,6 +557,9 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   // The look-ahead: int32 rows on the tiled path (other types keep it off:
   // the tiled path is int32's default, float32's only by hook).
   lookahead_ = testing::hooks.supernodal_lookahead && tiled_factor_ && std::is_same<D, std::int32_t>::value;
+  // The device from here on: the ordering and the symbolic analysis above
+  // ran while the context was being created.
+  stream_ = in.device.stream();
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -1577,19 +1580,18 @@ RowSourceFactory<D> supernodal_rows(NarrowRows narrow = NarrowRows::off) {
 
 }  // namespace
 
-void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
-                      cudaStream_t stream) {
+void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress) {
   if (opts.precision == Precision::int16 && opts.predecessors)  // as fw refuses it, before any work
     throw UsageError("int16 cannot track predecessors (automatic or int32 can)", "precision");
-  solve_rows(g, opts, supernodal_rows<std::int32_t>(narrow_rows_for(opts)), sink, out, progress, stream);
+  solve_rows(g, opts, supernodal_rows<std::int32_t>(narrow_rows_for(opts)), sink, out, progress);
 }
-void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
-                      cudaStream_t stream) {
-  solve_rows(g, opts, supernodal_rows<float>(), sink, out, progress, stream);
+void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
+                      ProgressSpan progress) {
+  solve_rows(g, opts, supernodal_rows<float>(), sink, out, progress);
 }
-void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
-                      cudaStream_t stream) {
-  solve_rows(g, opts, supernodal_rows<double>(), sink, out, progress, stream);
+void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
+                      ProgressSpan progress) {
+  solve_rows(g, opts, supernodal_rows<double>(), sink, out, progress);
 }
 
 }  // namespace apsp::cuda
