@@ -42,8 +42,9 @@
 // default-sq2048, default-sq-pc64, default-la-sq); after -sq and before -pc,
 // -bk closes the diagonal blocks the squaring closure leaves, up to k =
 // 4096, by the blocked (2 x 2, recursive) closure, -bkN up to N, -bk0 not
-// (testing::hooks.supernodal_blocked_closure, off by default; not v6:
-// default-bk, default-sq0-bk, default-bk2048). Method supernodal-int16: supernodal with
+// (testing::hooks.supernodal_blocked_closure; the default since the H100
+// bench: a path without -bk has it too; not v6: default-bk0, default-sq0-bk,
+// default-bk2048). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -267,11 +268,11 @@ std::pair<std::string, std::int64_t> split_squaring_suffix(const std::string& pa
 
 // A --factor path (without -pc / -pc64) without its suffix "-bk" (the
 // blocked closure for k up to kBlockedClosureDefaultMaxK) or "-bkN" (up to
-// N; -bk0: off), and that largest k (no suffix: 0, the solver's default,
-// off; -1: a malformed N).
+// N; -bk0: off, the closure before it was promoted), and that largest k (no
+// suffix: the solver's default; -1: a malformed N).
 std::pair<std::string, std::int64_t> split_blocked_suffix(const std::string& path) {
   const std::size_t at = path.rfind("-bk");
-  if (at == std::string::npos || at == 0) return {path, 0};
+  if (at == std::string::npos || at == 0) return {path, apsp::cuda::kBlockedClosureDefaultMaxK};
   const std::string digits = path.substr(at + 3);
   if (digits.empty()) return {path.substr(0, at), apsp::cuda::kBlockedClosureDefaultMaxK};
   if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
@@ -404,7 +405,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
             apsp::cuda::testing::hooks.supernodal_squaring_closure = apsp::cuda::kSquaringClosureDefaultMaxK;
-            apsp::cuda::testing::hooks.supernodal_blocked_closure = 0;
+            apsp::cuda::testing::hooks.supernodal_blocked_closure = apsp::cuda::kBlockedClosureDefaultMaxK;
             apsp::cuda::testing::hooks.supernodal_lookahead = false;
             if (method == "fw") {
               fw_s = r.compute_s;

@@ -42,12 +42,13 @@
 // merged paths close a dense front's diagonal block of at most 640 columns
 // by repeated min-plus squaring in one launch: on an H100 it took R-MAT
 // 32768's large fronts from 25% to 38% of fw int32's rate and changed no
-// other family's compute (docs/perf.md, "Squaring closure"). Opt-in
-// (testing::hooks.supernodal_blocked_closure, not yet measured; int32
-// rows), those paths close the larger diagonal blocks, up to the hook's k,
-// by the blocked (2 x 2, recursive) closure in one launch
-// (cuda/persistent_rounds.hpp, BlockedClosure; docs/perf.md, "Blocked
-// closure").
+// other family's compute (docs/perf.md, "Squaring closure"). Above 640
+// and up to 4096 columns, by default too (testing::hooks.
+// supernodal_blocked_closure, kBlockedClosureDefaultMaxK; int32 rows),
+// those paths close the diagonal block by the blocked (2 x 2, recursive)
+// closure in one launch (cuda/persistent_rounds.hpp, BlockedClosure): on an
+// H100 it took R-MAT 32768's large fronts from 38% to 46% of fw int32's rate
+// (docs/perf.md, "Blocked closure").
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>

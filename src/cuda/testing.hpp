@@ -115,10 +115,11 @@ struct Hooks {
   // closure in one cooperative launch (cuda/persistent_rounds.hpp,
   // BlockedClosure; int32 rows only): sub-blocks of more than
   // supernodal_blocked_leaf columns (0: cuda::kBlockedClosureLeafMaxK, 704)
-  // split in two, the leaves squared. 0: off (the default until measured;
-  // cuda::kBlockedClosureDefaultMaxK, 4096, is the value to promote).
-  // supernodal_blocked_fronts counts the blocks it took.
-  std::atomic<std::int64_t> supernodal_blocked_closure{0};
+  // split in two, the leaves squared. 0: off. The default is
+  // cuda::kBlockedClosureDefaultMaxK (4096; promoted after the H100 bench,
+  // docs/perf.md "Blocked closure"). supernodal_blocked_fronts counts the
+  // blocks it took.
+  std::atomic<std::int64_t> supernodal_blocked_closure{4096};
   std::atomic<std::int64_t> supernodal_blocked_leaf{0};
   std::atomic<std::int64_t> supernodal_blocked_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by
