@@ -1,0 +1,115 @@
+// The split-K rule of the GPU tiled factor (src/supernodal/split_k.hpp):
+// pieces cover a product's depth exactly with at least the least depth each,
+// launches of many tiles stay whole, launches of few tiles split, and the
+// forced count splits every product.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "supernodal/split_k.hpp"
+
+namespace apsp {
+namespace {
+
+using supernodal::SplitKProduct;
+using supernodal::SplitKRule;
+
+// An H100's resident tiled blocks: 2 a SM x 132 SMs.
+constexpr std::int64_t kResident = 264;
+
+SplitKRule rule() {
+  SplitKRule r;
+  r.resident = kResident;
+  return r;
+}
+
+TEST(SupernodalSplitK, PiecesCoverTheDepthExactlyWithTheLeastDepthEach) {
+  for (std::int64_t chunks = 1; chunks <= 40; ++chunks)
+    for (std::int64_t min_chunks = 1; min_chunks <= 4; ++min_chunks) {
+      const std::int64_t pieces = supernodal::split_k_max_pieces(chunks, min_chunks, 64);
+      ASSERT_GE(pieces, 1);
+      EXPECT_EQ(supernodal::split_k_piece_begin(chunks, pieces, 0), 0);
+      EXPECT_EQ(supernodal::split_k_piece_begin(chunks, pieces, pieces), chunks);
+      for (std::int64_t p = 0; p < pieces; ++p) {
+        const std::int64_t depth = supernodal::split_k_piece_begin(chunks, pieces, p + 1) -
+                                   supernodal::split_k_piece_begin(chunks, pieces, p);
+        if (chunks >= min_chunks) EXPECT_GE(depth, min_chunks) << chunks << " chunks, piece " << p;
+        EXPECT_GE(depth, 1);
+      }
+    }
+  EXPECT_EQ(supernodal::split_k_max_pieces(5, 2, 8), 2);
+  EXPECT_EQ(supernodal::split_k_max_pieces(15, 2, 8), 7);
+  EXPECT_EQ(supernodal::split_k_max_pieces(40, 2, 8), 8);
+  EXPECT_EQ(supernodal::split_k_max_pieces(1, 2, 8), 1);
+}
+
+TEST(SupernodalSplitK, TheModelTakesBlocksInOrderOntoTheResidentSlots) {
+  // One wave of 10 blocks of 4 chunks: 4 + overhead.
+  EXPECT_DOUBLE_EQ(supernodal::split_k_makespan({{10, 4}}, {1}, 10, 0.5), 4.5);
+  // 11 blocks on 10 slots: two rounds.
+  EXPECT_DOUBLE_EQ(supernodal::split_k_makespan({{11, 4}}, {1}, 10, 0.5), 9.0);
+  // Two pieces of 5 chunks: 2 and 3 chunks; 20 blocks on 20 slots: the longer piece.
+  EXPECT_DOUBLE_EQ(supernodal::split_k_makespan({{10, 5}}, {2}, 20, 0.0), 3.0);
+  // A long block first, short ones fill the other slots.
+  EXPECT_DOUBLE_EQ(supernodal::split_k_makespan({{1, 8}, {4, 2}}, {1, 1}, 2, 0.0), 8.0);
+  EXPECT_DOUBLE_EQ(supernodal::split_k_makespan({{1, 8}, {5, 2}}, {1, 1}, 2, 0.0), 10.0);
+}
+
+TEST(SupernodalSplitK, LaunchesOfManyTilesStayWhole) {
+  // R-MAT 32768's largest chain update (about 27 x 27 tiles, 2.8 waves) and uniform's (thousands).
+  for (const std::int64_t tiles : {2 * kResident, std::int64_t{729}, std::int64_t{5000}})
+    for (const std::int64_t chunks : {std::int64_t{5}, std::int64_t{14}, std::int64_t{360}}) {
+      const std::vector<std::int64_t> pieces = supernodal::split_k_pieces({{tiles, chunks}}, rule());
+      EXPECT_EQ(pieces, std::vector<std::int64_t>{1}) << tiles << " tiles, " << chunks << " chunks";
+    }
+  // Too shallow to cut: one chunk, or two with pieces of at least two.
+  EXPECT_EQ(supernodal::split_k_pieces({{10, 1}}, rule()), std::vector<std::int64_t>{1});
+  EXPECT_EQ(supernodal::split_k_pieces({{10, 3}}, rule()), std::vector<std::int64_t>{1});
+  EXPECT_TRUE(supernodal::split_k_pieces({}, rule()).empty());
+}
+
+TEST(SupernodalSplitK, LaunchesOfFewTilesSplitAndTheModelGetsShorter) {
+  struct Shape {
+    std::int64_t tiles, chunks;
+  };
+  // R-MAT 32768's chain: 121 - 528 tiles a level, k = 156 - 450 (5 - 15 chunks).
+  for (const Shape s : {Shape{121, 5}, Shape{121, 14}, Shape{300, 9}, Shape{400, 15}, Shape{12, 40}}) {
+    const std::vector<SplitKProduct> products{{s.tiles, s.chunks}};
+    const std::vector<std::int64_t> pieces = supernodal::split_k_pieces(products, rule());
+    ASSERT_EQ(pieces.size(), 1u);
+    EXPECT_GE(pieces[0], 2) << s.tiles << " tiles, " << s.chunks << " chunks";
+    EXPECT_LE(pieces[0], rule().max_pieces);
+    EXPECT_GE(s.chunks / pieces[0], rule().min_piece_chunks);
+    const double whole = supernodal::split_k_makespan(products, {1}, kResident, rule().overhead_chunks);
+    const double split = supernodal::split_k_makespan(products, pieces, kResident, rule().overhead_chunks);
+    EXPECT_LT(split, whole * (1.0 - rule().min_gain));
+  }
+  // Most of a wave already: the model finds no piece count that fills the slots better.
+  EXPECT_EQ(supernodal::split_k_pieces({{256, 10}}, rule()), std::vector<std::int64_t>{1});
+  // A small product beside a deep one: each keeps pieces of the least depth.
+  const std::vector<std::int64_t> mixed = supernodal::split_k_pieces({{30, 3}, {30, 16}}, rule());
+  EXPECT_EQ(mixed[0], 1);
+  EXPECT_GE(mixed[1], 2);
+}
+
+TEST(SupernodalSplitK, TheForcedCountSplitsEveryProductIntoChunksAtLeast) {
+  SplitKRule forced = rule();
+  forced.forced = 3;
+  EXPECT_EQ(supernodal::split_k_pieces({{5000, 14}, {1, 2}, {7, 1}, {0, 9}}, forced),
+            (std::vector<std::int64_t>{3, 2, 1, 1}));
+}
+
+TEST(SupernodalSplitK, BadRulesAreUsageErrors) {
+  SplitKRule none = rule();
+  none.resident = 0;
+  EXPECT_THROW(supernodal::split_k_pieces({{1, 4}}, none), UsageError);
+  SplitKRule zero = rule();
+  zero.min_piece_chunks = 0;
+  EXPECT_THROW(supernodal::split_k_pieces({{1, 4}}, zero), UsageError);
+  EXPECT_THROW(supernodal::split_k_pieces({{-1, 4}}, rule()), UsageError);
+}
+
+}  // namespace
+}  // namespace apsp
