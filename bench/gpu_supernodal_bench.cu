@@ -44,7 +44,11 @@
 // tiles than about two waves of the device into pieces that min into C
 // atomically (split-K, by shape: testing::hooks.supernodal_split_k = 1),
 // -skN (N >= 2) splits every tiled launch into N pieces, -sk0 none (the
-// default while split-K is opt-in: default-sk, default-sk0, default-sq0-sk).
+// default while split-K is opt-in: default-sk, default-sk0, default-sq0-sk);
+// after -sk, -stk runs those launches as stream-K where its model gains (each
+// of the resident blocks an equal share of the launch's (tile, k-chunk)
+// steps: testing::hooks.supernodal_stream_k = 1), -stkN on N blocks
+// everywhere, -stk0 not (default-stk, default-sk-stk).
 // Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
@@ -280,6 +284,19 @@ std::pair<std::string, std::int64_t> split_split_k_suffix(const std::string& pat
   return {path.substr(0, at), std::stoll(digits)};
 }
 
+// A --factor path (without -pc / -pc64) without its suffix "-stk" (stream-K
+// by shape, testing::hooks.supernodal_stream_k = 1) or "-stkN" (N: 0 off,
+// >= 2 N blocks everywhere), and that hook value (no suffix: 0; -1: a
+// malformed N).
+std::pair<std::string, std::int64_t> split_stream_k_suffix(const std::string& path) {
+  const std::size_t at = path.rfind("-stk");
+  if (at == std::string::npos || at == 0) return {path, 0};
+  const std::string digits = path.substr(at + 4);
+  if (digits.empty()) return {path.substr(0, at), 1};
+  if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
+  return {path.substr(0, at), std::stoll(digits)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -329,7 +346,8 @@ int main(int argc, char** argv) {
       "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64); before those, -sq or -sqN (the diagonal blocks "
       "of k <= 640, or N, closed by repeated min-plus squaring; not v6: default-sq-pc64); after -sq, -sk (split-K "
       "of the tiled panels and updates of levels with few tiles, by shape), -skN (N pieces everywhere) or -sk0 (off, "
-      "the default; not v6 or batched: default-sk, default-sq0-sk-pc64); default, tiled and merged also with -la "
+      "the default; not v6 or batched: default-sk, default-sq0-sk-pc64), then -stk (those launches as stream-K, by "
+      "shape), -stkN (on N blocks) or -stk0; default, tiled and merged also with -la "
       "before all those (the look-ahead along chains of large fronts: default-la, default-la-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
@@ -344,13 +362,14 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const std::string la_sq_sk_base = split_persistent_suffix(path).first;
+      const auto [la_sq_sk_base, stream_k] = split_stream_k_suffix(split_persistent_suffix(path).first);
       const auto [la_sq_base0, split_k] = split_split_k_suffix(la_sq_sk_base);
       const auto [la_sq_base, squaring_k] = split_squaring_suffix(la_sq_base0);
       const auto [base, lookahead] = split_lookahead_suffix(la_sq_base);
       const bool tiled_base = base == "default" || base == "tiled" || base == "merged";
-      const bool has_split_k = la_sq_base0 != la_sq_sk_base;  // split-K is the tiled path's
-      const bool known = squaring_k >= 0 && split_k >= 0 &&
+      // split-K and stream-K are the tiled path's
+      const bool has_split_k = la_sq_base0 != split_persistent_suffix(path).first;
+      const bool known = squaring_k >= 0 && split_k >= 0 && stream_k >= 0 &&
                          (tiled_base || (!lookahead && !has_split_k && (base == "v6" || base == "batched")));
       if (!known) {
         std::fprintf(stderr,
@@ -384,7 +403,8 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const auto [la_sq_sk_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_sk_stk_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_sk_base, stream_k] = split_stream_k_suffix(la_sq_sk_stk_base);
             const auto [la_sq_base, split_k] = split_split_k_suffix(la_sq_sk_base);
             const auto [la_base, squaring_k] = split_squaring_suffix(la_sq_base);
             const auto [base, lookahead] = split_lookahead_suffix(la_base);
@@ -396,6 +416,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_squaring_closure = squaring_k;
             apsp::cuda::testing::hooks.supernodal_lookahead = lookahead;
             apsp::cuda::testing::hooks.supernodal_split_k = split_k;
+            apsp::cuda::testing::hooks.supernodal_stream_k = stream_k;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "default") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -410,6 +431,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_squaring_closure = apsp::cuda::kSquaringClosureDefaultMaxK;
             apsp::cuda::testing::hooks.supernodal_lookahead = false;
             apsp::cuda::testing::hooks.supernodal_split_k = apsp::cuda::testing::kSplitKDefault;
+            apsp::cuda::testing::hooks.supernodal_stream_k = 0;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -46,7 +46,10 @@
 // Opt-in (testing::hooks.supernodal_split_k; int32 rows), the tiled panels
 // and updates of a level with fewer tiles than about two waves of the device
 // split their depth into pieces that min into C atomically (split-K:
-// supernodal/split_k.hpp decides, kernels/supernodal/tiled_update.cuh).
+// supernodal/split_k.hpp decides, kernels/supernodal/tiled_update.cuh), or,
+// opt-in too (testing::hooks.supernodal_stream_k), run as stream-K: each of
+// the resident blocks an equal share of the launch's (tile, k-chunk) steps
+// (kernels/supernodal/stream_k.cuh).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -70,6 +73,7 @@
 #include "cuda/kernels/supernodal/fronts.cuh"
 #include "cuda/kernels/supernodal/minplus_tasks.cuh"
 #include "cuda/kernels/supernodal/rows.cuh"
+#include "cuda/kernels/supernodal/stream_k.cuh"
 #include "cuda/kernels/supernodal/tiled_update.cuh"
 #include "cuda/launch.hpp"
 #include "core/cuda_memory.hpp"
@@ -217,11 +221,14 @@ LaunchCost launch_cost(const TaskLists<D>& lists, const typename TaskLists<D>::L
 }
 
 // Blocks of the split tiled kernel the device runs at once: the occupancy
-// API's blocks per SM (with its dynamic shared memory allowed first) times
+// API's blocks per SM (with its dynamic shared memory allowed first, for the
+// stream-K kernel too: the same tile, registers and shared memory) times
 // the SMs.
 std::int64_t split_k_resident_blocks() {
   const auto kernel = sn::tiled_products<std::int32_t, true>;
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, sn::kTiledSharedBytes));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_stream_products, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       sn::kTiledSharedBytes));
   int per_sm = 0, device = 0, sms = 0;
   APSP_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sn::kTiledThreads, sn::kTiledSharedBytes));
@@ -435,6 +442,13 @@ class SupernodalRows final : public RowSource<D> {
   std::int64_t split_k_ = 0;
   std::vector<Part> stage_split_, stage_split_blocks_;
   std::vector<LaunchCost> stage_split_cost_;
+  // Stream-K (testing::hooks.supernodal_stream_k; the same rows and path):
+  // 0 off, 1 by shape, N >= 2 N blocks everywhere. Per stage, its tasks'
+  // copy with their first steps in tile_begin (count 0: not stream-K), its
+  // blocks (in .count) and its steps.
+  std::int64_t stream_k_ = 0;
+  std::vector<Part> stage_stream_, stage_stream_blocks_;
+  std::vector<std::int64_t> stage_stream_steps_;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -567,6 +581,9 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   split_k_ = tiled_factor_ && std::is_same<D, std::int32_t>::value
                  ? std::max<std::int64_t>(0, testing::hooks.supernodal_split_k.load())
                  : 0;
+  stream_k_ = tiled_factor_ && std::is_same<D, std::int32_t>::value
+                  ? std::max<std::int64_t>(0, testing::hooks.supernodal_stream_k.load())
+                  : 0;
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -940,8 +957,11 @@ void SupernodalRows<D>::plan_split_k(std::vector<sn::TiledTask<D>>& tasks, std::
   stage_split_.assign(stages, Part{});
   stage_split_blocks_ = stage_split_;
   stage_split_cost_.assign(stages, LaunchCost{});
+  stage_stream_.assign(stages, Part{});
+  stage_stream_blocks_ = stage_stream_;
+  stage_stream_steps_.assign(stages, 0);
   if constexpr (std::is_same<D, std::int32_t>::value) {
-    if (split_k_ == 0) return;
+    if (split_k_ == 0 && stream_k_ == 0) return;
     using Traits = sn::SplitKTraits;
     supernodal::SplitKRule rule;
     rule.resident = split_k_resident_blocks();
@@ -950,7 +970,9 @@ void SupernodalRows<D>::plan_split_k(std::vector<sn::TiledTask<D>>& tasks, std::
     rule.max_pieces = Traits::kMaxPieces;
     rule.target_waves = Traits::kTargetWaves;
     rule.overhead_chunks = Traits::kOverheadChunks;
+    supernodal::SplitKRule stream_rule = rule;
     rule.forced = split_k_ >= 2 ? split_k_ : 0;
+    stream_rule.forced = stream_k_ >= 2 ? stream_k_ : 0;
     for (std::size_t x = 0; x < stages; ++x) {
       const Part whole = stage_tiled_[x];
       // A look-ahead level's update runs as its pivot tiles and the rest, whole.
@@ -960,6 +982,24 @@ void SupernodalRows<D>::plan_split_k(std::vector<sn::TiledTask<D>>& tasks, std::
         const sn::TiledTask<D>& task = tasks[static_cast<std::size_t>(t)];
         shape.push_back({task.m_pad / sn::kTiledTile * task.tiles_n, task.chunks});
       }
+      const std::int64_t stream_blocks = stream_k_ > 0 ? supernodal::stream_k_blocks(shape, stream_rule) : 0;
+      if (stream_blocks > 0) {  // stream-K: the tasks again, each with its first step
+        if (stream_blocks > INT_MAX || whole.count > INT_MAX)
+          throw ResourceError("supernodal: a stream-K launch of " + std::to_string(stream_blocks) + " blocks and " +
+                              std::to_string(whole.count) + " products exceeds CUDA's grid");
+        stage_stream_[x] = Part{static_cast<std::int64_t>(tasks.size()), whole.count};
+        stage_stream_blocks_[x].count = stream_blocks;
+        std::int64_t step = 0;
+        for (std::int64_t t = 0; t < whole.count; ++t) {
+          sn::TiledTask<D> task = tasks[static_cast<std::size_t>(whole.first + t)];
+          task.tile_begin = step;
+          step += shape[static_cast<std::size_t>(t)].tiles * task.chunks;
+          tasks.push_back(task);
+        }
+        stage_stream_steps_[x] = step;
+        continue;
+      }
+      if (split_k_ == 0) continue;
       const std::vector<std::int64_t> pieces = supernodal::split_k_pieces(shape, rule);
       if (std::all_of(pieces.begin(), pieces.end(), [](std::int64_t p) { return p == 1; })) continue;
       stage_split_[x] = Part{static_cast<std::int64_t>(tasks.size()), whole.count};
@@ -1037,6 +1077,19 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
   if (stage_tiled_[x].count == 0 || stage_tiled_blocks_[x].count == 0) return;
   launch_pack(x, l, timer, stream);
   const char* pass = phase == 0 ? "dense tiled panels" : "dense tiled update";
+  if (stage_stream_[x].count > 0) {  // stream-K: the same products, an equal share of steps a block
+    if constexpr (std::is_same<D, std::int32_t>::value) {
+      const Part tasks = stage_stream_[x];
+      const std::int64_t blocks = stage_stream_blocks_[x].count, steps = stage_stream_steps_[x];
+      timer.time(pass, l, kLargeFrontVertices, stage_tiled_cost_[x], [&] {
+        sn::tiled_stream_products<<<static_cast<unsigned>(blocks), sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(
+            d_tiled_tasks_.get() + tasks.first, static_cast<std::int32_t>(tasks.count), steps);
+        APSP_CUDA_CHECK_LAUNCH("tiled_stream_products");
+      });
+      ++testing::hooks.supernodal_stream_k_launches;
+    }
+    return;
+  }
   if (stage_split_[x].count > 0)  // split-K: the same products, their depth in pieces
     launch_tiled_products(stage_split_[x], stage_split_blocks_[x], pass, l, stage_split_cost_[x], timer, stream, true);
   else

@@ -140,6 +140,14 @@ struct Hooks {
   // (tests). supernodal_split_k_launches counts the split launches.
   std::atomic<std::int64_t> supernodal_split_k{kSplitKDefault};
   std::atomic<std::int64_t> supernodal_split_k_launches{0};
+  // supernodal: stream-K for the same launches (kernels/supernodal/stream_k.cuh;
+  // int32 rows): 0 off (the default until measured), 1 by shape (the resident
+  // blocks, each an equal share of the launch's (tile, k-chunk) steps, where
+  // the model gains; before split-K where both are set), N >= 2 every tiled
+  // panel and update launch on N blocks (tests). supernodal_stream_k_launches
+  // counts its launches.
+  std::atomic<std::int64_t> supernodal_stream_k{0};
+  std::atomic<std::int64_t> supernodal_stream_k_launches{0};
   // supernodal: when set, `automatic` precision attempts int16 working rows
   // (as --precision int16 does) where fw's int16 rule allows; off by
   // default until measured (docs/perf.md, v7).

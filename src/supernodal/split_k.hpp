@@ -115,4 +115,32 @@ inline std::vector<std::int64_t> split_k_pieces(const std::vector<SplitKProduct>
   return best;
 }
 
+// Stream-K (kernels/supernodal/stream_k.cuh): the launch's products as one
+// sequence of (tile, k-chunk) steps, block b of G taking the steps [b S / G,
+// (b + 1) S / G). The blocks a launch takes (0: it stays whole): forced (>=
+// 2), that many, at most the steps; by shape, G = the resident blocks (at
+// most S / min_piece_chunks), taken when the modeled length, a block's share
+// of the steps plus a start and end per tile it meets, beats the whole
+// launch's (split_k_makespan) by min_gain.
+inline std::int64_t stream_k_blocks(const std::vector<SplitKProduct>& products, const SplitKRule& rule) {
+  if (rule.resident <= 0) throw UsageError("stream-K: " + std::to_string(rule.resident) + " resident blocks");
+  if (rule.min_piece_chunks < 1) throw UsageError("stream-K: pieces of " + std::to_string(rule.min_piece_chunks));
+  std::int64_t steps = 0, shallowest = 0;
+  for (const SplitKProduct& p : products) {
+    if (p.tiles < 0 || p.chunks < 0) throw UsageError("stream-K: a product of negative tiles or chunks");
+    if (p.tiles == 0 || p.chunks == 0) continue;
+    steps += p.tiles * p.chunks;
+    shallowest = shallowest == 0 ? p.chunks : std::min(shallowest, p.chunks);
+  }
+  if (steps == 0) return 0;
+  if (rule.forced >= 2) return std::min(rule.forced, steps);
+  const std::int64_t blocks = std::max<std::int64_t>(1, std::min(rule.resident, steps / rule.min_piece_chunks));
+  const std::int64_t share = (steps + blocks - 1) / blocks;
+  const std::int64_t tiles_met = (share + shallowest - 1) / shallowest + 1;
+  const double stream = static_cast<double>(share) + static_cast<double>(tiles_met) * rule.overhead_chunks;
+  const double whole =
+      split_k_makespan(products, std::vector<std::int64_t>(products.size(), 1), rule.resident, rule.overhead_chunks);
+  return stream < whole * (1.0 - rule.min_gain) ? blocks : 0;
+}
+
 }  // namespace apsp::supernodal

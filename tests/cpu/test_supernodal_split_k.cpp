@@ -101,6 +101,23 @@ TEST(SupernodalSplitK, TheForcedCountSplitsEveryProductIntoChunksAtLeast) {
             (std::vector<std::int64_t>{3, 2, 1, 1}));
 }
 
+TEST(SupernodalSplitK, StreamKTakesLaunchesWhoseLastWaveIsPartEmpty) {
+  // R-MAT 32768's 450 x 2694 update (484 tiles, 15 chunks: 1.83 waves), which
+  // split-K leaves whole, and its 121-tile one.
+  EXPECT_EQ(supernodal::split_k_pieces({{484, 15}}, rule()), std::vector<std::int64_t>{1});
+  EXPECT_EQ(supernodal::stream_k_blocks({{484, 15}}, rule()), kResident);
+  EXPECT_EQ(supernodal::stream_k_blocks({{121, 9}}, rule()), kResident);
+  // Few steps: a block per two chunks.
+  EXPECT_EQ(supernodal::stream_k_blocks({{3, 4}}, rule()), 6);
+  // Whole waves of deep tiles: nothing to gain.
+  EXPECT_EQ(supernodal::stream_k_blocks({{2 * kResident, 32}}, rule()), 0);
+  EXPECT_EQ(supernodal::stream_k_blocks({{0, 4}}, rule()), 0);
+  SplitKRule forced = rule();
+  forced.forced = 13;
+  EXPECT_EQ(supernodal::stream_k_blocks({{5000, 14}, {1, 2}}, forced), 13);
+  EXPECT_EQ(supernodal::stream_k_blocks({{2, 3}}, forced), 6);  // at most a block a step
+}
+
 TEST(SupernodalSplitK, BadRulesAreUsageErrors) {
   SplitKRule none = rule();
   none.resident = 0;
@@ -109,6 +126,8 @@ TEST(SupernodalSplitK, BadRulesAreUsageErrors) {
   zero.min_piece_chunks = 0;
   EXPECT_THROW(supernodal::split_k_pieces({{1, 4}}, zero), UsageError);
   EXPECT_THROW(supernodal::split_k_pieces({{-1, 4}}, rule()), UsageError);
+  EXPECT_THROW(supernodal::stream_k_blocks({{1, 4}}, none), UsageError);
+  EXPECT_THROW(supernodal::stream_k_blocks({{1, -4}}, rule()), UsageError);
 }
 
 }  // namespace

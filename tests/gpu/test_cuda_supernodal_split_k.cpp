@@ -10,7 +10,11 @@
 // thresholds) so that the tiled path has fronts to split, the split forced
 // (2, 3 and 8 pieces, pieces of one k-chunk allowed) and by shape, with and
 // without predecessors; repeated solves equal; a small case for
-// compute-sanitizer. Skips without a CUDA device.
+// compute-sanitizer. The same for stream-K (testing::hooks.supernodal_stream_k,
+// kernels/supernodal/stream_k.cuh: the launch's (tile, k-chunk) steps in
+// equal shares over N blocks, tiles shared between blocks mined atomically),
+// forced onto 7, 13 and 264 blocks (ranges that start and end inside tiles
+// and across products) and by shape. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -58,10 +62,12 @@ std::vector<test::Case> cases() {
 
 // The default path (int32: the merged chains, the tiled factor) with the
 // lowered large class, split-K at `split` (0 off, 1 by shape, N >= 2 N pieces).
-SolveResult solve_split(const Graph& g, std::int64_t split, bool predecessors = false) {
+// stream: stream-K at that value likewise (0 off).
+SolveResult solve_split(const Graph& g, std::int64_t split, bool predecessors = false, std::int64_t stream = 0) {
   IntHook dense(cuda::testing::hooks.supernodal_dense_columns, test::kLookaheadDenseColumns);
   IntHook large(cuda::testing::hooks.supernodal_large_front, test::kLookaheadLargeFront);
   IntHook split_k(cuda::testing::hooks.supernodal_split_k, split);
+  IntHook stream_k(cuda::testing::hooks.supernodal_stream_k, stream);
   return solve(g, test::on_gpu("supernodal", Precision::automatic, predecessors));
 }
 
@@ -91,6 +97,27 @@ TEST(GpuSupernodalSplitK, SplitFactorMatchesTheUnsplitBitForBit) {
   }
 }
 
+TEST(GpuSupernodalSplitK, StreamKMatchesTheUnsplitBitForBit) {
+  SKIP_WITHOUT_GPU();
+  EXPECT_EQ(cuda::testing::hooks.supernodal_stream_k.load(), 0) << "stream-K is opt-in";
+  for (const test::Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const SolveResult plain = solve_split(c.graph, 0);
+    for (const std::int64_t blocks : {std::int64_t{7}, std::int64_t{13}, std::int64_t{264}, std::int64_t{1}}) {
+      SCOPED_TRACE("stream-K " + std::to_string(blocks));
+      const std::int64_t before = cuda::testing::hooks.supernodal_stream_k_launches;
+      const SolveResult streamed = solve_split(c.graph, 0, false, blocks);
+      // Every tiled launch (the geometric graph's too: one chunk a step is enough).
+      if (blocks >= 2) EXPECT_GT(cuda::testing::hooks.supernodal_stream_k_launches, before) << "no stream-K launch";
+      EXPECT_EQ(test::first_difference(plain.dist, streamed.dist, c.graph.n), "");
+    }
+    // With split-K by shape as well (stream-K first where both take a launch), and predecessors.
+    const SolveResult both = solve_split(c.graph, 1, true, 13);
+    EXPECT_EQ(test::first_difference(plain.dist, both.dist, c.graph.n), "");
+    EXPECT_EQ(test::check_predecessors(c.graph, both.dist, both.pred), "");
+  }
+}
+
 // The unsplit default path (not lowered) and the CPU solver, on the graph with +inf pairs.
 TEST(GpuSupernodalSplitK, MatchesTheDefaultPathAndTheCpuSolver) {
   SKIP_WITHOUT_GPU();
@@ -112,6 +139,7 @@ TEST(GpuSupernodalSplitK, RepeatedSolvesAreIdentical) {
   for (int rep = 0; rep < 3; ++rep) {
     SCOPED_TRACE("repeat " + std::to_string(rep));
     EXPECT_EQ(test::first_difference(first.dist, solve_split(c.graph, 8).dist, c.graph.n), "");
+    EXPECT_EQ(test::first_difference(first.dist, solve_split(c.graph, 0, false, 13).dist, c.graph.n), "");
   }
 }
 
@@ -130,9 +158,12 @@ TEST(GpuSupernodalSplitK, Float32RowsIgnoreTheHook) {
     IntHook large(cuda::testing::hooks.supernodal_large_front, test::kLookaheadLargeFront);
     plain = solve(g, test::on_gpu("supernodal"));
     IntHook split_k(cuda::testing::hooks.supernodal_split_k, 2);
+    IntHook stream_k(cuda::testing::hooks.supernodal_stream_k, 13);
     const std::int64_t before = cuda::testing::hooks.supernodal_split_k_launches;
+    const std::int64_t before_stream = cuda::testing::hooks.supernodal_stream_k_launches;
     split_rows = solve(g, test::on_gpu("supernodal"));
-    launches = cuda::testing::hooks.supernodal_split_k_launches - before;
+    launches = cuda::testing::hooks.supernodal_split_k_launches - before +
+               (cuda::testing::hooks.supernodal_stream_k_launches - before_stream);
   } catch (...) {
     cuda::testing::hooks.supernodal_tiled_factor = false;
     throw;
@@ -153,6 +184,10 @@ TEST(GpuSupernodalSplitK, SmallCaseForSanitizers) {
   EXPECT_GT(cuda::testing::hooks.supernodal_split_k_launches, before) << "nothing was split";
   EXPECT_EQ(test::first_difference(reference, r.dist, g.n), "");
   EXPECT_EQ(test::check_predecessors(g, r.dist, r.pred), "");
+  const std::int64_t before_stream = cuda::testing::hooks.supernodal_stream_k_launches;
+  const SolveResult streamed = solve_split(g, 0, false, 13);
+  EXPECT_GT(cuda::testing::hooks.supernodal_stream_k_launches, before_stream) << "no stream-K launch";
+  EXPECT_EQ(test::first_difference(reference, streamed.dist, g.n), "");
 }
 
 }  // namespace

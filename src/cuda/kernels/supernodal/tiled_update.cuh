@@ -146,32 +146,19 @@ __global__ void pack_operands(const PackTask<D>* __restrict__ tasks) {
     p.dst[std::int64_t{t0 + y} * p.ld_dst + r0 + threadIdx.x] = tile[y][threadIdx.x];
 }
 
-// A launch's products, gridDim.x = their blocks, tile_task[block] = the
-// block's task; dynamic shared memory kTiledSharedBytes. kSplit: the tasks'
-// blocks are (piece, tile) pairs (TiledTask::pieces) and a split task's C
-// takes the partial products by atomicMin (int32 only).
-template <class D, bool kSplit = false>
-__global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocksPerSm)
-    tiled_products(const TiledTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task) {
+// Chunks [chunk_begin, chunk_end) of C tile (ti, tj) of `task`, folded into
+// C: written where it improves, by atomicMin when `atomic` (other blocks min
+// other chunks of the same tile into it; int32 only: kAtomic). The block's
+// shared memory is free again on return (the last chunk ends at a barrier).
+template <class D, bool kAtomic>
+__device__ __forceinline__ void tiled_tile(const TiledTask<D>& task, int ti, int tj, int chunk_begin, int chunk_end,
+                                           bool atomic, int4* shared_words) {
   using T = TiledTraits;
   using W = typename TiledWords<D>::type;
   static_assert(sizeof(D) == sizeof(std::int32_t), "fw's tile holds one 32-bit distance a word");
-  static_assert(!kSplit || std::is_same<D, std::int32_t>::value, "split-K mins into C with int32 atomicMin");
+  static_assert(!kAtomic || std::is_same<D, std::int32_t>::value, "split-K mins into C with int32 atomicMin");
   constexpr int kAWords = T::kChunk * T::kTile, kBWords = T::kChunk * T::kTile;
-  extern __shared__ int4 shared_words[];
   std::int32_t* const stage_base = reinterpret_cast<std::int32_t*>(shared_words);
-
-  const TiledTask<D> task = tasks[tile_task[blockIdx.x]];
-  int local = static_cast<int>(blockIdx.x - task.tile_begin);
-  int chunk_begin = 0, chunk_end = task.chunks;
-  if constexpr (kSplit) {
-    const int tiles = static_cast<int>(task.m_pad / T::kTile) * task.tiles_n;
-    const int piece = local / tiles;
-    local -= piece * tiles;
-    chunk_begin = piece * task.chunks / task.pieces;
-    chunk_end = (piece + 1) * task.chunks / task.pieces;
-  }
-  const int ti = local / task.tiles_n, tj = local % task.tiles_n;
   const int tid = threadIdx.x;
   const int tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
   const std::int32_t* a_src = reinterpret_cast<const std::int32_t*>(task.a) + std::int64_t{ti} * T::kTile;
@@ -218,8 +205,8 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
       else
         v = c[r][x];
       if (v < c_row[col]) {
-        if constexpr (kSplit) {
-          if (task.pieces > 1)
+        if constexpr (kAtomic) {
+          if (atomic)
             atomicMin(c_row + col, v);
           else
             c_row[col] = v;
@@ -229,6 +216,28 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
       }
     }
   }
+}
+
+// A launch's products, gridDim.x = their blocks, tile_task[block] = the
+// block's task; dynamic shared memory kTiledSharedBytes. kSplit: the tasks'
+// blocks are (piece, tile) pairs (TiledTask::pieces) and a split task's C
+// takes the partial products by atomicMin (int32 only).
+template <class D, bool kSplit = false>
+__global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocksPerSm)
+    tiled_products(const TiledTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task) {
+  extern __shared__ int4 shared_words[];
+  const TiledTask<D> task = tasks[tile_task[blockIdx.x]];
+  int local = static_cast<int>(blockIdx.x - task.tile_begin);
+  int chunk_begin = 0, chunk_end = task.chunks;
+  if constexpr (kSplit) {
+    const int tiles = static_cast<int>(task.m_pad / TiledTraits::kTile) * task.tiles_n;
+    const int piece = local / tiles;
+    local -= piece * tiles;
+    chunk_begin = piece * task.chunks / task.pieces;
+    chunk_end = (piece + 1) * task.chunks / task.pieces;
+  }
+  tiled_tile<D, kSplit>(task, local / task.tiles_n, local % task.tiles_n, chunk_begin, chunk_end, task.pieces > 1,
+                        shared_words);
 }
 
 }  // namespace apsp::cuda::kernels::supernodal
