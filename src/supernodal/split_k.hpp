@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "core/ceil_div.hpp"
 
 namespace apsp::supernodal {
 
@@ -50,9 +51,50 @@ struct SplitKRule {
 };
 
 // Where piece p of `pieces` of a depth of `chunks` k-chunks begins (p =
-// pieces: its end). The device kernel computes the same (tiled_products).
-inline std::int64_t split_k_piece_begin(std::int64_t chunks, std::int64_t pieces, std::int64_t p) {
+// pieces: its end).
+APSP_HOST_DEVICE inline std::int64_t split_k_piece_begin(std::int64_t chunks, std::int64_t pieces, std::int64_t p) {
   return p * chunks / pieces;
+}
+
+// What one block of a split or stream-K launch computes: chunks [chunk_begin,
+// chunk_end) of tile `tile` (row-major in its product's C), mined into C
+// atomically when `shared` (other blocks take other chunks of that tile).
+// The kernels (tiled_products<D, true>, tiled_stream_products) decode their
+// blocks with these functions; the CPU tests check that the blocks cover
+// each tile's chunks exactly once.
+struct TileChunks {
+  std::int64_t tile = 0, chunk_begin = 0, chunk_end = 0;
+  bool shared = false;
+};
+
+// Split-K: block `local` of a product of `tiles` tiles and `chunks` k-chunks
+// in `pieces` pieces, its blocks piece-major.
+APSP_HOST_DEVICE inline TileChunks split_k_block(std::int64_t local, std::int64_t tiles, std::int64_t chunks,
+                                                 std::int64_t pieces) {
+  const std::int64_t piece = local / tiles;
+  return TileChunks{local - piece * tiles, split_k_piece_begin(chunks, pieces, piece),
+                    split_k_piece_begin(chunks, pieces, piece + 1), pieces > 1};
+}
+
+// Stream-K: block b of `blocks` takes the launch's steps [stream_k_begin(b),
+// stream_k_begin(b + 1)) of `steps`.
+APSP_HOST_DEVICE inline std::int64_t stream_k_begin(std::int64_t block, std::int64_t blocks, std::int64_t steps) {
+  return block * steps / blocks;
+}
+
+// Stream-K: the block's next tile from `step` (step - task_begin into a
+// product of `chunks` k-chunks a tile) up to its range's `end`: the chunks
+// left in the tile or in the range, shared unless it covers the whole tile
+// (the ranges are disjoint: no other block touches that tile then).
+APSP_HOST_DEVICE inline TileChunks stream_k_segment(std::int64_t step, std::int64_t task_begin, std::int64_t chunks,
+                                                    std::int64_t end) {
+  const std::int64_t local = step - task_begin;
+  TileChunks t;
+  t.tile = local / chunks;
+  t.chunk_begin = local - t.tile * chunks;
+  t.chunk_end = end - step < chunks - t.chunk_begin ? t.chunk_begin + (end - step) : chunks;
+  t.shared = t.chunk_begin > 0 || t.chunk_end < chunks;
+  return t;
 }
 
 // The most pieces a product of `chunks` k-chunks takes with pieces of at least `min_piece_chunks`.

@@ -118,6 +118,88 @@ TEST(SupernodalSplitK, StreamKTakesLaunchesWhoseLastWaveIsPartEmpty) {
   EXPECT_EQ(supernodal::stream_k_blocks({{2, 3}}, forced), 6);  // at most a block a step
 }
 
+// The blocks' decode the kernels use (split_k_block, stream_k_segment):
+// every (product, tile, chunk) of a launch once, and a tile written without
+// atomics only where one block covers all of it.
+class Coverage {
+ public:
+  explicit Coverage(const std::vector<SplitKProduct>& products) : products_(products) {
+    for (const SplitKProduct& p : products) count_.emplace_back(static_cast<std::size_t>(p.tiles * p.chunks), 0);
+    segments_.resize(products.size());
+    for (std::size_t p = 0; p < products.size(); ++p) segments_[p].resize(static_cast<std::size_t>(products[p].tiles));
+  }
+  void add(std::size_t p, const supernodal::TileChunks& t) {
+    ASSERT_GE(t.tile, 0);
+    ASSERT_LT(t.tile, products_[p].tiles);
+    ASSERT_LT(t.chunk_begin, t.chunk_end);
+    ASSERT_LE(t.chunk_end, products_[p].chunks);
+    for (std::int64_t c = t.chunk_begin; c < t.chunk_end; ++c)
+      ++count_[p][static_cast<std::size_t>(t.tile * products_[p].chunks + c)];
+    segments_[p][static_cast<std::size_t>(t.tile)].push_back(t);
+  }
+  void expect_exact() const {
+    for (std::size_t p = 0; p < products_.size(); ++p) {
+      for (std::size_t x = 0; x < count_[p].size(); ++x) EXPECT_EQ(count_[p][x], 1) << "product " << p << " step " << x;
+      for (const auto& tile : segments_[p])
+        for (const supernodal::TileChunks& t : tile)
+          if (!t.shared) EXPECT_EQ(tile.size(), 1u) << "a tile written without atomics by one of several blocks";
+    }
+  }
+
+ private:
+  std::vector<SplitKProduct> products_;
+  std::vector<std::vector<int>> count_;
+  std::vector<std::vector<std::vector<supernodal::TileChunks>>> segments_;
+};
+
+const std::vector<std::vector<SplitKProduct>> kLaunches = {
+    {{121, 9}}, {{484, 15}}, {{27 * 2, 5}, {2 * 27, 5}}, {{3, 1}, {5, 7}, {1, 2}, {11, 4}}, {{1, 1}}};
+
+TEST(SupernodalSplitK, SplitBlocksCoverEveryTileChunkOnce) {
+  for (const std::vector<SplitKProduct>& launch : kLaunches)
+    for (const std::int64_t forced : {std::int64_t{0}, std::int64_t{2}, std::int64_t{3}, std::int64_t{8}}) {
+      SplitKRule r = rule();
+      r.forced = forced;
+      const std::vector<std::int64_t> pieces = supernodal::split_k_pieces(launch, r);
+      Coverage coverage(launch);
+      for (std::size_t p = 0; p < launch.size(); ++p)
+        for (std::int64_t local = 0; local < launch[p].tiles * pieces[p]; ++local) {
+          const supernodal::TileChunks t =
+              supernodal::split_k_block(local, launch[p].tiles, launch[p].chunks, pieces[p]);
+          EXPECT_EQ(t.shared, pieces[p] > 1);
+          coverage.add(p, t);
+        }
+      coverage.expect_exact();
+    }
+}
+
+TEST(SupernodalSplitK, StreamBlocksCoverEveryTileChunkOnce) {
+  for (const std::vector<SplitKProduct>& launch : kLaunches) {
+    std::vector<std::int64_t> begin;  // each product's first step, as plan_split_k sets tile_begin
+    std::int64_t steps = 0;
+    for (const SplitKProduct& p : launch) {
+      begin.push_back(steps);
+      steps += p.tiles * p.chunks;
+    }
+    for (const std::int64_t blocks : {std::int64_t{1}, std::int64_t{2}, std::int64_t{7}, std::int64_t{13}, kResident,
+                                      steps, supernodal::stream_k_blocks(launch, rule())}) {
+      if (blocks < 1 || blocks > steps) continue;
+      Coverage coverage(launch);
+      for (std::int64_t b = 0; b < blocks; ++b) {  // tiled_stream_products' walk
+        const std::int64_t end = supernodal::stream_k_begin(b + 1, blocks, steps);
+        for (std::int64_t step = supernodal::stream_k_begin(b, blocks, steps); step < end;) {
+          std::size_t t = 0;
+          while (t + 1 < launch.size() && step >= begin[t] + launch[t].tiles * launch[t].chunks) ++t;
+          const supernodal::TileChunks part = supernodal::stream_k_segment(step, begin[t], launch[t].chunks, end);
+          coverage.add(t, part);
+          step += part.chunk_end - part.chunk_begin;
+        }
+      }
+      coverage.expect_exact();
+    }
+  }
+}
+
 TEST(SupernodalSplitK, BadRulesAreUsageErrors) {
   SplitKRule none = rule();
   none.resident = 0;

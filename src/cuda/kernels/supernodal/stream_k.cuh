@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "cuda/kernels/supernodal/tiled_update.cuh"
+#include "supernodal/split_k.hpp"
 
 namespace apsp::cuda::kernels::supernodal {
 
@@ -25,33 +26,36 @@ namespace apsp::cuda::kernels::supernodal {
 __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocksPerSm)
     tiled_stream_products(const TiledTask<std::int32_t>* __restrict__ tasks, std::int32_t count, std::int64_t steps) {
   extern __shared__ int4 shared_words[];
-  // The block's next step, kept in shared memory rather than in registers
-  // across tiled_tile (whose 8 x 8 fragment takes all 128 a thread has):
-  // nothing of the walk stays live across a tile.
+  // The walk's state in shared memory, stepped by thread 0 between tiles:
+  // nothing of it stays in registers across tiled_tile, whose 8 x 8
+  // fragment takes all 128 a thread has (held there, it spilled).
   __shared__ std::int64_t next;
-  if (threadIdx.x == 0) next = blockIdx.x * steps / gridDim.x;
-  __syncthreads();
+  __shared__ int task_index, tile, chunk_begin, chunk_end;
+  __shared__ bool shared;
+  const std::int64_t end = apsp::supernodal::stream_k_begin(blockIdx.x + 1, gridDim.x, steps);
+  if (threadIdx.x == 0) next = apsp::supernodal::stream_k_begin(blockIdx.x, gridDim.x, steps);
   for (;;) {
-    const std::int64_t step = next, end = (blockIdx.x + 1) * steps / gridDim.x;
-    if (step >= end) return;  // block-uniform
-    // The task holding `step` (every thread walks the same few tasks).
-    std::int32_t t = 0;
-    while (t + 1 < count &&
-           step >= tasks[t].tile_begin + tasks[t].m_pad / TiledTraits::kTile * tasks[t].tiles_n * tasks[t].chunks)
-      ++t;
-    const TiledTask<std::int32_t> task = tasks[t];
-    const std::int64_t local = step - task.tile_begin;
-    const int tile = static_cast<int>(local / task.chunks);
-    const int chunk_begin = static_cast<int>(local % task.chunks);
-    const std::int64_t left = end - step;
-    const int chunk_end = left < task.chunks - chunk_begin ? chunk_begin + static_cast<int>(left) : task.chunks;
-    // A tile whose chunks all lie in this block's range is its alone (the
-    // ranges are disjoint); the others share C with their neighbours' blocks.
-    const bool shared = chunk_begin > 0 || chunk_end < task.chunks;
-    __syncthreads();  // every thread has read `next`
-    if (threadIdx.x == 0) next = step + (chunk_end - chunk_begin);
+    __syncthreads();          // (a): `next` written; every read of the last tile's state done
+    if (next >= end) return;  // block-uniform: thread 0 changes `next` only after (b)
+    if (threadIdx.x == 0) {
+      const std::int64_t step = next;
+      std::int32_t t = 0;  // the task holding `step`
+      while (t + 1 < count &&
+             step >= tasks[t].tile_begin + tasks[t].m_pad / TiledTraits::kTile * tasks[t].tiles_n * tasks[t].chunks)
+        ++t;
+      const apsp::supernodal::TileChunks part =
+          apsp::supernodal::stream_k_segment(step, tasks[t].tile_begin, tasks[t].chunks, end);
+      task_index = t;
+      tile = static_cast<int>(part.tile);
+      chunk_begin = static_cast<int>(part.chunk_begin);
+      chunk_end = static_cast<int>(part.chunk_end);
+      shared = part.shared;
+    }
+    __syncthreads();                                        // (b): the state written; every thread has read `next`
+    if (threadIdx.x == 0) next += chunk_end - chunk_begin;  // read again after (a), through tiled_tile's barriers
+    const TiledTask<std::int32_t> task = tasks[task_index];
     tiled_tile<std::int32_t, true>(task, tile / task.tiles_n, tile % task.tiles_n, chunk_begin, chunk_end, shared,
-                                   shared_words);  // ends at a barrier: `next` is written before any thread reads it
+                                   shared_words);
   }
 }
 

@@ -43,6 +43,7 @@
 #include "cuda/kernels/dense/fragment.cuh"
 #include "cuda/kernels/dense/traits.cuh"
 #include "cuda/kernels/supernodal/arith.cuh"
+#include "supernodal/split_k.hpp"
 
 namespace apsp::cuda::kernels::supernodal {
 
@@ -230,11 +231,11 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
   int local = static_cast<int>(blockIdx.x - task.tile_begin);
   int chunk_begin = 0, chunk_end = task.chunks;
   if constexpr (kSplit) {
-    const int tiles = static_cast<int>(task.m_pad / TiledTraits::kTile) * task.tiles_n;
-    const int piece = local / tiles;
-    local -= piece * tiles;
-    chunk_begin = piece * task.chunks / task.pieces;
-    chunk_end = (piece + 1) * task.chunks / task.pieces;
+    const apsp::supernodal::TileChunks piece = apsp::supernodal::split_k_block(
+        local, task.m_pad / TiledTraits::kTile * task.tiles_n, task.chunks, task.pieces);
+    local = static_cast<int>(piece.tile);
+    chunk_begin = static_cast<int>(piece.chunk_begin);
+    chunk_end = static_cast<int>(piece.chunk_end);
   }
   tiled_tile<D, kSplit>(task, local / task.tiles_n, local % task.tiles_n, chunk_begin, chunk_end, task.pieces > 1,
                         shared_words);
