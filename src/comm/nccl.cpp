@@ -443,6 +443,7 @@ std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const s
 
 std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device) {
   nccl_environment();
+  use_device(device);
   const Early early = early_device_calls();
   std::vector<std::pair<std::string, double>> parts;
   PendingTransport pending;
