@@ -430,9 +430,18 @@ class IpcHalves final : public Halves {
   // undefined), where Group::may_tear_down says so: else it is left to the
   // process's end.
   ~IpcHalves() override {
+    // A mapping that fails to close (the CUDA runtime unloading at exit)
+    // must not keep this rank from the barrier the others wait in.
+    for (unsigned char*& peer : peers_) {
+      try {
+        if (peer) comm::ipc_close(peer);
+      } catch (...) {
+      }
+      peer = nullptr;
+    }
+    if (!own_ || !Group::may_tear_down() || MPI_Barrier(group_.comm) != MPI_SUCCESS) return;
     try {
-      close_peers();
-      if (own_ && Group::may_tear_down() && MPI_Barrier(group_.comm) == MPI_SUCCESS) comm::ipc_free(own_);
+      comm::ipc_free(own_);
     } catch (...) {
     }
   }
