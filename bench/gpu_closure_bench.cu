@@ -8,20 +8,28 @@
 //   pc64     by the persistent rounds on 64 tiles (one launch);
 //   sq       by the squaring closure (one launch of in-place min-plus
 //            squarings, at most ceil(log2 k), stopping at the first that
-//            changes nothing; squaring_front_closure).
+//            changes nothing; squaring_front_closure);
+//   bk       by the blocked (2 x 2, recursive) closure (one launch: leaves
+//            of at most 704 squared, the products between them restricted
+//            squarings; BlockedClosure), for k above the squaring closure's
+//            default 640; bkN with leaves of at most N (--leaves).
+// pc, pc64 and sq run up to k = 2048, fw and bk up to 8192.
 // Each rep restores the block first (untimed), then times one closure by CUDA
 // events; the median over --reps after a warm-up. Columns: k, the way, the
 // median in us, the rounds of 128 pivots (k_pad / 128), us per 128 pivots,
 // and k_pad^3 / time (add-mins a second), with a check that pc, pc64 and sq
 // gave fw's block bit for bit (exit status 3 when one did not), and for sq
-// the squarings it ran (of the bound ceil(log2 k)).
+// the squarings it ran (of the bound ceil(log2 k)), for bk its leaves'.
+// The rate column counts k_pad^3 for every way (fw's nominal work).
 //   apsp_bench_gpu_closure_bench --sizes 150,256,426,1024,1305,2048 --reps 20 --csv closure.csv
+//   apsp_bench_gpu_closure_bench --sizes 641,1024,1305,2048,4096 --leaves 704,352
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -74,12 +82,16 @@ void close_by_fw(std::int32_t* front, std::int64_t k, std::int64_t ld, std::int3
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"The supernodal factor's dense closure: fw's launches against the persistent rounds"};
-  std::vector<std::int64_t> sizes{128, 150, 256, 426, 512, 1024, 1305, 2048};
+  CLI::App app{"The supernodal factor's dense closure: fw's launches against the persistent rounds, the squaring "
+               "and the blocked closure"};
+  std::vector<std::int64_t> sizes{128, 150, 256, 426, 512, 641, 1024, 1305, 2048, 4096};
+  std::vector<std::int64_t> leaves{apsp::cuda::kBlockedClosureLeafMaxK, 352};
   std::int64_t structure = 1000;
   int reps = 20;
   std::string csv;
-  app.add_option("--sizes", sizes, "k, the block's order (at most 2048)")->delimiter(',');
+  app.add_option("--sizes", sizes, "k, the block's order (at most 8192; pc, pc64 and sq at most 2048)")->delimiter(',');
+  app.add_option("--leaves", leaves, "the blocked closure's largest leaves, one bk row each (704: bk, else bkN)")
+      ->delimiter(',');
   app.add_option("--structure", structure, "s: the front's other indices (the block's row stride is k + s)");
   app.add_option("--reps", reps)->check(CLI::Range(1, 10000));
   app.add_option("--csv", csv, "append rows to this CSV file");
@@ -92,12 +104,12 @@ int main(int argc, char** argv) {
       out = std::fopen(csv.c_str(), "a");
       if (out == nullptr) throw apsp::Error("cannot open " + csv);
       if (fresh)
-        std::fprintf(out, "k,s,way,median_us,rounds128,us_per_128_pivots,addmins_per_s,same_as_fw,squarings\n");
+        std::fprintf(out, "k,s,way,median_us,rounds128,us_per_128_pivots,addmins_per_s,same_as_fw,squarings,leaves\n");
     }
     apsp::cuda::Stream stream;
     bool differs = false;
     for (const std::int64_t k : sizes) {
-      if (k < 1 || k > apsp::cuda::kPersistentRoundsMaxPad) throw apsp::UsageError("--sizes: 1 .. 2048", "sizes");
+      if (k < 1 || k > apsp::cuda::kBlockedClosureMaxK) throw apsp::UsageError("--sizes: 1 .. 8192", "sizes");
       const std::int64_t ld = k + structure, k_pad = apsp::round_up(k, kTile);
       const std::vector<std::int32_t> input = random_block(k, ld, 20261127 + static_cast<std::uint64_t>(k));
       const std::size_t bytes = input.size() * sizeof(std::int32_t);
@@ -106,12 +118,25 @@ int main(int argc, char** argv) {
           panels(static_cast<std::size_t>(apsp::cuda::fw_panel_words(k_pad)));
       APSP_CUDA_CHECK(cudaMemcpy(pristine.get(), input.data(), bytes, cudaMemcpyHostToDevice));
       std::vector<std::int32_t> by_fw;
-      for (const std::string way : {"fw", "pc", "pc64", "sq"}) {
+      // The ways at this k, and the blocked closure's plans (planned before any timing).
+      std::vector<std::string> ways{"fw"};
+      if (k <= apsp::cuda::kPersistentRoundsMaxPad) ways.insert(ways.end(), {"pc", "pc64", "sq"});
+      std::vector<std::unique_ptr<apsp::cuda::BlockedClosure>> plans;
+      if (k > apsp::cuda::kSquaringClosureDefaultMaxK)
+        for (const std::int64_t leaf : leaves) {
+          plans.push_back(std::make_unique<apsp::cuda::BlockedClosure>(k, leaf, stream.get()));
+          ways.push_back(leaf == apsp::cuda::kBlockedClosureLeafMaxK ? "bk" : "bk" + std::to_string(leaf));
+        }
+      for (std::size_t w = 0; w < ways.size(); ++w) {
+        const std::string& way = ways[w];
+        const bool blocked = way.rfind("bk", 0) == 0;
         auto close = [&] {
           if (way == "fw")
             close_by_fw(front.get(), k, ld, dense.get(), panels.get(), stream.get());
           else if (way == "sq")  // the panels' scratch holds its flags
             apsp::cuda::squaring_front_closure(front.get(), k, ld, dense.get(), panels.get(), stream.get());
+          else if (blocked)  // the blocked plans follow fw, pc, pc64, sq
+            plans[w - (ways.size() - plans.size())]->run(front.get(), ld, dense.get(), panels.get(), stream.get());
           else
             apsp::cuda::persistent_front_rounds(front.get(), k, 0, ld, dense.get(), panels.get(), stream.get(),
                                                 way == "pc" ? 128 : 64);
@@ -126,7 +151,9 @@ int main(int argc, char** argv) {
           const double elapsed = 1000.0 * apsp::cuda::elapsed_ms(begin, end);
           if (rep >= 0) us.push_back(elapsed);
         }
-        const int squarings = way == "sq" ? apsp::cuda::squaring_closure_squarings(panels.get(), stream.get()) : 0;
+        const int squarings =
+            way == "sq" || blocked ? apsp::cuda::squaring_closure_squarings(panels.get(), stream.get()) : 0;
+        const std::int64_t plan_leaves = blocked ? plans[w - (ways.size() - plans.size())]->leaves() : 0;
         std::vector<std::int32_t> result(input.size());
         APSP_CUDA_CHECK(cudaMemcpy(result.data(), front.get(), bytes, cudaMemcpyDeviceToHost));
         if (way == "fw") by_fw = result;
@@ -139,11 +166,12 @@ int main(int argc, char** argv) {
                     static_cast<long long>(k), way.c_str(), median, rounds, median / rounds, rate,
                     same ? "same as fw" : "DIFFERS FROM FW");
         if (way == "sq") std::printf("  %d squarings (bound %d)", squarings, sn::squarings_bound(k));
+        if (blocked) std::printf("  %d squarings in %lld leaves", squarings, static_cast<long long>(plan_leaves));
         std::printf("\n");
         if (out)
-          std::fprintf(out, "%lld,%lld,%s,%.2f,%.0f,%.2f,%.4g,%d,%d\n", static_cast<long long>(k),
+          std::fprintf(out, "%lld,%lld,%s,%.2f,%.0f,%.2f,%.4g,%d,%d,%lld\n", static_cast<long long>(k),
                        static_cast<long long>(structure), way.c_str(), median, rounds, median / rounds, rate,
-                       same ? 1 : 0, squarings);
+                       same ? 1 : 0, squarings, static_cast<long long>(plan_leaves));
         differs = differs || !same;
       }
     }

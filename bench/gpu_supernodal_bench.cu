@@ -39,7 +39,11 @@
 // squaring (the default since the H100 bench: a path without -sq has it too),
 // -sqN those of k <= N, -sq0 none (fw's launches, as before the promotion)
 // (testing::hooks.supernodal_squaring_closure; not v6: default-sq0,
-// default-sq2048, default-sq-pc64, default-la-sq). Method supernodal-int16: supernodal with
+// default-sq2048, default-sq-pc64, default-la-sq); after -sq and before -pc,
+// -bk closes the diagonal blocks the squaring closure leaves, up to k =
+// 4096, by the blocked (2 x 2, recursive) closure, -bkN up to N, -bk0 not
+// (testing::hooks.supernodal_blocked_closure, off by default; not v6:
+// default-bk, default-sq0-bk, default-bk2048). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -261,6 +265,19 @@ std::pair<std::string, std::int64_t> split_squaring_suffix(const std::string& pa
   return {path.substr(0, at), std::stoll(digits)};
 }
 
+// A --factor path (without -pc / -pc64) without its suffix "-bk" (the
+// blocked closure for k up to kBlockedClosureDefaultMaxK) or "-bkN" (up to
+// N; -bk0: off), and that largest k (no suffix: 0, the solver's default,
+// off; -1: a malformed N).
+std::pair<std::string, std::int64_t> split_blocked_suffix(const std::string& path) {
+  const std::size_t at = path.rfind("-bk");
+  if (at == std::string::npos || at == 0) return {path, 0};
+  const std::string digits = path.substr(at + 3);
+  if (digits.empty()) return {path.substr(0, at), apsp::cuda::kBlockedClosureDefaultMaxK};
+  if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
+  return {path.substr(0, at), std::stoll(digits)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -308,8 +325,10 @@ int main(int argc, char** argv) {
       "(tiled after merge_chains), both (v6 and batched), all (v6, batched, tiled, merged), or a comma list of "
       "default, v6, batched, tiled, merged, each also with -pc or -pc64 (its dense rounds as one persistent launch "
       "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64); before those, -sq or -sqN (the diagonal blocks "
-      "of k <= 640, or N, closed by repeated min-plus squaring; not v6: default-sq-pc64); default, tiled and merged "
-      "also with -la before all those (the look-ahead along chains of large fronts: default-la, default-la-pc64)");
+      "of k <= 640, or N, closed by repeated min-plus squaring; not v6: default-sq-pc64); between those, -bk or -bkN "
+      "(the larger diagonal blocks, up to 4096 or N, by the blocked closure: default-bk, default-sq0-bk-pc64); "
+      "default, tiled and merged also with -la before all those (the look-ahead along chains of large fronts: "
+      "default-la, default-la-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -323,14 +342,17 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const auto [la_sq_base, squaring_k] = split_squaring_suffix(split_persistent_suffix(path).first);
+      const auto [la_sq_bk_base, blocked_k] = split_blocked_suffix(split_persistent_suffix(path).first);
+      const auto [la_sq_base, squaring_k] = split_squaring_suffix(la_sq_bk_base);
       const auto [base, lookahead] = split_lookahead_suffix(la_sq_base);
-      const bool known = squaring_k >= 0 && (base == "default" || base == "tiled" || base == "merged" ||
-                                             (!lookahead && (base == "v6" || base == "batched")));
+      const bool known = squaring_k >= 0 && blocked_k >= 0 &&
+                         (base == "default" || base == "tiled" || base == "merged" ||
+                          (!lookahead && (base == "v6" || base == "batched")));
       if (!known) {
         std::fprintf(stderr,
                      "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -sq or -sqN, then "
-                     "-pc or -pc64; default, tiled and merged also with -la before those; both, all)\n",
+                     "-bk or -bkN, then -pc or -pc64; default, tiled and merged also with -la before those; both, "
+                     "all)\n",
                      path.c_str());
         return 2;
       }
@@ -358,7 +380,8 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const auto [la_sq_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_bk_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_base, blocked_k] = split_blocked_suffix(la_sq_bk_base);
             const auto [la_base, squaring_k] = split_squaring_suffix(la_sq_base);
             const auto [base, lookahead] = split_lookahead_suffix(la_base);
             apsp::cuda::testing::hooks.supernodal_v6_factor = base == "v6";
@@ -367,6 +390,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_merge_chains = base == "merged" ? merge_percent : 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = persistent_tile;
             apsp::cuda::testing::hooks.supernodal_squaring_closure = squaring_k;
+            apsp::cuda::testing::hooks.supernodal_blocked_closure = blocked_k;
             apsp::cuda::testing::hooks.supernodal_lookahead = lookahead;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "default") r.method = "supernodal-" + path;
@@ -380,6 +404,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
             apsp::cuda::testing::hooks.supernodal_squaring_closure = apsp::cuda::kSquaringClosureDefaultMaxK;
+            apsp::cuda::testing::hooks.supernodal_blocked_closure = 0;
             apsp::cuda::testing::hooks.supernodal_lookahead = false;
             if (method == "fw") {
               fw_s = r.compute_s;

@@ -90,6 +90,14 @@ void start_device(const SolveOptions& opts, StageTimes& times) {
   times.add("device start", seconds_since(start));
 }
 
+cudaStream_t LazyDevice::stream() {
+  if (!stream_) {
+    start_device(opts_, times_);
+    stream_ = std::make_unique<Stream>();
+  }
+  return stream_->get();
+}
+
 // The device is the calling thread's: a new thread's current device is 0, so
 // the warm-up sets it before the staging pool (per device) is made.
 HostWarmup::HostWarmup(Sink& sink, std::uint64_t result_bytes)
@@ -177,7 +185,9 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
   const GpuAlgorithm& algo = find_gpu_algorithm(opts.algorithm);
   require_options_honoured(algo.info.name, Backend::cuda, opts, gpu_algorithm_infos());
   require_row_split_honoured(algo, opts);
-  start_device(opts, out.times);
+  // The row solvers start the device themselves, after their host work (LazyDevice).
+  const bool row_solver = algo.supernodal || algo.sparse_variant >= 0;
+  if (!row_solver || g.n == 0) start_device(opts, out.times);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
   const std::int64_t n = g.n;
@@ -189,19 +199,19 @@ void solve(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& o
     return;
   }
 
-  Stream stream;
   if (algo.supernodal) {
     // Rows streamed as the sparse path's are, from a factor of the graph.
-    solve_supernodal(g, opts, sink, out, meter.whole(), stream.get());
+    solve_supernodal(g, opts, sink, out, meter.whole());
     meter.finish();
     return;
   }
   if (algo.sparse_variant >= 0) {
     // The batched single-source path: the graph and a chunk of rows on the device.
-    solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());
+    solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole());
     meter.finish();
     return;
   }
+  Stream stream;
   if (algo.out_of_core) {
     // The matrix in host memory, streamed through the device in super-rounds.
     solve_out_of_core(g, opts, sink, out, meter.whole());

@@ -1,18 +1,23 @@
-// The host side of the persistent rounds and of the squaring closure
-// (cuda/persistent_rounds.hpp): the fit, the grid (what the widest phase can
-// use, at most what is co-resident) and the cooperative launch.
+// The host side of the persistent rounds, of the squaring closure and of the
+// blocked closure (cuda/persistent_rounds.hpp): the fit, the grid (what the
+// widest phase can use, at most what is co-resident) and the cooperative
+// launch; the blocked closure's phases planned on the host and uploaded.
 #include "cuda/persistent_rounds.hpp"
 
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "core/ceil_div.hpp"
 #include "core/cuda_check.hpp"
+#include "cuda/kernels/supernodal/blocked_closure.cuh"
 #include "cuda/kernels/supernodal/persistent_rounds.cuh"
 #include "cuda/kernels/supernodal/squaring_closure.cuh"
+#include "supernodal/blocked_closure_plan.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -78,6 +83,22 @@ static_assert(Squaring::kMaxK == kSquaringClosureMaxK && Squaring::kDefaultMaxK 
 Residency squaring_residency() {
   return residency<Squaring>(reinterpret_cast<const void*>(sn::squaring_closure<Squaring>), Squaring::kThreads,
                              Squaring::kSharedBytes, 0);
+}
+
+using Blocked = sn::BlockedClosureTraits;
+static_assert(Blocked::kMaxK == kBlockedClosureMaxK && Blocked::kDefaultMaxK == kBlockedClosureDefaultMaxK &&
+                  Blocked::kLeafMaxK == kBlockedClosureLeafMaxK,
+              "the header's bounds are the kernel's");
+static_assert(sizeof(sn::BlockedPhase) % sizeof(std::int32_t) == 0 && alignof(sn::BlockedPhase) <= 4,
+              "a phase record is whole int32 words");
+static_assert(supernodal::leaf_squarings(1) == sn::squarings_bound(1) &&
+                  supernodal::leaf_squarings(704) == sn::squarings_bound(704) &&
+                  supernodal::leaf_squarings(1024) == sn::squarings_bound(1024),
+              "a leaf takes the squaring closure's bound");
+struct BlockedKernel {};
+Residency blocked_residency() {
+  return residency<BlockedKernel>(reinterpret_cast<const void*>(sn::blocked_closure<Squaring>), Squaring::kThreads,
+                                  Squaring::kSharedBytes, 0);
 }
 
 template <class T, class W>
@@ -168,6 +189,57 @@ void squaring_front_closure(std::int32_t* front, std::int64_t k, std::int64_t fr
                                               dim3(blocks), dim3(Squaring::kThreads), args, Squaring::kSharedBytes,
                                               stream));
   APSP_CUDA_CHECK_LAUNCH("squaring_closure");
+}
+
+bool blocked_closure_fit() { return blocked_residency().blocks() >= 1; }
+
+BlockedClosure::BlockedClosure(std::int64_t k, std::int64_t leaf_max_k, cudaStream_t stream)
+    : k_(k), leaf_(leaf_max_k == 0 ? kBlockedClosureLeafMaxK : leaf_max_k) {
+  if (k < 1 || k > Blocked::kMaxK)
+    throw UsageError("the blocked closure takes blocks of 1 to " + std::to_string(Blocked::kMaxK) + " vertices, not " +
+                         std::to_string(k),
+                     "k");
+  if (leaf_ < Blocked::kAlign || leaf_ > Squaring::kMaxK)
+    throw UsageError("the blocked closure's leaves take " + std::to_string(Blocked::kAlign) + " to " +
+                         std::to_string(Squaring::kMaxK) + " vertices, not " + std::to_string(leaf_),
+                     "leaf_max_k");
+  const Residency room = blocked_residency();
+  if (room.blocks() < 1)
+    throw UsageError("the blocked closure needs cooperative launches and " + std::to_string(Squaring::kSharedBytes) +
+                         " bytes of shared memory a block on this device",
+                     "device");
+  const supernodal::BlockedClosurePlan plan = supernodal::plan_blocked_closure(k, leaf_, Blocked::kAlign);
+  leaves_ = plan.leaves;
+  product_addmins_ = plan.product_addmins;
+  // Ranges in tiles and depth stages (kTile == kChunk == kAlign), the depth
+  // split as the squaring closure splits it.
+  const std::vector<sn::BlockedPhase> phases =
+      supernodal::tile_phases(plan, Squaring::kTile, room.sms, Squaring::kItemsPerSm);
+  int most_items = 1;
+  for (const sn::BlockedPhase& p : phases) most_items = std::max(most_items, supernodal::phase_items(p));
+  count_ = static_cast<int>(phases.size());
+  blocks_ = std::min({room.blocks(), most_items, Squaring::kBlocksPerSm * room.sms});
+  std::vector<std::int32_t> words(phases.size() * sizeof(sn::BlockedPhase) / sizeof(std::int32_t));
+  if (!phases.empty()) std::memcpy(words.data(), phases.data(), phases.size() * sizeof(sn::BlockedPhase));
+  phases_ = upload(words, stream);
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));  // `words` goes out of scope
+}
+
+void BlockedClosure::run(std::int32_t* front, std::int64_t front_ld, std::int32_t* padded, std::int32_t* flags,
+                         cudaStream_t stream) const {
+  if (front_ld < k_)
+    throw UsageError("the front's row stride " + std::to_string(front_ld) + " is below the block's order " +
+                         std::to_string(k_),
+                     "front_ld");
+  const std::int64_t k_pad = squaring_closure_pad(k_);
+  sn::PaddedFront shape{k_, 0, k_pad, k_pad, front_ld};
+  const sn::BlockedPhase* phases = reinterpret_cast<const sn::BlockedPhase*>(phases_.get());
+  int count = count_;
+  void* args[] = {&front, &shape, &padded, &flags, &phases, &count};
+  APSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(sn::blocked_closure<Squaring>),
+                                              dim3(blocks_), dim3(Squaring::kThreads), args, Squaring::kSharedBytes,
+                                              stream));
+  APSP_CUDA_CHECK_LAUNCH("blocked_closure");
 }
 
 int squaring_closure_squarings(const std::int32_t* flags, cudaStream_t stream) {

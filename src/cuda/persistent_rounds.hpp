@@ -2,12 +2,17 @@
 // cooperative launch (kernels/supernodal/persistent_rounds.cuh): fw's tiles,
 // no pad, unpad or per-round launches; and the closure of a front's diagonal
 // block by repeated min-plus squaring, also one cooperative launch
-// (kernels/supernodal/squaring_closure.cuh). Host-only declarations.
+// (kernels/supernodal/squaring_closure.cuh); and the blocked (2 x 2,
+// recursive) closure of a larger diagonal block, whose leaves are squared
+// and whose products are restricted squarings, one cooperative launch too
+// (kernels/supernodal/blocked_closure.cuh). Host-only declarations.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
+#include "core/cuda_memory.hpp"
 
 namespace apsp::cuda {
 
@@ -64,8 +69,54 @@ bool squaring_closure_fit();
 void squaring_front_closure(std::int32_t* front, std::int64_t k, std::int64_t front_ld, std::int32_t* padded,
                             std::int32_t* flags, cudaStream_t stream);
 
-// The squarings the last squaring_front_closure with these `flags` ran
-// (waits for `stream`).
+// The squarings the last squaring_front_closure or BlockedClosure::run
+// (its leaves' squarings) with these `flags` ran (waits for `stream`).
 int squaring_closure_squarings(const std::int32_t* flags, cudaStream_t stream);
+
+// The blocked closure's largest k, its default largest k in the solver when
+// on (testing::hooks.supernodal_blocked_closure; off by default until
+// measured), and its default largest leaf
+// (testing::hooks.supernodal_blocked_leaf; kernels/supernodal/
+// blocked_closure.cuh, BlockedClosureTraits, says why 704).
+constexpr std::int64_t kBlockedClosureMaxK = 8192;
+constexpr std::int64_t kBlockedClosureDefaultMaxK = 4096;
+constexpr std::int64_t kBlockedClosureLeafMaxK = 704;
+
+// Whether this device runs the blocked closure (cooperative launches, the
+// squaring closure's shared memory fits an SM).
+bool blocked_closure_fit();
+
+// The blocked closure of k x k int32 blocks (no negative cycle), planned
+// once (supernodal/blocked_closure_plan.hpp: blocks of more than
+// leaf_max_k split in two on 32-column boundaries, recursively; leaves
+// squared as the squaring closure squares) and run as one cooperative
+// launch per block: the same integers as fw's rounds, bit for bit (the
+// plan's header says why). The plan's phases live on the device; the
+// constructor waits for `stream` (their upload).
+class BlockedClosure {
+ public:
+  // leaf_max_k 0: kBlockedClosureLeafMaxK. Throws UsageError for k outside
+  // 1 .. kBlockedClosureMaxK, a leaf below 32 or past kSquaringClosureMaxK,
+  // or a device where blocked_closure_fit() says no.
+  BlockedClosure(std::int64_t k, std::int64_t leaf_max_k, cudaStream_t stream);
+  std::int64_t k() const { return k_; }
+  std::int64_t leaf_max_k() const { return leaf_; }
+  std::int64_t leaves() const { return leaves_; }
+  std::int64_t phases() const { return count_; }
+  // The products' add-mins (the leaves' squarings not counted).
+  double product_addmins() const { return product_addmins_; }
+  // The k x k block at `front` (row stride front_ld >= k) closed in place,
+  // queued on `stream`. `padded`: squaring_closure_pad(k)^2 words of
+  // scratch; `flags`: kSquaringClosureFlagWords words of scratch. Throws
+  // UsageError for a row stride below k, DeviceError for a failed launch.
+  void run(std::int32_t* front, std::int64_t front_ld, std::int32_t* padded, std::int32_t* flags,
+           cudaStream_t stream) const;
+
+ private:
+  std::int64_t k_ = 0, leaf_ = 0, leaves_ = 0;
+  int count_ = 0, blocks_ = 0;
+  double product_addmins_ = 0;
+  DeviceBuffer<std::int32_t> phases_;  // the kernel's BlockedPhase records, word by word
+};
 
 }  // namespace apsp::cuda

@@ -59,7 +59,9 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
     throw UsageError(std::string(to_string(opts.precision)) + " is an integer mode; " + weights +
                          " weights compute in " + weights,
                      "precision");
-  start_device(opts, out.times);
+  // The row solvers start the device themselves, after their host work (LazyDevice).
+  const bool row_solver = algo.supernodal || sparse;
+  if (!row_solver || g.n == 0) start_device(opts, out.times);
   out.algorithm = algo.info.name;
   out.backend = Backend::cuda;
   out.weights = weight_type_of<D>;
@@ -73,15 +75,13 @@ void solve_real(const BasicGraph<D>& g, const SolveOptions& opts, Sink& sink, So
   }
   if (algo.supernodal) {
     // Rows streamed as the sparse path's are, from a factor of the graph.
-    Stream stream;
-    solve_supernodal(g, opts, sink, out, meter.whole(), stream.get());
+    solve_supernodal(g, opts, sink, out, meter.whole());
     meter.finish();
     return;
   }
   if (sparse) {
     // The batched single-source path: the graph and a chunk of rows on the device.
-    Stream stream;
-    solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole(), stream.get());
+    solve_sparse(g, opts, static_cast<SparseVariant>(algo.sparse_variant), sink, out, meter.whole());
     meter.finish();
     return;
   }

@@ -20,6 +20,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/sink.hpp"
 #include "apsp/solver.hpp"
+#include "core/cuda_memory.hpp"
 #include "core/progress.hpp"
 
 namespace apsp::cuda {
@@ -65,6 +66,27 @@ class RowSource {
   virtual bool rows_in_int16() const { return false; }
 };
 
+// The device a row solve runs on, started at its first use: the CUDA
+// context made ready (start_device, the solve's stage "device start": the
+// wait for a context that the CLI's helper thread may still be creating)
+// and the solve's stream made. A row source does its host work first (the
+// supernodal ordering and symbolic analysis, the sparse CSR) and asks for
+// the stream when its device work begins, so that the host work runs while
+// the context is created (docs/perf.md, "A part's fixed costs").
+class LazyDevice {
+ public:
+  LazyDevice(const SolveOptions& opts, StageTimes& times) : opts_(opts), times_(times) {}
+  LazyDevice(const LazyDevice&) = delete;
+  LazyDevice& operator=(const LazyDevice&) = delete;
+  // The solve's stream; the first call starts the device.
+  cudaStream_t stream();
+
+ private:
+  const SolveOptions& opts_;
+  StageTimes& times_;
+  std::unique_ptr<Stream> stream_;
+};
+
 // What a row source is built from: the graph's edges reweighted to
 // non-negative weights (every weight >= 0, never -0.0), their largest
 // weight, and for real D the Johnson potentials the source must undo
@@ -76,8 +98,8 @@ struct RowInput {
   D max_weight;
   const std::vector<double>& potentials;
   bool predecessors;
-  cudaStream_t stream;
-  StageTimes& times;  // where a source records its own set-up stages
+  LazyDevice& device;  // ask for its stream once the host work is done
+  StageTimes& times;   // where a source records its own set-up stages
 };
 
 template <class D>
@@ -87,9 +109,11 @@ using RowSourceFactory = std::function<std::unique_ptr<RowSource<D>>(const RowIn
 // every row into the sink (begun; its commit is the caller's). A negative
 // cycle throws NegativeCycleError as the other paths of the weight type do;
 // int32 distances beyond int32 throw as the dense path does. Fills the
-// stages, precision (int32) and verified.
+// stages, precision (int32) and verified. The device (opts.device) starts
+// after the host's share of the work: the reweighting here, then the
+// source's own (LazyDevice).
 template <class D>
 void solve_rows(const BasicGraph<D>& normalized, const SolveOptions& opts, const RowSourceFactory<D>& make, Sink& sink,
-                SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
+                SolveSummary& out, ProgressSpan progress);
 
 }  // namespace apsp::cuda

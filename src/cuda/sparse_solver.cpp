@@ -111,7 +111,7 @@ bool ties_may_close_a_cycle(const std::vector<BasicEdge<D>>& reweighted, std::in
 
 template <class D>
 void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourceFactory<D>& make, Sink& sink,
-                SolveSummary& out, ProgressSpan progress, cudaStream_t stream) {
+                SolveSummary& out, ProgressSpan progress) {
   constexpr bool kInt32 = std::is_integral<D>::value;
   const std::int64_t n = g.n;
   // The rows computed: rows 0..wanted-1 (opts.sources, which must be that
@@ -133,9 +133,11 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
   // The source records its own set-up stages (the supernodal ordering and
   // factor); the rest of its construction is the upload.
   const double before_source = out.times.total();
+  LazyDevice device(opts, out.times);
   const std::unique_ptr<RowSource<D>> source =
-      make(RowInput<D>{g, rw.edges, rw.max_weight, kernel_potentials, opts.predecessors, stream, out.times});
+      make(RowInput<D>{g, rw.edges, rw.max_weight, kernel_potentials, opts.predecessors, device, out.times});
   RowSource<D>& instance = *source;
+  const cudaStream_t stream = device.stream();
   out.times.add("host-to-device", std::max(0.0, seconds_since(stage_start) - (out.times.total() - before_source)));
 
   // int32: the device certificate (kept only when the whole result stays on
@@ -563,11 +565,11 @@ void solve_rows(const BasicGraph<D>& g, const SolveOptions& opts, const RowSourc
 }
 
 template void solve_rows(const Graph&, const SolveOptions&, const RowSourceFactory<std::int32_t>&, Sink&, SolveSummary&,
-                         ProgressSpan, cudaStream_t);
+                         ProgressSpan);
 template void solve_rows(const GraphF32&, const SolveOptions&, const RowSourceFactory<float>&, Sink&, SolveSummary&,
-                         ProgressSpan, cudaStream_t);
+                         ProgressSpan);
 template void solve_rows(const GraphF64&, const SolveOptions&, const RowSourceFactory<double>&, Sink&, SolveSummary&,
-                         ProgressSpan, cudaStream_t);
+                         ProgressSpan);
 
 namespace {
 
@@ -575,27 +577,47 @@ namespace {
 template <class D>
 RowSourceFactory<D> sparse_rows(SparseVariant variant) {
   return [variant](const RowInput<D>& in) -> std::unique_ptr<RowSource<D>> {
-    return std::make_unique<BasicSparseInstance<D>>(in.reweighted, in.graph.n, in.max_weight, variant, in.predecessors,
-                                                    near_far_delta(in.reweighted), in.stream, in.potentials);
+    // The CSR (and its transpose) and the near-far step on the host first,
+    // while the context may still be in the making; then the device.
+    SparseHostGraph<D> host(in.reweighted, in.graph.n, in.predecessors);
+    const D delta = near_far_delta(in.reweighted);
+    return std::make_unique<BasicSparseInstance<D>>(std::move(host), in.max_weight, variant, delta, in.device.stream(),
+                                                    in.potentials);
   };
 }
 
 }  // namespace
 
 template <class D>
-BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& reweighted_edges, std::int64_t n,
-                                            D max_weight, SparseVariant variant, bool predecessors, D delta,
-                                            cudaStream_t stream, const std::vector<double>& potentials)
-    : stream_(stream) {
-  constexpr bool kInt32 = std::is_integral<D>::value;
-  if (!potentials.empty() && (kInt32 || static_cast<std::int64_t>(potentials.size()) != n))
-    throw UsageError("SparseInstance: " + std::to_string(potentials.size()) + " potentials for a " + std::to_string(n) +
-                     "-vertex " + to_string(weight_type_of<D>) + " graph (int32 rows leave them to the download)");
+SparseHostGraph<D>::SparseHostGraph(const std::vector<BasicEdge<D>>& reweighted_edges, std::int64_t n,
+                                    bool predecessors)
+    : n(n), predecessors(predecessors) {
   BasicGraph<D> reweighted;
   reweighted.n = n;
   reweighted.edges = reweighted_edges;
-  const BasicCsr<D> out = to_csr(reweighted);
-  const BasicCsr<D> in = predecessors ? transpose(out) : BasicCsr<D>{};
+  out = to_csr(reweighted);
+  if (predecessors) in = transpose(out);
+}
+
+template <class D>
+BasicSparseInstance<D>::BasicSparseInstance(const std::vector<BasicEdge<D>>& reweighted_edges, std::int64_t n,
+                                            D max_weight, SparseVariant variant, bool predecessors, D delta,
+                                            cudaStream_t stream, const std::vector<double>& potentials)
+    : BasicSparseInstance(SparseHostGraph<D>(reweighted_edges, n, predecessors), max_weight, variant, delta, stream,
+                          potentials) {}
+
+template <class D>
+BasicSparseInstance<D>::BasicSparseInstance(SparseHostGraph<D> host, D max_weight, SparseVariant variant, D delta,
+                                            cudaStream_t stream, const std::vector<double>& potentials)
+    : stream_(stream) {
+  constexpr bool kInt32 = std::is_integral<D>::value;
+  const std::int64_t n = host.n;
+  const bool predecessors = host.predecessors;
+  if (!potentials.empty() && (kInt32 || static_cast<std::int64_t>(potentials.size()) != n))
+    throw UsageError("SparseInstance: " + std::to_string(potentials.size()) + " potentials for a " + std::to_string(n) +
+                     "-vertex " + to_string(weight_type_of<D>) + " graph (int32 rows leave them to the download)");
+  const BasicCsr<D>& out = host.out;
+  const BasicCsr<D>& in = host.in;
   const std::size_t csr_bytes = (static_cast<std::size_t>(n) + 1) * sizeof(std::int64_t) +
                                 out.col.size() * (sizeof(vertex_t) + sizeof(D));
   launch_.variant = variant;
@@ -723,21 +745,24 @@ bool BasicSparseInstance<D>::range_escaped_on(int lane) {
   return host != 0;
 }
 
+template struct SparseHostGraph<std::int32_t>;
+template struct SparseHostGraph<float>;
+template struct SparseHostGraph<double>;
 template class BasicSparseInstance<std::int32_t>;
 template class BasicSparseInstance<float>;
 template class BasicSparseInstance<double>;
 
 void solve_sparse(const Graph& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
-                  ProgressSpan progress, cudaStream_t stream) {
-  solve_rows(g, opts, sparse_rows<std::int32_t>(variant), sink, out, progress, stream);
+                  ProgressSpan progress) {
+  solve_rows(g, opts, sparse_rows<std::int32_t>(variant), sink, out, progress);
 }
 void solve_sparse(const GraphF32& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
-                  ProgressSpan progress, cudaStream_t stream) {
-  solve_rows(g, opts, sparse_rows<float>(variant), sink, out, progress, stream);
+                  ProgressSpan progress) {
+  solve_rows(g, opts, sparse_rows<float>(variant), sink, out, progress);
 }
 void solve_sparse(const GraphF64& g, const SolveOptions& opts, SparseVariant variant, Sink& sink, SolveSummary& out,
-                  ProgressSpan progress, cudaStream_t stream) {
-  solve_rows(g, opts, sparse_rows<double>(variant), sink, out, progress, stream);
+                  ProgressSpan progress) {
+  solve_rows(g, opts, sparse_rows<double>(variant), sink, out, progress);
 }
 
 }  // namespace apsp::cuda

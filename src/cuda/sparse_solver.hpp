@@ -23,6 +23,17 @@
 
 namespace apsp::cuda {
 
+// The host half of a BasicSparseInstance: the reweighted graph's CSR and,
+// with predecessors, its transpose (host work that needs no device).
+template <class D>
+struct SparseHostGraph {
+  SparseHostGraph(const std::vector<BasicEdge<D>>& reweighted_edges, std::int64_t n, bool predecessors);
+  std::int64_t n;
+  bool predecessors;
+  BasicCsr<D> out;
+  BasicCsr<D> in;  // empty without predecessors
+};
+
 // A reweighted graph (every weight >= 0, never -0.0) on the device with the
 // scratch of the resident blocks, distances of type D (int32, float, double).
 // run() computes rows of the distance matrix into device memory: for int32
@@ -35,6 +46,9 @@ class BasicSparseInstance : public RowSource<D> {
   // int32 takes none (UsageError).
   BasicSparseInstance(const std::vector<BasicEdge<D>>& reweighted_edges, std::int64_t n, D max_weight,
                       SparseVariant variant, bool predecessors, D delta, cudaStream_t stream,
+                      const std::vector<double>& potentials = {});
+  // The same from a host half built beforehand (the CSR before the device starts).
+  BasicSparseInstance(SparseHostGraph<D> host, D max_weight, SparseVariant variant, D delta, cudaStream_t stream,
                       const std::vector<double>& potentials = {});
 
   // Rows first .. first + count - 1 into dist (count x ld) and pred (or
@@ -89,10 +103,10 @@ using SparseInstance = BasicSparseInstance<dist_t>;
 // wrap). Fills the stages, precision (int32), verified and, for streamed
 // results, the note.
 void solve_sparse(const Graph& normalized, const SolveOptions& opts, SparseVariant variant, Sink& sink,
-                  SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
+                  SolveSummary& out, ProgressSpan progress);
 void solve_sparse(const GraphF32& normalized, const SolveOptions& opts, SparseVariant variant, Sink& sink,
-                  SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
+                  SolveSummary& out, ProgressSpan progress);
 void solve_sparse(const GraphF64& normalized, const SolveOptions& opts, SparseVariant variant, Sink& sink,
-                  SolveSummary& out, ProgressSpan progress, cudaStream_t stream);
+                  SolveSummary& out, ProgressSpan progress);
 
 }  // namespace apsp::cuda

@@ -42,7 +42,12 @@
 // merged paths close a dense front's diagonal block of at most 640 columns
 // by repeated min-plus squaring in one launch: on an H100 it took R-MAT
 // 32768's large fronts from 25% to 38% of fw int32's rate and changed no
-// other family's compute (docs/perf.md, "Squaring closure").
+// other family's compute (docs/perf.md, "Squaring closure"). Opt-in
+// (testing::hooks.supernodal_blocked_closure, not yet measured; int32
+// rows), those paths close the larger diagonal blocks, up to the hook's k,
+// by the blocked (2 x 2, recursive) closure in one launch
+// (cuda/persistent_rounds.hpp, BlockedClosure; docs/perf.md, "Blocked
+// closure").
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -340,6 +345,13 @@ class SupernodalRows final : public RowSource<D> {
   // at most that; int32 rows), through `padded` and the panel scratch (its
   // flags); counts the fronts it takes. False: nothing ran.
   bool close_by_squaring(std::int32_t K, D* padded, std::int32_t* panels, cudaStream_t stream) const;
+  // The same by the blocked closure, for the fronts planned for it
+  // (plan_and_upload: more columns than the squaring closure takes, at most
+  // blocked_max_k_; int32 rows).
+  bool close_blocked(std::int32_t K, D* padded, std::int32_t* panels, cudaStream_t stream) const;
+  // Plans the blocked closure of dense front K when it takes K's diagonal
+  // block (one plan per distinct k, shared).
+  void plan_blocked(std::int32_t K);
   void factor();
   // The batch size and the stamps, once; then per width the working rows X
   // and the backward pass's products.
@@ -388,6 +400,13 @@ class SupernodalRows final : public RowSource<D> {
   int persistent_tile_ = 0;
   // The squaring closure's largest k (0: off; close_by_squaring()).
   std::int64_t squaring_max_k_ = 0;
+  // The blocked closure's largest k (0: off), its largest leaf, and its
+  // plans: per supernode the index of its plan in blocked_ (-1: none), one
+  // plan per distinct k (close_blocked()).
+  std::int64_t blocked_max_k_ = 0;
+  std::int64_t blocked_leaf_ = 0;
+  std::vector<std::int32_t> blocked_of_;
+  std::vector<std::unique_ptr<BlockedClosure>> blocked_;
   // Fronts of at least this many vertices are the tiled factor's large class
   // (kLargeFrontVertices; testing::hooks.supernodal_large_front lowers it).
   std::int64_t large_front_ = kLargeFrontVertices;
@@ -476,7 +495,7 @@ class SupernodalRows final : public RowSource<D> {
 
 template <class D>
 SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
-    : n_(in.graph.n), predecessors_(in.predecessors), stream_(in.stream) {
+    : n_(in.graph.n), predecessors_(in.predecessors) {
   if constexpr (std::is_same<D, std::int32_t>::value) {
     // fw's rule (kernels/dense/fw.cu): int16 needs the largest reweighted
     // weight below half the int16 infinity; the rest is the certificate's.
@@ -530,10 +549,17 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   squaring_max_k_ = std::is_same<D, std::int32_t>::value
                         ? std::clamp<std::int64_t>(testing::hooks.supernodal_squaring_closure, 0, kSquaringClosureMaxK)
                         : 0;
+  blocked_max_k_ = std::is_same<D, std::int32_t>::value
+                       ? std::clamp<std::int64_t>(testing::hooks.supernodal_blocked_closure, 0, kBlockedClosureMaxK)
+                       : 0;
+  blocked_leaf_ = testing::hooks.supernodal_blocked_leaf;
   if (testing::hooks.supernodal_large_front > 0) large_front_ = testing::hooks.supernodal_large_front;
   // The look-ahead: int32 rows on the tiled path (other types keep it off:
   // the tiled path is int32's default, float32's only by hook).
   lookahead_ = testing::hooks.supernodal_lookahead && tiled_factor_ && std::is_same<D, std::int32_t>::value;
+  // The device from here on: the ordering and the symbolic analysis above
+  // ran while the context was being created.
+  stream_ = in.device.stream();
   plan_and_upload(in);
   Event begin, end;
   begin.record(stream_);
@@ -607,6 +633,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
   level_dense_.assign(static_cast<std::size_t>(levels), {});
   const std::int64_t pad = dense_pad<D>();
   factor_tasks_.clear();
+  blocked_of_.assign(static_cast<std::size_t>(count), -1);
   for (std::int32_t l = 0; l < levels; ++l) {
     const auto level_begin = sym_.level_idx.begin() + sym_.level_ptr[l];
     const auto level_end = sym_.level_idx.begin() + sym_.level_ptr[l + 1];
@@ -618,6 +645,7 @@ void SupernodalRows<D>::plan_and_upload(const RowInput<D>& in) {
         lists.push_back(*it);
       } else {
         level_dense_[l].push_back(*it);
+        plan_blocked(*it);
         const std::int64_t k_pad = round_up(columns(*it), pad);
         const std::int64_t n_pad = batched_factor_ ? k_pad : round_up(k_pad + structure(*it), pad);
         dense_cells_ = std::max(dense_cells_, n_pad * n_pad);
@@ -999,6 +1027,38 @@ bool SupernodalRows<D>::close_by_squaring(std::int32_t K, D* padded, std::int32_
 }
 
 template <class D>
+void SupernodalRows<D>::plan_blocked(std::int32_t K) {
+  const std::int64_t k = columns(K);
+  // The paths that close diagonal blocks alone (batched, tiled, merged), the
+  // blocks the squaring closure leaves (close_by_squaring's test, the same
+  // on every front); blocked_max_k_ is 0 for every row type but int32.
+  if (!batched_factor_ || k > blocked_max_k_ || (k <= squaring_max_k_ && squaring_closure_fit()) ||
+      !blocked_closure_fit())
+    return;
+  for (std::size_t x = 0; x < blocked_.size(); ++x)
+    if (blocked_[x]->k() == k) {
+      blocked_of_[static_cast<std::size_t>(K)] = static_cast<std::int32_t>(x);
+      return;
+    }
+  blocked_.push_back(std::make_unique<BlockedClosure>(k, blocked_leaf_, stream_));
+  blocked_of_[static_cast<std::size_t>(K)] = static_cast<std::int32_t>(blocked_.size() - 1);
+}
+
+template <class D>
+bool SupernodalRows<D>::close_blocked(std::int32_t K, D* padded, std::int32_t* panels, cudaStream_t stream) const {
+  const std::int32_t plan = blocked_of_[static_cast<std::size_t>(K)];
+  if (plan < 0) return false;
+  // The padded scratch holds the k_pad^2 of fw's 128 tile (dense_cells_),
+  // at least the 32 tile's; the panel scratch the flags, as for squaring.
+  if constexpr (std::is_same<D, std::int32_t>::value)
+    blocked_[static_cast<std::size_t>(plan)]->run(front(K), front_ld(K), padded, panels, stream);
+  else
+    throw Error("the blocked closure takes int32 rows only");  // plan_blocked plans none
+  ++testing::hooks.supernodal_blocked_fronts;
+  return true;
+}
+
+template <class D>
 void SupernodalRows<D>::factor() {
   const std::int32_t levels = sym_.levels();
   const sn::FrontIndex index = front_index();
@@ -1116,6 +1176,7 @@ void SupernodalRows<D>::factor() {
         const double kp = static_cast<double>(k_pad);
         timer.time("dense closure", l, size_class, {0.0, kp * kp * kp}, [&] {
           if (close_by_squaring(K, dense.get(), panels.get(), fs)) return;
+          if (close_blocked(K, dense.get(), panels.get(), fs)) return;
           if (persistent_rounds(k, 0)) {
             run_persistent_rounds(K, 0, dense.get(), panels.get(), fs);
             return;
@@ -1519,19 +1580,18 @@ RowSourceFactory<D> supernodal_rows(NarrowRows narrow = NarrowRows::off) {
 
 }  // namespace
 
-void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
-                      cudaStream_t stream) {
+void solve_supernodal(const Graph& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress) {
   if (opts.precision == Precision::int16 && opts.predecessors)  // as fw refuses it, before any work
     throw UsageError("int16 cannot track predecessors (automatic or int32 can)", "precision");
-  solve_rows(g, opts, supernodal_rows<std::int32_t>(narrow_rows_for(opts)), sink, out, progress, stream);
+  solve_rows(g, opts, supernodal_rows<std::int32_t>(narrow_rows_for(opts)), sink, out, progress);
 }
-void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
-                      cudaStream_t stream) {
-  solve_rows(g, opts, supernodal_rows<float>(), sink, out, progress, stream);
+void solve_supernodal(const GraphF32& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
+                      ProgressSpan progress) {
+  solve_rows(g, opts, supernodal_rows<float>(), sink, out, progress);
 }
-void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out, ProgressSpan progress,
-                      cudaStream_t stream) {
-  solve_rows(g, opts, supernodal_rows<double>(), sink, out, progress, stream);
+void solve_supernodal(const GraphF64& g, const SolveOptions& opts, Sink& sink, SolveSummary& out,
+                      ProgressSpan progress) {
+  solve_rows(g, opts, supernodal_rows<double>(), sink, out, progress);
 }
 
 }  // namespace apsp::cuda

@@ -28,10 +28,10 @@ namespace apsp::cuda {
 // certified. Throws UsageError naming METIS when the build has no ordering
 // library, ResourceError when the factor does not fit on the device.
 void solve_supernodal(const Graph& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out,
-                      ProgressSpan progress, cudaStream_t stream);
+                      ProgressSpan progress);
 void solve_supernodal(const GraphF32& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out,
-                      ProgressSpan progress, cudaStream_t stream);
+                      ProgressSpan progress);
 void solve_supernodal(const GraphF64& normalized, const SolveOptions& opts, Sink& sink, SolveSummary& out,
-                      ProgressSpan progress, cudaStream_t stream);
+                      ProgressSpan progress);
 
 }  // namespace apsp::cuda

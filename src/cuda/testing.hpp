@@ -108,6 +108,19 @@ struct Hooks {
   std::atomic<std::int64_t> supernodal_squaring_closure{640};
   // supernodal: diagonal blocks the squaring closure took (counts up).
   std::atomic<std::int64_t> supernodal_squaring_fronts{0};
+  // supernodal: when > 0, the paths the squaring closure runs on close the
+  // dense fronts' diagonal blocks that it does not take (more columns than
+  // supernodal_squaring_closure) and that have at most this many columns
+  // (capped at cuda::kBlockedClosureMaxK) by the blocked (2 x 2, recursive)
+  // closure in one cooperative launch (cuda/persistent_rounds.hpp,
+  // BlockedClosure; int32 rows only): sub-blocks of more than
+  // supernodal_blocked_leaf columns (0: cuda::kBlockedClosureLeafMaxK, 704)
+  // split in two, the leaves squared. 0: off (the default until measured;
+  // cuda::kBlockedClosureDefaultMaxK, 4096, is the value to promote).
+  // supernodal_blocked_fronts counts the blocks it took.
+  std::atomic<std::int64_t> supernodal_blocked_closure{0};
+  std::atomic<std::int64_t> supernodal_blocked_leaf{0};
+  std::atomic<std::int64_t> supernodal_blocked_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by
   // supernodal::merge_chains with max_extra_ops = this / 100 (the default
   // path takes kDefaultMergePercent): chained fronts of >= 1024 vertices merge into deeper

@@ -205,6 +205,24 @@ __device__ __forceinline__ int square_tile(std::int32_t* d, std::int64_t ld, std
   return lowered;
 }
 
+// A closure launch's first phase (its grid barrier the caller's): the block
+// `shape` into `padded`, padding isolated, and the T::kFlagWords flags
+// zeroed; and its last, the k x k cells back into `front`. Shared with the
+// blocked closure (kernels/supernodal/blocked_closure.cuh).
+template <class T>
+__device__ __forceinline__ void pad_block_clear_flags(const std::int32_t* front, const PaddedFront& shape,
+                                                      std::int32_t* padded, std::int32_t* flags) {
+  const std::int64_t first = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t x = first; x < shape.n_pad * shape.n_pad; x += stride) pad_entry(front, shape, padded, x);
+  if (blockIdx.x == 0 && threadIdx.x < T::kFlagWords) flags[threadIdx.x] = 0;
+}
+__device__ __forceinline__ void unpad_block(const std::int32_t* padded, const PaddedFront& shape, std::int32_t* front) {
+  const std::int64_t first = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t x = first; x < unpad_entries(shape); x += stride) unpad_entry(padded, shape, front, x);
+}
+
 // The k x k block `shape` (k_pad = n_pad = k rounded up to kTile, s = 0,
 // front_ld its row stride in `front`) closed through `padded` (n_pad^2
 // words) by at most plan.squarings squarings; `flags`: T::kFlagWords words
@@ -220,10 +238,7 @@ __global__ void __launch_bounds__(T::kThreads)
   extern __shared__ int4 shared_words[];
   std::int32_t* shared = reinterpret_cast<std::int32_t*>(shared_words);
   const std::int64_t n_pad = shape.n_pad;
-  const std::int64_t first = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t x = first; x < n_pad * n_pad; x += stride) pad_entry(front, shape, padded, x);
-  if (blockIdx.x == 0 && threadIdx.x < T::kFlagWords) flags[threadIdx.x] = 0;
+  pad_block_clear_flags<T>(front, shape, padded, flags);
   grid.sync();
   const int tiles = plan.tiles_x * plan.tiles_x, items = tiles * plan.splits;
   int t = 0;
@@ -243,7 +258,7 @@ __global__ void __launch_bounds__(T::kThreads)
     if (*reinterpret_cast<volatile int*>(flags + t - 1) == 0) break;  // closed: every block stops here
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) flags[T::kUsedAt] = t;
-  for (std::int64_t x = first; x < unpad_entries(shape); x += stride) unpad_entry(padded, shape, front, x);
+  unpad_block(padded, shape, front);
 }
 
 }  // namespace apsp::cuda::kernels::supernodal
