@@ -42,8 +42,18 @@
 // default-sq2048, default-sq-pc64, default-la-sq); after -sq and before -pc,
 // -bk closes the diagonal blocks the squaring closure leaves, up to k =
 // 4096, by the blocked (2 x 2, recursive) closure, -bkN up to N, -bk0 not
-// (testing::hooks.supernodal_blocked_closure, off by default; not v6:
-// default-bk, default-sq0-bk, default-bk2048). Method supernodal-int16: supernodal with
+// (testing::hooks.supernodal_blocked_closure; the default since the H100
+// bench: a path without -bk has it too; not v6: default-bk0, default-sq0-bk,
+// default-bk2048); after those, -sk splits the
+// depth of the tiled panels and updates of levels with fewer tiles than
+// about two waves of the device into pieces that min into C atomically
+// (split-K, by shape: testing::hooks.supernodal_split_k = 1), -skN (N >= 2)
+// splits every tiled launch into N pieces, -sk0 none (the default while
+// split-K is opt-in: default-sk, default-sk0, default-sq0-sk); after -sk,
+// -stk runs those launches as stream-K where its model gains (each of the
+// resident blocks an equal share of the launch's (tile, k-chunk) steps:
+// testing::hooks.supernodal_stream_k = 1), -stkN on N blocks everywhere,
+// -stk0 not (default-stk, default-sk-stk). Method supernodal-int16: supernodal with
 // --precision int16 (its int16 working rows, issue 21's v7; the method
 // column says supernodal-int16->int32 when the certificate failed and the
 // rows ran again in int32); --w-hi lowers the families' largest weight (2D
@@ -251,31 +261,45 @@ std::pair<std::string, bool> split_lookahead_suffix(const std::string& path) {
   return {path, false};
 }
 
-// A --factor path (without -pc / -pc64) without its suffix "-sq" (the
-// squaring closure for k up to kSquaringClosureDefaultMaxK, the solver's
-// default) or "-sqN" (k up to N; -sq0: fw's launches, the closure before the
-// squaring was promoted), and that largest k (no suffix: the default; -1: a
-// malformed N).
-std::pair<std::string, std::int64_t> split_squaring_suffix(const std::string& path) {
-  const std::size_t at = path.rfind("-sq");
-  if (at == std::string::npos || at == 0) return {path, apsp::cuda::kSquaringClosureDefaultMaxK};
-  const std::string digits = path.substr(at + 3);
-  if (digits.empty()) return {path.substr(0, at), apsp::cuda::kSquaringClosureDefaultMaxK};
+// A --factor path (without -pc / -pc64) without its last suffix `suffix`
+// followed by digits N, and N: `none` where the path has no such suffix,
+// `bare` where it has no digits, -1 where they are malformed.
+std::pair<std::string, std::int64_t> split_numbered_suffix(const std::string& path, const std::string& suffix,
+                                                           std::int64_t none, std::int64_t bare) {
+  const std::size_t at = path.rfind(suffix);
+  if (at == std::string::npos || at == 0) return {path, none};
+  const std::string digits = path.substr(at + suffix.size());
+  if (digits.empty()) return {path.substr(0, at), bare};
   if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
   return {path.substr(0, at), std::stoll(digits)};
 }
 
-// A --factor path (without -pc / -pc64) without its suffix "-bk" (the
-// blocked closure for k up to kBlockedClosureDefaultMaxK) or "-bkN" (up to
-// N; -bk0: off), and that largest k (no suffix: 0, the solver's default,
-// off; -1: a malformed N).
+// "-sq": the squaring closure for k up to kSquaringClosureDefaultMaxK, the
+// solver's default; "-sqN": k up to N (-sq0: fw's launches, the closure
+// before the squaring was promoted); no suffix: the default.
+std::pair<std::string, std::int64_t> split_squaring_suffix(const std::string& path) {
+  return split_numbered_suffix(path, "-sq", apsp::cuda::kSquaringClosureDefaultMaxK,
+                               apsp::cuda::kSquaringClosureDefaultMaxK);
+}
+
+// "-sk": split-K by shape (testing::hooks.supernodal_split_k = 1); "-skN":
+// N (0 off, >= 2 N pieces everywhere); no suffix: the hook's default.
+std::pair<std::string, std::int64_t> split_split_k_suffix(const std::string& path) {
+  return split_numbered_suffix(path, "-sk", apsp::cuda::testing::kSplitKDefault, 1);
+}
+
+// "-stk": stream-K by shape (testing::hooks.supernodal_stream_k = 1);
+// "-stkN": N (0 off, >= 2 N blocks everywhere); no suffix: off.
+std::pair<std::string, std::int64_t> split_stream_k_suffix(const std::string& path) {
+  return split_numbered_suffix(path, "-stk", 0, 1);
+}
+
+// "-bk": the blocked closure for k up to kBlockedClosureDefaultMaxK; "-bkN":
+// up to N (-bk0: off, the closure before it was promoted); no suffix: the
+// solver's default.
 std::pair<std::string, std::int64_t> split_blocked_suffix(const std::string& path) {
-  const std::size_t at = path.rfind("-bk");
-  if (at == std::string::npos || at == 0) return {path, 0};
-  const std::string digits = path.substr(at + 3);
-  if (digits.empty()) return {path.substr(0, at), apsp::cuda::kBlockedClosureDefaultMaxK};
-  if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return {path, -1};
-  return {path.substr(0, at), std::stoll(digits)};
+  return split_numbered_suffix(path, "-bk", apsp::cuda::kBlockedClosureDefaultMaxK,
+                               apsp::cuda::kBlockedClosureDefaultMaxK);
 }
 
 }  // namespace
@@ -326,9 +350,11 @@ int main(int argc, char** argv) {
       "default, v6, batched, tiled, merged, each also with -pc or -pc64 (its dense rounds as one persistent launch "
       "per front on fw's 128 tile or on 64 tiles, e.g. tiled-pc64); before those, -sq or -sqN (the diagonal blocks "
       "of k <= 640, or N, closed by repeated min-plus squaring; not v6: default-sq-pc64); between those, -bk or -bkN "
-      "(the larger diagonal blocks, up to 4096 or N, by the blocked closure: default-bk, default-sq0-bk-pc64); "
-      "default, tiled and merged also with -la before all those (the look-ahead along chains of large fronts: "
-      "default-la, default-la-pc64)");
+      "(the larger diagonal blocks, up to 4096 or N, by the blocked closure: default-bk, default-sq0-bk-pc64); after "
+      "-bk, -sk (split-K of the tiled panels and updates of levels with few tiles, by shape), -skN (N pieces "
+      "everywhere) or -sk0 (off, the default; not v6 or batched: default-sk, default-sq0-sk-pc64), then -stk (those "
+      "launches as stream-K, by shape), -stkN (on N blocks) or -stk0; default, tiled and merged also with -la before "
+      "all those (the look-ahead along chains of large fronts: default-la, default-la-pc64)");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -342,17 +368,21 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const auto [la_sq_bk_base, blocked_k] = split_blocked_suffix(split_persistent_suffix(path).first);
-      const auto [la_sq_base, squaring_k] = split_squaring_suffix(la_sq_bk_base);
-      const auto [base, lookahead] = split_lookahead_suffix(la_sq_base);
-      const bool known = squaring_k >= 0 && blocked_k >= 0 &&
-                         (base == "default" || base == "tiled" || base == "merged" ||
-                          (!lookahead && (base == "v6" || base == "batched")));
+      const std::string la_sq_bk_sk_base = split_persistent_suffix(path).first;
+      const auto [la_sq_bk_base0, stream_k] = split_stream_k_suffix(la_sq_bk_sk_base);
+      const auto [la_sq_bk_base, split_k] = split_split_k_suffix(la_sq_bk_base0);
+      const auto [la_sq_base, blocked_k] = split_blocked_suffix(la_sq_bk_base);
+      const auto [la_base, squaring_k] = split_squaring_suffix(la_sq_base);
+      const auto [base, lookahead] = split_lookahead_suffix(la_base);
+      const bool tiled_base = base == "default" || base == "tiled" || base == "merged";
+      const bool has_split_k = la_sq_bk_base != la_sq_bk_sk_base;  // split-K and stream-K are the tiled path's
+      const bool known = squaring_k >= 0 && blocked_k >= 0 && split_k >= 0 && stream_k >= 0 &&
+                         (tiled_base || (!lookahead && !has_split_k && (base == "v6" || base == "batched")));
       if (!known) {
         std::fprintf(stderr,
                      "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -sq or -sqN, then "
-                     "-bk or -bkN, then -pc or -pc64; default, tiled and merged also with -la before those; both, "
-                     "all)\n",
+                     "-bk or -bkN, then -pc or -pc64; default, tiled and merged also with -la before those and -sk, "
+                     "-skN, -stk or -stkN after -bk; both, all)\n",
                      path.c_str());
         return 2;
       }
@@ -380,7 +410,9 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const auto [la_sq_bk_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_bk_sk_stk_base, persistent_tile] = split_persistent_suffix(path);
+            const auto [la_sq_bk_sk_base, stream_k] = split_stream_k_suffix(la_sq_bk_sk_stk_base);
+            const auto [la_sq_bk_base, split_k] = split_split_k_suffix(la_sq_bk_sk_base);
             const auto [la_sq_base, blocked_k] = split_blocked_suffix(la_sq_bk_base);
             const auto [la_base, squaring_k] = split_squaring_suffix(la_sq_base);
             const auto [base, lookahead] = split_lookahead_suffix(la_base);
@@ -392,6 +424,8 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_squaring_closure = squaring_k;
             apsp::cuda::testing::hooks.supernodal_blocked_closure = blocked_k;
             apsp::cuda::testing::hooks.supernodal_lookahead = lookahead;
+            apsp::cuda::testing::hooks.supernodal_split_k = split_k;
+            apsp::cuda::testing::hooks.supernodal_stream_k = stream_k;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "default") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -404,8 +438,10 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_merge_chains = 0;
             apsp::cuda::testing::hooks.supernodal_persistent_rounds = 0;
             apsp::cuda::testing::hooks.supernodal_squaring_closure = apsp::cuda::kSquaringClosureDefaultMaxK;
-            apsp::cuda::testing::hooks.supernodal_blocked_closure = 0;
+            apsp::cuda::testing::hooks.supernodal_blocked_closure = apsp::cuda::kBlockedClosureDefaultMaxK;
             apsp::cuda::testing::hooks.supernodal_lookahead = false;
+            apsp::cuda::testing::hooks.supernodal_split_k = apsp::cuda::testing::kSplitKDefault;
+            apsp::cuda::testing::hooks.supernodal_stream_k = 0;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

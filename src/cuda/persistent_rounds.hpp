@@ -73,9 +73,9 @@ void squaring_front_closure(std::int32_t* front, std::int64_t k, std::int64_t fr
 // (its leaves' squarings) with these `flags` ran (waits for `stream`).
 int squaring_closure_squarings(const std::int32_t* flags, cudaStream_t stream);
 
-// The blocked closure's largest k, its default largest k in the solver when
-// on (testing::hooks.supernodal_blocked_closure; off by default until
-// measured), and its default largest leaf
+// The blocked closure's largest k, its default largest k in the solver
+// (testing::hooks.supernodal_blocked_closure; promoted after the H100 bench,
+// docs/perf.md "Blocked closure"), and its default largest leaf
 // (testing::hooks.supernodal_blocked_leaf; kernels/supernodal/
 // blocked_closure.cuh, BlockedClosureTraits, says why 704).
 constexpr std::int64_t kBlockedClosureMaxK = 8192;

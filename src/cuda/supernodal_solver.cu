@@ -42,12 +42,20 @@
 // merged paths close a dense front's diagonal block of at most 640 columns
 // by repeated min-plus squaring in one launch: on an H100 it took R-MAT
 // 32768's large fronts from 25% to 38% of fw int32's rate and changed no
-// other family's compute (docs/perf.md, "Squaring closure"). Opt-in
-// (testing::hooks.supernodal_blocked_closure, not yet measured; int32
-// rows), those paths close the larger diagonal blocks, up to the hook's k,
-// by the blocked (2 x 2, recursive) closure in one launch
-// (cuda/persistent_rounds.hpp, BlockedClosure; docs/perf.md, "Blocked
-// closure").
+// other family's compute (docs/perf.md, "Squaring closure"). Above 640
+// and up to 4096 columns, by default too (testing::hooks.
+// supernodal_blocked_closure, kBlockedClosureDefaultMaxK; int32 rows),
+// those paths close the diagonal block by the blocked (2 x 2, recursive)
+// closure in one launch (cuda/persistent_rounds.hpp, BlockedClosure): on an
+// H100 it took R-MAT 32768's large fronts from 38% to 46% of fw int32's rate
+// (docs/perf.md, "Blocked closure").
+// Opt-in (testing::hooks.supernodal_split_k; int32 rows), the tiled panels
+// and updates of a level with fewer tiles than about two waves of the device
+// split their depth into pieces that min into C atomically (split-K:
+// supernodal/split_k.hpp decides, kernels/supernodal/tiled_update.cuh), or,
+// opt-in too (testing::hooks.supernodal_stream_k), run as stream-K: each of
+// the resident blocks an equal share of the launch's (tile, k-chunk) steps
+// (kernels/supernodal/stream_k.cuh).
 #include "cuda/supernodal_solver.hpp"
 
 #include <algorithm>
@@ -71,6 +79,7 @@
 #include "cuda/kernels/supernodal/fronts.cuh"
 #include "cuda/kernels/supernodal/minplus_tasks.cuh"
 #include "cuda/kernels/supernodal/rows.cuh"
+#include "cuda/kernels/supernodal/stream_k.cuh"
 #include "cuda/kernels/supernodal/tiled_update.cuh"
 #include "cuda/launch.hpp"
 #include "core/cuda_memory.hpp"
@@ -78,6 +87,7 @@
 #include "cuda/row_solver.hpp"
 #include "cuda/testing.hpp"
 #include "supernodal/lookahead.hpp"
+#include "supernodal/split_k.hpp"
 #include "supernodal/symbolic.hpp"
 #include "supernodal/tile_plan.hpp"
 
@@ -216,6 +226,23 @@ LaunchCost launch_cost(const TaskLists<D>& lists, const typename TaskLists<D>::L
   return cost;
 }
 
+// Blocks of the split tiled kernel the device runs at once: the occupancy
+// API's blocks per SM (with its dynamic shared memory allowed first, for the
+// stream-K kernel too: the same tile, registers and shared memory) times
+// the SMs.
+std::int64_t split_k_resident_blocks() {
+  const auto kernel = sn::tiled_products<std::int32_t, true>;
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, sn::kTiledSharedBytes));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_stream_products, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       sn::kTiledSharedBytes));
+  int per_sm = 0, device = 0, sms = 0;
+  APSP_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sn::kTiledThreads, sn::kTiledSharedBytes));
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return std::int64_t{per_sm} * sms;
+}
+
 // Times the solve phase's launches one by one when testing::hooks.supernodal_profile
 // is set (events around each launch; the records are appended by finish()).
 class LaunchTimer {
@@ -326,8 +353,12 @@ class SupernodalRows final : public RowSource<D> {
   // Their parts: the pack of stage x, and the tiled products `tasks` (blocks
   // `blocks`) timed as `pass`.
   void launch_pack(std::size_t x, std::int32_t l, LaunchTimer& timer, cudaStream_t stream);
+  // `split`: the split-K kernel (tasks with pieces; int32 rows).
   void launch_tiled_products(Part tasks, Part blocks, const char* pass, std::int32_t l, LaunchCost cost,
-                             LaunchTimer& timer, cudaStream_t stream);
+                             LaunchTimer& timer, cudaStream_t stream, bool split = false);
+  // The split-K copies of the stages the rule splits (plan_tiled), appended
+  // to `tasks` and `blocks`.
+  void plan_split_k(std::vector<sn::TiledTask<D>>& tasks, std::vector<std::int32_t>& blocks);
   // The look-ahead's plan (plan_and_upload): which levels look ahead, their
   // fronts appended to `lists`; returns the per-supernode flags.
   std::vector<std::uint8_t> plan_lookahead(const std::vector<std::vector<std::int32_t>>& tiled_fronts,
@@ -424,6 +455,20 @@ class SupernodalRows final : public RowSource<D> {
   DeviceBuffer<std::uint8_t> d_lookahead_;
   std::vector<Part> pivot_tiled_, pivot_tiled_blocks_, rest_tiled_, rest_tiled_blocks_;
   std::vector<LaunchCost> pivot_tiled_cost_, rest_tiled_cost_;
+  // Split-K (testing::hooks.supernodal_split_k; int32 rows, the tiled path):
+  // 0 off, 1 by shape, N >= 2 N pieces everywhere. Per stage, the split
+  // copy of its tiled tasks and their blocks (count 0: the stage runs whole)
+  // and its cost.
+  std::int64_t split_k_ = 0;
+  std::vector<Part> stage_split_, stage_split_blocks_;
+  std::vector<LaunchCost> stage_split_cost_;
+  // Stream-K (testing::hooks.supernodal_stream_k; the same rows and path):
+  // 0 off, 1 by shape, N >= 2 N blocks everywhere. Per stage, its tasks'
+  // copy with their first steps in tile_begin (count 0: not stream-K), its
+  // blocks (in .count) and its steps.
+  std::int64_t stream_k_ = 0;
+  std::vector<Part> stage_stream_, stage_stream_blocks_;
+  std::vector<std::int64_t> stage_stream_steps_;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -557,6 +602,12 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   // The look-ahead: int32 rows on the tiled path (other types keep it off:
   // the tiled path is int32's default, float32's only by hook).
   lookahead_ = testing::hooks.supernodal_lookahead && tiled_factor_ && std::is_same<D, std::int32_t>::value;
+  split_k_ = tiled_factor_ && std::is_same<D, std::int32_t>::value
+                 ? std::max<std::int64_t>(0, testing::hooks.supernodal_split_k.load())
+                 : 0;
+  stream_k_ = tiled_factor_ && std::is_same<D, std::int32_t>::value
+                  ? std::max<std::int64_t>(0, testing::hooks.supernodal_stream_k.load())
+                  : 0;
   // The device from here on: the ordering and the symbolic analysis above
   // ran while the context was being created.
   stream_ = in.device.stream();
@@ -921,11 +972,90 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       }
     }
   }
+  plan_split_k(tasks, blocks);
   d_pack_tasks_ = upload(packs, stream_);
   d_tiled_tasks_ = upload(tasks, stream_);
   d_tiled_blocks_ = upload(blocks, stream_);
   // The host vectors go out of scope: their copies must be done.
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+template <class D>
+void SupernodalRows<D>::plan_split_k(std::vector<sn::TiledTask<D>>& tasks, std::vector<std::int32_t>& blocks) {
+  const std::size_t stages = stage_tiled_.size();
+  stage_split_.assign(stages, Part{});
+  stage_split_blocks_ = stage_split_;
+  stage_split_cost_.assign(stages, LaunchCost{});
+  stage_stream_.assign(stages, Part{});
+  stage_stream_blocks_ = stage_stream_;
+  stage_stream_steps_.assign(stages, 0);
+  if constexpr (std::is_same<D, std::int32_t>::value) {
+    if (split_k_ == 0 && stream_k_ == 0) return;
+    using Traits = sn::SplitKTraits;
+    supernodal::SplitKRule rule;
+    rule.resident = split_k_resident_blocks();
+    if (rule.resident <= 0) return;  // the kernel cannot run here: the whole launches report it
+    rule.min_piece_chunks = Traits::kMinPieceChunks;
+    rule.max_pieces = Traits::kMaxPieces;
+    rule.target_waves = Traits::kTargetWaves;
+    rule.overhead_chunks = Traits::kOverheadChunks;
+    supernodal::SplitKRule stream_rule = rule;
+    rule.forced = split_k_ >= 2 ? split_k_ : 0;
+    stream_rule.forced = stream_k_ >= 2 ? stream_k_ : 0;
+    for (std::size_t x = 0; x < stages; ++x) {
+      const Part whole = stage_tiled_[x];
+      // A look-ahead level's update runs as its pivot tiles and the rest, whole.
+      if (whole.count == 0 || (x % 2 == 1 && level_looks_ahead_[x / 2])) continue;
+      std::vector<supernodal::SplitKProduct> shape;
+      for (std::int64_t t = whole.first; t < whole.first + whole.count; ++t) {
+        const sn::TiledTask<D>& task = tasks[static_cast<std::size_t>(t)];
+        shape.push_back({task.m_pad / sn::kTiledTile * task.tiles_n, task.chunks});
+      }
+      const std::int64_t stream_blocks = stream_k_ > 0 ? supernodal::stream_k_blocks(shape, stream_rule) : 0;
+      if (stream_blocks > 0) {  // stream-K: the tasks again, each with its first step
+        if (stream_blocks > INT_MAX || whole.count > INT_MAX)
+          throw ResourceError("supernodal: a stream-K launch of " + std::to_string(stream_blocks) + " blocks and " +
+                              std::to_string(whole.count) + " products exceeds CUDA's grid");
+        stage_stream_[x] = Part{static_cast<std::int64_t>(tasks.size()), whole.count};
+        stage_stream_blocks_[x].count = stream_blocks;
+        std::int64_t step = 0;
+        for (std::int64_t t = 0; t < whole.count; ++t) {
+          sn::TiledTask<D> task = tasks[static_cast<std::size_t>(whole.first + t)];
+          task.tile_begin = step;
+          step += shape[static_cast<std::size_t>(t)].tiles * task.chunks;
+          tasks.push_back(task);
+        }
+        stage_stream_steps_[x] = step;
+        continue;
+      }
+      if (split_k_ == 0) continue;
+      const std::vector<std::int64_t> pieces = supernodal::split_k_pieces(shape, rule);
+      if (std::all_of(pieces.begin(), pieces.end(), [](std::int64_t p) { return p == 1; })) continue;
+      stage_split_[x] = Part{static_cast<std::int64_t>(tasks.size()), whole.count};
+      stage_split_blocks_[x].first = static_cast<std::int64_t>(blocks.size());
+      LaunchCost cost = stage_tiled_cost_[x];
+      std::int64_t begin = 0;
+      for (std::int64_t t = 0; t < whole.count; ++t) {
+        sn::TiledTask<D> task = tasks[static_cast<std::size_t>(whole.first + t)];
+        const std::int64_t count = shape[static_cast<std::size_t>(t)].tiles * pieces[static_cast<std::size_t>(t)];
+        if (begin + count > INT_MAX)
+          throw ResourceError("supernodal: a split tiled launch of " + std::to_string(begin + count) +
+                              " blocks exceeds CUDA's grid");
+        task.pieces = static_cast<std::int32_t>(pieces[static_cast<std::size_t>(t)]);
+        task.tile_begin = begin;
+        blocks.insert(blocks.end(), static_cast<std::size_t>(count), static_cast<std::int32_t>(t));
+        tasks.push_back(task);
+        begin += count;
+        // Each piece after the first reads and mins C once more.
+        cost.bytes += 2.0 * static_cast<double>(task.m) * static_cast<double>(task.n) *
+                      static_cast<double>(task.pieces - 1) * sizeof(D);
+      }
+      stage_split_blocks_[x].count = begin;
+      stage_split_cost_[x] = cost;
+    }
+  } else {
+    (void)tasks, (void)blocks;
+  }
 }
 
 template <class D>
@@ -946,16 +1076,27 @@ void SupernodalRows<D>::launch_pack(std::size_t x, std::int32_t l, LaunchTimer& 
 
 template <class D>
 void SupernodalRows<D>::launch_tiled_products(Part tasks, Part blocks, const char* pass, std::int32_t l,
-                                              LaunchCost cost, LaunchTimer& timer, cudaStream_t stream) {
+                                              LaunchCost cost, LaunchTimer& timer, cudaStream_t stream, bool split) {
   if constexpr (sizeof(D) == sizeof(std::int32_t)) {
     if (tasks.count == 0 || blocks.count == 0) return;
     timer.time(pass, l, kLargeFrontVertices, cost, [&] {
-      sn::tiled_products<D><<<static_cast<unsigned>(blocks.count), sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(
-          d_tiled_tasks_.get() + tasks.first, d_tiled_blocks_.get() + blocks.first);
+      const auto grid = static_cast<unsigned>(blocks.count);
+      const sn::TiledTask<D>* task_list = d_tiled_tasks_.get() + tasks.first;
+      const std::int32_t* block_list = d_tiled_blocks_.get() + blocks.first;
+      if constexpr (std::is_same<D, std::int32_t>::value) {
+        if (split) {
+          sn::tiled_products<D, true>
+              <<<grid, sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(task_list, block_list);
+          APSP_CUDA_CHECK_LAUNCH("tiled_products (split-K)");
+          ++testing::hooks.supernodal_split_k_launches;
+          return;
+        }
+      }
+      sn::tiled_products<D><<<grid, sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(task_list, block_list);
       APSP_CUDA_CHECK_LAUNCH("tiled_products");
     });
   } else {
-    (void)tasks, (void)blocks, (void)pass, (void)l, (void)cost, (void)timer, (void)stream;
+    (void)tasks, (void)blocks, (void)pass, (void)l, (void)cost, (void)timer, (void)stream, (void)split;
   }
 }
 
@@ -964,9 +1105,24 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
   const std::size_t x = static_cast<std::size_t>(2 * l + phase);
   if (stage_tiled_[x].count == 0 || stage_tiled_blocks_[x].count == 0) return;
   launch_pack(x, l, timer, stream);
-  launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x],
-                        phase == 0 ? "dense tiled panels" : "dense tiled update", l, stage_tiled_cost_[x], timer,
-                        stream);
+  const char* pass = phase == 0 ? "dense tiled panels" : "dense tiled update";
+  if (stage_stream_[x].count > 0) {  // stream-K: the same products, an equal share of steps a block
+    if constexpr (std::is_same<D, std::int32_t>::value) {
+      const Part tasks = stage_stream_[x];
+      const std::int64_t blocks = stage_stream_blocks_[x].count, steps = stage_stream_steps_[x];
+      timer.time(pass, l, kLargeFrontVertices, stage_tiled_cost_[x], [&] {
+        sn::tiled_stream_products<<<static_cast<unsigned>(blocks), sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(
+            d_tiled_tasks_.get() + tasks.first, static_cast<std::int32_t>(tasks.count), steps);
+        APSP_CUDA_CHECK_LAUNCH("tiled_stream_products");
+      });
+      ++testing::hooks.supernodal_stream_k_launches;
+    }
+    return;
+  }
+  if (stage_split_[x].count > 0)  // split-K: the same products, their depth in pieces
+    launch_tiled_products(stage_split_[x], stage_split_blocks_[x], pass, l, stage_split_cost_[x], timer, stream, true);
+  else
+    launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x], pass, l, stage_tiled_cost_[x], timer, stream);
 }
 
 template <class D>

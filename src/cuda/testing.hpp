@@ -31,6 +31,10 @@ struct SupernodalLaunch {
   double ms;
 };
 
+// supernodal: split-K's default (Hooks::supernodal_split_k): off until the
+// device numbers decide.
+inline constexpr std::int64_t kSplitKDefault = 0;
+
 struct Hooks {
   // fw: the int16 attempt's range certificate reports failure, so the
   // matrix is solved again in int32; supernodal: the same for its int16
@@ -115,10 +119,11 @@ struct Hooks {
   // closure in one cooperative launch (cuda/persistent_rounds.hpp,
   // BlockedClosure; int32 rows only): sub-blocks of more than
   // supernodal_blocked_leaf columns (0: cuda::kBlockedClosureLeafMaxK, 704)
-  // split in two, the leaves squared. 0: off (the default until measured;
-  // cuda::kBlockedClosureDefaultMaxK, 4096, is the value to promote).
-  // supernodal_blocked_fronts counts the blocks it took.
-  std::atomic<std::int64_t> supernodal_blocked_closure{0};
+  // split in two, the leaves squared. 0: off. The default is
+  // cuda::kBlockedClosureDefaultMaxK (4096; promoted after the H100 bench,
+  // docs/perf.md "Blocked closure"). supernodal_blocked_fronts counts the
+  // blocks it took.
+  std::atomic<std::int64_t> supernodal_blocked_closure{4096};
   std::atomic<std::int64_t> supernodal_blocked_leaf{0};
   std::atomic<std::int64_t> supernodal_blocked_fronts{0};
   // supernodal: when > 0, the symbolic analysis is followed by
@@ -141,6 +146,22 @@ struct Hooks {
   std::atomic<bool> supernodal_lookahead{false};
   std::atomic<std::int64_t> supernodal_large_front{0};
   std::atomic<std::int64_t> supernodal_lookahead_levels{0};
+  // supernodal: split-K for the tiled factor's launches of few tiles (int32
+  // rows; src/supernodal/split_k.hpp, kernels/supernodal/tiled_update.cuh):
+  // 0 off (the default until measured on the device), 1 by shape (launches
+  // of fewer than two waves of tiles, where the model gains), N >= 2 every
+  // tiled panel and update launch split into N pieces where the depth allows
+  // (tests). supernodal_split_k_launches counts the split launches.
+  std::atomic<std::int64_t> supernodal_split_k{kSplitKDefault};
+  std::atomic<std::int64_t> supernodal_split_k_launches{0};
+  // supernodal: stream-K for the same launches (kernels/supernodal/stream_k.cuh;
+  // int32 rows): 0 off (the default until measured), 1 by shape (the resident
+  // blocks, each an equal share of the launch's (tile, k-chunk) steps, where
+  // the model gains; before split-K where both are set), N >= 2 every tiled
+  // panel and update launch on N blocks (tests). supernodal_stream_k_launches
+  // counts its launches.
+  std::atomic<std::int64_t> supernodal_stream_k{0};
+  std::atomic<std::int64_t> supernodal_stream_k_launches{0};
   // supernodal: when set, `automatic` precision attempts int16 working rows
   // (as --precision int16 does) where fw's int16 rule allows; off by
   // default until measured (docs/perf.md, v7).

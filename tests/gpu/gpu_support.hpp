@@ -37,16 +37,19 @@ inline std::vector<AlgorithmInfo> gpu_algorithms() {
   return found;
 }
 
-// Sets an integer testing hook (cuda/testing.hpp) for the lifetime of the object.
+// Sets an integer testing hook (cuda/testing.hpp) for the lifetime of the
+// object, then restores the value it had: a hook whose default is not 0
+// (supernodal_squaring_closure's 640) keeps it for the tests that follow.
 class IntHook {
  public:
-  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook) { hook_ = value; }
+  IntHook(std::atomic<std::int64_t>& hook, std::int64_t value) : hook_(hook), before_(hook.load()) { hook_ = value; }
   IntHook(const IntHook&) = delete;
   IntHook& operator=(const IntHook&) = delete;
-  ~IntHook() { hook_ = 0; }
+  ~IntHook() { hook_ = before_; }
 
  private:
   std::atomic<std::int64_t>& hook_;
+  std::int64_t before_;
 };
 
 // Whether this build has the CPU solver `algorithm` to compare with.

@@ -254,6 +254,8 @@ void expect_persistent_paths_match(const test::Case& c, bool force_dense) {
   // The squaring closure (the default for blocks of <= 640 columns) off, so
   // that every dense block's rounds are fw's launches or the persistent ones.
   test::IntHook no_squaring(cuda::testing::hooks.supernodal_squaring_closure, 0);
+  // The blocked closure (the default above 640 columns) off too.
+  test::IntHook no_blocked(cuda::testing::hooks.supernodal_blocked_closure, 0);
   const SolveResult plain = solve(c.graph, test::on_gpu("supernodal"));
   if (test::cpu_algorithm_available("supernodal")) {
     SolveOptions cpu;
@@ -482,11 +484,14 @@ void expect_squaring_solves_match(const test::Case& c) {
   SolveResult plain;
   {
     test::IntHook off(cuda::testing::hooks.supernodal_squaring_closure, 0);  // fw's launches for every closure
+    test::IntHook no_blocked(cuda::testing::hooks.supernodal_blocked_closure, 0);
     plain = solve(c.graph, test::on_gpu("supernodal"));
   }
   for (const std::int64_t max_k : {cuda::kSquaringClosureDefaultMaxK, cuda::kSquaringClosureMaxK, std::int64_t{64}}) {
     test::IntHook squaring(cuda::testing::hooks.supernodal_squaring_closure, max_k);
     test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, max_k == 64 ? 64 : 0);
+    test::IntHook no_blocked(cuda::testing::hooks.supernodal_blocked_closure,
+                             0);  // fw's or the persistent rounds above
     expect_closure_paths_match(c, plain, cuda::testing::hooks.supernodal_squaring_fronts,
                                "squaring up to k = " + std::to_string(max_k));
   }
@@ -557,6 +562,8 @@ TEST(GpuSupernodalClosure, BlockedClosureRefusesWhatItCannotTake) {
   // Off by default until measured (testing.hpp spells it; this is its check).
   EXPECT_EQ(cuda::testing::hooks.supernodal_blocked_closure.load(), 0);
   cuda::Stream stream;
+  // The solver's default (testing.hpp spells the number; this is its check).
+  EXPECT_EQ(cuda::testing::hooks.supernodal_blocked_closure.load(), cuda::kBlockedClosureDefaultMaxK);
   EXPECT_THROW(cuda::BlockedClosure(0, 0, stream.get()), UsageError);
   EXPECT_THROW(cuda::BlockedClosure(cuda::kBlockedClosureMaxK + 1, 0, stream.get()), UsageError);
   EXPECT_THROW(cuda::BlockedClosure(1000, 31, stream.get()), UsageError);
@@ -570,7 +577,7 @@ TEST(GpuSupernodalClosure, BlockedClosureRefusesWhatItCannotTake) {
 // The supernodal solve with the blocked closure bit for bit the default
 // solve's rows (default path, batched, tiled, the look-ahead; predecessors
 // on the default path): every front of more than 4 columns dense, chains
-// merged from 128 vertices, the squaring closure up to 64 columns (or off)
+// merged from 128 vertices, the squaring closure up to 32 columns (or off)
 // and the blocked closure above it with leaves of 32 (so that it
 // recurses) or the default. It must have taken fronts; v6 (whole fronts'
 // rounds) takes none. A negative cycle is reported as without it.
@@ -582,7 +589,7 @@ void expect_blocked_solves_match(const test::Case& c) {
   struct Setting {
     std::int64_t squaring, leaf;
   };
-  for (const Setting setting : {Setting{64, 32}, Setting{0, 0}}) {
+  for (const Setting setting : {Setting{32, 32}, Setting{0, 0}}) {
     test::IntHook squaring(cuda::testing::hooks.supernodal_squaring_closure, setting.squaring);
     test::IntHook blocked(cuda::testing::hooks.supernodal_blocked_closure, cuda::kBlockedClosureDefaultMaxK);
     test::IntHook leaf(cuda::testing::hooks.supernodal_blocked_leaf, setting.leaf);
@@ -631,6 +638,7 @@ TEST(GpuSupernodalClosure, SmallCasesForSanitizers) {
   for (const int tile : {128, 64}) {
     test::IntHook persistent(cuda::testing::hooks.supernodal_persistent_rounds, tile);
     test::IntHook no_squaring(cuda::testing::hooks.supernodal_squaring_closure, 0);
+    test::IntHook no_blocked(cuda::testing::hooks.supernodal_blocked_closure, 0);
     const SolveResult r = solve(grid.graph, test::on_gpu("supernodal", Precision::automatic, true));
     EXPECT_EQ(test::first_difference(reference, r.dist, grid.graph.n), "");
     EXPECT_EQ(test::check_predecessors(grid.graph, r.dist, r.pred), "");

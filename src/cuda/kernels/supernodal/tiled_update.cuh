@@ -16,6 +16,25 @@
 // dimension), started at +inf in registers and folded into the old values
 // after the last chunk (fw's FoldCTraits order; min is exact), written only
 // where it improves, as minplus_tasks does.
+//
+// Split-K (tiled_products<D, true>, int32 rows; testing::hooks.supernodal_split_k,
+// supernodal::split_k_pieces in src/supernodal/split_k.hpp decides): a launch
+// of fewer tiles than about two waves of the device cuts each product's depth
+// into `pieces` ranges of whole k-chunks, one block per (tile, piece), and
+// each block mins its partial product into C with atomicMin. That is the
+// unsplit result bit for bit, in any order: int32 min-plus is exact (entries
+// at most kInf = 2^30 - 1, a sum of two at most 2^31 - 2: no overflow, so no
+// clamp), min is associative and commutative, and each partial starts at
+// +inf in registers exactly as the whole product does, so
+// min(C, min over pieces of min(kInf, piece's sums)) = min(C, min(kInf, all
+// sums)): the unsplit kernel's "saturation" is only that start at kInf (an
+// all-+inf piece leaves kInf, which never lowers C, C being at most kInf).
+// The block reads C first and issues the atomic only where its partial is
+// below what it read: C only falls during the launch, so a stale read is at
+// least the current value and skipping where v >= it is right. C is the
+// front's own block (F[S,S] for the update, F[S,K] and F[K,S] for the
+// panels), assembled on the stream before the launch; no block of the launch
+// reads another product's C, and the operands come from the packs.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +43,7 @@
 #include "cuda/kernels/dense/fragment.cuh"
 #include "cuda/kernels/dense/traits.cuh"
 #include "cuda/kernels/supernodal/arith.cuh"
+#include "supernodal/split_k.hpp"
 
 namespace apsp::cuda::kernels::supernodal {
 
@@ -32,6 +52,27 @@ using TiledTraits = kernels::ProductionTraits;
 inline constexpr int kTiledTile = TiledTraits::kTile;
 inline constexpr int kTiledChunk = TiledTraits::kChunk;
 inline constexpr int kTiledThreads = TiledTraits::kThreads;
+// Split-K's shape rule (supernodal::SplitKRule): pieces of at least
+// kMinPieceDepth (whole k-chunks; a block's start, the first stage, and its
+// end, C's fold and atomics, are then at most about a fifth of its time), at
+// most kMaxPieces of them, and launches of at least kTargetWaves waves of
+// tiles left whole.
+struct SplitKTraits {
+  static constexpr int kTile = TiledTraits::kTile;
+  static constexpr int kChunk = TiledTraits::kChunk;
+  static constexpr int kMinPieceDepth = 64;
+  static constexpr int kMinPieceChunks = kMinPieceDepth / kChunk;
+  static constexpr int kMaxPieces = 8;
+  static constexpr double kTargetWaves = 2.0;
+  // A block's start and end in chunk times (the model's; a chunk of the
+  // 128 x 128 tile is about 9 us on an H100 at fw int32's rate, the first
+  // stage's load and the fold of a 64 KB C tile a few us).
+  static constexpr double kOverheadChunks = 0.5;
+  static_assert(kTile == 128, "the tile is fw's production C tile");
+  static_assert(kMinPieceDepth % kChunk == 0 && kMinPieceDepth >= 64, "a piece is whole k-chunks, 64 deep at least");
+  static_assert(kMaxPieces >= 2, "a split has two pieces at least");
+};
+
 // The operands' starts: 16-byte cp.async copies.
 inline constexpr int kTiledAlign = 4;
 // Dynamic shared memory of a block: two stages of A and B chunks.
@@ -65,6 +106,11 @@ struct TiledTask {
   std::int64_t ldc, m_pad, n_pad;
   std::int32_t m, n, chunks, tiles_n;
   std::int64_t tile_begin;
+  // Split-K (tiled_products<D, true> only): the depth's chunks in `pieces`
+  // ranges, piece p of chunks [p * chunks / pieces, (p + 1) * chunks /
+  // pieces) (supernodal::split_k_piece_begin); the task's blocks are pieces
+  // x its tiles, piece-major. 1: whole, C written without atomics.
+  std::int32_t pieces = 1;
 };
 
 // One operand's pack: dst[t * ld_dst + r] = src[r * src_row + t * src_inner]
@@ -101,21 +147,19 @@ __global__ void pack_operands(const PackTask<D>* __restrict__ tasks) {
     p.dst[std::int64_t{t0 + y} * p.ld_dst + r0 + threadIdx.x] = tile[y][threadIdx.x];
 }
 
-// A launch's products, gridDim.x = their blocks, tile_task[block] = the
-// block's task; dynamic shared memory kTiledSharedBytes.
-template <class D>
-__global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocksPerSm)
-    tiled_products(const TiledTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task) {
+// Chunks [chunk_begin, chunk_end) of C tile (ti, tj) of `task`, folded into
+// C: written where it improves, by atomicMin when `atomic` (other blocks min
+// other chunks of the same tile into it; int32 only: kAtomic). The block's
+// shared memory is free again on return (the last chunk ends at a barrier).
+template <class D, bool kAtomic>
+__device__ __forceinline__ void tiled_tile(const TiledTask<D>& task, int ti, int tj, int chunk_begin, int chunk_end,
+                                           bool atomic, int4* shared_words) {
   using T = TiledTraits;
   using W = typename TiledWords<D>::type;
   static_assert(sizeof(D) == sizeof(std::int32_t), "fw's tile holds one 32-bit distance a word");
+  static_assert(!kAtomic || std::is_same<D, std::int32_t>::value, "split-K mins into C with int32 atomicMin");
   constexpr int kAWords = T::kChunk * T::kTile, kBWords = T::kChunk * T::kTile;
-  extern __shared__ int4 shared_words[];
   std::int32_t* const stage_base = reinterpret_cast<std::int32_t*>(shared_words);
-
-  const TiledTask<D> task = tasks[tile_task[blockIdx.x]];
-  const int local = static_cast<int>(blockIdx.x - task.tile_begin);
-  const int ti = local / task.tiles_n, tj = local % task.tiles_n;
   const int tid = threadIdx.x;
   const int tx = tid % T::kThreadsX, ty = tid / T::kThreadsX;
   const std::int32_t* a_src = reinterpret_cast<const std::int32_t*>(task.a) + std::int64_t{ti} * T::kTile;
@@ -124,7 +168,7 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
     copy_stage<T>(stage_base + stage * (kAWords + kBWords), a_src, task.m_pad, b_src, task.n_pad, k0, tid);
     cp_async_commit();
   };
-  load_stage(0, 0);
+  load_stage(0, chunk_begin * T::kChunk);
 
   std::int32_t c[8][8];
 #pragma unroll
@@ -133,15 +177,16 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
     for (int x = 0; x < 8; ++x) c[r][x] = TiledWords<D>::kInfinityWord;
 
 #pragma unroll 1
-  for (int chunk = 0; chunk < task.chunks; ++chunk) {
-    if (chunk + 1 < task.chunks) {
-      load_stage((chunk + 1) % T::kStages, (chunk + 1) * T::kChunk);
+  for (int chunk = chunk_begin; chunk < chunk_end; ++chunk) {
+    const int stage = (chunk - chunk_begin) % T::kStages;
+    if (chunk + 1 < chunk_end) {
+      load_stage((stage + 1) % T::kStages, (chunk + 1) * T::kChunk);
       cp_async_wait<1>();
     } else {
       cp_async_wait<0>();
     }
     __syncthreads();
-    const std::int32_t* a_stage = stage_base + (chunk % T::kStages) * (kAWords + kBWords);
+    const std::int32_t* a_stage = stage_base + stage * (kAWords + kBWords);
     chunk_product<T, W>(c, a_stage, a_stage + kAWords, tx, ty);
     __syncthreads();  // the stage is refilled by the next iteration's load
   }
@@ -160,9 +205,40 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
         v = __int_as_float(c[r][x]);
       else
         v = c[r][x];
-      if (v < c_row[col]) c_row[col] = v;
+      if (v < c_row[col]) {
+        if constexpr (kAtomic) {
+          if (atomic)
+            atomicMin(c_row + col, v);
+          else
+            c_row[col] = v;
+        } else {
+          c_row[col] = v;
+        }
+      }
     }
   }
+}
+
+// A launch's products, gridDim.x = their blocks, tile_task[block] = the
+// block's task; dynamic shared memory kTiledSharedBytes. kSplit: the tasks'
+// blocks are (piece, tile) pairs (TiledTask::pieces) and a split task's C
+// takes the partial products by atomicMin (int32 only).
+template <class D, bool kSplit = false>
+__global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocksPerSm)
+    tiled_products(const TiledTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task) {
+  extern __shared__ int4 shared_words[];
+  const TiledTask<D> task = tasks[tile_task[blockIdx.x]];
+  int local = static_cast<int>(blockIdx.x - task.tile_begin);
+  int chunk_begin = 0, chunk_end = task.chunks;
+  if constexpr (kSplit) {
+    const apsp::supernodal::TileChunks piece = apsp::supernodal::split_k_block(
+        local, task.m_pad / TiledTraits::kTile * task.tiles_n, task.chunks, task.pieces);
+    local = static_cast<int>(piece.tile);
+    chunk_begin = static_cast<int>(piece.chunk_begin);
+    chunk_end = static_cast<int>(piece.chunk_end);
+  }
+  tiled_tile<D, kSplit>(task, local / task.tiles_n, local % task.tiles_n, chunk_begin, chunk_end, task.pieces > 1,
+                        shared_words);
 }
 
 }  // namespace apsp::cuda::kernels::supernodal
