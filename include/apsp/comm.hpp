@@ -179,8 +179,8 @@ class Communicator {
 
   // Early device calls (issue 22's startup): true when this communicator's
   // device calls may run before its device transport is ready. They then go
-  // through its host transport (nccl: MPI, staged through pinned host
-  // memory) until advance_transport() switches every rank to the device
+  // through its host transport (nccl: MPI, staged over CUDA IPC or through
+  // host memory) until advance_transport() switches every rank to the device
   // transport at once, so a caller whose device calls all follow an
   // advance_transport() need not wait_ready() first. The nccl kind's world
   // communicator, unless APSP_NCCL_EARLY=wait (then its device calls wait
@@ -198,6 +198,13 @@ class Communicator {
   // A failure making the transport on some rank is thrown on every rank
   // (Agreed).
   bool advance_transport(std::int64_t round);
+  // False while staged device calls will never switch by themselves (nccl
+  // with APSP_NCCL_EARLY=never: the world's NCCL is not made, every device
+  // call is staged); advance_transport() then returns false at once,
+  // without communicating. A split still makes the device transport (on
+  // every rank alike), and from then on this is true. True for the other
+  // kinds and ways.
+  bool switches_transport() const { return do_switches_transport(); }
   // The `round` of the advance_transport() call that switched, or -1 (not
   // switched yet, or nothing to switch).
   std::int64_t transport_switch_round() const { return switch_round_.load(); }
@@ -228,6 +235,7 @@ class Communicator {
   // collective, never waits); the switch itself, collective, called on every
   // rank once every rank's transport is ready.
   virtual bool do_stages_until_ready() const { return false; }
+  virtual bool do_switches_transport() const { return true; }
   virtual bool do_transport_ready() { return true; }
   virtual void do_switch_transport() {}
 

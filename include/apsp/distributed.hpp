@@ -155,6 +155,12 @@ struct DistributedResult {
   // (the GPU engine's device and context included), begin sink.
   StageTimes setup_stages;
   double rounds_seconds = 0;     // this rank: the rounds
+  // Early device calls (Communicator::stages_until_ready): this rank's
+  // rounds (of the first pass: an int16 attempt's rerun is not split) at
+  // the device transport's switch, on the host clock at round boundaries:
+  // "staged (R rounds)" and, after a switch, "after the switch (S
+  // rounds)". Empty when the rounds began on the device transport.
+  StageTimes rounds_stages;
   double output_seconds = 0;     // this rank: gathering its rows and handing them to the sink, verify included
   double verify_seconds = -1;    // this rank: checking its rows; -1 without verify
   // The row split with verify and predecessors: this rank's rows whose

@@ -131,6 +131,7 @@ void Communicator::abort(int exit_code) noexcept { do_abort(exit_code); }
 bool Communicator::advance_transport(std::int64_t round) {
   if (round < 0) throw UsageError("advance_transport: round " + std::to_string(round) + " is negative");
   if (switch_round_.load() >= 0 || !do_stages_until_ready()) return true;
+  if (!do_switches_transport()) return false;
   bool switched = false;
   timed([&] {
     // Every rank's answer, the smallest: 1 once all are ready. Then every

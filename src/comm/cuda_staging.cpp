@@ -1,6 +1,7 @@
 // Device buffers through host memory, with the CUDA runtime (see staging.hpp).
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <memory>
 
 #include "comm/staging.hpp"
@@ -65,6 +66,55 @@ void download(void* host, const void* device_data, std::size_t bytes, void* stre
 void upload(void* device_data, const void* host, std::size_t bytes, void* stream) {
   if (bytes == 0) return;
   APSP_CUDA_CHECK(cudaMemcpyAsync(device_data, host, bytes, cudaMemcpyHostToDevice, as_stream(stream)));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+}
+
+int current_device() {
+  int device = 0;
+  APSP_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+static_assert(sizeof(IpcHandle::bytes) == sizeof(cudaIpcMemHandle_t), "an IPC handle's bytes");
+
+bool ipc_allocate(std::size_t bytes, int device, void** data, IpcHandle* handle) {
+  use_device(device);
+  *data = nullptr;
+  // Checked: a failure is the answer (the caller falls back for every
+  // rank), cleared so that later calls do not see it.
+  if (cudaMalloc(data, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    *data = nullptr;
+    return false;
+  }
+  cudaIpcMemHandle_t made;
+  if (cudaIpcGetMemHandle(&made, *data) != cudaSuccess) {
+    cudaGetLastError();
+    APSP_CUDA_CHECK(cudaFree(*data));
+    *data = nullptr;
+    return false;
+  }
+  std::memcpy(handle->bytes, &made, sizeof made);
+  return true;
+}
+
+void ipc_free(void* data) { APSP_CUDA_CHECK(cudaFree(data)); }
+
+void* ipc_open(const IpcHandle& handle, int device) {
+  use_device(device);
+  cudaIpcMemHandle_t given;
+  std::memcpy(&given, handle.bytes, sizeof given);
+  void* mapped = nullptr;
+  if (cudaIpcOpenMemHandle(&mapped, given, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess) return mapped;
+  cudaGetLastError();  // checked: the caller falls back
+  return nullptr;
+}
+
+void ipc_close(void* mapped) { APSP_CUDA_CHECK(cudaIpcCloseMemHandle(mapped)); }
+
+void ipc_copy(void* to, const void* from, std::size_t bytes, void* stream) {
+  if (bytes == 0) return;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, as_stream(stream)));
   APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
 }
 

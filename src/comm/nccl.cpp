@@ -95,20 +95,34 @@ int lean_max_ctas() {
 }
 
 // Early device calls (Communicator::stages_until_ready): the world
-// communicator's device calls go through MPI, staged through pinned host
-// memory, while NCCL's communicator is made on its helper thread, and every
-// rank switches to NCCL at the first advance_transport() (a round boundary
-// of the distributed fw) where every rank's is ready. On four H200s the
+// communicator's device calls go through MPI, staged (over CUDA IPC between
+// the ranks' GPUs, else through node-shared or pinned host memory: mpi.cpp),
+// while NCCL's communicator is made on its helper thread, and every rank
+// switches to NCCL at the first advance_transport() (a round boundary of
+// the distributed fw) where every rank's is ready. On four H200s the
 // rounds otherwise waited 0.47-0.62 s for NCCL's init (setup's `comm
-// ready`, docs/scaling.md). APSP_NCCL_EARLY=wait makes the device calls
-// wait for NCCL instead (the path before, for the A/B).
-// APSP_NCCL_EARLY=mpi:R (R > 0) stages at least the first R rounds (the
-// first R advance_transport() calls find NCCL not ready): a switch inside
-// the rounds at a known round for the device tests, whatever NCCL's init
-// takes.
-bool early_device_calls() {
+// ready`, docs/scaling.md). APSP_NCCL_EARLY (set alike on every rank):
+// - `wait` makes the device calls wait for NCCL instead (the path before,
+//   for the A/B);
+// - `mpi:R` (R > 0) stages at least the first R rounds (the first R
+//   advance_transport() calls find NCCL not ready): a switch inside the
+//   rounds at a known round for the device tests, whatever NCCL's init
+//   takes;
+// - `never` (ipc9) never starts NCCL for the world's own device calls:
+//   every one is staged, and advance_transport() never switches (nor
+//   communicates). Nothing waits for NCCL then, and no NCCL init competes
+//   with the rounds for the GPUs. A split (the 2d grid's process rows and
+//   columns) still needs NCCL: the first one makes the world's NCCL
+//   communicator there, synchronously (not overlapped with the startup as
+//   the other ways do), and the world's device calls take it from then on.
+// Anything else (unset, `mpi`): early.
+enum class Early { wait, early, never };
+
+Early early_device_calls() {
   const char* early = std::getenv("APSP_NCCL_EARLY");
-  return !(early && std::string(early) == "wait");
+  if (early && std::string(early) == "wait") return Early::wait;
+  if (early && std::string(early) == "never") return Early::never;
+  return Early::early;
 }
 
 std::int64_t early_staged_rounds() {
@@ -230,6 +244,37 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Starts the world's NCCL communicator over `host` on `device`: rank 0's
+// id broadcast to every rank (collective), then ncclCommInitRank on a
+// helper thread. Appends the id's time to `parts`.
+PendingTransport start_world_transport(Communicator& host, int device,
+                                       std::vector<std::pair<std::string, double>>& parts) {
+  const auto id_start = std::chrono::steady_clock::now();
+  use_device(device);
+  ncclUniqueId id{};
+  if (host.rank() == 0) APSP_NCCL_CHECK(nullptr, ncclGetUniqueId(&id));
+  host.broadcast(reinterpret_cast<std::uint8_t*>(&id), sizeof id, 0);
+  parts.emplace_back("nccl id", seconds_since(id_start));
+  PendingTransport pending;
+  pending.parts = std::make_shared<std::vector<std::pair<std::string, double>>>();
+  const int ranks = host.size(), rank = host.rank();
+  pending.transport = std::async(std::launch::async, [id, ranks, rank, device, times = pending.parts] {
+    use_device(device);
+    const auto init_start = std::chrono::steady_clock::now();
+    const double began = seconds_since_process_start();
+    ncclComm_t comm = nullptr;
+    ncclConfig_t config = nccl_config();
+    APSP_NCCL_CHECK(nullptr, ncclCommInitRankConfig(&comm, ranks, id, rank, &config));
+    auto transport = std::make_unique<NcclTransport>(comm, device);
+    times->emplace_back("nccl init (overlapped)", seconds_since(init_start));
+    // Where it lay on the process's clock (since exec): what it waited
+    // for (MPI's start, the context) before it began.
+    if (began >= 0) times->emplace_back("nccl init began (since exec)", began);
+    return transport;
+  });
+  return pending;
+}
+
 // Host buffers through the host communicator, device buffers through NCCL.
 // The transport may still be in the making (a world communicator): the
 // first device call, split or wait_ready() waits for it.
@@ -241,14 +286,15 @@ class NcclCommunicator final : public Communicator {
         transport_(std::move(device_transport)),
         device_(device) {}
   NcclCommunicator(std::unique_ptr<Communicator> host, PendingTransport pending, int device,
-                   std::vector<std::pair<std::string, double>> parts)
+                   std::vector<std::pair<std::string, double>> parts, Early early)
       : Communicator(host->rank(), host->size()),
         host_(std::move(host)),
         pending_(std::move(pending)),
         device_(device),
         parts_(std::move(parts)),
-        early_(early_device_calls()),
-        staged_rounds_(early_ ? early_staged_rounds() : 0),
+        early_(early != Early::wait),
+        never_(early == Early::never),
+        staged_rounds_(early == Early::early ? early_staged_rounds() : 0),
         staging_(early_) {}
   ~NcclCommunicator() override {
     // A transport still in the making is finished (every rank is making it)
@@ -299,8 +345,13 @@ class NcclCommunicator final : public Communicator {
     return std::make_unique<NcclCommunicator>(std::move(host_part), whole.split(color, key), device_);
   }
   std::unique_ptr<SharedCounter> do_make_counter() override { return host_->make_counter(); }
-  void do_wait_ready() override { transport(); }
+  // Never (APSP_NCCL_EARLY=never): the staged device calls are ready, and
+  // nothing waits for an NCCL that is not being made (unless a split made it).
+  void do_wait_ready() override {
+    if (!never_ || made_.load()) transport();
+  }
   bool do_stages_until_ready() const override { return early_; }
+  bool do_switches_transport() const override { return !never_ || made_.load(); }
   bool do_transport_ready() override {
     if (advance_calls_++ < staged_rounds_) return false;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -338,8 +389,11 @@ class NcclCommunicator final : public Communicator {
   // communicator up the first time.
   // Every rank calls it at the same point (a device call, a split, wait_ready,
   // an early switch), so the warm-up is collective. Stages nothing after it.
+  // Never: the first call (a split's) makes the world's NCCL communicator
+  // here, waited for.
   DeviceTransport& transport() {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!transport_ && !pending_.transport.valid()) pending_ = start_world_transport(*host_, device_, parts_);
     if (!transport_) install(pending_.transport.get());
     staging_ = false;
     return *transport_;
@@ -350,6 +404,7 @@ class NcclCommunicator final : public Communicator {
     made->warm();
     parts_.emplace_back("nccl warm-up", seconds_since(warm_start));
     transport_ = std::move(made);
+    made_ = true;
   }
 
   std::unique_ptr<Communicator> host_;
@@ -363,6 +418,8 @@ class NcclCommunicator final : public Communicator {
   // until a split or wait_ready() made the transport: collective points,
   // so every rank's staging_ changes at the same call).
   const bool early_ = false;
+  const bool never_ = false;              // APSP_NCCL_EARLY=never
+  std::atomic<bool> made_{false};         // transport_ is set (a collective point made it)
   const std::int64_t staged_rounds_ = 0;  // APSP_NCCL_EARLY=mpi:R
   std::int64_t advance_calls_ = 0;
   std::atomic<bool> staging_{false};
@@ -386,30 +443,12 @@ std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const s
 
 std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device) {
   nccl_environment();
-  const auto id_start = std::chrono::steady_clock::now();
   use_device(device);
-  ncclUniqueId id{};
-  if (host_world->rank() == 0) APSP_NCCL_CHECK(nullptr, ncclGetUniqueId(&id));
-  host_world->broadcast(reinterpret_cast<std::uint8_t*>(&id), sizeof id, 0);
-  std::vector<std::pair<std::string, double>> parts{{"nccl id", seconds_since(id_start)}};
+  const Early early = early_device_calls();
+  std::vector<std::pair<std::string, double>> parts;
   PendingTransport pending;
-  pending.parts = std::make_shared<std::vector<std::pair<std::string, double>>>();
-  const int ranks = host_world->size(), rank = host_world->rank();
-  pending.transport = std::async(std::launch::async, [id, ranks, rank, device, times = pending.parts] {
-    use_device(device);
-    const auto init_start = std::chrono::steady_clock::now();
-    const double began = seconds_since_process_start();
-    ncclComm_t comm = nullptr;
-    ncclConfig_t config = nccl_config();
-    APSP_NCCL_CHECK(nullptr, ncclCommInitRankConfig(&comm, ranks, id, rank, &config));
-    auto transport = std::make_unique<NcclTransport>(comm, device);
-    times->emplace_back("nccl init (overlapped)", seconds_since(init_start));
-    // Where it lay on the process's clock (since exec): what it waited
-    // for (MPI's start, the context) before it began.
-    if (began >= 0) times->emplace_back("nccl init began (since exec)", began);
-    return transport;
-  });
-  return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(pending), device, std::move(parts));
+  if (early != Early::never) pending = start_world_transport(*host_world, device, parts);
+  return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(pending), device, std::move(parts), early);
 }
 
 }  // namespace apsp::comm

@@ -18,6 +18,12 @@ bool pin_host(void*, std::size_t) { no_cuda(); }
 void unpin_host(void*) { no_cuda(); }
 void download(void*, const void*, std::size_t, void*) { no_cuda(); }
 void upload(void*, const void*, std::size_t, void*) { no_cuda(); }
+int current_device() { no_cuda(); }
+bool ipc_allocate(std::size_t, int, void**, IpcHandle*) { no_cuda(); }
+void ipc_free(void*) { no_cuda(); }
+void* ipc_open(const IpcHandle&, int) { no_cuda(); }
+void ipc_close(void*) { no_cuda(); }
+void ipc_copy(void*, const void*, std::size_t, void*) { no_cuda(); }
 StagedBuffer::StagedBuffer(const void*, std::size_t, void*, bool) { no_cuda(); }
 void StagedBuffer::store(void*) const { no_cuda(); }
 

@@ -19,6 +19,7 @@ namespace testing {
 
 void stage_host_broadcasts(bool) {}
 void set_shared_staging_piece_bytes(std::int64_t) {}
+void fail_ipc_staging_on_rank(int) {}
 SharedStagingCounts shared_staging_counts() { return {}; }
 std::int64_t shared_staging_min_bytes() { return 0; }
 

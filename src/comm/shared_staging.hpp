@@ -1,8 +1,11 @@
-// Private to src/comm (and its tests): the mpi communicator's broadcasts
-// through a node-shared segment (mpi.cpp), which device broadcasts take by
-// default (APSP_STAGING=shared; `mpi` stages them through MPI_Bcast as
-// before). These hooks let CPU ranks exercise the same path with host
-// buffers, and show what it did.
+// Private to src/comm (and its tests): the mpi communicator's staged
+// broadcasts (mpi.cpp): through the ranks' device buffers over CUDA IPC
+// (device buffers; APSP_STAGING=ipc, the default), through a node-shared
+// host segment (APSP_STAGING=shared, and where IPC cannot be had), or
+// through MPI_Bcast (`mpi`, as before shm8). Both staged kinds share one
+// protocol; these hooks let CPU ranks exercise it with host buffers
+// through the segment, force the IPC path's fallback, and show what each
+// did.
 #pragma once
 
 #include <cstdint>
@@ -15,18 +18,29 @@ namespace apsp::comm::testing {
 // collective calls. Builds without MPI: nothing.
 void stage_host_broadcasts(bool on);
 
-// Broadcasts longer than `bytes` go through the segment in pieces of
-// `bytes` (and its halves grow no larger than that); 0 restores the
-// default (256 MiB). For exercising the pieces with small messages; set
+// Broadcasts longer than `bytes` go through the segment or the IPC buffers
+// in pieces of `bytes` (and their halves grow no larger than that); 0
+// restores the defaults (256 MiB for the segment, 64 MiB for IPC). For exercising the pieces with small messages; set
 // it the same on every rank, between collective calls.
 void set_shared_staging_piece_bytes(std::int64_t bytes);
 
-// What the shared segments of this process's mpi communicators did: the
-// broadcasts they carried, and the windows they allocated (the first, and
-// one each time a larger broadcast grew them).
+// Makes the IPC buffers of the mpi communicators fail on the rank `rank`
+// of the communicator making them (as if its allocation failed; -1:
+// none), so that every rank falls back to the shared segment for that
+// communicator's life. Set it the same on every rank before the
+// communicator's first large device broadcast.
+void fail_ipc_staging_on_rank(int rank);
+
+// What the staging of this process's mpi communicators did: the
+// broadcasts the shared segments carried, and the windows they allocated
+// (the first, and one each time a larger broadcast grew them); the same
+// for the IPC buffers (device broadcasts; one allocation on each rank
+// counted once).
 struct SharedStagingCounts {
   std::int64_t broadcasts = 0;
   std::int64_t windows = 0;
+  std::int64_t ipc_broadcasts = 0;
+  std::int64_t ipc_allocations = 0;
 };
 SharedStagingCounts shared_staging_counts();
 

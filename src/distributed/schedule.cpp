@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <limits>
+#include <string>
 
 #include "apsp/error.hpp"
 
@@ -57,6 +58,10 @@ struct PanelPhase {
   const Communicators& comms;
   Verdict& verdict;
   std::int64_t tile;
+  // The first round whose panels took the world's device transport (-1:
+  // none yet), and when (the host clock), for RoundOptions::transport_stages.
+  std::int64_t switched = -1;
+  std::chrono::steady_clock::time_point switched_at{};
 
   void run(std::int64_t k, int slot) {
     // Round k's first message is next: the world's device transport may
@@ -64,7 +69,10 @@ struct PanelPhase {
     // through MPI until every rank's NCCL is ready). Every rank reaches this
     // point once a round, in round order. A process row or column is the
     // world itself or a split, which was made from a ready transport.
-    comms.world.advance_transport(k);
+    if (comms.world.advance_transport(k) && switched < 0) {
+      switched = k;
+      switched_at = std::chrono::steady_clock::now();
+    }
     const bool pivot_row = grid.owns_row(k), pivot_col = grid.owns_col(k);
     if (pivot_row && pivot_col) verdict.closed(k, tile, engine.close_pivot(k));
     if (pivot_row) {
@@ -107,6 +115,8 @@ RankTimes run_rounds(TileEngine& engine, const ProcessGrid& grid, const Communic
     verdict.agree(comms.world);
   };
 
+  // Staged as the rounds begin: the rounds' time is split at the switch.
+  const bool staged = comms.world.stages_until_ready() && comms.world.transport_switch_round() < 0;
   const std::int64_t first = options.first_round;
   if (first < T) panels.run(first, static_cast<int>(first % 2));
   for (std::int64_t k = first; k < T; ++k) {
@@ -135,8 +145,18 @@ RankTimes run_rounds(TileEngine& engine, const ProcessGrid& grid, const Communic
     if (options.progress && *options.progress) (*options.progress)(static_cast<double>(k + 1) / static_cast<double>(T));
   }
 
+  const auto end = std::chrono::steady_clock::now();
+  const std::int64_t until = panels.switched < 0 ? T : panels.switched;
+  if (options.transport_stages && staged && until > first) {  // some round staged
+    const auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
+    options.transport_stages->add("staged (" + std::to_string(until - first) + " rounds)",
+                                  seconds(start, panels.switched < 0 ? end : panels.switched_at));
+    if (panels.switched >= 0)
+      options.transport_stages->add("after the switch (" + std::to_string(T - until) + " rounds)",
+                                    seconds(panels.switched_at, end));
+  }
   RankTimes times;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall = std::chrono::duration<double>(end - start).count();
   times.compute = engine.busy_seconds() - busy_before;
   times.communication = seconds_in_calls(comms) - calls_before;
   times.wait = std::max(0.0, wall - times.compute);

@@ -37,6 +37,12 @@ struct RoundOptions {
   // panels, when the tiles hold rounds 0 .. k exactly.
   const std::function<bool(std::int64_t)>* save_after = nullptr;
   const std::function<void(std::int64_t)>* save = nullptr;
+  // Early device calls (Communicator::stages_until_ready): when the world's
+  // device calls are staged as the rounds begin, this rank's rounds split
+  // at the round whose panels first took the device transport, on the host
+  // clock at the round boundaries (no synchronization added): "staged (R
+  // rounds)" and, after a switch, "after the switch (S rounds)".
+  StageTimes* transport_stages = nullptr;
 };
 
 // Runs rounds 0 .. T-1. Throws Agreed<NegativeCycleError> on every rank,

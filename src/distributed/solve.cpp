@@ -370,7 +370,9 @@ DistributedResult solve_typed(Communicator& comm, const BasicGraph<W>& g, const 
     // A communicator that switched in an earlier solve carries every round
     // of this one through its device transport.
     const bool switched_before = comm.transport_switch_round() >= 0;
+    round_options.transport_stages = &result.rounds_stages;
     RankTimes mine = dist::run_rounds(*engine, grid, comms, round_options);
+    round_options.transport_stages = nullptr;  // a rerun's rounds are not split
     if (comm.stages_until_ready()) result.transport_switch_round = switched_before ? 0 : comm.transport_switch_round();
     if (attempt) {
       bool certified = false;

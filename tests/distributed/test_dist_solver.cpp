@@ -189,6 +189,14 @@ TEST(DistributedSolverEarlyTransport, EveryRankSwitchesAtTheSameRound) {
   for (int ranks : {1, 2, 3, 4}) on_threads(ranks, [](Communicator& comm) { test::check_late_transport_switch(comm); });
 }
 
+// Staged device calls that never switch (nccl's APSP_NCCL_EARLY=never): no
+// all-reduce a round, every round staged, and the rounds' split in the
+// result.
+TEST(DistributedSolverEarlyTransport, NeverSwitchingStagesEveryRound) {
+  for (int ranks : {1, 2, 3, 4})
+    on_threads(ranks, [](Communicator& comm) { test::check_never_switching_transport(comm); });
+}
+
 TEST(DistributedSolverErrors, ParseDistribution) {
   EXPECT_EQ(parse_distribution("rows"), Distribution::rows);
   EXPECT_EQ(parse_distribution("2d"), Distribution::grid);

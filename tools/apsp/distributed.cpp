@@ -241,7 +241,10 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   // Early device calls (nccl): which rounds' panels went through MPI.
   if (!row_split && r.backend == Backend::cuda && comm.stages_until_ready()) {
     const std::int64_t from = r.transport_switch_round;
-    print_row("device transport", from < 0    ? std::string("mpi (staged) for every round: nccl was not ready before")
+    print_row("device transport", from < 0 && !comm.switches_transport()
+                                      ? std::string("mpi (staged) for every round: nccl not started "
+                                                    "(APSP_NCCL_EARLY=never)")
+                                  : from < 0  ? std::string("mpi (staged) for every round: nccl was not ready before")
                                   : from == 0 ? std::string(comm.kind()) + " from round 0"
                                               : "mpi (staged) for rounds 0-" + std::to_string(from - 1) + ", then " +
                                                     comm.kind() + " from round " + std::to_string(from));
@@ -257,6 +260,7 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   print_stage("setup", r.setup_seconds);
   print_parts(r.setup_stages);
   print_stage(row_split ? "rows" : "rounds", r.rounds_seconds);
+  print_parts(r.rounds_stages);
   print_stage("output", r.output_seconds);
   if (r.verify_seconds >= 0) print_stage("verify", r.verify_seconds);
   print_stage("total", total_s);

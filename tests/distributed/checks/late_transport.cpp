@@ -12,8 +12,8 @@
 
 namespace apsp::test {
 
-LateTransport::LateTransport(Communicator& inner, std::int64_t ready_at)
-    : Communicator(inner.rank(), inner.size()), inner_(inner), ready_at_(ready_at) {}
+LateTransport::LateTransport(Communicator& inner, std::int64_t ready_at, bool never)
+    : Communicator(inner.rank(), inner.size()), inner_(inner), ready_at_(ready_at), never_(never) {}
 
 void LateTransport::do_broadcast(void* data, std::size_t, DataType type, std::size_t count, int root, Memory memory,
                                  void* stream) {
@@ -107,6 +107,55 @@ void check_late_transport_switch(Communicator& comm, Backend backend) {
       // The switch is collective and kept: a later call changes nothing.
       EXPECT_EQ(late.advance_transport(rounds + 1), expected >= 0);
     }
+}
+
+void check_never_switching_transport(Communicator& comm) {
+  const std::int64_t n = 509, rounds = (n + 63) / 64;
+  const Case c{"rmat_" + std::to_string(n), generated(GraphKind::rmat, n, -1, 1, 100, 29)};
+  const auto stage_names = [](const DistributedResult& r) {
+    std::string names;
+    for (const Stage& s : r.rounds_stages.stages) names += (names.empty() ? "" : "; ") + s.name;
+    return names;
+  };
+  const auto solve = [&](Communicator& on, const DistConfig& config) {
+    RowCollector rows;
+    DistributedResult r;
+    try {
+      r = solve_distributed(on, c.graph, config.options(), rows);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "the solve threw: " << e.what();
+    }
+    EXPECT_EQ(rows.commits, 1);
+    return r;
+  };
+  for (const DistConfig& config : configs_for(comm.size())) {
+    SCOPED_TRACE(config.name() + ", rank " + std::to_string(comm.rank()));
+    LateTransport never(comm, std::numeric_limits<std::int64_t>::max(), true);
+    EXPECT_TRUE(never.stages_until_ready());
+    EXPECT_FALSE(never.switches_transport());
+    check_matches_fw_blocked(never, c, config, config.lookahead);
+    const DistributedResult r = solve(never, config);
+    if (splits(config)) {
+      EXPECT_TRUE(never.switches_transport());
+      EXPECT_EQ(r.transport_switch_round, 0);
+      EXPECT_EQ(stage_names(r), "");
+    } else {
+      EXPECT_FALSE(never.switches_transport());
+      EXPECT_EQ(never.advance_calls(), 0) << "advance_transport() asked the ranks";
+      EXPECT_EQ(never.transport_switch_round(), -1);
+      EXPECT_EQ(r.transport_switch_round, -1);
+      EXPECT_EQ(never.switched_broadcasts(), 0);
+      EXPECT_EQ(stage_names(r), "staged (" + std::to_string(rounds) + " rounds)");
+      EXPECT_FALSE(never.advance_transport(rounds + 1));
+    }
+    if (splits(config)) continue;
+    // Ready at round 1 on every rank: the rounds split there.
+    LateTransport late(comm, 1);
+    const DistributedResult split = solve(late, config);
+    EXPECT_EQ(split.transport_switch_round, 1);
+    EXPECT_EQ(stage_names(split), "staged (1 rounds); after the switch (" + std::to_string(rounds - 1) + " rounds)");
+    for (const Stage& s : split.rounds_stages.stages) EXPECT_GE(s.seconds, 0) << s.name;
+  }
 }
 
 }  // namespace apsp::test

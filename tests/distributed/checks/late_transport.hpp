@@ -23,9 +23,14 @@ namespace apsp::test {
 // switch a broadcast goes another way, the root sending to each rank in
 // turn and the others receiving, so that ranks that switched at different
 // calls would not match their calls and the test fails.
+//
+// `never` plays nccl's APSP_NCCL_EARLY=never: the transport is not ready
+// at any advance_transport() call, which returns at once without asking
+// (switches_transport() false; advance_calls() stays 0) and wait_ready()
+// makes nothing; a split still makes it ready.
 class LateTransport final : public Communicator {
  public:
-  LateTransport(Communicator& inner, std::int64_t ready_at);
+  LateTransport(Communicator& inner, std::int64_t ready_at, bool never = false);
   const char* kind() const override { return inner_.kind(); }
   int device() const override { return inner_.device(); }
   // Broadcasts through `inner` before the switch and the other way after it.
@@ -44,14 +49,16 @@ class LateTransport final : public Communicator {
   std::unique_ptr<Communicator> do_split(int color, int key) override;
   std::unique_ptr<SharedCounter> do_make_counter() override { return inner_.make_counter(); }
   void do_abort(int exit_code) noexcept override { inner_.abort(exit_code); }
-  void do_wait_ready() override { ready_ = true; }
+  void do_wait_ready() override { ready_ = ready_ || !never_; }
   bool do_stages_until_ready() const override { return true; }
+  bool do_switches_transport() const override { return !never_ || ready_; }
   bool do_transport_ready() override;
   void do_switch_transport() override { on_ = true; }
 
  private:
   Communicator& inner_;
   std::int64_t ready_at_;
+  bool never_;
   std::int64_t calls_ = 0;
   bool ready_ = false;
   bool on_ = false;
@@ -67,5 +74,15 @@ class LateTransport final : public Communicator {
 // round 0 where the grid's splits made the transport, with broadcasts
 // through both ways where the switch fell inside the rounds.
 void check_late_transport_switch(Communicator& comm, Backend backend = Backend::cpu);
+
+// Staged device calls that never switch (LateTransport's `never`, as nccl's
+// APSP_NCCL_EARLY=never), each configuration of configs_for(comm.size())
+// on CPU ranks: fw-blocked's rows with predecessors; no advance_transport()
+// asked the ranks (no all-reduce a round), no switch and every broadcast
+// staged, the result's rounds_stages one part "staged (T rounds)"; where
+// a grid's splits made the transport, the switch at round 0 and no staged
+// round. Then a transport ready on every rank at round 1: "staged (1
+// rounds)" and "after the switch (T - 1 rounds)".
+void check_never_switching_transport(Communicator& comm);
 
 }  // namespace apsp::test

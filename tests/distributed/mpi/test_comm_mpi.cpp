@@ -2,6 +2,9 @@
 // pass (tests/distributed/checks), on the job's ranks.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "comm/shared_staging.hpp"
 #include "distributed/checks/comm_checks.hpp"
 #include "distributed/checks/staging_checks.hpp"
@@ -53,6 +56,23 @@ TEST(MpiCommunicator, BroadcastsThroughNodeSharedMemory) {
   test::check_staged_broadcasts(*half, Memory::host, comm::testing::shared_staging_min_bytes(), 6);
   comm::testing::stage_host_broadcasts(false);
   world.barrier();
+}
+
+// APSP_STAGING names how device broadcasts are staged (ipc, shared, mpi);
+// another value is refused when a communicator is made, on every rank.
+TEST(MpiCommunicator, AnUnknownStagingIsAUsageError) {
+  const char* given = std::getenv("APSP_STAGING");
+  const std::string before = given ? given : "";
+  setenv("APSP_STAGING", "nvlink", 1);
+  EXPECT_THROW(test::world().split(0, test::world().rank()), UsageError);
+  for (const char* known : {"ipc", "shared", "mpi"}) {
+    setenv("APSP_STAGING", known, 1);
+    EXPECT_NO_THROW(test::world().split(0, test::world().rank())) << known;
+  }
+  if (given)
+    setenv("APSP_STAGING", before.c_str(), 1);
+  else
+    unsetenv("APSP_STAGING");
 }
 
 }  // namespace

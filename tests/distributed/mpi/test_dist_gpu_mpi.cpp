@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 
 #ifdef APSP_WITH_CUDA
 #include <cuda_runtime.h>
@@ -95,34 +96,152 @@ TEST(MpiGpu, RealWeightsMatchTheReference) {
   }
 }
 
-// The node-shared staging of device broadcasts (src/comm/mpi.cpp; the
-// default, APSP_STAGING=shared), ranks sharing GPU 0: every byte of a long
-// sequence of sizes and roots (the segment grown, the halves taking turns
-// back to back) on the legacy default stream and on a non-blocking stream
-// of the test's own; each broadcast of at least the threshold went through
-// the segment (unless the MPI is CUDA-aware or APSP_STAGING=mpi: then
-// MPI carries them, checked all the same).
+// What make() returns with the environment variable `name` set to `value`
+// (read when a communicator is made); the environment is left as it was.
+template <class F>
+auto made_with(const char* name, const char* value, F&& make) {
+  const char* given = std::getenv(name);
+  const std::string before = given ? given : "";
+  setenv(name, value, 1);
+  auto made = make();
+  if (given)
+    setenv(name, before.c_str(), 1);
+  else
+    unsetenv(name);
+  return made;
+}
+
+#ifdef APSP_WITH_CUDA
+// A communicator of the world's ranks (a split, in rank order) whose device
+// broadcasts are staged the `staging` way (APSP_STAGING).
+std::unique_ptr<Communicator> staged_world(const char* staging) {
+  return made_with("APSP_STAGING", staging, [] { return test::world().split(0, test::world().rank()); });
+}
+
+// What a sequence of device broadcasts (check_staged_broadcasts, every byte
+// checked) on GPU 0 did: the calls of at least the threshold, and those the
+// shared segment and the IPC buffers carried.
+struct StagedRun {
+  std::int64_t large = 0, shared = 0, ipc = 0;
+};
+
+StagedRun staged_run(Communicator& comm, bool own_stream, int back_to_back) {
+  SCOPED_TRACE(own_stream ? "own stream" : "default stream");
+  EXPECT_EQ(cudaSetDevice(0), cudaSuccess);  // not ASSERT: every rank goes on to the broadcasts
+  const TestStream stream(own_stream);
+  const comm::testing::SharedStagingCounts before = comm::testing::shared_staging_counts();
+  StagedRun run;
+  run.large = test::check_staged_broadcasts(comm, Memory::device, comm::testing::shared_staging_min_bytes(),
+                                            back_to_back, stream.stream);
+  const comm::testing::SharedStagingCounts after = comm::testing::shared_staging_counts();
+  run.shared = after.broadcasts - before.broadcasts;
+  run.ipc = after.ipc_broadcasts - before.ipc_broadcasts;
+  if (comm.rank() == 0)
+    std::printf("[ staged ] %s: %lld large device broadcasts, %lld through the shared segment, %lld over IPC\n",
+                own_stream ? "own stream" : "default stream", static_cast<long long>(run.large),
+                static_cast<long long>(run.shared), static_cast<long long>(run.ipc));
+  return run;
+}
+#endif
+
+// The node-shared staging of device broadcasts (src/comm/mpi.cpp,
+// APSP_STAGING=shared), ranks sharing GPU 0: every byte of a long sequence
+// of sizes and roots (the segment grown, the halves taking turns back to
+// back) on the legacy default stream and on a non-blocking stream of the
+// test's own; each broadcast of at least the threshold went through the
+// segment (unless the MPI is CUDA-aware: then MPI carries them, checked
+// all the same).
 TEST(MpiGpu, DeviceBroadcastsThroughNodeSharedMemory) {
   SKIP_WITHOUT_GPU();
 #ifdef APSP_WITH_CUDA
-  Communicator& world = test::world();
-  const char* staging = std::getenv("APSP_STAGING");
-  const bool shared = !comm_support().cuda_aware_mpi && !(staging && std::string(staging) == "mpi");
+  const std::unique_ptr<Communicator> comm = staged_world("shared");
+  const bool staged = !comm_support().cuda_aware_mpi && comm->size() > 1;
   for (const bool own : {false, true}) {
-    SCOPED_TRACE(own ? "own stream" : "default stream");
-    EXPECT_EQ(cudaSetDevice(0), cudaSuccess);  // not ASSERT: every rank goes on to the broadcasts
-    const TestStream stream(own);
-    const comm::testing::SharedStagingCounts before = comm::testing::shared_staging_counts();
-    const std::int64_t large = test::check_staged_broadcasts(
-        world, Memory::device, comm::testing::shared_staging_min_bytes(), 40, stream.stream);
-    const comm::testing::SharedStagingCounts after = comm::testing::shared_staging_counts();
-    if (shared) EXPECT_EQ(after.broadcasts - before.broadcasts, world.size() > 1 ? large : 0);
-    if (world.rank() == 0)
-      std::printf("[ staged ] %lld of %lld large device broadcasts through the shared segment, %lld window(s)\n",
-                  static_cast<long long>(after.broadcasts - before.broadcasts), static_cast<long long>(large),
-                  static_cast<long long>(after.windows));
+    const StagedRun run = staged_run(*comm, own, 40);
+    EXPECT_EQ(run.shared, staged ? run.large : 0);
+    EXPECT_EQ(run.ipc, 0);
   }
 #endif
+}
+
+// Device broadcasts over CUDA IPC (APSP_STAGING=ipc, the default; issue 22
+// ipc9), ranks sharing GPU 0 (IPC between processes on one device): the
+// same sequence on both streams, every large one carried by the IPC
+// buffers (grown along the way); then in pieces of 1 MiB and 100 bytes
+// (the 2 and 3 MiB ones in 2 and 3 pieces, the halves taking turns piece
+// after piece).
+TEST(MpiGpu, DeviceBroadcastsOverIpc) {
+  SKIP_WITHOUT_GPU();
+#ifdef APSP_WITH_CUDA
+  const std::unique_ptr<Communicator> comm = staged_world("ipc");
+  const bool staged = !comm_support().cuda_aware_mpi && comm->size() > 1;
+  for (const bool own : {false, true}) {
+    const StagedRun run = staged_run(*comm, own, 40);
+    EXPECT_EQ(run.ipc, staged ? run.large : 0) << "the IPC buffers did not carry them (fell back?)";
+    EXPECT_EQ(run.shared, 0);
+  }
+  comm::testing::set_shared_staging_piece_bytes((1 << 20) + 100);
+  const StagedRun pieced = staged_run(*comm, true, 30);
+  comm::testing::set_shared_staging_piece_bytes(0);
+  EXPECT_EQ(pieced.ipc, staged ? pieced.large : 0);
+  if (comm->rank() == 0)
+    for (const auto& [name, seconds] : comm->startup_parts())
+      std::printf("[ staged ] %s %.6f s\n", name.c_str(), seconds);
+#endif
+}
+
+// The IPC buffers failing on one rank (the last: comm::testing::
+// fail_ipc_staging_on_rank, as if its allocation failed): every rank falls
+// back to the shared segment alike, for the communicator's life, and every
+// byte still arrives.
+TEST(MpiGpu, IpcStagingFallsBackToTheSharedSegmentOnEveryRank) {
+  SKIP_WITHOUT_GPU();
+#ifdef APSP_WITH_CUDA
+  comm::testing::fail_ipc_staging_on_rank(test::world().size() - 1);
+  const std::unique_ptr<Communicator> comm = staged_world("ipc");
+  const bool staged = !comm_support().cuda_aware_mpi && comm->size() > 1;
+  const StagedRun first = staged_run(*comm, false, 10);
+  comm::testing::fail_ipc_staging_on_rank(-1);
+  const StagedRun later = staged_run(*comm, true, 10);  // still the segment: the fallback is kept
+  for (const StagedRun& run : {first, later}) {
+    EXPECT_EQ(run.ipc, 0);
+    EXPECT_EQ(run.shared, staged ? run.large : 0);
+  }
+  if (staged) {
+    bool said = false;
+    for (const auto& part : comm->startup_parts())
+      said = said || part.first == "staging: shared segment (no ipc buffers)";
+    EXPECT_TRUE(said) << "the summary does not say that the IPC buffers fell back";
+  }
+#endif
+}
+
+// APSP_NCCL_EARLY=never (ipc9): the nccl communicator never starts NCCL,
+// so ranks may share a GPU (the node's GPUs in turn; one GPU: all on GPU
+// 0, where NCCL itself refuses two ranks): every round's panels staged
+// (over IPC by default), no switch, and the rows layout's distances equal
+// to one GPU's, byte for byte, look-ahead on and off.
+TEST(MpiGpu, NeverNcclSolveMatchesTheSingleGpuSolver) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  const std::unique_ptr<Communicator> nccl =
+      made_with("APSP_NCCL_EARLY", "never", [&] { return make_nccl_communicator(test::world().rank() % gpus); });
+  EXPECT_TRUE(nccl->stages_until_ready());
+  EXPECT_FALSE(nccl->switches_transport());
+  const comm::testing::SharedStagingCounts counts = comm::testing::shared_staging_counts();
+  for (const auto& [n, lookahead] : {std::pair<std::int64_t, bool>{8192, true}, {2000, false}})
+    test::check_gpu_matches_single_gpu(*nccl, n, test::DistConfig{Distribution::rows, 0, 0, lookahead});
+  nccl->wait_ready();  // nothing to wait for
+  EXPECT_EQ(nccl->transport_switch_round(), -1);
+  EXPECT_FALSE(nccl->switches_transport());
+  const comm::testing::SharedStagingCounts after = comm::testing::shared_staging_counts();
+  const std::int64_t staged = after.ipc_broadcasts - counts.ipc_broadcasts + after.broadcasts - counts.broadcasts;
+  if (nccl->size() > 1 && !comm_support().cuda_aware_mpi) EXPECT_GT(staged, 0);
+  if (test::world().rank() == 0)
+    std::printf("[ never ] %lld panels over IPC, %lld through the shared segment; no NCCL\n",
+                static_cast<long long>(after.ipc_broadcasts - counts.ipc_broadcasts),
+                static_cast<long long>(after.broadcasts - counts.broadcasts));
 }
 
 // Early device calls on MPI ranks (sharing the node's GPUs in turn): device

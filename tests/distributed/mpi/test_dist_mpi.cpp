@@ -61,6 +61,9 @@ TEST(MpiDistributedSolver, OutOfCorePerRank) {
 TEST(MpiDistributedSolver, EarlyTransportSwitchesAtTheSameRoundOnEveryRank) {
   test::check_late_transport_switch(test::world());
 }
+TEST(MpiDistributedSolver, NeverSwitchingTransportStagesEveryRound) {
+  test::check_never_switching_transport(test::world());
+}
 
 TEST(MpiDistributedSolver, AgreedErrors) { test::check_agreed_errors(test::world()); }
 
