@@ -12,6 +12,15 @@ namespace {
 
 cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
 
+// Copies `bytes` in `stream` order and waits for them: the staged
+// broadcasts' host and peer copies, each complete before the caller's
+// barrier.
+void copy_and_wait(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind, void* stream) {
+  if (bytes == 0) return;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, kind, as_stream(stream)));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+}
+
 // One page-locked buffer per thread: every rank of a local group is its own
 // thread, so ranks never share one.
 struct PinnedScratch {
@@ -58,15 +67,11 @@ bool pin_host(void* host, std::size_t bytes) {
 void unpin_host(void* host) { APSP_CUDA_CHECK(cudaHostUnregister(host)); }
 
 void download(void* host, const void* device_data, std::size_t bytes, void* stream) {
-  if (bytes == 0) return;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(host, device_data, bytes, cudaMemcpyDeviceToHost, as_stream(stream)));
-  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  copy_and_wait(host, device_data, bytes, cudaMemcpyDeviceToHost, stream);
 }
 
 void upload(void* device_data, const void* host, std::size_t bytes, void* stream) {
-  if (bytes == 0) return;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(device_data, host, bytes, cudaMemcpyHostToDevice, as_stream(stream)));
-  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  copy_and_wait(device_data, host, bytes, cudaMemcpyHostToDevice, stream);
 }
 
 int current_device() {
@@ -113,9 +118,7 @@ void* ipc_open(const IpcHandle& handle, int device) {
 void ipc_close(void* mapped) { APSP_CUDA_CHECK(cudaIpcCloseMemHandle(mapped)); }
 
 void ipc_copy(void* to, const void* from, std::size_t bytes, void* stream) {
-  if (bytes == 0) return;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, as_stream(stream)));
-  APSP_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  copy_and_wait(to, from, bytes, cudaMemcpyDefault, stream);
 }
 
 StagedBuffer::StagedBuffer(const void* device_data, std::size_t bytes, void* stream, bool load)
