@@ -274,10 +274,27 @@ std::unique_ptr<Communicator> make_single_communicator(int device = -1);
 // build has no MPI.
 std::unique_ptr<Communicator> make_mpi_communicator(int device = -1);
 
+// What the caller of make_nccl_communicator knows, when it makes the
+// communicator, of the world's device calls to come:
+// - `unknown`: the layout is chosen later (distributed `auto`) or may split
+//   the world (a 2d grid's process rows and columns need NCCL): the
+//   world's NCCL is made on a helper thread beside the startup, and the
+//   device calls are staged until it is ready (the early way);
+// - `unsplit`: no split of the world will be asked for (the rows layout of
+//   the distributed fw, or a row split): where every rank is on one node,
+//   the staged broadcasts (CUDA IPC between the GPUs, else the node's
+//   shared segment) serve every device call as fast as NCCL's rounds, and
+//   NCCL's init would only compete with them (docs/scaling.md, "Rounds
+//   without NCCL"), so NCCL is not started (the `never` way). Across nodes
+//   it is made early, as for `unknown`.
+// APSP_NCCL_EARLY (wait, never, mpi, mpi:R), set alike on every rank,
+// overrides either.
+enum class DeviceCalls { unknown, unsplit };
+
 // MPI_COMM_WORLD for host buffers and one NCCL communicator over the ranks'
 // devices (one GPU per rank) for device buffers; sets NCCL_NVLS_ENABLE=0
 // unless the environment sets it. ResourceError without MPI, NCCL or CUDA.
-std::unique_ptr<Communicator> make_nccl_communicator(int device);
+std::unique_ptr<Communicator> make_nccl_communicator(int device, DeviceCalls calls = DeviceCalls::unknown);
 
 // `ranks` communicators of one process, for one thread each (run_on_threads).
 // `devices` is empty (host buffers only) or names one CUDA device per rank.
@@ -346,8 +363,9 @@ CommChoice parse_comm_choice(const std::string& text);
 // UsageError). Under one: nccl when asked for, or for `automatic` when the
 // build has NCCL and each of the node's ranks has a GPU of its own
 // (`device` >= 0 and the node's ranks no more than its `node_gpus`); else
-// mpi.
-std::unique_ptr<Communicator> make_launch_communicator(CommChoice choice, int device, int node_gpus);
+// mpi. `calls` goes to make_nccl_communicator.
+std::unique_ptr<Communicator> make_launch_communicator(CommChoice choice, int device, int node_gpus,
+                                                       DeviceCalls calls = DeviceCalls::unknown);
 
 // Runs body(rank's communicator) on one thread per communicator of a local
 // group and waits for all. When a body throws, the group is aborted (the

@@ -164,12 +164,12 @@ bool launched_by_mpi() {
   return false;
 }
 
-std::unique_ptr<Communicator> make_nccl_communicator(int device) {
+std::unique_ptr<Communicator> make_nccl_communicator(int device, DeviceCalls calls) {
   if (comm::nccl_version().empty())
     throw ResourceError("the nccl communicator needs NCCL; this build of apsp has none");
   if (device < 0)
     throw UsageError("the nccl communicator needs a CUDA device, got " + std::to_string(device), "device");
-  return comm::make_nccl_over(make_mpi_communicator(), device);
+  return comm::make_nccl_over(make_mpi_communicator(), device, calls);
 }
 
 void run_on_threads(const std::vector<std::unique_ptr<Communicator>>& group,

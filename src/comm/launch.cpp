@@ -19,6 +19,7 @@
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
+#include "comm/transport.hpp"
 
 namespace apsp {
 namespace {
@@ -136,7 +137,8 @@ CommChoice parse_comm_choice(const std::string& text) {
   throw UsageError("unknown communicator '" + text + "' (expected auto, mpi or nccl)", "comm");
 }
 
-std::unique_ptr<Communicator> make_launch_communicator(CommChoice choice, int device, int node_gpus) {
+std::unique_ptr<Communicator> make_launch_communicator(CommChoice choice, int device, int node_gpus,
+                                                       DeviceCalls calls) {
   if (!launched_by_mpi()) {
     if (choice != CommChoice::automatic)
       throw UsageError(std::string("the ") + (choice == CommChoice::mpi ? "mpi" : "nccl") +
@@ -146,8 +148,21 @@ std::unique_ptr<Communicator> make_launch_communicator(CommChoice choice, int de
   }
   const bool own_gpu = device >= 0 && node_place().local_size <= node_gpus;
   if (choice == CommChoice::nccl || (choice == CommChoice::automatic && own_gpu && comm_support().nccl))
-    return make_nccl_communicator(device);
+    return make_nccl_communicator(device, calls);
   return make_mpi_communicator(device);
 }
 
+namespace comm {
+
+EarlyCalls early_calls(const char* env, DeviceCalls calls, bool one_node) {
+  if (env != nullptr) {
+    const std::string way(env);
+    if (way == "wait") return EarlyCalls::wait;
+    if (way == "never") return EarlyCalls::never;
+    return EarlyCalls::early;
+  }
+  return calls == DeviceCalls::unsplit && one_node ? EarlyCalls::never : EarlyCalls::early;
+}
+
+}  // namespace comm
 }  // namespace apsp

@@ -115,15 +115,10 @@ int lean_max_ctas() {
 //   columns) still needs NCCL: the first one makes the world's NCCL
 //   communicator there, synchronously (not overlapped with the startup as
 //   the other ways do), and the world's device calls take it from then on.
-// Anything else (unset, `mpi`): early.
-enum class Early { wait, early, never };
-
-Early early_device_calls() {
-  const char* early = std::getenv("APSP_NCCL_EARLY");
-  if (early && std::string(early) == "wait") return Early::wait;
-  if (early && std::string(early) == "never") return Early::never;
-  return Early::early;
-}
+// Anything else (`mpi`): early. Unset: early_calls (launch.cpp) decides
+// from what the caller knows (DeviceCalls, apsp/comm.hpp): never for a
+// world that no split will need on one node (rows), early otherwise.
+using Early = EarlyCalls;
 
 std::int64_t early_staged_rounds() {
   const char* early = std::getenv("APSP_NCCL_EARLY");
@@ -413,7 +408,7 @@ class NcclCommunicator final : public Communicator {
   PendingTransport pending_;
   int device_;
   std::vector<std::pair<std::string, double>> parts_;  // made on the calling thread (under mutex_)
-  // Early device calls (early_device_calls(); the world communicator only),
+  // Early device calls (early_calls(); the world communicator only),
   // and whether device buffers still go through host_ (until the switch, or
   // until a split or wait_ready() made the transport: collective points,
   // so every rank's staging_ changes at the same call).
@@ -441,10 +436,10 @@ std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const s
   return out;
 }
 
-std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device) {
+std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device, DeviceCalls calls) {
   nccl_environment();
   use_device(device);
-  const Early early = early_device_calls();
+  const Early early = early_calls(std::getenv("APSP_NCCL_EARLY"), calls, node_place().local_size == host_world->size());
   std::vector<std::pair<std::string, double>> parts;
   PendingTransport pending;
   if (early != Early::never) pending = start_world_transport(*host_world, device, parts);

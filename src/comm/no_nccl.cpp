@@ -10,7 +10,7 @@ std::string nccl_version() { return {}; }
 
 std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const std::vector<int>&) { return {}; }
 
-std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator>, int) {
+std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator>, int, DeviceCalls) {
   throw ResourceError("the nccl communicator needs NCCL; this build of apsp has none");
 }
 

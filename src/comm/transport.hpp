@@ -33,6 +33,16 @@ std::vector<std::unique_ptr<DeviceTransport>> make_local_nccl_transports(const s
 
 // The nccl communicator (declared in apsp/comm.hpp) is built in nccl.cpp from
 // an MPI world communicator and this rank's device.
-std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device);
+std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_world, int device, DeviceCalls calls);
+
+// How the nccl communicator's world makes its device calls (nccl.cpp):
+// `wait` for NCCL's init; `early`: staged until NCCL, made beside the
+// startup, is ready; `never`: staged, NCCL not started (a split makes it).
+enum class EarlyCalls { wait, early, never };
+// The way for APSP_NCCL_EARLY's value `env` (nullptr when unset): wait,
+// never, or early for any other value (mpi, mpi:R); unset, never for
+// DeviceCalls::unsplit on one node (`one_node`: the world's ranks all on
+// this node), else early (apsp/comm.hpp's DeviceCalls says why).
+EarlyCalls early_calls(const char* env, DeviceCalls calls, bool one_node);
 
 }  // namespace apsp::comm

@@ -16,6 +16,7 @@
 
 #include "apsp/comm.hpp"
 #include "apsp/error.hpp"
+#include "comm/transport.hpp"
 
 namespace apsp {
 namespace {
@@ -162,6 +163,26 @@ TEST(Launch, CommunicatorChoices) {
   EXPECT_EQ(parse_comm_choice("mpi"), CommChoice::mpi);
   EXPECT_EQ(parse_comm_choice("nccl"), CommChoice::nccl);
   expect_usage_error([] { parse_comm_choice("gloo"); }, "comm", "unknown communicator 'gloo'");
+}
+
+// The nccl communicator's way with early device calls (comm::early_calls):
+// APSP_NCCL_EARLY's value first (wait, never, anything else early), then,
+// unset, never only for a world no split will need with every rank on one
+// node (staged broadcasts there are as fast as NCCL's rounds), else early.
+TEST(Launch, EarlyCallsFollowTheEnvironmentThenTheLayout) {
+  using comm::early_calls;
+  using comm::EarlyCalls;
+  for (const DeviceCalls calls : {DeviceCalls::unknown, DeviceCalls::unsplit})
+    for (const bool one_node : {false, true}) {
+      EXPECT_EQ(early_calls("wait", calls, one_node), EarlyCalls::wait);
+      EXPECT_EQ(early_calls("never", calls, one_node), EarlyCalls::never);
+      EXPECT_EQ(early_calls("mpi", calls, one_node), EarlyCalls::early);
+      EXPECT_EQ(early_calls("mpi:20", calls, one_node), EarlyCalls::early);
+    }
+  EXPECT_EQ(early_calls(nullptr, DeviceCalls::unsplit, true), EarlyCalls::never);
+  EXPECT_EQ(early_calls(nullptr, DeviceCalls::unsplit, false), EarlyCalls::early);
+  EXPECT_EQ(early_calls(nullptr, DeviceCalls::unknown, true), EarlyCalls::early);
+  EXPECT_EQ(early_calls(nullptr, DeviceCalls::unknown, false), EarlyCalls::early);
 }
 
 TEST(Launch, WithoutALauncherAProcessIsOneRank) {

@@ -242,8 +242,8 @@ void print_summary(const DistributedSolve& s, const Communicator& comm, const Lo
   if (!row_split && r.backend == Backend::cuda && comm.stages_until_ready()) {
     const std::int64_t from = r.transport_switch_round;
     print_row("device transport", from < 0 && !comm.switches_transport()
-                                      ? std::string("mpi (staged) for every round: nccl not started "
-                                                    "(APSP_NCCL_EARLY=never)")
+                                      ? std::string("mpi (staged) for every round: nccl not started (the rows "
+                                                    "layout on one node, or APSP_NCCL_EARLY=never)")
                                   : from < 0  ? std::string("mpi (staged) for every round: nccl was not ready before")
                                   : from == 0 ? std::string(comm.kind()) + " from round 0"
                                               : "mpi (staged) for rounds 0-" + std::to_string(from - 1) + ", then " +
@@ -332,6 +332,20 @@ int rank_device(const DistributedSolve& s, int narrowed) {
   return apsp::rank_device(listed, node_devices, node_place().local_rank);
 }
 
+// What the world's device calls will be (apsp::DeviceCalls), known before
+// the input is read: `unsplit` for a row split and for the distributed
+// fw's rows layout (--distribution rows, the default under mpirun, with no
+// --grid and in core), whose rounds broadcast over the whole world and
+// never split it; `unknown` where auto chooses the layout after the read,
+// or a 2d grid or the out-of-core rounds may split it.
+DeviceCalls device_calls_of(const DistributedSolve& s) {
+  if (runs_row_split(s)) return DeviceCalls::unsplit;
+  if (auto_chooses(s)) return DeviceCalls::unknown;
+  const bool rows = (s.distributed.distribution.empty() || s.distributed.distribution == "rows") &&
+                    s.distributed.grid.empty() && s.distributed.super_width == 0;
+  return rows ? DeviceCalls::unsplit : DeviceCalls::unknown;
+}
+
 // The communicator of this rank (apsp::make_launch_communicator): mpi, or
 // nccl for one GPU per rank; one rank without a launcher.
 // `narrowed`: the node's GPU count when this rank sees its own alone
@@ -341,7 +355,7 @@ std::unique_ptr<Communicator> make_communicator(const DistributedSolve& s, int d
   const int node_gpus = device < 0 || !launched_by_mpi() ? 0
                         : narrowed > 0                   ? narrowed
                                                          : static_cast<int>(cuda::devices().size());
-  return make_launch_communicator(choice, device, node_gpus);
+  return make_launch_communicator(choice, device, node_gpus, device_calls_of(s));
 }
 
 // --sources and --targets of a graph of n vertices into opts: read by rank

@@ -244,6 +244,31 @@ TEST(MpiGpu, NeverNcclSolveMatchesTheSingleGpuSolver) {
                 static_cast<long long>(after.broadcasts - counts.broadcasts));
 }
 
+// The default for a world that no split will need (DeviceCalls::unsplit:
+// the rows layout, a row split) with APSP_NCCL_EARLY unset, every rank on
+// this node: NCCL is not started, as with APSP_NCCL_EARLY=never (so ranks
+// may share a GPU here too), and the rows layout's distances are one GPU's.
+// Made the default way (DeviceCalls::unknown) it would start NCCL, which
+// two ranks on one GPU refuse: Launch.EarlyCallsFollowTheEnvironmentThenTheLayout
+// checks that choice on the CPU.
+TEST(MpiGpu, UnsplitWorldOnOneNodeDoesNotStartNccl) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  if (node_place().local_size != test::world().size()) GTEST_SKIP() << "the ranks are on more than one node";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  const char* given = std::getenv("APSP_NCCL_EARLY");
+  const std::string before = given ? given : "";
+  unsetenv("APSP_NCCL_EARLY");
+  const std::unique_ptr<Communicator> nccl = make_nccl_communicator(test::world().rank() % gpus, DeviceCalls::unsplit);
+  if (given) setenv("APSP_NCCL_EARLY", before.c_str(), 1);
+  EXPECT_TRUE(nccl->stages_until_ready());
+  EXPECT_FALSE(nccl->switches_transport());
+  test::check_gpu_matches_single_gpu(*nccl, 2000, test::DistConfig{Distribution::rows, 0, 0, true});
+  nccl->wait_ready();  // nothing to wait for
+  EXPECT_EQ(nccl->transport_switch_round(), -1);
+  EXPECT_FALSE(nccl->switches_transport());
+}
+
 // Early device calls on MPI ranks (sharing the node's GPUs in turn): device
 // panels staged through MPI until a late transport's switch
 // (tests/distributed/checks/late_transport.hpp); one GPU's results.
