@@ -92,6 +92,27 @@ class SharedCounter {
   virtual std::int64_t fetch_add(std::int64_t k) = 0;
 };
 
+// What the caller of make_nccl_communicator knows, when it makes the
+// communicator, of the world's device calls to come:
+// - `unknown`: the layout may split the world (a 2d grid's process rows
+//   and columns need NCCL): the world's NCCL is made on a helper thread
+//   beside the startup, and the device calls are staged until it is ready
+//   (the early way);
+// - `unsplit`: no split of the world will be asked for (the rows layout of
+//   the distributed fw, or a row split): where every rank is on one node,
+//   the staged broadcasts (CUDA IPC between the GPUs, else the node's
+//   shared segment) serve every device call as fast as NCCL's rounds, and
+//   NCCL's init would only compete with them (docs/scaling.md, "No NCCL
+//   for an unsplit world on one node"), so NCCL is not started (the
+//   `never` way). Across nodes it is made early, as for `unknown`;
+// - `later`: the layout is chosen after the input is read (distributed
+//   `auto`): on one node nothing is started until
+//   Communicator::plan_device_calls says `unsplit` (never) or `unknown`
+//   (NCCL started then, early); across nodes, early at once.
+// APSP_NCCL_EARLY (wait, never, mpi, mpi:R), set alike on every rank,
+// overrides each.
+enum class DeviceCalls { unknown, unsplit, later };
+
 class Communicator {
  public:
   virtual ~Communicator() = default;
@@ -176,6 +197,12 @@ class Communicator {
   // kinds. A device call or split waits by itself; this places the wait
   // where the caller wants to time it. Rethrows the helper's error.
   void wait_ready() { do_wait_ready(); }
+  // Collective, before the first device call: what the caller now knows of
+  // the world's device calls (DeviceCalls). The nccl kind's world made with
+  // DeviceCalls::later decides its way here (never for `unsplit`, else
+  // starts NCCL's init and stages until it is ready); nothing for the
+  // other kinds and ways. Never called, a `later` world stays never.
+  void plan_device_calls(DeviceCalls calls) { do_plan_device_calls(calls); }
 
   // Early device calls (issue 22's startup): true when this communicator's
   // device calls may run before its device transport is ready. They then go
@@ -230,6 +257,7 @@ class Communicator {
   virtual std::unique_ptr<SharedCounter> do_make_counter() = 0;
   virtual void do_abort(int exit_code) noexcept = 0;
   virtual void do_wait_ready() {}
+  virtual void do_plan_device_calls(DeviceCalls) {}
   // Early device calls (advance_transport): whether device calls are staged
   // until the switch; whether this rank's device transport is ready (not
   // collective, never waits); the switch itself, collective, called on every
@@ -273,23 +301,6 @@ std::unique_ptr<Communicator> make_single_communicator(int device = -1);
 // finalizes it at process exit. `device` as above. ResourceError when the
 // build has no MPI.
 std::unique_ptr<Communicator> make_mpi_communicator(int device = -1);
-
-// What the caller of make_nccl_communicator knows, when it makes the
-// communicator, of the world's device calls to come:
-// - `unknown`: the layout is chosen later (distributed `auto`) or may split
-//   the world (a 2d grid's process rows and columns need NCCL): the
-//   world's NCCL is made on a helper thread beside the startup, and the
-//   device calls are staged until it is ready (the early way);
-// - `unsplit`: no split of the world will be asked for (the rows layout of
-//   the distributed fw, or a row split): where every rank is on one node,
-//   the staged broadcasts (CUDA IPC between the GPUs, else the node's
-//   shared segment) serve every device call as fast as NCCL's rounds, and
-//   NCCL's init would only compete with them (docs/scaling.md, "Rounds
-//   without NCCL"), so NCCL is not started (the `never` way). Across nodes
-//   it is made early, as for `unknown`.
-// APSP_NCCL_EARLY (wait, never, mpi, mpi:R), set alike on every rank,
-// overrides either.
-enum class DeviceCalls { unknown, unsplit };
 
 // MPI_COMM_WORLD for host buffers and one NCCL communicator over the ranks'
 // devices (one GPU per rank) for device buffers; sets NCCL_NVLS_ENABLE=0

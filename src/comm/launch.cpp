@@ -161,7 +161,8 @@ EarlyCalls early_calls(const char* env, DeviceCalls calls, bool one_node) {
     if (way == "never") return EarlyCalls::never;
     return EarlyCalls::early;
   }
-  return calls == DeviceCalls::unsplit && one_node ? EarlyCalls::never : EarlyCalls::early;
+  if (!one_node || calls == DeviceCalls::unknown) return EarlyCalls::early;
+  return calls == DeviceCalls::unsplit ? EarlyCalls::never : EarlyCalls::later;
 }
 
 }  // namespace comm

@@ -288,7 +288,8 @@ class NcclCommunicator final : public Communicator {
         device_(device),
         parts_(std::move(parts)),
         early_(early != Early::wait),
-        never_(early == Early::never),
+        never_(early == Early::never || early == Early::later),
+        undecided_(early == Early::later),
         staged_rounds_(early == Early::early ? early_staged_rounds() : 0),
         staging_(early_) {}
   ~NcclCommunicator() override {
@@ -340,6 +341,18 @@ class NcclCommunicator final : public Communicator {
     return std::make_unique<NcclCommunicator>(std::move(host_part), whole.split(color, key), device_);
   }
   std::unique_ptr<SharedCounter> do_make_counter() override { return host_->make_counter(); }
+  // Later (DeviceCalls::later): the caller's plan, collective, before any
+  // device call: never stays for an unsplit world; otherwise NCCL's init
+  // starts now (the id broadcast over MPI, the init on a helper thread) and
+  // the device calls are staged until every rank's is ready, as early's.
+  void do_plan_device_calls(DeviceCalls calls) override {
+    if (!undecided_) return;
+    undecided_ = false;
+    if (calls == DeviceCalls::unsplit) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!transport_ && !pending_.transport.valid()) pending_ = start_world_transport(*host_, device_, parts_);
+    never_ = false;
+  }
   // Never (APSP_NCCL_EARLY=never): the staged device calls are ready, and
   // nothing waits for an NCCL that is not being made (unless a split made it).
   void do_wait_ready() override {
@@ -413,7 +426,10 @@ class NcclCommunicator final : public Communicator {
   // until a split or wait_ready() made the transport: collective points,
   // so every rank's staging_ changes at the same call).
   const bool early_ = false;
-  const bool never_ = false;              // APSP_NCCL_EARLY=never
+  // APSP_NCCL_EARLY=never, or DeviceCalls::later until its plan (set on the
+  // caller's thread before any device call; read by const calls).
+  std::atomic<bool> never_{false};
+  bool undecided_ = false;                // DeviceCalls::later, not yet planned
   std::atomic<bool> made_{false};         // transport_ is set (a collective point made it)
   const std::int64_t staged_rounds_ = 0;  // APSP_NCCL_EARLY=mpi:R
   std::int64_t advance_calls_ = 0;
@@ -442,7 +458,7 @@ std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_
   const Early early = early_calls(std::getenv("APSP_NCCL_EARLY"), calls, node_place().local_size == host_world->size());
   std::vector<std::pair<std::string, double>> parts;
   PendingTransport pending;
-  if (early != Early::never) pending = start_world_transport(*host_world, device, parts);
+  if (early == Early::wait || early == Early::early) pending = start_world_transport(*host_world, device, parts);
   return std::make_unique<NcclCommunicator>(std::move(host_world), std::move(pending), device, std::move(parts), early);
 }
 

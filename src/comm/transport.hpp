@@ -37,12 +37,14 @@ std::unique_ptr<Communicator> make_nccl_over(std::unique_ptr<Communicator> host_
 
 // How the nccl communicator's world makes its device calls (nccl.cpp):
 // `wait` for NCCL's init; `early`: staged until NCCL, made beside the
-// startup, is ready; `never`: staged, NCCL not started (a split makes it).
-enum class EarlyCalls { wait, early, never };
+// startup, is ready; `never`: staged, NCCL not started (a split makes it);
+// `later`: as never until Communicator::plan_device_calls decides.
+enum class EarlyCalls { wait, early, never, later };
 // The way for APSP_NCCL_EARLY's value `env` (nullptr when unset): wait,
-// never, or early for any other value (mpi, mpi:R); unset, never for
-// DeviceCalls::unsplit on one node (`one_node`: the world's ranks all on
-// this node), else early (apsp/comm.hpp's DeviceCalls says why).
+// never, or early for any other value (mpi, mpi:R); unset, on one node
+// (`one_node`: the world's ranks all on this node) never for
+// DeviceCalls::unsplit and later for DeviceCalls::later, else early
+// (apsp/comm.hpp's DeviceCalls says why).
 EarlyCalls early_calls(const char* env, DeviceCalls calls, bool one_node);
 
 }  // namespace apsp::comm

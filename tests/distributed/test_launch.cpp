@@ -167,12 +167,13 @@ TEST(Launch, CommunicatorChoices) {
 
 // The nccl communicator's way with early device calls (comm::early_calls):
 // APSP_NCCL_EARLY's value first (wait, never, anything else early), then,
-// unset, never only for a world no split will need with every rank on one
-// node (staged broadcasts there are as fast as NCCL's rounds), else early.
+// unset, on one node, never for a world no split will need (staged
+// broadcasts there are as fast as NCCL's rounds) and later for one whose
+// layout is chosen after the read; else early.
 TEST(Launch, EarlyCallsFollowTheEnvironmentThenTheLayout) {
   using comm::early_calls;
   using comm::EarlyCalls;
-  for (const DeviceCalls calls : {DeviceCalls::unknown, DeviceCalls::unsplit})
+  for (const DeviceCalls calls : {DeviceCalls::unknown, DeviceCalls::unsplit, DeviceCalls::later})
     for (const bool one_node : {false, true}) {
       EXPECT_EQ(early_calls("wait", calls, one_node), EarlyCalls::wait);
       EXPECT_EQ(early_calls("never", calls, one_node), EarlyCalls::never);
@@ -183,6 +184,8 @@ TEST(Launch, EarlyCallsFollowTheEnvironmentThenTheLayout) {
   EXPECT_EQ(early_calls(nullptr, DeviceCalls::unsplit, false), EarlyCalls::early);
   EXPECT_EQ(early_calls(nullptr, DeviceCalls::unknown, true), EarlyCalls::early);
   EXPECT_EQ(early_calls(nullptr, DeviceCalls::unknown, false), EarlyCalls::early);
+  EXPECT_EQ(early_calls(nullptr, DeviceCalls::later, true), EarlyCalls::later);
+  EXPECT_EQ(early_calls(nullptr, DeviceCalls::later, false), EarlyCalls::early);
 }
 
 TEST(Launch, WithoutALauncherAProcessIsOneRank) {

@@ -336,11 +336,12 @@ int rank_device(const DistributedSolve& s, int narrowed) {
 // the input is read: `unsplit` for a row split and for the distributed
 // fw's rows layout (--distribution rows, the default under mpirun, with no
 // --grid and in core), whose rounds broadcast over the whole world and
-// never split it; `unknown` where auto chooses the layout after the read,
-// or a 2d grid or the out-of-core rounds may split it.
+// never split it; `later` where auto chooses the layout after the read
+// (solve_on then says which); `unknown` where a 2d grid or the
+// out-of-core rounds may split it.
 DeviceCalls device_calls_of(const DistributedSolve& s) {
   if (runs_row_split(s)) return DeviceCalls::unsplit;
-  if (auto_chooses(s)) return DeviceCalls::unknown;
+  if (auto_chooses(s)) return DeviceCalls::later;
   const bool rows = (s.distributed.distribution.empty() || s.distributed.distribution == "rows") &&
                     s.distributed.grid.empty() && s.distributed.super_width == 0;
   return rows ? DeviceCalls::unsplit : DeviceCalls::unknown;
@@ -415,6 +416,11 @@ DistributedResult solve_on(Communicator& comm, const DistributedSolve& s, const 
             const int per_node = launched_by_mpi() ? node_place().local_size : 0;
             choice = choose_distributed(g, opts.backend, comm.size(), per_node, s.part());
           });
+        // A world made with DeviceCalls::later (auto) decides its device
+        // calls' way now (device_calls_of): a row split and the rows
+        // layout never split it.
+        comm.plan_device_calls(choice.row_split || choice.distribution == Distribution::rows ? DeviceCalls::unsplit
+                                                                                             : DeviceCalls::unknown);
         *why = choice.why;
         if (!choice.row_split) {
           DistributedOptions fw = opts;

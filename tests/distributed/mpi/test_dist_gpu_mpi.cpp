@@ -97,12 +97,15 @@ TEST(MpiGpu, RealWeightsMatchTheReference) {
 }
 
 // What make() returns with the environment variable `name` set to `value`
-// (read when a communicator is made); the environment is left as it was.
+// (nullptr: unset; read when a communicator is made); the environment is left as it was.
 template <class F>
 auto made_with(const char* name, const char* value, F&& make) {
   const char* given = std::getenv(name);
   const std::string before = given ? given : "";
-  setenv(name, value, 1);
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
   auto made = make();
   if (given)
     setenv(name, before.c_str(), 1);
@@ -256,17 +259,37 @@ TEST(MpiGpu, UnsplitWorldOnOneNodeDoesNotStartNccl) {
   if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
   if (node_place().local_size != test::world().size()) GTEST_SKIP() << "the ranks are on more than one node";
   const int gpus = static_cast<int>(cuda::devices().size());
-  const char* given = std::getenv("APSP_NCCL_EARLY");
-  const std::string before = given ? given : "";
-  unsetenv("APSP_NCCL_EARLY");
-  const std::unique_ptr<Communicator> nccl = make_nccl_communicator(test::world().rank() % gpus, DeviceCalls::unsplit);
-  if (given) setenv("APSP_NCCL_EARLY", before.c_str(), 1);
+  const std::unique_ptr<Communicator> nccl = made_with("APSP_NCCL_EARLY", nullptr, [&] {
+    return make_nccl_communicator(test::world().rank() % gpus, DeviceCalls::unsplit);
+  });
   EXPECT_TRUE(nccl->stages_until_ready());
   EXPECT_FALSE(nccl->switches_transport());
   test::check_gpu_matches_single_gpu(*nccl, 2000, test::DistConfig{Distribution::rows, 0, 0, true});
   nccl->wait_ready();  // nothing to wait for
   EXPECT_EQ(nccl->transport_switch_round(), -1);
   EXPECT_FALSE(nccl->switches_transport());
+}
+
+// DeviceCalls::later (distributed auto, its layout chosen after the read)
+// with APSP_NCCL_EARLY unset, every rank on this node: nothing started at
+// the communicator's making; planned `unsplit` it stays never (ranks may
+// share a GPU), and the rows layout's distances are one GPU's.
+TEST(MpiGpu, LaterWorldPlannedUnsplitDoesNotStartNccl) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  if (node_place().local_size != test::world().size()) GTEST_SKIP() << "the ranks are on more than one node";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  const std::unique_ptr<Communicator> nccl = made_with("APSP_NCCL_EARLY", nullptr, [&] {
+    return make_nccl_communicator(test::world().rank() % gpus, DeviceCalls::later);
+  });
+  EXPECT_FALSE(nccl->switches_transport());
+  nccl->plan_device_calls(DeviceCalls::unsplit);
+  nccl->plan_device_calls(DeviceCalls::unknown);  // planned once: ignored
+  EXPECT_TRUE(nccl->stages_until_ready());
+  EXPECT_FALSE(nccl->switches_transport());
+  test::check_gpu_matches_single_gpu(*nccl, 2000, test::DistConfig{Distribution::rows, 0, 0, true});
+  nccl->wait_ready();
+  EXPECT_EQ(nccl->transport_switch_round(), -1);
 }
 
 // Early device calls on MPI ranks (sharing the node's GPUs in turn): device
@@ -301,6 +324,31 @@ TEST(NcclGpu, EarlyAndWaitingDeviceCallsMatchTheSingleGpuSolver) {
       std::printf("[ early ] nccl from round %lld of the first solve's rounds\n", static_cast<long long>(round));
     nccl->wait_ready();
   }
+}
+
+// DeviceCalls::later planned `unknown` (auto chose a layout that may split
+// the world), one GPU per rank: NCCL's init starts at the plan, the rounds
+// are staged until every rank's is ready and then switch at one round on
+// every rank; one GPU's results, rows and 2d (whose split takes NCCL).
+TEST(NcclGpu, LaterWorldPlannedUnknownStartsNcclAndSwitches) {
+  SKIP_WITHOUT_GPU();
+  if (!comm_support().nccl) GTEST_SKIP() << "this build has no NCCL";
+  const int gpus = static_cast<int>(cuda::devices().size());
+  if (test::world().size() > gpus) GTEST_SKIP() << "the nccl communicator needs one GPU per rank";
+  if (node_place().local_size != test::world().size()) GTEST_SKIP() << "the ranks are on more than one node";
+  const std::unique_ptr<Communicator> nccl = made_with("APSP_NCCL_EARLY", nullptr, [&] {
+    return make_nccl_communicator(test::world().rank(), DeviceCalls::later);
+  });
+  nccl->plan_device_calls(DeviceCalls::unknown);
+  EXPECT_TRUE(nccl->stages_until_ready());
+  EXPECT_TRUE(nccl->switches_transport());
+  test::check_gpu_matches_single_gpu(*nccl, 8192, test::DistConfig{Distribution::rows, 0, 0, true});
+  const std::int64_t round = nccl->transport_switch_round();
+  EXPECT_EQ(test::world().all_reduce(round, ReduceOp::min), test::world().all_reduce(round, ReduceOp::max));
+  if (test::world().size() > 1)
+    test::check_gpu_matches_single_gpu(*nccl, 2000,
+                                       test::DistConfig{Distribution::grid, 1, test::world().size(), true});
+  nccl->wait_ready();
 }
 
 // A switch inside the rounds onto a ready NCCL: each rank waits (2 s) so
