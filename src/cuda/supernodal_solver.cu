@@ -89,6 +89,7 @@
 #include "supernodal/lookahead.hpp"
 #include "supernodal/split_k.hpp"
 #include "supernodal/symbolic.hpp"
+#include "supernodal/tile_choice.hpp"
 #include "supernodal/tile_plan.hpp"
 
 namespace apsp::cuda {
@@ -226,21 +227,29 @@ LaunchCost launch_cost(const TaskLists<D>& lists, const typename TaskLists<D>::L
   return cost;
 }
 
-// Blocks of the split tiled kernel the device runs at once: the occupancy
-// API's blocks per SM (with its dynamic shared memory allowed first, for the
-// stream-K kernel too: the same tile, registers and shared memory) times
-// the SMs.
-std::int64_t split_k_resident_blocks() {
-  const auto kernel = sn::tiled_products<std::int32_t, true>;
+// Blocks of the 128-tile kernel `kernel` (kTiledThreads threads,
+// kTiledSharedBytes of dynamic shared memory, allowed first) the device runs
+// at once: the occupancy API's blocks per SM times the SMs.
+template <class Kernel>
+std::int64_t resident_128_blocks(Kernel kernel) {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, sn::kTiledSharedBytes));
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_stream_products, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       sn::kTiledSharedBytes));
   int per_sm = 0, device = 0, sms = 0;
   APSP_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sn::kTiledThreads, sn::kTiledSharedBytes));
   APSP_CUDA_CHECK(cudaGetDevice(&device));
   APSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return std::int64_t{per_sm} * sms;
+}
+
+// The unsplit tiled kernel's: the tile choice's waves (supernodal::TileChoiceRule).
+std::int64_t tiled_resident_blocks() { return resident_128_blocks(sn::tiled_products<std::int32_t>); }
+
+// The split tiled kernel's (the stream-K kernel's too: the same tile,
+// registers and shared memory, its dynamic shared memory allowed here).
+std::int64_t split_k_resident_blocks() {
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(sn::tiled_stream_products, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       sn::kTiledSharedBytes));
+  return resident_128_blocks(sn::tiled_products<std::int32_t, true>);
 }
 
 // Times the solve phase's launches one by one when testing::hooks.supernodal_profile
@@ -353,9 +362,11 @@ class SupernodalRows final : public RowSource<D> {
   // Their parts: the pack of stage x, and the tiled products `tasks` (blocks
   // `blocks`) timed as `pass`.
   void launch_pack(std::size_t x, std::int32_t l, LaunchTimer& timer, cudaStream_t stream);
-  // `split`: the split-K kernel (tasks with pieces; int32 rows).
+  // `split`: the split-K kernel (tasks with pieces; int32 rows); `tile`:
+  // the C tile the tasks were planned for (stage_tile_: 128 or 64).
   void launch_tiled_products(Part tasks, Part blocks, const char* pass, std::int32_t l, LaunchCost cost,
-                             LaunchTimer& timer, cudaStream_t stream, bool split = false);
+                             LaunchTimer& timer, cudaStream_t stream, bool split = false,
+                             std::int32_t tile = sn::kTiledTile);
   // The split-K copies of the stages the rule splits (plan_tiled), appended
   // to `tasks` and `blocks`.
   void plan_split_k(std::vector<sn::TiledTask<D>>& tasks, std::vector<std::int32_t>& blocks);
@@ -469,6 +480,12 @@ class SupernodalRows final : public RowSource<D> {
   std::int64_t stream_k_ = 0;
   std::vector<Part> stage_stream_, stage_stream_blocks_;
   std::vector<std::int64_t> stage_stream_steps_;
+  // The 64 x 64 C tile (testing::hooks.supernodal_tile64; int32 and float32
+  // rows, the tiled path, neither split-K, stream-K nor the look-ahead on):
+  // 0 off, 1 by shape (supernodal::choose_tile), 2 the panels, 3 every
+  // launch. Per stage, the C tile its plan and launch use (128 or 64).
+  std::int64_t tile64_ = 0;
+  std::vector<std::int32_t> stage_tile_;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -608,6 +625,9 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   stream_k_ = tiled_factor_ && std::is_same<D, std::int32_t>::value
                   ? std::max<std::int64_t>(0, testing::hooks.supernodal_stream_k.load())
                   : 0;
+  tile64_ = tiled_factor_ && !lookahead_ && split_k_ == 0 && stream_k_ == 0
+                ? std::clamp<std::int64_t>(testing::hooks.supernodal_tile64.load(), 0, 3)
+                : 0;
   // The device from here on: the ordering and the symbolic analysis above
   // ran while the context was being created.
   stream_ = in.device.stream();
@@ -846,10 +866,19 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
     }
   std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(stages));
   std::int64_t words = 0;
+  stage_tile_.assign(static_cast<std::size_t>(stages), sn::kTiledTile);
+  supernodal::TileChoiceRule tile_rule;
+  if (tile64_ == 1) tile_rule.resident_128 = tiled_resident_blocks();
   for (std::int32_t x = 0; x < stages; ++x) {
     std::vector<supernodal::TiledProduct> dims;
     for (const FrontProduct& p : products[x]) dims.push_back(p.dims);
-    plans[x] = supernodal::plan_tiles(dims, sn::kTiledTile, sn::kTiledChunk, sn::kTiledAlign);
+    if (tile64_ > 0) {
+      tile_rule.forced = tile64_ == 3 || (tile64_ == 2 && x % 2 == 0) ? sn::kTiled64Tile
+                         : tile64_ == 2                               ? sn::kTiledTile
+                                                                      : 0;
+      stage_tile_[x] = supernodal::choose_tile(dims, tile_rule);
+    }
+    plans[x] = supernodal::plan_tiles(dims, stage_tile_[x], sn::kTiledChunk, sn::kTiledAlign);
     words = std::max(words, plans[x].words);
   }
   require_device_memory(static_cast<std::size_t>(words) * sizeof(D),
@@ -894,7 +923,7 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
       // written, A once per tile column and B once per tile row.
       const double m = static_cast<double>(fp.dims.m), n = static_cast<double>(fp.dims.n);
       const double k = static_cast<double>(fp.dims.k);
-      const double tiles_m = static_cast<double>(layout.m_pad / sn::kTiledTile);
+      const double tiles_m = static_cast<double>(layout.m_pad / stage_tile_[x]);
       stage_tiled_cost_[x].ops += m * n * k;
       stage_tiled_cost_[x].bytes +=
           (2.0 * k * (m + n) + 2.0 * m * n +
@@ -1076,7 +1105,8 @@ void SupernodalRows<D>::launch_pack(std::size_t x, std::int32_t l, LaunchTimer& 
 
 template <class D>
 void SupernodalRows<D>::launch_tiled_products(Part tasks, Part blocks, const char* pass, std::int32_t l,
-                                              LaunchCost cost, LaunchTimer& timer, cudaStream_t stream, bool split) {
+                                              LaunchCost cost, LaunchTimer& timer, cudaStream_t stream, bool split,
+                                              std::int32_t tile) {
   if constexpr (sizeof(D) == sizeof(std::int32_t)) {
     if (tasks.count == 0 || blocks.count == 0) return;
     timer.time(pass, l, kLargeFrontVertices, cost, [&] {
@@ -1092,11 +1122,18 @@ void SupernodalRows<D>::launch_tiled_products(Part tasks, Part blocks, const cha
           return;
         }
       }
+      if (tile == sn::kTiled64Tile) {
+        sn::tiled_products<D, false, sn::Tiled64Traits>
+            <<<grid, sn::kTiled64Threads, sn::kTiled64SharedBytes, stream>>>(task_list, block_list);
+        APSP_CUDA_CHECK_LAUNCH("tiled_products (64 tile)");
+        ++testing::hooks.supernodal_tile64_launches;
+        return;
+      }
       sn::tiled_products<D><<<grid, sn::kTiledThreads, sn::kTiledSharedBytes, stream>>>(task_list, block_list);
       APSP_CUDA_CHECK_LAUNCH("tiled_products");
     });
   } else {
-    (void)tasks, (void)blocks, (void)pass, (void)l, (void)cost, (void)timer, (void)stream, (void)split;
+    (void)tasks, (void)blocks, (void)pass, (void)l, (void)cost, (void)timer, (void)stream, (void)split, (void)tile;
   }
 }
 
@@ -1122,7 +1159,8 @@ void SupernodalRows<D>::launch_tiled(std::int32_t l, int phase, LaunchTimer& tim
   if (stage_split_[x].count > 0)  // split-K: the same products, their depth in pieces
     launch_tiled_products(stage_split_[x], stage_split_blocks_[x], pass, l, stage_split_cost_[x], timer, stream, true);
   else
-    launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x], pass, l, stage_tiled_cost_[x], timer, stream);
+    launch_tiled_products(stage_tiled_[x], stage_tiled_blocks_[x], pass, l, stage_tiled_cost_[x], timer, stream, false,
+                          stage_tile_.empty() ? sn::kTiledTile : stage_tile_[x]);
 }
 
 template <class D>

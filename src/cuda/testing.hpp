@@ -146,6 +146,17 @@ struct Hooks {
   std::atomic<bool> supernodal_lookahead{false};
   std::atomic<std::int64_t> supernodal_large_front{0};
   std::atomic<std::int64_t> supernodal_lookahead_levels{0};
+  // supernodal: the tiled factor's 64 x 64 C tile (tile64; int32 and
+  // float32 rows; src/supernodal/tile_choice.hpp,
+  // kernels/supernodal/tiled_update.cuh's Tiled64Traits): 0 off (fw's 128
+  // tile everywhere, the default until measured on the device), 1 by shape
+  // (choose_tile: launches of under two waves of 128 tiles, or padding
+  // more than a tenth), 2 every panel launch, 3 every panel and update
+  // launch. Off wherever split-K, stream-K or the look-ahead is on (they
+  // plan on the 128 tile). supernodal_tile64_launches counts the launches
+  // on the 64 tile.
+  std::atomic<std::int64_t> supernodal_tile64{0};
+  std::atomic<std::int64_t> supernodal_tile64_launches{0};
   // supernodal: split-K for the tiled factor's launches of few tiles (int32
   // rows; src/supernodal/split_k.hpp, kernels/supernodal/tiled_update.cuh):
   // 0 off (the default until measured on the device), 1 by shape (launches

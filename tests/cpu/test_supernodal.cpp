@@ -22,6 +22,7 @@
 #include "core/resources.hpp"
 #include "supernodal/numeric.hpp"
 #include "supernodal/symbolic.hpp"
+#include "supernodal/tile_choice.hpp"
 #include "supernodal/tile_plan.hpp"
 #include "support/cases.hpp"
 #include "support/scratch.hpp"
@@ -534,6 +535,38 @@ TEST(SupernodalTilePlan, PadsAlignsAndCoversEveryTileOnce) {
   }
   EXPECT_THROW(supernodal::plan_tiles({{-1, 2, 3}}, tile, chunk, align), UsageError);
   EXPECT_EQ(supernodal::plan_tiles({}, tile, chunk, align).words, 0);
+}
+
+// The tiled factor's C tile per launch (tile64): 64 below two waves of 128
+// tiles or where 128 pads more than a tenth, else 128; forced either way;
+// 128 without a device's count or without products. The shapes are R-MAT
+// 32768's chain (docs/perf.md) and uniform's fronts.
+TEST(SupernodalTileChoice, SmallLaunchesAndPaddingTakeThe64Tile) {
+  supernodal::TileChoiceRule rule;
+  rule.resident_128 = 264;  // an H100: 132 SMs x 2
+  // R-MAT's panels of the k = 156 front over s = 3420: 2 x 27 tiles twice.
+  const std::vector<supernodal::TiledProduct> panels{{3420, 156, 156}, {156, 3420, 156}};
+  EXPECT_EQ(supernodal::choose_tile(panels, rule), 64);
+  // Its update, 27 x 27 = 729 tiles: 2.8 waves, under 2 no; 156 deep pads nothing across C.
+  const std::vector<supernodal::TiledProduct> update{{3420, 3420, 156}};
+  EXPECT_EQ(supernodal::choose_tile(update, rule), 128);
+  // 1305 x 1305 (121 tiles): under one wave.
+  EXPECT_EQ(supernodal::choose_tile({{1305, 1305, 288}}, rule), 64);
+  // Uniform's fronts: tens of thousands of tiles, little padding.
+  EXPECT_EQ(supernodal::choose_tile({{17000, 17000, 300}}, rule), 128);
+  // Many tiles but m = 130 pads to 256 (64: 192): the padding decides.
+  EXPECT_EQ(supernodal::choose_tile({{130, 40000, 64}, {130, 40000, 64}, {130, 40000, 64}}, rule), 64);
+  // Empty products count for nothing; none at all, or no device count: 128.
+  EXPECT_EQ(supernodal::choose_tile({{0, 3420, 156}, {17000, 17000, 300}}, rule), 128);
+  EXPECT_EQ(supernodal::choose_tile({}, rule), 128);
+  supernodal::TileChoiceRule unknown;
+  EXPECT_EQ(supernodal::choose_tile(panels, unknown), 128);
+  for (const int forced : {64, 128}) {
+    supernodal::TileChoiceRule f = rule;
+    f.forced = forced;
+    EXPECT_EQ(supernodal::choose_tile(panels, f), forced);
+    EXPECT_EQ(supernodal::choose_tile({{17000, 17000, 300}}, f), forced);
+  }
 }
 
 }  // namespace

@@ -52,6 +52,19 @@ class IntHook {
   std::int64_t before_;
 };
 
+// Sets a boolean testing hook for a scope and puts its previous value back.
+class BoolHook {
+ public:
+  BoolHook(std::atomic<bool>& hook, bool value) : hook_(hook), before_(hook.load()) { hook_ = value; }
+  BoolHook(const BoolHook&) = delete;
+  BoolHook& operator=(const BoolHook&) = delete;
+  ~BoolHook() { hook_ = before_; }
+
+ private:
+  std::atomic<bool>& hook_;
+  bool before_;
+};
+
 // Whether this build has the CPU solver `algorithm` to compare with.
 inline bool cpu_algorithm_available(const std::string& algorithm) {
   for (const AlgorithmInfo& a : algorithm_registry())

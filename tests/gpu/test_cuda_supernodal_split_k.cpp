@@ -33,32 +33,11 @@ namespace {
 
 using test::IntHook;
 
-// Two graphs side by side, the second's ids shifted: two components, so
-// every pair across them (half the matrix) stays +inf through the factor.
-Graph side_by_side(const Graph& a, const Graph& b) {
-  Graph both;
-  both.n = a.n + b.n;
-  both.edges = a.edges;
-  for (const Edge& e : b.edges)
-    both.edges.push_back({static_cast<vertex_t>(e.src + a.n), static_cast<vertex_t>(e.dst + a.n), e.w});
-  return both;
-}
-
 // The geometric graph's tiled fronts with an update all have k <= 32 at
 // these thresholds (one k-chunk: nothing to split; its pieces' rows are
 // checked all the same); each other graph has 1-3 fronts of k > 32 with an
 // update (counted on the host with the same analysis and merge).
-std::vector<test::Case> cases() {
-  const std::vector<test::Case> lookahead = test::lookahead_cases();
-  return {
-      lookahead[0],  // grid n = 4096, negative weights
-      lookahead[1],  // geometric n = 4096
-      lookahead[2],  // R-MAT n = 4096, zero weights
-      lookahead[3],  // uniform n = 4096, negative weights
-      {"rmat_n2048_negative+geometric_n2048", side_by_side(test::generated(GraphKind::rmat, 2048, 8 * 2048, -3, 40, 71),
-                                                           test::generated(GraphKind::geometric, 2048, -1, 1, 40, 72))},
-  };
-}
+std::vector<test::Case> cases() { return test::tiled_shape_cases(); }
 
 // The default path (int32: the merged chains, the tiled factor) with the
 // lowered large class, split-K at `split` (0 off, 1 by shape, N >= 2 N pieces).

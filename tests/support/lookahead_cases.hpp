@@ -29,6 +29,28 @@ inline std::vector<Case> lookahead_cases() {
   };
 }
 
+// Two graphs side by side, the second's ids shifted: two components, so
+// every pair across them (half the matrix) stays +inf through the factor.
+inline Graph side_by_side(const Graph& a, const Graph& b) {
+  Graph both;
+  both.n = a.n + b.n;
+  both.edges = a.edges;
+  for (const Edge& e : b.edges)
+    both.edges.push_back({static_cast<vertex_t>(e.src + a.n), static_cast<vertex_t>(e.dst + a.n), e.w});
+  return both;
+}
+
+// The tiled factor's launch-shape tests (split-K, stream-K, the 64 tile):
+// lookahead_cases() and two disjoint parts (R-MAT with negative weights
+// beside a geometric graph, n = 2048 each).
+inline std::vector<Case> tiled_shape_cases() {
+  std::vector<Case> cases = lookahead_cases();
+  cases.push_back(
+      {"rmat_n2048_negative+geometric_n2048", side_by_side(generated(GraphKind::rmat, 2048, 8 * 2048, -3, 40, 71),
+                                                           generated(GraphKind::geometric, 2048, -1, 1, 40, 72))});
+  return cases;
+}
+
 // GpuSupernodalLookahead.SmallCaseForSanitizers's graph.
 inline Case lookahead_sanitizer_case() {
   return {"random_n512", generated(GraphKind::random, 512, 8 * 512, -2, 30, 65)};

@@ -73,11 +73,45 @@ struct SplitKTraits {
   static_assert(kMaxPieces >= 2, "a split has two pieces at least");
 };
 
+// The 64 x 64 C tile (tile64; testing::hooks.supernodal_tile64, opt-in
+// until measured; supernodal::choose_tile in src/supernodal/tile_choice.hpp
+// decides per launch): fw's 8 x 8 thread fragment, 32-row k-chunks and two
+// cp.async stages on a quarter of the tile, 64 threads a block. A launch of
+// few 128 tiles (the chain fronts' panels of R-MAT: 90-280 tiles of k =
+// 156-450 deep against 264 resident blocks) leaves SMs idle or doubly
+// loaded for its whole depth; on 64 tiles it has four times the blocks of a
+// quarter of the depth's work each, and k = 156 pads its rows to 192, not
+// 256. Per k-step a thread reads 8 A and 8 B words for 64 add-mins, as the
+// 128 tile does: the same shared-memory traffic per add-min. Its shared
+// memory, 32 KiB a block, lets 6 blocks share an SM (fewer warps than the
+// 128 tile's 2 x 8: the latency hiding is the risk).
+struct Tiled64Traits : TiledTraits {
+  static constexpr int kTile = 64;
+  static constexpr int kThreadsX = 8;
+  static constexpr int kThreadsY = 8;
+  static constexpr int kThreads = kThreadsX * kThreadsY;
+  static constexpr int kRowsPerThread = kTile / kThreadsY;
+  static constexpr int kPivotStride = kTile + 4;
+  // Caps registers at 255 a thread (the 128 tile's code needs about 128).
+  static constexpr int kMinBlocksPerSm = 4;
+  static_assert(kRowsPerThread == 8, "the fragment code holds rows as two groups of four");
+  static_assert(kTile / 2 == kThreadsX * 4, "a fragment row's two int4 lie half a tile apart");
+  static_assert(kTile % kChunk == 0, "k-chunks must tile the C tile's edge");
+  static_assert(kChunk * kTile / 4 % kThreads == 0, "each thread copies whole int4s of a stage");
+  static_assert(kThreads % (kTile / 4) == 0 && kChunk % (kThreads / (kTile / 4)) == 0,
+                "copy_stage's passes cover a stage's rows exactly");
+};
+inline constexpr int kTiled64Tile = Tiled64Traits::kTile;
+inline constexpr int kTiled64Threads = Tiled64Traits::kThreads;
+
 // The operands' starts: 16-byte cp.async copies.
 inline constexpr int kTiledAlign = 4;
 // Dynamic shared memory of a block: two stages of A and B chunks.
-inline constexpr int kTiledSharedBytes = TiledTraits::kStages * 2 * TiledTraits::kChunk * TiledTraits::kTile *
-                                         static_cast<int>(sizeof(std::int32_t));
+template <class T>
+inline constexpr int kTiledSharedBytesOf = T::kStages * 2 * T::kChunk* T::kTile* static_cast<int>(sizeof(std::int32_t));
+inline constexpr int kTiledSharedBytes = kTiledSharedBytesOf<TiledTraits>;
+inline constexpr int kTiled64SharedBytes = kTiledSharedBytesOf<Tiled64Traits>;
+static_assert(kTiled64SharedBytes <= 48 * 1024, "the 64 tile's launch needs no shared-memory opt-in");
 
 // fw's word policy for a 32-bit distance type (int32, float32).
 template <class D>
@@ -151,10 +185,11 @@ __global__ void pack_operands(const PackTask<D>* __restrict__ tasks) {
 // C: written where it improves, by atomicMin when `atomic` (other blocks min
 // other chunks of the same tile into it; int32 only: kAtomic). The block's
 // shared memory is free again on return (the last chunk ends at a barrier).
-template <class D, bool kAtomic>
+// T: the C tile's traits (TiledTraits, fw's 128; Tiled64Traits), whose
+// kTile the task's padding and tiles_n were planned for.
+template <class D, bool kAtomic, class T = TiledTraits>
 __device__ __forceinline__ void tiled_tile(const TiledTask<D>& task, int ti, int tj, int chunk_begin, int chunk_end,
                                            bool atomic, int4* shared_words) {
-  using T = TiledTraits;
   using W = typename TiledWords<D>::type;
   static_assert(sizeof(D) == sizeof(std::int32_t), "fw's tile holds one 32-bit distance a word");
   static_assert(!kAtomic || std::is_same<D, std::int32_t>::value, "split-K mins into C with int32 atomicMin");
@@ -220,12 +255,14 @@ __device__ __forceinline__ void tiled_tile(const TiledTask<D>& task, int ti, int
 }
 
 // A launch's products, gridDim.x = their blocks, tile_task[block] = the
-// block's task; dynamic shared memory kTiledSharedBytes. kSplit: the tasks'
-// blocks are (piece, tile) pairs (TiledTask::pieces) and a split task's C
-// takes the partial products by atomicMin (int32 only).
-template <class D, bool kSplit = false>
-__global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocksPerSm)
+// block's task; T::kThreads threads and dynamic shared memory
+// kTiledSharedBytesOf<T> a block. kSplit: the tasks' blocks are (piece,
+// tile) pairs (TiledTask::pieces) and a split task's C takes the partial
+// products by atomicMin (int32 only, fw's 128 tile only).
+template <class D, bool kSplit = false, class T = TiledTraits>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm)
     tiled_products(const TiledTask<D>* __restrict__ tasks, const std::int32_t* __restrict__ tile_task) {
+  static_assert(!kSplit || T::kTile == TiledTraits::kTile, "split-K runs on fw's 128 tile");
   extern __shared__ int4 shared_words[];
   const TiledTask<D> task = tasks[tile_task[blockIdx.x]];
   int local = static_cast<int>(blockIdx.x - task.tile_begin);
@@ -237,8 +274,8 @@ __global__ void __launch_bounds__(TiledTraits::kThreads, TiledTraits::kMinBlocks
     chunk_begin = static_cast<int>(piece.chunk_begin);
     chunk_end = static_cast<int>(piece.chunk_end);
   }
-  tiled_tile<D, kSplit>(task, local / task.tiles_n, local % task.tiles_n, chunk_begin, chunk_end, task.pieces > 1,
-                        shared_words);
+  tiled_tile<D, kSplit, T>(task, local / task.tiles_n, local % task.tiles_n, chunk_begin, chunk_end, task.pieces > 1,
+                           shared_words);
 }
 
 }  // namespace apsp::cuda::kernels::supernodal
