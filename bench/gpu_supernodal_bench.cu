@@ -252,6 +252,15 @@ std::pair<std::string, int> split_persistent_suffix(const std::string& path) {
   return {path, 0};
 }
 
+// A --factor path without its last suffix "-uf" (U-first panels:
+// testing::hooks.supernodal_u_first), and whether it had it.
+std::pair<std::string, bool> split_u_first_suffix(const std::string& path) {
+  const std::string suffix = "-uf";
+  if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return {path.substr(0, path.size() - suffix.size()), true};
+  return {path, false};
+}
+
 // A --factor path without its last suffix "-t64" (the 64 x 64 C tile by
 // shape: testing::hooks.supernodal_tile64 = 1), "-t64p" (the panels: 2) or
 // "-t64a" (every tiled launch: 3), and that hook value (0: none).
@@ -365,7 +374,8 @@ int main(int argc, char** argv) {
       "everywhere) or -sk0 (off, the default; not v6 or batched: default-sk, default-sq0-sk-pc64), then -stk (those "
       "launches as stream-K, by shape), -stkN (on N blocks) or -stk0; default, tiled and merged also with -la before "
       "all those (the look-ahead along chains of large fronts: default-la, default-la-pc64), and last -t64 (the "
-      "tiled launches on the 64 x 64 C tile by shape), -t64p (the panels) or -t64a (every tiled launch): default-t64");
+      "tiled launches on the 64 x 64 C tile by shape), -t64p (the panels) or -t64a (every tiled launch): default-t64; "
+      "then -uf (U-first panels: U_K alone before the updates, L_K after them): default-t64-uf");
   app.add_option("--merge-percent", merge_percent,
                  "the merged path's merge_chains max_extra_ops, in percent of the merged fronts' own add-mins")
       ->check(CLI::Range(1, 1000));
@@ -379,7 +389,8 @@ int main(int argc, char** argv) {
     for (std::size_t at = 0; at <= factor_path.size();) {
       const std::size_t comma = std::min(factor_path.find(',', at), factor_path.size());
       const std::string path = factor_path.substr(at, comma - at);
-      const auto [untiled, tile64] = split_tile64_suffix(path);
+      const auto [panels_base, u_first] = split_u_first_suffix(path);
+      const auto [untiled, tile64] = split_tile64_suffix(panels_base);
       const std::string la_sq_bk_sk_base = split_persistent_suffix(untiled).first;
       const auto [la_sq_bk_base0, stream_k] = split_stream_k_suffix(la_sq_bk_sk_base);
       const auto [la_sq_bk_base, split_k] = split_split_k_suffix(la_sq_bk_base0);
@@ -388,14 +399,14 @@ int main(int argc, char** argv) {
       const auto [base, lookahead] = split_lookahead_suffix(la_base);
       const bool tiled_base = base == "default" || base == "tiled" || base == "merged";
       const bool has_split_k = la_sq_bk_base != la_sq_bk_sk_base;  // split-K and stream-K are the tiled path's
-      const bool known =
-          squaring_k >= 0 && blocked_k >= 0 && split_k >= 0 && stream_k >= 0 &&
-          (tiled_base || (!lookahead && !has_split_k && tile64 == 0 && (base == "v6" || base == "batched")));
+      const bool known = squaring_k >= 0 && blocked_k >= 0 && split_k >= 0 && stream_k >= 0 &&
+                         (tiled_base || (!lookahead && !has_split_k && tile64 == 0 && !u_first &&
+                                         (base == "v6" || base == "batched")));
       if (!known) {
         std::fprintf(stderr,
                      "--factor: unknown path '%s' (default, v6, batched, tiled, merged, each with -sq or -sqN, then "
                      "-bk or -bkN, then -pc or -pc64; default, tiled and merged also with -la before those and -sk, "
-                     "-skN, -stk or -stkN after -bk, and -t64, -t64p or -t64a last; both, all)\n",
+                     "-skN, -stk or -stkN after -bk, then -t64, -t64p or -t64a, and -uf last; both, all)\n",
                      path.c_str());
         return 2;
       }
@@ -423,7 +434,8 @@ int main(int argc, char** argv) {
           std::vector<std::string> paths{"default"};
           if (method == "supernodal") paths = factor_paths;
           for (const std::string& path : paths) {
-            const auto [untiled, tile64] = split_tile64_suffix(path);
+            const auto [panels_base, u_first] = split_u_first_suffix(path);
+            const auto [untiled, tile64] = split_tile64_suffix(panels_base);
             const auto [la_sq_bk_sk_stk_base, persistent_tile] = split_persistent_suffix(untiled);
             const auto [la_sq_bk_sk_base, stream_k] = split_stream_k_suffix(la_sq_bk_sk_stk_base);
             const auto [la_sq_bk_base, split_k] = split_split_k_suffix(la_sq_bk_sk_base);
@@ -441,6 +453,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_split_k = split_k;
             apsp::cuda::testing::hooks.supernodal_stream_k = stream_k;
             apsp::cuda::testing::hooks.supernodal_tile64 = tile64;
+            apsp::cuda::testing::hooks.supernodal_u_first = u_first ? 1 : 0;
             Row r = measure(family, g, method, g.n > max_reps_n ? 1 : reps);
             if (path != "default") r.method = "supernodal-" + path;
             const bool supernodal = method == "supernodal" || method == "supernodal-int16";
@@ -458,6 +471,7 @@ int main(int argc, char** argv) {
             apsp::cuda::testing::hooks.supernodal_split_k = apsp::cuda::testing::kSplitKDefault;
             apsp::cuda::testing::hooks.supernodal_stream_k = 0;
             apsp::cuda::testing::hooks.supernodal_tile64 = 0;
+            apsp::cuda::testing::hooks.supernodal_u_first = 0;
             if (method == "fw") {
               fw_s = r.compute_s;
               fw_estimated = false;

@@ -486,6 +486,11 @@ class SupernodalRows final : public RowSource<D> {
   // launch. Per stage, the C tile its plan and launch use (128 or 64).
   std::int64_t tile64_ = 0;
   std::vector<std::int32_t> stage_tile_;
+  // U-first (testing::hooks.supernodal_u_first; int32 rows, the tiled path,
+  // neither split-K, stream-K nor the look-ahead on): the panels' stage
+  // computes U_K alone, the update stage reads the raw F[S,K] and runs L_K
+  // after the updates (plan_tiled says why the rows are the same).
+  bool u_first_ = false;
 
   // Factor storage and its index.
   std::vector<std::int64_t> front_offset_;  // per supernode, level order
@@ -628,6 +633,8 @@ SupernodalRows<D>::SupernodalRows(const RowInput<D>& in, NarrowRows narrow)
   tile64_ = tiled_factor_ && !lookahead_ && split_k_ == 0 && stream_k_ == 0
                 ? std::clamp<std::int64_t>(testing::hooks.supernodal_tile64.load(), 0, 3)
                 : 0;
+  u_first_ = tiled_factor_ && std::is_same<D, std::int32_t>::value && !lookahead_ && split_k_ == 0 && stream_k_ == 0 &&
+             testing::hooks.supernodal_u_first.load() != 0;
   // The device from here on: the ordering and the symbolic analysis above
   // ran while the context was being created.
   stream_ = in.device.stream();
@@ -852,18 +859,35 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
   // Stage 2 l: level l's panels, L_K = F[S,K] (x) C_KK and U_K = C_KK (x)
   // F[K,S] (read from the packs, so not in place); stage 2 l + 1: its update
   // matrices F[S,S] min= L_K (x) U_K.
+  // U-first (u_first_, int32 rows): stage 2 l computes U_K alone, and stage
+  // 2 l + 1 the update matrices F[S,S] min= F[S,K] (x) U_K from the raw
+  // panel F[S,K] (its pack runs before L_K exists), then L_K's tiles after
+  // the updates' in the same launch (F[S,K] written in place, which that
+  // launch reads only through its packs; nothing before the solve phase
+  // reads L_K). The same int32 rows: C_KK is closed with a zero diagonal
+  // (fronts.cuh starts it at 0; the weights are reweighted to >= 0), so
+  // C_KK (x) C_KK = C_KK and L_K (x) U_K = F[S,K] (x) C_KK (x) F[K,S] =
+  // F[S,K] (x) U_K entry for entry, min-plus over integers being exact; a
+  // sum through an entry left at kInf is >= kInf and lowers no C <= kInf.
+  // The panels' launch, on the critical path of a chain, halves, and L_K
+  // fills the update launch's last wave.
   const std::int32_t levels = sym_.levels();
   const std::int32_t stages = 2 * levels;
   std::vector<std::vector<FrontProduct>> products(static_cast<std::size_t>(stages));
-  for (std::int32_t l = 0; l < levels; ++l)
+  for (std::int32_t l = 0; l < levels; ++l) {
+    std::vector<FrontProduct> late_panels;  // U-first: the L_K after the level's updates
     for (const std::int32_t K : fronts_of_level[l]) {
       const std::int64_t k = columns(K), s = structure(K), ld = front_ld(K);
       D* f = front(K);
       if (s == 0) continue;  // a root: C_KK is its whole factor
-      products[2 * l].push_back({{s, k, k}, f + k * ld, ld, 1, f, 1, ld, f + k * ld, ld, K});
+      const FrontProduct lower{{s, k, k}, f + k * ld, ld, 1, f, 1, ld, f + k * ld, ld, K};
+      (u_first_ ? late_panels : products[2 * l]).push_back(lower);
       products[2 * l].push_back({{k, s, k}, f, ld, 1, f + k, 1, ld, f + k, ld, K});
       products[2 * l + 1].push_back({{s, s, k}, f + k * ld, ld, 1, f + k, 1, ld, f + k * ld + k, ld, K});
     }
+    products[2 * l + 1].insert(products[2 * l + 1].end(), late_panels.begin(), late_panels.end());
+    testing::hooks.supernodal_u_first_fronts += static_cast<std::int64_t>(late_panels.size());
+  }
   std::vector<supernodal::TilePlan> plans(static_cast<std::size_t>(stages));
   std::int64_t words = 0;
   stage_tile_.assign(static_cast<std::size_t>(stages), sn::kTiledTile);
@@ -915,7 +939,9 @@ void SupernodalRows<D>::plan_tiled(const std::vector<std::vector<std::int32_t>>&
           std::max(pack_grid_x_, static_cast<std::int32_t>(std::max(layout.m_pad, layout.n_pad) / sn::kPackTile));
       pack_grid_y_ = std::max(pack_grid_y_, static_cast<std::int32_t>(layout.k_pad / sn::kPackTile));
       task_of[p] = static_cast<std::int32_t>(tasks.size() - static_cast<std::size_t>(stage_tiled_[x].first));
-      if (x % 2 == 1) update_task[static_cast<std::size_t>(fp.front)] = static_cast<std::int64_t>(tasks.size());
+      // A front's update is its stage's first product (U-first's L_K follows).
+      if (x % 2 == 1 && update_task[static_cast<std::size_t>(fp.front)] < 0)
+        update_task[static_cast<std::size_t>(fp.front)] = static_cast<std::int64_t>(tasks.size());
       tasks.push_back({a, b, fp.c, fp.ldc, layout.m_pad, layout.n_pad, m32, n32,
                        static_cast<std::int32_t>(layout.k_pad / sn::kTiledChunk),
                        static_cast<std::int32_t>(layout.tiles_n), layout.tile_begin});

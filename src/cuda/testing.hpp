@@ -157,6 +157,14 @@ struct Hooks {
   // on the 64 tile.
   std::atomic<std::int64_t> supernodal_tile64{0};
   std::atomic<std::int64_t> supernodal_tile64_launches{0};
+  // supernodal: U-first panels (int32 rows, the tiled path; off wherever
+  // split-K, stream-K or the look-ahead is on): 0 off (the default until
+  // measured on the device), else the panels' launch computes U_K alone and
+  // L_K runs after the update matrices, which read the raw F[S,K]
+  // (supernodal_solver.cu's plan_tiled). supernodal_u_first_fronts counts
+  // the fronts planned so.
+  std::atomic<std::int64_t> supernodal_u_first{0};
+  std::atomic<std::int64_t> supernodal_u_first_fronts{0};
   // supernodal: split-K for the tiled factor's launches of few tiles (int32
   // rows; src/supernodal/split_k.hpp, kernels/supernodal/tiled_update.cuh):
   // 0 off (the default until measured on the device), 1 by shape (launches
